@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import {
+  groupCreateBody,
+  groupDetail,
+  groupDetailQuery,
+  groupListItem,
+  groupListQuery,
+  groupUpdateBody,
+} from '../../../shared/src/groups.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
+import { pageRequest } from '../http/pagination.ts';
+import { forbidden, validationFailed } from '../http/errors.ts';
+import { canGroup, canInstance } from '../policies/index.ts';
+import { isAdmin } from '../auth/actor.ts';
+import * as groups from '../services/groups.ts';
+import { groupAccessLevel } from '../services/access.ts';
+import { namespacesOf, projectsOfGroup } from '../services/projects.ts';
+import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
+import { presentProject } from '../presenters/projects.ts';
+import type { GroupRow } from '../db/schema.ts';
+
+const area = 'groups';
+
+/** The group detail as this caller may see it. */
+async function detail(ctx: RouteContext<unknown, unknown>, group: GroupRow, opts: { withProjects: boolean; withCustomAttributes: boolean }) {
+  const admin = isAdmin(ctx.actor);
+  const projects = opts.withProjects ? await projectsOfGroup(ctx.db, ctx.actor, group.id, 100) : undefined;
+  const namespaces = projects ? await namespacesOf(ctx.db, projects) : new Map();
+  const custom = opts.withCustomAttributes && admin ? (await groups.customAttributesOf(ctx.db, 'group', [group.id])).get(group.id) ?? [] : undefined;
+  return presentGroupDetail(group, ctx.baseUrl, {
+    showSettings: canGroup(ctx.actor, 'read_group_settings', { group, level: ctx.level }),
+    projects: projects?.map((p) => presentProject(p, namespaces.get(p.namespace_id)!, ctx.baseUrl)),
+    sharedProjects: opts.withProjects ? [] : undefined,
+    customAttributes: custom,
+  });
+}
+
+export const groupRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/groups',
+    area,
+    summary: 'List groups visible to the caller',
+    auth: 'optional',
+    query: groupListQuery,
+    response: z.array(groupListItem),
+    errors: [400, 401],
+    handler: async (ctx) => {
+      const page = await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
+      const admin = isAdmin(ctx.actor);
+      const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
+      const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
+      return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
+    },
+    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id',
+    area,
+    summary: 'Get a group',
+    auth: 'optional',
+    load: 'group',
+    query: groupDetailQuery,
+    response: groupDetail,
+    errors: [401, 404],
+    handler: async (ctx) =>
+      detail(ctx, ctx.group, { withProjects: ctx.query.with_projects ?? true, withCustomAttributes: ctx.query.with_custom_attributes ?? false }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/groups/:id',
+    area,
+    summary: 'Update a group (multipart with an avatar file to upload one; an empty avatar removes it)',
+    load: 'group',
+    permission: 'admin_group',
+    body: groupUpdateBody,
+    upload: 'avatar',
+    response: groupDetail,
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => {
+      let group = await groups.updateGroup(ctx.db, ctx.actor, ctx.group, ctx.body);
+      if (ctx.file) await groups.setGroupAvatar(ctx.db, group, ctx.file);
+      else if (ctx.body.avatar === '' || ctx.body.avatar === null) await groups.removeGroupAvatar(ctx.db, group);
+      group = (await groups.findGroup(ctx.db, String(group.id)))!;
+      return detail(ctx, group, { withProjects: true, withCustomAttributes: false });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/groups',
+    area,
+    summary: 'Create a group or subgroup (not shown in the spec; the platform’s usual shape)',
+    body: groupCreateBody,
+    response: groupDetail,
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => {
+      const parent = await groups.groupParent(ctx.db, ctx.body.parent_id);
+      if (parent) {
+        const level = await groupAccessLevel(ctx.db, ctx.actor.user!.id, parent);
+        if (!canGroup(ctx.actor, 'read_group', { group: parent, level })) throw validationFailed({ parent_id: ['does not exist'] });
+        if (!canGroup(ctx.actor, 'create_subgroup', { group: parent, level })) throw forbidden('you cannot create subgroups in this group');
+      } else if (!canInstance(ctx.actor, 'create_group')) {
+        throw forbidden('you cannot create top-level groups');
+      }
+      const group = await groups.createGroup(ctx.db, ctx.actor.user!, ctx.body, parent);
+      ctx.level = 50;
+      return detail(ctx, group, { withProjects: true, withCustomAttributes: false });
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/groups/:id',
+    area,
+    summary: 'Delete a group with its subgroups and projects',
+    load: 'group',
+    permission: 'remove_group',
+    status: 202,
+    response: z.object({ message: z.string() }),
+    errors: [401, 403, 404],
+    handler: async (ctx) => {
+      await groups.deleteGroup(ctx.db, ctx.group);
+      return { message: '202 Accepted' };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/avatar',
+    area,
+    summary: 'Download the group avatar',
+    auth: 'optional',
+    load: 'group',
+    errors: [401, 404],
+    handler: async (ctx) => {
+      const upload = await groups.getGroupAvatar(ctx.db, ctx.group);
+      ctx.res
+        .status(200)
+        .set({
+          'Content-Type': upload.content_type,
+          'Content-Disposition': `attachment; filename="${upload.filename}"`,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'private, max-age=60',
+        })
+        .send(Buffer.from(upload.data));
+      return undefined;
+    },
+  }),
+];

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary } from '../../../shared/src/projects.ts';
+import { defineRoute } from '../http/route.ts';
+import { pageRequest } from '../http/pagination.ts';
+import { forbidden, validationFailed } from '../http/errors.ts';
+import { canGroup } from '../policies/index.ts';
+import { groupAccessLevel } from '../services/access.ts';
+import { findGroup } from '../services/groups.ts';
+import * as projects from '../services/projects.ts';
+import { presentProject } from '../presenters/projects.ts';
+
+const area = 'projects';
+
+export const projectRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/projects',
+    area,
+    summary: 'List projects visible to the caller',
+    auth: 'optional',
+    query: projectListQuery,
+    response: z.array(projectSummary),
+    errors: [400, 401],
+    handler: async (ctx) => {
+      const page = await projects.listProjects(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
+      const namespaces = await projects.namespacesOf(ctx.db, page.items);
+      return page.map((project) => ({ project, namespace: namespaces.get(project.namespace_id)! }));
+    },
+    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/:id',
+    area,
+    summary: 'Get a project',
+    auth: 'optional',
+    load: 'project',
+    query: projectDetailQuery,
+    response: projectSummary,
+    errors: [401, 404],
+    handler: async (ctx) => presentProject(ctx.project, ctx.group, ctx.baseUrl),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects',
+    area,
+    summary: 'Create a project in a group (namespace_id)',
+    body: projectCreateBody,
+    response: projectSummary,
+    errors: [400, 401, 403],
+    handler: async (ctx) => {
+      const namespace = await findGroup(ctx.db, String(ctx.body.namespace_id));
+      const level = namespace ? await groupAccessLevel(ctx.db, ctx.actor.user!.id, namespace) : 0;
+      if (!namespace || !canGroup(ctx.actor, 'read_group', { group: namespace, level })) {
+        throw validationFailed({ namespace_id: ['does not exist'] });
+      }
+      if (!canGroup(ctx.actor, 'create_project', { group: namespace, level })) throw forbidden('you cannot create projects in this group');
+      const project = await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body);
+      return presentProject(project, namespace, ctx.baseUrl);
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/projects/:id',
+    area,
+    summary: 'Delete a project',
+    load: 'project',
+    permission: 'remove_project',
+    status: 202,
+    response: z.object({ message: z.string() }),
+    errors: [401, 403, 404],
+    handler: async (ctx) => {
+      await projects.deleteProject(ctx.db, ctx.project);
+      return { message: '202 Accepted' };
+    },
+  }),
+];

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import express, { Router } from 'express';
+import helmet from 'helmet';
+import multer from 'multer';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import type { Db } from './db/index.ts';
+import type { Config } from './config.ts';
+import { routes } from './api/index.ts';
+import { openApiDocument } from './api/openapi.ts';
+import { sessionRouter } from './api/session.ts';
+import { toHandler } from './http/route.ts';
+import { renderErrors, unknownRoute } from './http/errors.ts';
+
+const SECRET_PARAMS = /([?&](?:private_token|access_token|token|password)=)[^&]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[REDACTED]');
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  /** Folder of the built SPA; the console is served from it when present. */
+  webDist?: string;
+}
+
+function apiRouter(deps: AppDeps): Router {
+  const api = Router();
+  api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  api.use(express.urlencoded({ extended: true, limit: '1mb' }));
+  // Multipart: fields join the body, files are kept in memory for the route that declared one.
+  api.use(multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200 } }).any());
+  for (const route of routes) api[route.method](route.path, toHandler(route, deps));
+  api.get('/openapi.json', (req, res) => {
+    res.json(openApiDocument(routes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
+  });
+  api.use(unknownRoute);
+  return api;
+}
+
+export function createApp(deps: AppDeps) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Only what helps an operator; never headers that carry credentials, never secret query values.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:'],
+          'connect-src': ["'self'"],
+          // Served over plain HTTP on a LAN address too: do not force https for assets.
+          'upgrade-insecure-requests': null,
+        },
+      },
+      strictTransportSecurity: deps.config.externalUrl?.startsWith('https://') ?? false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.use('/api/v4', apiRouter(deps));
+  app.use('/api/console', express.json({ limit: '16kb' }), sessionRouter(deps.db, deps.config));
+  app.use('/api/docs', apiDocs());
+  app.use('/api', unknownRoute);
+
+  const dist = deps.webDist;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    app.get('/{*path}', (_req, res) => {
+      res.set('Cache-Control', 'no-store').sendFile(path.join(dist, 'index.html'));
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res.type('text').send('The console is not built: run `npm run build` (npm start does it for you).');
+    });
+  }
+  app.use(unknownRoute);
+  app.use(renderErrors);
+  return app;
+}
+
+/** A readable view of /api/v4/openapi.json, rendered by Swagger UI. */
+function apiDocs(): Router {
+  const router = Router();
+  const require = createRequire(import.meta.url);
+  const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.get('/', (_req, res) => {
+    res.type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Gatehouse API</title>
+<link rel="stylesheet" href="/api/docs/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/api/docs/swagger-ui-bundle.js"></script>
+<script src="/api/docs/init.js"></script></body></html>`);
+  });
+  router.get('/init.js', (_req, res) => {
+    res.type('js').send(`window.ui = SwaggerUIBundle({ url: '/api/v4/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`);
+  });
+  router.use(express.static(swaggerDir, { index: false }));
+  return router;
+}

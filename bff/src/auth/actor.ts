@@ -1,0 +1,30 @@
+import type { TokenRow, UserRow } from '../db/schema.ts';
+
+/** Who is calling, and through what credential. */
+export interface Actor {
+  user: UserRow | null;
+  via: 'anonymous' | 'token' | 'session';
+  token?: TokenRow;
+  /** Scopes the credential grants; a console session grants everything its user may do. */
+  scopes: readonly string[];
+  session?: { idDigest: string; csrfToken: string; expiresAt: string };
+}
+
+export const anonymous: Actor = { user: null, via: 'anonymous', scopes: [] };
+
+export const isAdmin = (actor: Actor): boolean => actor.user?.is_admin === 1;
+
+/** Which scopes let a credential make a call of each kind. */
+export type ScopeNeed = 'read' | 'write' | 'read_user';
+const SCOPES_FOR: Record<ScopeNeed, readonly string[]> = {
+  read: ['api', 'read_api'],
+  write: ['api'],
+  read_user: ['api', 'read_api', 'read_user'],
+};
+
+export function hasScope(actor: Actor, need: ScopeNeed): boolean {
+  if (actor.via !== 'token') return true;
+  return actor.scopes.some((s) => SCOPES_FOR[need].includes(s));
+}
+
+export const requiredScopes = (need: ScopeNeed) => SCOPES_FOR[need];

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalNonEmpty = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .default('8080')
+    .pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().max(65535, 'must be a port number'))),
+  HOST: z.string().default('0.0.0.0'),
+  GATEHOUSE_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  GATEHOUSE_EXTERNAL_URL: optionalNonEmpty.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  GATEHOUSE_ROOT_PASSWORD: optionalNonEmpty.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  GATEHOUSE_ROOT_TOKEN: optionalNonEmpty.pipe(
+    z
+      .string()
+      .min(20, 'must be at least 20 characters')
+      .max(255)
+      .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "-" and "."')
+      .optional(),
+  ),
+  GATEHOUSE_DEMO: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('1'),
+  GATEHOUSE_SESSION_HOURS: z.string().default('12').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of hours').transform(Number).pipe(z.number().positive().max(24 * 30))),
+  GATEHOUSE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  externalUrl: string | undefined;
+  rootPassword: string | undefined;
+  rootToken: string | undefined;
+  demo: boolean;
+  sessionHours: number;
+  logLevel: string;
+  signInMaxFailures: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; a bad value stops the start with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.GATEHOUSE_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    externalUrl: e.GATEHOUSE_EXTERNAL_URL?.replace(/\/+$/, ''),
+    rootPassword: e.GATEHOUSE_ROOT_PASSWORD,
+    rootToken: e.GATEHOUSE_ROOT_TOKEN,
+    demo: e.GATEHOUSE_DEMO === '1' || e.GATEHOUSE_DEMO === 'true',
+    sessionHours: e.GATEHOUSE_SESSION_HOURS,
+    logLevel: e.GATEHOUSE_LOG_LEVEL,
+    signInMaxFailures: e.GATEHOUSE_SIGNIN_MAX_FAILURES,
+  };
+}

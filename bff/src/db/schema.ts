@@ -1,0 +1,197 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types. Portable storage conventions (one migration history for SQLite and
+ * PostgreSQL): booleans are integers 0/1, datetimes are ISO 8601 text with milliseconds
+ * and Z (so they sort as text), dates are YYYY-MM-DD text, lists and hashes are JSON text.
+ */
+type Bool = number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  email: string;
+  state: string;
+  is_admin: Bool;
+  bot: Bool;
+  external: Bool;
+  can_create_group: Bool;
+  password_digest: string | null;
+  bio: string;
+  public_email: string | null;
+  created_at: string;
+  updated_at: string;
+  last_sign_in_at: string | null;
+  last_activity_on: string | null;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string | null;
+  scopes: string;
+  token_digest: string;
+  expires_at: string | null;
+  revoked: Bool;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  path: string;
+  full_name: string;
+  full_path: string;
+  parent_id: number | null;
+  /** "/1/5/12/": the IDs from the root down to this group, for ancestor and descendant queries. */
+  traversal: string;
+  description: string;
+  visibility: string;
+  avatar_upload_id: Generated<number | null>;
+  runners_token: string;
+  created_at: string;
+  updated_at: string;
+  share_with_group_lock: Generated<Bool>;
+  require_two_factor_authentication: Generated<Bool>;
+  two_factor_grace_period: Generated<number>;
+  project_creation_level: Generated<string>;
+  subgroup_creation_level: Generated<string>;
+  auto_devops_enabled: Generated<Bool | null>;
+  emails_enabled: Generated<Bool>;
+  mentions_disabled: Generated<Bool | null>;
+  lfs_enabled: Generated<Bool>;
+  math_rendering_limits_enabled: Generated<Bool>;
+  lock_math_rendering_limits_enabled: Generated<Bool>;
+  default_branch: string | null;
+  default_branch_protection: Generated<number>;
+  default_branch_protection_defaults: string;
+  request_access_enabled: Generated<Bool>;
+  repository_storage: Generated<string>;
+  file_template_project_id: Generated<number | null>;
+  ip_restriction_ranges: Generated<string | null>;
+  allowed_email_domains_list: Generated<string | null>;
+  shared_runners_setting: Generated<string>;
+  enabled_git_access_protocol: Generated<string>;
+  prevent_sharing_groups_outside_hierarchy: Generated<Bool>;
+  shared_runners_minutes_limit: Generated<number | null>;
+  extra_shared_runners_minutes_limit: Generated<number | null>;
+  marked_for_deletion_on: Generated<string | null>;
+  archived: Generated<Bool>;
+  membership_lock: Generated<Bool>;
+  prevent_forking_outside_group: Generated<Bool>;
+  wiki_access_level: Generated<string>;
+  ai_features_enabled: Generated<Bool>;
+  lock_ai_features_enabled: Generated<Bool>;
+  ai_availability: Generated<string>;
+  experiment_features_enabled: Generated<Bool>;
+  unique_project_download_limit: Generated<number>;
+  unique_project_download_limit_interval_in_seconds: Generated<number>;
+  unique_project_download_limit_allowlist: Generated<string>;
+  unique_project_download_limit_alertlist: Generated<string>;
+  auto_ban_user_on_excessive_projects_download: Generated<Bool>;
+  max_artifacts_size: Generated<number | null>;
+  web_based_commit_signing_enabled: Generated<Bool>;
+  step_up_auth_required_oauth_provider: Generated<string | null>;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  path: string;
+  namespace_id: number;
+  path_with_namespace: string;
+  description: string | null;
+  visibility: string;
+  default_branch: string | null;
+  topics: string;
+  archived: Generated<Bool>;
+  issues_enabled: Generated<Bool>;
+  merge_requests_enabled: Generated<Bool>;
+  wiki_enabled: Generated<Bool>;
+  jobs_enabled: Generated<Bool>;
+  snippets_enabled: Generated<Bool>;
+  container_registry_enabled: Generated<Bool>;
+  shared_runners_enabled: Generated<Bool>;
+  public_jobs: Generated<Bool>;
+  request_access_enabled: Generated<Bool>;
+  creator_id: number;
+  star_count: Generated<number>;
+  forks_count: Generated<number>;
+  open_issues_count: Generated<number>;
+  created_at: string;
+  last_activity_at: string;
+}
+
+export type SourceType = 'group' | 'project';
+
+export interface MembersTable {
+  id: Generated<number>;
+  source_type: SourceType;
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+  created_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id_digest: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  model_type: string;
+  model_id: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  data: Buffer;
+  created_at: string;
+}
+
+export interface CustomAttributesTable {
+  id: Generated<number>;
+  model_type: 'user' | 'group' | 'project';
+  model_id: number;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  groups: GroupsTable;
+  projects: ProjectsTable;
+  members: MembersTable;
+  sessions: SessionsTable;
+  rate_limits: RateLimitsTable;
+  uploads: UploadsTable;
+  custom_attributes: CustomAttributesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type TokenRow = Selectable<PersonalAccessTokensTable>;
+export type NewGroup = Insertable<GroupsTable>;
+export type GroupPatch = Updateable<GroupsTable>;
+export type NewProject = Insertable<ProjectsTable>;

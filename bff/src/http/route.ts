@@ -1,0 +1,152 @@
+import type { Request, Response, RequestHandler } from 'express';
+import type { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import type { GroupRow, ProjectRow } from '../db/schema.ts';
+import type { Config } from '../config.ts';
+import { hasScope, requiredScopes, type Actor, type ScopeNeed } from '../auth/actor.ts';
+import {
+  canGroup,
+  canInstance,
+  canProject,
+  isGroupAction,
+  isInstanceAction,
+  isProjectAction,
+  type Action,
+} from '../policies/index.ts';
+import { ApiError, forbidden, fromZodError, notFound, unauthorized } from './errors.ts';
+import { Page, setPaginationHeaders } from './pagination.ts';
+import { authenticate } from './authenticate.ts';
+import { findGroup } from '../services/groups.ts';
+import { findProject } from '../services/projects.ts';
+import { groupAccessLevel, projectAccessLevel } from '../services/access.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What every handler gets: plain values, the database and the caller, never HTTP details it must parse. */
+export interface RouteContext<Q, B> {
+  db: Db;
+  config: Config;
+  actor: Actor;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  /** Base of absolute URLs (web_url, Link): GATEHOUSE_EXTERNAL_URL, or the request's own origin. */
+  baseUrl: string;
+  /** Loaded by `load: 'group'`: the group named by :id and the caller's effective role in it. */
+  group: GroupRow;
+  project: ProjectRow;
+  level: number;
+  file?: { buffer: Buffer; originalname: string; mimetype: string; size: number };
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R = unknown> {
+  method: Method;
+  /** Express path relative to /api/v4, e.g. /groups/:id. */
+  path: string;
+  /** The spec area slug this route belongs to. */
+  area: string;
+  summary: string;
+  /** `optional`: anonymous callers get what the rules give anyone (public groups). Default `required`. */
+  auth?: 'required' | 'optional';
+  /** Scope a token needs; defaults to read for GET and write otherwise. */
+  scope?: ScopeNeed;
+  /** Resolve :id to a group or project first; unreadable ones answer 404 like missing ones. */
+  load?: 'group' | 'project';
+  permission?: Action;
+  query?: Q;
+  body?: B;
+  /** Name of a multipart file field this route accepts. */
+  upload?: string;
+  status?: number;
+  response?: z.ZodType;
+  /** Error statuses a client should expect, for the OpenAPI document. */
+  errors?: number[];
+  handler: (ctx: RouteContext<z.output<Q>, z.output<B>>) => Promise<R>;
+  /** Turns the handler's result (or each item of a Page) into the wire shape. */
+  present?: (value: never, ctx: RouteContext<z.output<Q>, z.output<B>>) => unknown;
+}
+
+export function defineRoute<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodObject<{}>, R = unknown>(
+  spec: Omit<RouteSpec<Q, B, R>, 'present'> & {
+    present?: (value: R extends Page<infer I> ? I : R, ctx: RouteContext<z.output<Q>, z.output<B>>) => unknown;
+  },
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+const DEFAULT_STATUS: Record<Method, number> = { get: 200, post: 201, put: 200, patch: 200, delete: 204 };
+export const successStatus = (r: RouteSpec) => r.status ?? DEFAULT_STATUS[r.method];
+
+function parse<T extends z.ZodType>(schema: T | undefined, input: unknown): z.output<T> {
+  if (!schema) return {} as z.output<T>;
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw fromZodError(result.error);
+  return result.data;
+}
+
+/** authenticate → load the group or project → authorise → validate → handler → present. */
+export function toHandler(route: RouteSpec, app: { db: Db; config: Config }): RequestHandler {
+  const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
+  return async (req, res) => {
+    const actor = await authenticate(req, app.db, app.config);
+    if (actor.user === null && route.auth !== 'optional') throw unauthorized();
+    if (!hasScope(actor, scope)) {
+      throw new ApiError(403, {
+        message: `403 Forbidden - insufficient_scope: this call needs a token with one of the scopes ${requiredScopes(scope).join(', ')}`,
+        error: 'insufficient_scope',
+      });
+    }
+    const ctx = {
+      db: app.db,
+      config: app.config,
+      actor,
+      params: req.params as Record<string, string>,
+      baseUrl: app.config.externalUrl ?? `${req.protocol}://${req.get('host')}`,
+      req,
+      res,
+      level: 0,
+    } as RouteContext<unknown, unknown>;
+
+    if (route.load === 'group') {
+      const group = await findGroup(app.db, String(req.params.id));
+      const level = group ? await groupAccessLevel(app.db, actor.user?.id, group) : 0;
+      if (!group || !canGroup(actor, 'read_group', { group, level })) throw notFound('Group');
+      Object.assign(ctx, { group, level });
+    } else if (route.load === 'project') {
+      const found = await findProject(app.db, String(req.params.id));
+      const level = found ? await projectAccessLevel(app.db, actor.user?.id, found.project, found.group) : 0;
+      if (!found || !canProject(actor, 'read_project', { ...found, level })) throw notFound('Project');
+      Object.assign(ctx, found, { level });
+    }
+
+    if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
+
+    const input = route.method === 'get' || route.method === 'delete' ? req.query : { ...req.query, ...(req.body ?? {}) };
+    ctx.query = parse(route.query, req.query);
+    ctx.body = parse(route.body, input);
+    const files = (req as Request & { files?: RouteContext<unknown, unknown>['file'][] }).files;
+    if (route.upload) ctx.file = files?.find((f) => (f as { fieldname?: string } | undefined)?.fieldname === route.upload);
+
+    const result = await route.handler(ctx);
+    const present = (route.present ?? ((v: unknown) => v)) as (v: unknown, c: typeof ctx) => unknown;
+    const status = successStatus(route);
+    if (res.headersSent) return;
+    if (result instanceof Page) {
+      setPaginationHeaders(req, res, ctx.baseUrl, result);
+      res.status(status).json(result.items.map((item) => present(item, ctx)));
+    } else if (status === 204) {
+      res.status(204).end();
+    } else {
+      res.status(status).json(present(result, ctx));
+    }
+  };
+}
+
+function allowed(action: Action, ctx: RouteContext<unknown, unknown>): boolean {
+  if (isInstanceAction(action)) return canInstance(ctx.actor, action);
+  if (isGroupAction(action)) return canGroup(ctx.actor, action, { group: ctx.group, level: ctx.level });
+  if (isProjectAction(action)) return canProject(ctx.actor, action, { project: ctx.project, group: ctx.group, level: ctx.level });
+  return false;
+}

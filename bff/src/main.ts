@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+/** `npm start`: validate the configuration, start, and tell a newcomer how to sign in. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const running = await startServer(config);
+  const lines = ['', `Gatehouse is running at ${running.url}`, `  API:      ${running.url}/api/v4  (OpenAPI: ${running.url}/api/v4/openapi.json)`];
+  lines.push(`  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}`);
+  if (running.bootstrap.created) {
+    if (running.bootstrap.generatedPassword) {
+      lines.push(`  Sign in as root with password: ${running.bootstrap.generatedPassword}`);
+      if (running.bootstrap.passwordFile) lines.push(`  (also saved to ${running.bootstrap.passwordFile}; it is shown only this once)`);
+    } else {
+      lines.push('  Sign in as root with the password from GATEHOUSE_ROOT_PASSWORD.');
+    }
+    if (config.rootToken) lines.push('  API token: the value of GATEHOUSE_ROOT_TOKEN (scope api).');
+    if (running.demo) lines.push(`  Demo users alice (Owner of acme), bob, carol, dave, erin, frank sign in with password: ${running.demo.password}`);
+  } else {
+    lines.push('  Sign in as root (the password printed at the first start, or GATEHOUSE_ROOT_PASSWORD).');
+  }
+  console.log(lines.join('\n') + '\n');
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

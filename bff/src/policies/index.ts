@@ -1,0 +1,78 @@
+import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
+import type { GroupRow, ProjectRow } from '../db/schema.ts';
+import { isAdmin, type Actor } from '../auth/actor.ts';
+
+/**
+ * Every permission rule in one place. A route names the action it needs; the rule decides
+ * from the actor, the resource and the actor's effective role on it.
+ */
+export interface GroupSubject {
+  group: GroupRow;
+  level: number;
+}
+export interface ProjectSubject {
+  project: ProjectRow;
+  group: GroupRow;
+  level: number;
+}
+
+const signedIn = (a: Actor) => a.user !== null;
+/** Visibility alone: public for everyone, internal for any signed-in user who is not external. */
+function visibleByLevel(a: Actor, visibility: string): boolean {
+  if (visibility === 'public') return true;
+  if (visibility === 'internal') return signedIn(a) && a.user?.external !== 1;
+  return false;
+}
+
+const PROJECT_CREATION_LEVEL: Record<string, number> = {
+  developer: L.developer,
+  maintainer: L.maintainer,
+  owner: L.owner,
+  noone: Infinity,
+  administrator: Infinity,
+};
+
+const readGroup = (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.guest || visibleByLevel(a, s.group.visibility);
+const readProject = (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.guest || visibleByLevel(a, s.project.visibility);
+
+export const groupRules = {
+  read_group: readGroup,
+  read_group_members: readGroup,
+  /** Owner-only details of a group (runners token, git access protocol, download limits). */
+  read_group_settings: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
+  admin_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
+  remove_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
+  admin_group_member: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.maintainer,
+  create_subgroup: (a: Actor, s: GroupSubject) =>
+    isAdmin(a) || s.level >= (s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer),
+  create_project: (a: Actor, s: GroupSubject) =>
+    isAdmin(a) || s.level >= (PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer),
+} satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
+
+export const projectRules = {
+  read_project: readProject,
+  read_project_members: readProject,
+  admin_project: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.maintainer,
+  admin_project_member: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.maintainer,
+  remove_project: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.owner,
+} satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
+
+export const instanceRules = {
+  admin_instance: (a: Actor) => isAdmin(a),
+  create_group: (a: Actor) => isAdmin(a) || a.user?.can_create_group === 1,
+  read_users: (a: Actor) => signedIn(a),
+  read_self: (a: Actor) => signedIn(a),
+} satisfies Record<string, (a: Actor) => boolean>;
+
+export type GroupAction = keyof typeof groupRules;
+export type ProjectAction = keyof typeof projectRules;
+export type InstanceAction = keyof typeof instanceRules;
+export type Action = GroupAction | ProjectAction | InstanceAction;
+
+export const canGroup = (a: Actor, action: GroupAction, s: GroupSubject) => groupRules[action](a, s);
+export const canProject = (a: Actor, action: ProjectAction, s: ProjectSubject) => projectRules[action](a, s);
+export const canInstance = (a: Actor, action: InstanceAction) => instanceRules[action](a);
+
+export const isGroupAction = (a: string): a is GroupAction => a in groupRules;
+export const isProjectAction = (a: string): a is ProjectAction => a in projectRules;
+export const isInstanceAction = (a: string): a is InstanceAction => a in instanceRules;

@@ -1,0 +1,52 @@
+import type { GroupRow, ProjectRow } from '../db/schema.ts';
+import type { ProjectSummary } from '../../../shared/src/projects.ts';
+import { bool, json } from '../util/rows.ts';
+import { groupAvatarUrl, groupWebUrl } from './groups.ts';
+
+export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string): ProjectSummary {
+  const host = new URL(baseUrl).host;
+  const topics = json<string[]>(p.topics, []);
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: `${ns.full_name} / ${p.name}`,
+    path: p.path,
+    path_with_namespace: p.path_with_namespace,
+    created_at: p.created_at,
+    default_branch: p.default_branch,
+    tag_list: topics,
+    topics,
+    ssh_url_to_repo: `git@${host.replace(/:\d+$/, '')}:${p.path_with_namespace}.git`,
+    http_url_to_repo: `${baseUrl}/${p.path_with_namespace}.git`,
+    web_url: `${baseUrl}/${p.path_with_namespace}`,
+    avatar_url: null,
+    star_count: p.star_count,
+    forks_count: p.forks_count,
+    last_activity_at: p.last_activity_at,
+    namespace: {
+      id: ns.id,
+      name: ns.name,
+      path: ns.path,
+      kind: 'group',
+      full_path: ns.full_path,
+      parent_id: ns.parent_id,
+      avatar_url: groupAvatarUrl(baseUrl, ns),
+      web_url: groupWebUrl(baseUrl, ns),
+    },
+    archived: bool(p.archived),
+    visibility: p.visibility as ProjectSummary['visibility'],
+    issues_enabled: bool(p.issues_enabled),
+    merge_requests_enabled: bool(p.merge_requests_enabled),
+    wiki_enabled: bool(p.wiki_enabled),
+    jobs_enabled: bool(p.jobs_enabled),
+    snippets_enabled: bool(p.snippets_enabled),
+    container_registry_enabled: bool(p.container_registry_enabled),
+    shared_runners_enabled: bool(p.shared_runners_enabled),
+    creator_id: p.creator_id,
+    open_issues_count: p.open_issues_count,
+    public_jobs: bool(p.public_jobs),
+    shared_with_groups: [],
+    request_access_enabled: bool(p.request_access_enabled),
+  };
+}

@@ -1,0 +1,89 @@
+import type { Db } from '../db/index.ts';
+import type { Config } from '../config.ts';
+import type { GroupRow, UserRow } from '../db/schema.ts';
+import { randomPassword } from '../auth/secrets.ts';
+import { createUser, findUserByUsername } from '../services/users.ts';
+import { createGroup } from '../services/groups.ts';
+import { createProject } from '../services/projects.ts';
+import { nowIso } from '../util/time.ts';
+
+const PEOPLE = [
+  { username: 'alice', name: 'Alice Owner' },
+  { username: 'bob', name: 'Bob Maintainer' },
+  { username: 'carol', name: 'Carol Developer' },
+  { username: 'dave', name: 'Dave Reporter' },
+  { username: 'erin', name: 'Erin Planner' },
+  { username: 'frank', name: 'Frank Guest' },
+];
+const ROLE_OF: Record<string, number> = { bob: 40, carol: 30, dave: 20, erin: 15, frank: 10 };
+
+interface GroupSeed {
+  path: string;
+  name: string;
+  description: string;
+  visibility: 'public' | 'internal' | 'private';
+  projects: string[];
+  children?: GroupSeed[];
+}
+
+const TREE: GroupSeed[] = [
+  {
+    path: 'acme',
+    name: 'Acme Corp',
+    description: 'Everything Acme ships.',
+    visibility: 'public',
+    projects: ['website', 'handbook'],
+    children: [
+      {
+        path: 'platform',
+        name: 'Platform',
+        description: 'Shared services and infrastructure.',
+        visibility: 'public',
+        projects: ['api-gateway', 'billing', 'auth-service'],
+        children: [{ path: 'observability', name: 'Observability', description: 'Metrics, logs and traces.', visibility: 'internal', projects: ['dashboards'] }],
+      },
+      { path: 'security', name: 'Security', description: 'Scanners, policies and audits.', visibility: 'private', projects: ['policies', 'scanner-rules'] },
+    ],
+  },
+  {
+    path: 'umbrella',
+    name: 'Umbrella Labs',
+    description: 'Research projects.',
+    visibility: 'internal',
+    projects: ['experiments'],
+    children: [{ path: 'ml', name: 'Machine Learning', description: 'Models and pipelines.', visibility: 'internal', projects: ['training-pipeline'] }],
+  },
+  { path: 'skunkworks', name: 'Skunkworks', description: 'Not announced yet.', visibility: 'private', projects: ['prototype'] },
+];
+
+/**
+ * Demo data for a fresh database: groups with subgroups and projects, and a user in each role
+ * of the Acme group, so every screen has something real to show.
+ */
+export async function seedDemo(db: Db, _config: Config): Promise<{ password: string }> {
+  const password = randomPassword();
+  const users: Record<string, UserRow> = {};
+  for (const p of PEOPLE) {
+    users[p.username] =
+      (await findUserByUsername(db, p.username)) ?? (await createUser(db, { ...p, email: `${p.username}@example.com`, password }));
+  }
+  const alice = users.alice;
+  const plant = async (seed: GroupSeed, parent: GroupRow | null) => {
+    const group = await createGroup(db, alice, { name: seed.name, path: seed.path, description: seed.description, visibility: seed.visibility, parent_id: parent?.id ?? null }, parent);
+    for (const name of seed.projects) {
+      await createProject(db, alice, group, { name, namespace_id: group.id, description: `${name} of ${seed.name}`, visibility: seed.visibility });
+    }
+    for (const child of seed.children ?? []) await plant(child, group);
+    return group;
+  };
+  const roots = [];
+  for (const seed of TREE) roots.push(await plant(seed, null));
+  const now = nowIso();
+  for (const [username, level] of Object.entries(ROLE_OF)) {
+    await db
+      .insertInto('members')
+      .values({ source_type: 'group', source_id: roots[0].id, user_id: users[username].id, access_level: level, created_by_id: alice.id, created_at: now, updated_at: now })
+      .execute();
+  }
+  return { password };
+}

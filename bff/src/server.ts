@@ -1,0 +1,51 @@
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { migrate, openDb, type Db } from './db/index.ts';
+import { createApp } from './app.ts';
+import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
+import { seedDemo } from './seed/demo.ts';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Running {
+  server: http.Server;
+  db: Db;
+  url: string;
+  bootstrap: BootstrapResult;
+  demo: { password: string } | null;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database, creates the administrator, seeds demo data, listens. */
+export async function startServer(config: Config, opts: { logger?: Logger } = {}): Promise<Running> {
+  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const db = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'gatehouse.sqlite3') });
+  await migrate(db);
+  const boot = await bootstrap(db, config);
+  const demo = config.demo && boot.created ? await seedDemo(db, config) : null;
+  const app = createApp({ db, config, logger, webDist: path.join(repoRoot, 'dist') });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.externalUrl ?? `http://localhost:${port}`;
+  return {
+    server,
+    db,
+    url,
+    bootstrap: boot,
+    demo,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await db.destroy();
+    },
+  };
+}

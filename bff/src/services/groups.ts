@@ -1,0 +1,434 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { GroupRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
+import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
+import { newToken } from '../auth/secrets.ts';
+import { badRequest, validationFailed, notFound } from '../http/errors.ts';
+import { Page, type PageRequest } from '../http/pagination.ts';
+import { nowIso } from '../util/time.ts';
+import { toColumns } from '../util/rows.ts';
+import { groupVisibleTo, memberOfGroup } from './visibility.ts';
+
+export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
+  allowed_to_push: [{ access_level: 40 }],
+  allow_force_push: false,
+  allowed_to_merge: [{ access_level: 40 }],
+  developer_can_initial_push: false,
+};
+
+/** `:id` is a numeric ID or a (URL-decoded) full path, matched case-insensitively. */
+export async function findGroup(db: Db, idOrPath: string | undefined): Promise<GroupRow | undefined> {
+  if (!idOrPath) return undefined;
+  const q = db.selectFrom('groups').selectAll();
+  if (/^\d+$/.test(idOrPath)) {
+    const id = Number(idOrPath);
+    return Number.isSafeInteger(id) && id <= 2_147_483_647 ? q.where('id', '=', id).executeTakeFirst() : undefined;
+  }
+  return q.where((eb) => eb(eb.fn('lower', ['full_path']), '=', idOrPath.toLowerCase())).executeTakeFirst();
+}
+
+const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+export interface Keyset {
+  value: string | number;
+  id: number;
+}
+const encodeCursor = (k: Keyset) => Buffer.from(JSON.stringify(k)).toString('base64url');
+function decodeCursor(cursor: string): Keyset {
+  try {
+    const k = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Keyset;
+    if (typeof k.id === 'number' && (typeof k.value === 'string' || typeof k.value === 'number')) return k;
+  } catch {
+    /* fall through */
+  }
+  throw validationFailed({ cursor: ['is invalid'] });
+}
+
+/** GET /groups: what the caller may see, filtered, sorted, and paginated by offset or keyset. */
+export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest): Promise<Page<GroupRow>> {
+  const admin = actor.user?.is_admin === 1;
+  const user = actor.user;
+  let query = db.selectFrom('groups').where((eb) => groupVisibleTo(eb, actor));
+
+  // Membership filters: owned and min_access_level take precedence over all_available.
+  if (user && q.owned) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('members as m')
+          .select(sql`1`.as('one'))
+          .whereRef('m.source_id', '=', 'groups.id')
+          .where('m.source_type', '=', 'group')
+          .where('m.user_id', '=', user.id)
+          .where('m.access_level', '>=', ACCESS_LEVELS.owner),
+      ),
+    );
+  } else if (user && q.min_access_level !== undefined) {
+    query = query.where((eb) => memberOfGroup(eb, user.id, q.min_access_level));
+  } else if (user && !(q.all_available ?? admin)) {
+    query = query.where((eb) => memberOfGroup(eb, user.id));
+  }
+
+  if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);
+  if (q.search) {
+    const term = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['name']), 'like', sql<string>`${term} ESCAPE '\\'`),
+        eb(eb.fn('lower', ['path']), 'like', sql<string>`${term} ESCAPE '\\'`),
+      ]),
+    );
+  }
+  if (q.visibility) query = query.where('visibility', '=', q.visibility);
+  if (q.top_level_only) query = query.where('parent_id', 'is', null);
+  if (q.repository_storage && admin) query = query.where('repository_storage', '=', q.repository_storage);
+  if (q.marked_for_deletion_on) query = query.where('marked_for_deletion_on', '=', q.marked_for_deletion_on);
+  if (q.active === true) query = query.where('archived', '=', 0).where('marked_for_deletion_on', 'is', null);
+  if (q.active === false) query = query.where((eb) => eb.or([eb('archived', '=', 1), eb('marked_for_deletion_on', 'is not', null)]));
+  if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
+  if (q.custom_attributes && admin) {
+    for (const [key, value] of Object.entries(q.custom_attributes)) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('custom_attributes as ca')
+            .select(sql`1`.as('one'))
+            .where('ca.model_type', '=', 'group')
+            .whereRef('ca.model_id', '=', 'groups.id')
+            .where('ca.key', '=', key)
+            .where('ca.value', '=', value),
+        ),
+      );
+    }
+  }
+
+  const orderBy = q.order_by === 'path' ? 'path' : q.order_by === 'id' ? 'id' : 'name';
+  const dir = q.sort === 'desc' ? 'desc' : 'asc';
+
+  if (q.pagination === 'keyset') {
+    if (q.cursor) {
+      const k = decodeCursor(q.cursor);
+      const op = dir === 'asc' ? '>' : '<';
+      query =
+        orderBy === 'id'
+          ? query.where('id', op, Number(k.value))
+          : query.where((eb) => eb.or([eb(orderBy, op, String(k.value)), eb.and([eb(orderBy, '=', String(k.value)), eb('id', op, k.id)])]));
+    }
+    const rows = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.perPage + 1).execute();
+    const more = rows.length > page.perPage;
+    const items = rows.slice(0, page.perPage);
+    const last = items[items.length - 1];
+    const next = more && last ? encodeCursor({ value: last[orderBy], id: last.id }) : null;
+    return new Page(items, 1, page.perPage, undefined, next);
+  }
+
+  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
+  return new Page(items, page.page, page.perPage, Number(total));
+}
+
+async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {
+  let q = db
+    .selectFrom('groups')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['path']), '=', path.toLowerCase()));
+  q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst()) return true;
+  if (parentId !== null) {
+    // A project in the parent with that path would clash with the subgroup's full path.
+    const project = await db
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', parentId)
+      .where((eb) => eb(eb.fn('lower', ['path']), '=', path.toLowerCase()))
+      .executeTakeFirst();
+    if (project) return true;
+  }
+  return false;
+}
+
+/** A subgroup may not be more visible than its parent, nor a group less visible than its children. */
+async function checkVisibility(db: Db, group: Pick<GroupRow, 'id'> | null, parent: GroupRow | null, visibility: string): Promise<void> {
+  if (parent && VISIBILITY_RANK[visibility] > VISIBILITY_RANK[parent.visibility]) {
+    throw validationFailed({ visibility: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
+  }
+  if (group) {
+    const allowed = Object.keys(VISIBILITY_RANK).filter((v) => VISIBILITY_RANK[v] > VISIBILITY_RANK[visibility]);
+    const child = await db
+      .selectFrom('groups')
+      .select('id')
+      .where('parent_id', '=', group.id)
+      .where('visibility', 'in', allowed.length ? allowed : ['-'])
+      .executeTakeFirst();
+    const project = await db
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', group.id)
+      .where('visibility', 'in', allowed.length ? allowed : ['-'])
+      .executeTakeFirst();
+    if (child || project) {
+      throw validationFailed({ visibility: [`${visibility} is not allowed since there are subgroups or projects with a higher visibility.`] });
+    }
+  }
+}
+
+export async function createGroup(db: Db, creator: { id: number }, body: GroupCreateBody, parent: GroupRow | null): Promise<GroupRow> {
+  const visibility = body.visibility ?? (parent ? parent.visibility : 'private');
+  await checkVisibility(db, null, parent, visibility);
+  if (await siblingPathTaken(db, parent?.id ?? null, body.path)) throw validationFailed({ path: ['has already been taken'] });
+  const now = nowIso();
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('groups')
+      .values({
+        ...toColumns({
+          project_creation_level: body.project_creation_level,
+          subgroup_creation_level: body.subgroup_creation_level,
+          request_access_enabled: body.request_access_enabled,
+          lfs_enabled: body.lfs_enabled,
+          emails_enabled: body.emails_enabled,
+        }),
+        name: body.name,
+        path: body.path,
+        full_name: parent ? `${parent.full_name} / ${body.name}` : body.name,
+        full_path: parent ? `${parent.full_path}/${body.path}` : body.path,
+        parent_id: parent?.id ?? null,
+        traversal: '',
+        description: body.description ?? '',
+        visibility,
+        default_branch: body.default_branch ?? null,
+        default_branch_protection_defaults: JSON.stringify(DEFAULT_BRANCH_PROTECTION_DEFAULTS),
+        runners_token: newToken('GR1348941'),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const traversal = `${parent?.traversal ?? '/'}${inserted.id}/`;
+    await trx.updateTable('groups').set({ traversal }).where('id', '=', inserted.id).execute();
+    // The creator owns what they create, unless ownership is already inherited.
+    await trx
+      .insertInto('members')
+      .values({ source_type: 'group', source_id: inserted.id, user_id: creator.id, access_level: ACCESS_LEVELS.owner, created_by_id: creator.id, created_at: now, updated_at: now })
+      .execute();
+    return trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+  });
+}
+
+/** Fields only an administrator may change. */
+const ADMIN_ONLY_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit'] as const;
+/** Fields that exist only on top-level groups. */
+const TOP_LEVEL_FIELDS = [
+  'prevent_sharing_groups_outside_hierarchy',
+  'unique_project_download_limit',
+  'unique_project_download_limit_interval_in_seconds',
+  'unique_project_download_limit_allowlist',
+  'unique_project_download_limit_alertlist',
+  'auto_ban_user_on_excessive_projects_download',
+  'web_based_commit_signing_enabled',
+] as const;
+
+/**
+ * PUT /groups/:id. Validates the rules that need the database, then writes every change,
+ * including the renamed paths of descendants and their projects, in one transaction.
+ */
+export async function updateGroup(db: Db, actor: Actor, group: GroupRow, body: GroupUpdateBody): Promise<GroupRow> {
+  const errors: Record<string, string[]> = {};
+  const admin = actor.user?.is_admin === 1;
+  for (const f of ADMIN_ONLY_FIELDS) if (body[f] !== undefined && !admin) errors[f] = ['can only be changed by an administrator'];
+  if (group.parent_id !== null) {
+    for (const f of TOP_LEVEL_FIELDS) if (body[f] !== undefined) errors[f] = ['is only available on top-level groups'];
+  }
+  if (body.unique_project_download_limit_alertlist?.length) {
+    const found = await db.selectFrom('users').select('id').where('id', 'in', body.unique_project_download_limit_alertlist).execute();
+    const missing = body.unique_project_download_limit_alertlist.filter((id) => !found.some((u) => u.id === id));
+    if (missing.length) errors.unique_project_download_limit_alertlist = [`contains unknown user IDs: ${missing.join(', ')}`];
+  }
+  if (body.unique_project_download_limit_allowlist?.length) {
+    const names = body.unique_project_download_limit_allowlist.map((n) => n.toLowerCase());
+    const found = await db.selectFrom('users').select('username').where((eb) => eb(eb.fn('lower', ['username']), 'in', names)).execute();
+    const missing = names.filter((n) => !found.some((u) => u.username.toLowerCase() === n));
+    if (missing.length) errors.unique_project_download_limit_allowlist = [`contains unknown usernames: ${missing.join(', ')}`];
+  }
+  if (body.file_template_project_id != null) {
+    const project = await db
+      .selectFrom('projects')
+      .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+      .select('projects.id')
+      .where('projects.id', '=', body.file_template_project_id)
+      .where('groups.traversal', 'like', `${group.traversal}%`)
+      .executeTakeFirst();
+    if (!project) errors.file_template_project_id = ['must be a project in this group or its subgroups'];
+  }
+  if (body.path !== undefined && body.path.toLowerCase() !== group.path.toLowerCase() && (await siblingPathTaken(db, group.parent_id, body.path, group.id))) {
+    errors.path = ['has already been taken'];
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+
+  const parent = group.parent_id === null ? null : ((await db.selectFrom('groups').selectAll().where('id', '=', group.parent_id).executeTakeFirst()) ?? null);
+  if (body.visibility !== undefined && body.visibility !== group.visibility) await checkVisibility(db, group, parent, body.visibility);
+
+  const { avatar: _avatar, emails_disabled, default_branch_protection_defaults, ...fields } = body;
+  const patch: Record<string, unknown> = { ...fields };
+  if (emails_disabled !== undefined && body.emails_enabled === undefined) patch.emails_enabled = !emails_disabled;
+  if (default_branch_protection_defaults) {
+    patch.default_branch_protection_defaults = { ...DEFAULT_BRANCH_PROTECTION_DEFAULTS, ...JSON.parse(group.default_branch_protection_defaults), ...default_branch_protection_defaults };
+  }
+  if (Object.keys(patch).length === 0) return group;
+
+  const name = body.name ?? group.name;
+  const path = body.path ?? group.path;
+  const fullName = parent ? `${parent.full_name} / ${name}` : name;
+  const fullPath = parent ? `${parent.full_path}/${path}` : path;
+
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('groups')
+      .set({ ...toColumns(patch), full_name: fullName, full_path: fullPath, updated_at: nowIso() })
+      .where('id', '=', group.id)
+      .execute();
+    if (fullPath !== group.full_path || fullName !== group.full_name) {
+      await renameDescendants(trx, group, fullPath, fullName);
+    }
+    return trx.selectFrom('groups').selectAll().where('id', '=', group.id).executeTakeFirstOrThrow();
+  });
+}
+
+/** Rewrites full paths and names under a renamed group, prefix by prefix. */
+async function renameDescendants(trx: Db, group: GroupRow, fullPath: string, fullName: string): Promise<void> {
+  const descendants = await trx
+    .selectFrom('groups')
+    .select(['id', 'full_path', 'full_name'])
+    .where('traversal', 'like', `${group.traversal}_%`)
+    .execute();
+  for (const d of descendants) {
+    await trx
+      .updateTable('groups')
+      .set({
+        full_path: fullPath + d.full_path.slice(group.full_path.length),
+        full_name: fullName + d.full_name.slice(group.full_name.length),
+      })
+      .where('id', '=', d.id)
+      .execute();
+  }
+  const projects = await trx
+    .selectFrom('projects')
+    .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+    .select(['projects.id', 'projects.path_with_namespace'])
+    .where('groups.traversal', 'like', `${group.traversal}%`)
+    .execute();
+  for (const p of projects) {
+    await trx
+      .updateTable('projects')
+      .set({ path_with_namespace: fullPath + p.path_with_namespace.slice(group.full_path.length) })
+      .where('id', '=', p.id)
+      .execute();
+  }
+}
+
+/** Removes a group with its subgroups, projects, memberships and uploads, all or nothing. */
+export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const groupIds = (await trx.selectFrom('groups').select('id').where('traversal', 'like', `${group.traversal}%`).execute()).map((g) => g.id);
+    const projectIds = (await trx.selectFrom('projects').select('id').where('namespace_id', 'in', groupIds).execute()).map((p) => p.id);
+    await trx.deleteFrom('members').where('source_type', '=', 'group').where('source_id', 'in', groupIds).execute();
+    await trx.deleteFrom('custom_attributes').where('model_type', '=', 'group').where('model_id', 'in', groupIds).execute();
+    await trx.deleteFrom('uploads').where('model_type', '=', 'group').where('model_id', 'in', groupIds).execute();
+    if (projectIds.length) {
+      await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', 'in', projectIds).execute();
+      await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', 'in', projectIds).execute();
+      await trx.deleteFrom('projects').where('id', 'in', projectIds).execute();
+    }
+    // Deepest first, so no row ever points at a removed parent.
+    const ordered = await trx.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy(sql`length(traversal)`, 'desc').execute();
+    for (const g of ordered) await trx.deleteFrom('groups').where('id', '=', g.id).execute();
+  });
+}
+
+export const AVATAR_MAX_BYTES = 200 * 1024;
+const AVATAR_TYPES: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/x-icon': 'ico',
+  'image/vnd.microsoft.icon': 'ico',
+  'image/bmp': 'bmp',
+  'image/tiff': 'tiff',
+};
+
+/** Recognises an image by its first bytes, not by what the client claims. */
+export function sniffImage(buf: Buffer): string | undefined {
+  if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'image/jpeg';
+  if (buf.subarray(0, 6).toString('ascii') === 'GIF87a' || buf.subarray(0, 6).toString('ascii') === 'GIF89a') return 'image/gif';
+  if (buf.subarray(0, 4).toString('ascii') === 'RIFF' && buf.subarray(8, 12).toString('ascii') === 'WEBP') return 'image/webp';
+  if (buf[0] === 0 && buf[1] === 0 && buf[2] === 1 && buf[3] === 0) return 'image/x-icon';
+  if (buf.subarray(0, 2).toString('ascii') === 'BM') return 'image/bmp';
+  return undefined;
+}
+
+export async function setGroupAvatar(db: Db, group: GroupRow, file: { buffer: Buffer; originalname: string }): Promise<void> {
+  const type = sniffImage(file.buffer);
+  if (!type) throw validationFailed({ avatar: ['file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp'] });
+  if (file.buffer.length > AVATAR_MAX_BYTES) throw validationFailed({ avatar: ['is too big (should be at most 200 KiB)'] });
+  const base = file.originalname.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/\.[^.]*$/, '').slice(0, 100) || 'avatar';
+  await db.transaction().execute(async (trx) => {
+    const upload = await trx
+      .insertInto('uploads')
+      .values({ model_type: 'group', model_id: group.id, filename: `${base}.${AVATAR_TYPES[type]}`, content_type: type, size: file.buffer.length, data: file.buffer, created_at: nowIso() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('groups').set({ avatar_upload_id: upload.id, updated_at: nowIso() }).where('id', '=', group.id).execute();
+    await trx.deleteFrom('uploads').where('model_type', '=', 'group').where('model_id', '=', group.id).where('id', '!=', upload.id).execute();
+  });
+}
+
+export async function removeGroupAvatar(db: Db, group: GroupRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('groups').set({ avatar_upload_id: null, updated_at: nowIso() }).where('id', '=', group.id).execute();
+    await trx.deleteFrom('uploads').where('model_type', '=', 'group').where('model_id', '=', group.id).execute();
+  });
+}
+
+export async function getGroupAvatar(db: Db, group: GroupRow) {
+  if (group.avatar_upload_id === null) throw notFound('Avatar');
+  const upload = await db.selectFrom('uploads').selectAll().where('id', '=', group.avatar_upload_id).executeTakeFirst();
+  if (!upload) throw notFound('Avatar');
+  return upload;
+}
+
+export async function groupParent(db: Db, parentId: number | null | undefined): Promise<GroupRow | null> {
+  if (parentId == null) return null;
+  const parent = await db.selectFrom('groups').selectAll().where('id', '=', parentId).executeTakeFirst();
+  if (!parent) throw badRequest('400 Bad request - parent group not found');
+  return parent;
+}
+
+/** Sizes for `statistics=true`; only uploads are stored today, the rest are 0 until repositories are hosted. */
+export async function groupStatistics(db: Db, groups: GroupRow[]) {
+  const result = new Map<number, number>();
+  for (const g of groups) {
+    const row = await db
+      .selectFrom('uploads')
+      .innerJoin('groups', 'groups.id', 'uploads.model_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('uploads.size'), sql<number>`0`).as('size'))
+      .where('uploads.model_type', '=', 'group')
+      .where('groups.traversal', 'like', `${g.traversal}%`)
+      .executeTakeFirst();
+    result.set(g.id, Number(row?.size ?? 0));
+  }
+  return result;
+}
+
+export async function customAttributesOf(db: Db, modelType: 'user' | 'group' | 'project', ids: number[]) {
+  const map = new Map<number, { key: string; value: string }[]>();
+  if (!ids.length) return map;
+  const rows = await db.selectFrom('custom_attributes').selectAll().where('model_type', '=', modelType).where('model_id', 'in', ids).orderBy('key').execute();
+  for (const r of rows) map.set(r.model_id, [...(map.get(r.model_id) ?? []), { key: r.key, value: r.value }]);
+  return map;
+}
+

@@ -1,0 +1,173 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { GroupRow, MemberRow, SourceType, UserRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
+import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
+import { ApiError, conflict, forbidden, notFound, validationFailed } from '../http/errors.ts';
+import { Page, type PageRequest } from '../http/pagination.ts';
+import { nowIso, today } from '../util/time.ts';
+import { ancestorIds } from './access.ts';
+
+/** A group or project whose members are managed; projects inherit from their namespace's tree. */
+export interface MemberSource {
+  type: SourceType;
+  id: number;
+  /** The group itself, or the project's namespace: where inherited memberships come from. */
+  group: GroupRow;
+}
+
+export interface MemberWithUser {
+  member: MemberRow;
+  user: UserRow;
+  createdBy: UserRow | null;
+}
+
+/** The sources whose memberships count for `source`, itself included. */
+function inheritedSources(source: MemberSource): { type: SourceType; ids: number[] }[] {
+  const groups = { type: 'group' as const, ids: ancestorIds(source.group) };
+  return source.type === 'project' ? [{ type: 'project', ids: [source.id] }, groups] : [groups];
+}
+
+const notExpired = sql<boolean>`(members.expires_at IS NULL OR members.expires_at > ${today()})`;
+
+async function attachUsers(db: Db, members: MemberRow[]): Promise<MemberWithUser[]> {
+  const ids = [...new Set(members.flatMap((m) => (m.created_by_id ? [m.user_id, m.created_by_id] : [m.user_id])))];
+  const users = ids.length ? await db.selectFrom('users').selectAll().where('id', 'in', ids).execute() : [];
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return members.map((member) => ({ member, user: byId.get(member.user_id)!, createdBy: member.created_by_id ? (byId.get(member.created_by_id) ?? null) : null }));
+}
+
+/**
+ * GET …/members (direct) and …/members/all (direct and inherited, the highest level of each
+ * user). `query` matches name or username.
+ */
+export async function listMembers(
+  db: Db,
+  source: MemberSource,
+  opts: { inherited: boolean; query?: string; userIds?: number[] },
+  page: PageRequest,
+): Promise<Page<MemberWithUser>> {
+  const sources = opts.inherited ? inheritedSources(source) : [{ type: source.type, ids: [source.id] }];
+  let q = db
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .where((eb) => eb.or(sources.map((s) => eb.and([eb('members.source_type', '=', s.type), eb('members.source_id', 'in', s.ids)]))))
+    .where(notExpired);
+  if (opts.query) {
+    const term = `%${opts.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['users.username']), 'like', sql<string>`${term} ESCAPE '\\'`),
+        eb(eb.fn('lower', ['users.name']), 'like', sql<string>`${term} ESCAPE '\\'`),
+      ]),
+    );
+  }
+  if (opts.userIds?.length) q = q.where('members.user_id', 'in', opts.userIds);
+  const rows = await q.selectAll('members').orderBy('members.access_level', 'desc').orderBy('members.id').execute();
+  // One row per user: the highest level wins, a direct membership breaks ties.
+  const best = new Map<number, MemberRow>();
+  for (const r of rows) {
+    const cur = best.get(r.user_id);
+    if (!cur || r.access_level > cur.access_level) best.set(r.user_id, r);
+  }
+  const all = [...best.values()].sort((a, b) => a.id - b.id);
+  return new Page(await attachUsers(db, all.slice(page.offset, page.offset + page.limit)), page.page, page.perPage, all.length);
+}
+
+export async function getMember(db: Db, source: MemberSource, userId: number, inherited: boolean): Promise<MemberWithUser> {
+  const page = await listMembers(db, source, { inherited, userIds: [userId] }, { page: 1, perPage: 1, limit: 1, offset: 0 });
+  if (!page.items.length) throw notFound('Member');
+  return page.items[0];
+}
+
+function checkExpiry(expiresAt: string | null | undefined) {
+  if (expiresAt && expiresAt <= today()) throw validationFailed({ expires_at: ['cannot be a date in the past'] });
+}
+
+/** Only an Owner (or an administrator) may grant, change or remove the Owner role. */
+function checkGrant(actor: Actor, actorLevel: number, ...levels: number[]) {
+  if (actor.user?.is_admin) return;
+  if (levels.some((l) => l > actorLevel)) throw forbidden('you cannot grant or manage a role above your own');
+}
+
+async function ownerCount(db: Db, source: MemberSource): Promise<number> {
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('access_level', '=', ACCESS_LEVELS.owner)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function addMember(
+  db: Db,
+  actor: Actor,
+  actorLevel: number,
+  source: MemberSource,
+  body: { user_id: number; access_level: number; expires_at?: string | null },
+): Promise<MemberWithUser> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirst();
+  if (!user) throw notFound('User');
+  checkGrant(actor, actorLevel, body.access_level);
+  checkExpiry(body.expires_at);
+  const existing = await db
+    .selectFrom('members')
+    .select('id')
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (existing) throw conflict('Member already exists');
+  // A membership below an inherited one would have no effect; the platform refuses it.
+  const inherited = await listMembers(db, source, { inherited: true, userIds: [user.id] }, { page: 1, perPage: 1, limit: 1, offset: 0 });
+  const floor = inherited.items[0]?.member.access_level ?? 0;
+  if (body.access_level < floor) {
+    throw validationFailed({ access_level: [`should be greater than or equal to ${floor} inherited membership from group ${source.group.full_path}`] });
+  }
+  const now = nowIso();
+  try {
+    await db
+      .insertInto('members')
+      .values({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: body.access_level, expires_at: body.expires_at ?? null, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })
+      .execute();
+  } catch (e) {
+    // Two requests adding the same member at once: the unique constraint decides.
+    if (/unique|duplicate/i.test(String(e))) throw conflict('Member already exists');
+    throw e;
+  }
+  return getMember(db, source, user.id, false);
+}
+
+export async function updateMember(
+  db: Db,
+  actor: Actor,
+  actorLevel: number,
+  source: MemberSource,
+  userId: number,
+  body: { access_level: number; expires_at?: string | null },
+): Promise<MemberWithUser> {
+  const current = await getMember(db, source, userId, false);
+  checkGrant(actor, actorLevel, body.access_level, current.member.access_level);
+  checkExpiry(body.expires_at);
+  if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && body.access_level < ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
+    throw validationFailed({ access_level: ['cannot be lowered: the group must keep at least one Owner'] });
+  }
+  await db
+    .updateTable('members')
+    .set({ access_level: body.access_level, ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}), updated_at: nowIso() })
+    .where('id', '=', current.member.id)
+    .execute();
+  return getMember(db, source, userId, false);
+}
+
+export async function removeMember(db: Db, actor: Actor, actorLevel: number, source: MemberSource, userId: number): Promise<void> {
+  const current = await getMember(db, source, userId, false);
+  const self = actor.user?.id === userId;
+  if (!self) checkGrant(actor, actorLevel, current.member.access_level);
+  if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
+    throw new ApiError(403, { message: '403 Forbidden - the last Owner of a group cannot be removed' });
+  }
+  await db.deleteFrom('members').where('id', '=', current.member.id).execute();
+}

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { GroupRow, ProjectRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { ProjectCreateBody, ProjectListQuery } from '../../../shared/src/projects.ts';
+import { validationFailed } from '../http/errors.ts';
+import { Page, type PageRequest } from '../http/pagination.ts';
+import { nowIso } from '../util/time.ts';
+import { toColumns } from '../util/rows.ts';
+import { projectMember, projectVisibleTo } from './visibility.ts';
+
+export async function findProject(db: Db, idOrPath: string | undefined): Promise<{ project: ProjectRow; group: GroupRow } | undefined> {
+  if (!idOrPath) return undefined;
+  let q = db.selectFrom('projects').selectAll();
+  if (/^\d+$/.test(idOrPath)) {
+    const id = Number(idOrPath);
+    if (!Number.isSafeInteger(id) || id > 2_147_483_647) return undefined;
+    q = q.where('id', '=', id);
+  } else {
+    q = q.where((eb) => eb(eb.fn('lower', ['path_with_namespace']), '=', idOrPath.toLowerCase()));
+  }
+  const project = await q.executeTakeFirst();
+  if (!project) return undefined;
+  const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+  return { project, group };
+}
+
+const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+export async function createProject(db: Db, creator: { id: number }, namespace: GroupRow, body: ProjectCreateBody): Promise<ProjectRow> {
+  const path = body.path ?? body.name!.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  const name = body.name ?? body.path!;
+  const errors: Record<string, string[]> = {};
+  if (!path) errors.path = ["can't be blank"];
+  const visibility = body.visibility ?? 'private';
+  if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility]) {
+    errors.visibility = [`${visibility} is not allowed in a ${namespace.visibility} group.`];
+  }
+  const clash = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', namespace.id)
+    .where((eb) => eb(eb.fn('lower', ['path']), '=', path.toLowerCase()))
+    .executeTakeFirst();
+  const groupClash = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('parent_id', '=', namespace.id)
+    .where((eb) => eb(eb.fn('lower', ['path']), '=', path.toLowerCase()))
+    .executeTakeFirst();
+  if (clash || groupClash) errors.path = ['has already been taken'];
+  const nameClash = await db.selectFrom('projects').select('id').where('namespace_id', '=', namespace.id).where('name', '=', name).executeTakeFirst();
+  if (nameClash) errors.name = ['has already been taken'];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const now = nowIso();
+  const { namespace_id: _ns, name: _n, path: _p, topics, ...flags } = body;
+  const inserted = await db
+    .insertInto('projects')
+    .values({
+      ...toColumns(flags),
+      name,
+      path,
+      namespace_id: namespace.id,
+      path_with_namespace: `${namespace.full_path}/${path}`,
+      description: body.description ?? null,
+      visibility,
+      topics: JSON.stringify(topics ?? []),
+      creator_id: creator.id,
+      created_at: now,
+      last_activity_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return db.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+}
+
+export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {
+  let query = db.selectFrom('projects').where((eb) => projectVisibleTo(eb, actor));
+  const user = actor.user;
+  if (user && (q.membership || q.min_access_level !== undefined)) {
+    query = query.where((eb) => projectMember(eb, user.id, q.min_access_level ?? 0));
+  }
+  if (user && q.owned) query = query.where('creator_id', '=', user.id);
+  if (q.search) {
+    const term = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['name']), 'like', sql<string>`${term} ESCAPE '\\'`),
+        eb(eb.fn('lower', ['path_with_namespace']), 'like', sql<string>`${term} ESCAPE '\\'`),
+      ]),
+    );
+  }
+  if (q.visibility) query = query.where('visibility', '=', q.visibility);
+  if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
+  const orderBy = q.order_by === 'updated_at' ? 'last_activity_at' : (q.order_by ?? 'created_at');
+  const dir = q.sort ?? 'desc';
+  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
+  return new Page(items, page.page, page.perPage, Number(total));
+}
+
+/** Projects directly in a group that the caller may see, at most `limit` (the group detail's cap). */
+export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, limit = 100): Promise<ProjectRow[]> {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('namespace_id', '=', groupId)
+    .where((eb) => projectVisibleTo(eb, actor))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function namespacesOf(db: Db, projects: ProjectRow[]): Promise<Map<number, GroupRow>> {
+  const ids = [...new Set(projects.map((p) => p.namespace_id))];
+  if (!ids.length) return new Map();
+  const groups = await db.selectFrom('groups').selectAll().where('id', 'in', ids).execute();
+  return new Map(groups.map((g) => [g.id, g]));
+}
+
+export async function deleteProject(db: Db, project: ProjectRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', '=', project.id).execute();
+    await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', '=', project.id).execute();
+    await trx.deleteFrom('projects').where('id', '=', project.id).execute();
+  });
+}

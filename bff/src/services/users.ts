@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { UserCreateBody } from '../../../shared/src/users.ts';
+import type { z } from 'zod';
+import type { userListQuery } from '../../../shared/src/users.ts';
+import { hashPassword, randomPassword } from '../auth/secrets.ts';
+import { validationFailed } from '../http/errors.ts';
+import { Page, type PageRequest } from '../http/pagination.ts';
+import { nowIso } from '../util/time.ts';
+
+export async function findUser(db: Db, id: string | number | undefined): Promise<UserRow | undefined> {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) return undefined;
+  return db.selectFrom('users').selectAll().where('id', '=', n).executeTakeFirst();
+}
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean }): Promise<UserRow> {
+  const errors: Record<string, string[]> = {};
+  if (!body.password && !body.reset_password && !body.force_random_password) {
+    errors.password = ['is missing (or send reset_password or force_random_password)'];
+  }
+  if (await findUserByUsername(db, body.username)) errors.username = ['has already been taken'];
+  const emailTaken = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', body.email.toLowerCase()))
+    .executeTakeFirst();
+  if (emailTaken) errors.email = ['has already been taken'];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const now = nowIso();
+  const digest = await hashPassword(body.password ?? randomPassword());
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      username: body.username,
+      name: body.name,
+      email: body.email,
+      state: 'active',
+      is_admin: body.admin ? 1 : 0,
+      bot: body.bot ? 1 : 0,
+      external: body.external ? 1 : 0,
+      can_create_group: body.can_create_group === false ? 0 : 1,
+      password_digest: digest,
+      bio: body.bio ?? '',
+      public_email: body.public_email ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+}
+
+export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: PageRequest, admin: boolean): Promise<Page<UserRow>> {
+  let query = db.selectFrom('users');
+  if (q.username) query = query.where((eb) => eb(eb.fn('lower', ['username']), '=', q.username!.toLowerCase()));
+  if (q.search) {
+    const term = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => {
+      const ors = [
+        eb(eb.fn('lower', ['username']), 'like', sql<string>`${term} ESCAPE '\\'`),
+        eb(eb.fn('lower', ['name']), 'like', sql<string>`${term} ESCAPE '\\'`),
+      ];
+      // Only administrators may find users by their private email address.
+      if (admin) ors.push(eb(eb.fn('lower', ['email']), '=', q.search!.toLowerCase()));
+      else ors.push(eb(eb.fn('lower', ['public_email']), '=', q.search!.toLowerCase()));
+      return eb.or(ors);
+    });
+  }
+  if (q.active) query = query.where('state', '=', 'active');
+  if (q.blocked) query = query.where('state', '=', 'blocked');
+  if (q.admins && admin) query = query.where('is_admin', '=', 1);
+  if (q.exclude_bots) query = query.where('bot', '=', 0);
+  const orderBy = q.order_by === 'updated_at' ? 'updated_at' : (q.order_by ?? 'id');
+  const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
+  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
+  return new Page(items, page.page, page.perPage, Number(total));
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Parameters arrive as JSON, form fields or query strings alike (spec: "Shared conventions"),
+ * so scalar parameters accept both their JSON type and their string spelling.
+ */
+export const boolParam = () =>
+  z.union([
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+  ]);
+
+export const intParam = () =>
+  z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number)]);
+
+/** An integer list sent as JSON array, repeated `key[]=` fields or a comma-separated string. */
+export const intListParam = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',')) : v),
+    z.array(intParam()),
+  );
+
+export const stringListParam = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',')) : v),
+    z.array(z.string()),
+  );
+
+export const dateParam = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+
+export const datetimeParam = () =>
+  z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), 'must be an ISO 8601 datetime');
+
+/** Path parameter `:id` of a group or project: a numeric ID or the URL-encoded full path. */
+export const idOrPath = z.string().min(1).max(255);
+
+export const paginationQuery = z.object({
+  page: intParam().pipe(z.number().int().min(1)).optional(),
+  per_page: intParam().pipe(z.number().int().min(1)).optional(),
+});
+export type PaginationQuery = z.infer<typeof paginationQuery>;

@@ -1,0 +1,38 @@
+import { z } from './errors.ts';
+import { boolParam, dateParam, datetimeParam, intParam, paginationQuery } from './params.ts';
+import { tokenScope } from './roles.ts';
+
+export const personalAccessToken = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  revoked: z.boolean(),
+  created_at: z.string(),
+  scopes: z.array(z.string()),
+  user_id: z.number().int(),
+  last_used_at: z.string().nullable(),
+  active: z.boolean(),
+  expires_at: z.string().nullable(),
+});
+export type PersonalAccessToken = z.infer<typeof personalAccessToken>;
+
+/** Returned only by create (and rotate): the plaintext, once. */
+export const personalAccessTokenWithToken = personalAccessToken.extend({ token: z.string() });
+
+export const personalAccessTokenCreateBody = z.object({
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(255).optional(),
+  scopes: z.preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(tokenScope).min(1)),
+  expires_at: dateParam().optional(),
+});
+
+export const personalAccessTokenListQuery = paginationQuery.extend({
+  user_id: intParam().optional(),
+  state: z.enum(['active', 'inactive']).optional(),
+  revoked: boolParam().optional(),
+  search: z.string().max(255).optional(),
+  created_after: datetimeParam().optional(),
+  created_before: datetimeParam().optional(),
+  last_used_after: datetimeParam().optional(),
+  last_used_before: datetimeParam().optional(),
+});

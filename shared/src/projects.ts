@@ -1,0 +1,95 @@
+import { z } from './errors.ts';
+import { boolParam, intParam, paginationQuery } from './params.ts';
+import { visibility } from './roles.ts';
+
+const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
+
+export const sharedWithGroupOfProject = z.object({
+  group_id: z.number().int(),
+  group_name: z.string(),
+  group_full_path: z.string(),
+  group_access_level: z.number().int(),
+  expires_at: z.string().nullable(),
+});
+
+/** Project summary (spec part 1, "Project summary"): GET /projects items, group detail `projects`. */
+export const projectSummary = z.object({
+  id: z.number().int(),
+  description: z.string().nullable(),
+  name: z.string(),
+  name_with_namespace: z.string(),
+  path: z.string(),
+  path_with_namespace: z.string(),
+  created_at: z.string(),
+  default_branch: z.string().nullable(),
+  tag_list: z.array(z.string()),
+  topics: z.array(z.string()),
+  ssh_url_to_repo: z.string(),
+  http_url_to_repo: z.string(),
+  web_url: z.string(),
+  avatar_url: z.string().nullable(),
+  star_count: z.number().int(),
+  forks_count: z.number().int(),
+  last_activity_at: z.string(),
+  namespace: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    path: z.string(),
+    kind: z.literal('group'),
+    full_path: z.string(),
+    parent_id: z.number().int().nullable(),
+    avatar_url: z.string().nullable(),
+    web_url: z.string(),
+  }),
+  archived: z.boolean(),
+  visibility,
+  issues_enabled: z.boolean(),
+  merge_requests_enabled: z.boolean(),
+  wiki_enabled: z.boolean(),
+  jobs_enabled: z.boolean(),
+  snippets_enabled: z.boolean(),
+  container_registry_enabled: z.boolean(),
+  shared_runners_enabled: z.boolean(),
+  creator_id: z.number().int(),
+  open_issues_count: z.number().int(),
+  public_jobs: z.boolean(),
+  shared_with_groups: z.array(sharedWithGroupOfProject),
+  request_access_enabled: z.boolean(),
+});
+export type ProjectSummary = z.infer<typeof projectSummary>;
+
+export const projectCreateBody = z.object({
+  name: z.string().trim().min(1).max(255).optional(),
+  path: z.string().min(1).max(255).regex(PATH_RE, 'can contain only letters, digits, "_", "-" and "."').optional(),
+  namespace_id: intParam().pipe(z.number().int().min(1)),
+  description: z.string().max(2000).optional(),
+  visibility: visibility.optional(),
+  default_branch: z.string().max(255).optional(),
+  topics: z.array(z.string().min(1).max(255)).max(50).optional(),
+  issues_enabled: boolParam().optional(),
+  merge_requests_enabled: boolParam().optional(),
+  wiki_enabled: boolParam().optional(),
+  jobs_enabled: boolParam().optional(),
+  snippets_enabled: boolParam().optional(),
+  container_registry_enabled: boolParam().optional(),
+  shared_runners_enabled: boolParam().optional(),
+  public_jobs: boolParam().optional(),
+  request_access_enabled: boolParam().optional(),
+}).refine((b) => b.name !== undefined || b.path !== undefined, { message: 'name or path is missing', path: ['name'] });
+export type ProjectCreateBody = z.infer<typeof projectCreateBody>;
+
+export const projectListQuery = paginationQuery.extend({
+  search: z.string().max(255).optional(),
+  order_by: z.enum(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']).optional(),
+  sort: z.enum(['asc', 'desc']).optional(),
+  visibility: visibility.optional(),
+  membership: boolParam().optional(),
+  owned: boolParam().optional(),
+  archived: boolParam().optional(),
+  min_access_level: intParam().pipe(z.number().int().min(5).max(50)).optional(),
+  simple: boolParam().optional(),
+  with_custom_attributes: boolParam().optional(),
+});
+export type ProjectListQuery = z.infer<typeof projectListQuery>;
+
+export const projectDetailQuery = z.object({ with_custom_attributes: boolParam().optional(), statistics: boolParam().optional() });
