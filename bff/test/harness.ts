@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type Running } from '../src/server.ts';
+import { pgConnection } from '../src/db/index.ts';
 
 /**
  * A real server on a real database for the HTTP suites: a fresh SQLite file by default, or a
@@ -68,16 +69,16 @@ export async function request<T = any>(p: string, opts: RequestOptions = {}): Pr
 
 async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `gatehouse_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client(pgConnection(adminUrl));
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  // Same server and credentials, another database: swap the path of the URL.
+  const url = adminUrl.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
   return {
-    url: url.toString(),
+    url,
     drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
+      const c = new pg.Client(pgConnection(adminUrl));
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();

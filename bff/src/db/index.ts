@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/001_core.ts';
@@ -23,9 +25,15 @@ export interface DbOptions {
   poolSize?: number;
 }
 
+/** Like libpq, a connection string without a user connects as the operating-system user. */
+export function pgConnection(url: string): pg.ClientConfig {
+  const parsed = parseConnectionString(url) as pg.ClientConfig;
+  return { ...parsed, user: parsed.user || process.env.PGUSER || os.userInfo().username };
+}
+
 export function openDb(opts: DbOptions): Db {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const pool = new pg.Pool({ ...pgConnection(opts.databaseUrl), max: opts.poolSize ?? 10 });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = opts.sqliteFile ?? ':memory:';
