@@ -15,13 +15,19 @@ const FAILURE_WINDOW_MS = 10 * 60_000;
 
 /**
  * Console sign-in. Failed attempts are counted per username and per client address; past
- * the limit the answer is 429 until the window passes, whether or not the password is right.
+ * the limit the answer is 429 until the window (10 minutes) passes, whether or not the
+ * password is right.
  */
 export async function signIn(db: Db, opts: SessionOptions, username: string, password: string, clientIp: string) {
-  const keys = [`signin:user:${username.toLowerCase()}`, `signin:ip:${clientIp}`];
-  for (const key of keys) {
+  // One address may try several accounts (people behind one proxy), so its limit is wider.
+  const limits = [
+    { key: `signin:user:${username.toLowerCase()}`, max: opts.maxFailures },
+    { key: `signin:ip:${clientIp}`, max: opts.maxFailures * 5 },
+  ];
+  const keys = limits.map((l) => l.key);
+  for (const { key, max } of limits) {
     const state = await hit(db, key, FAILURE_WINDOW_MS, 0);
-    if (state.count >= opts.maxFailures) throw tooManyRequests(state.retryAfterSeconds);
+    if (state.count >= max) throw tooManyRequests(state.retryAfterSeconds);
   }
   const user = await db
     .selectFrom('users')
