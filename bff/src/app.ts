@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import { routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
-import { toHandler } from './http/route.ts';
+import { rejectNul, toHandler } from './http/route.ts';
 import { renderErrors, unknownRoute } from './http/errors.ts';
 
 const SECRET_PARAMS = /([?&](?:private_token|access_token|token|password)=)[^&]*/gi;
@@ -32,6 +32,10 @@ function apiRouter(deps: AppDeps): Router {
   api.use(express.urlencoded({ extended: true, limit: '1mb' }));
   // Multipart: fields join the body, files are kept in memory for the route that declared one.
   api.use(multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200 } }).any());
+  api.use((req, _res, next) => {
+    rejectNul(req.query, req.body);
+    next();
+  });
   for (const route of routes) api[route.method](route.path, toHandler(route, deps));
   api.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(routes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
@@ -83,7 +87,10 @@ export function createApp(deps: AppDeps) {
   );
 
   app.use('/api/v4', apiRouter(deps));
-  app.use('/api/console', express.json({ limit: '16kb' }), sessionRouter(deps.db, deps.config));
+  app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
+    rejectNul(req.body);
+    next();
+  }, sessionRouter(deps.db, deps.config));
   app.use('/api/docs', apiDocs());
   app.use('/api', unknownRoute);
 

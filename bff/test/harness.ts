@@ -4,6 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type Running } from '../src/server.ts';
@@ -86,7 +87,7 @@ async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop: 
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { logger?: Logger } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
   const pgAdmin = process.env.GATEHOUSE_TEST_PG;
   const database = pgAdmin ? await createPgDatabase(pgAdmin) : undefined;
@@ -103,7 +104,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const running = await startServer(config);
+  const running = await startServer(config, opts);
   baseUrl = running.url;
   defaultToken = rootToken;
   return {

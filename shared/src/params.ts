@@ -10,8 +10,11 @@ export const boolParam = () =>
     z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
   ]);
 
+/** Whole numbers within the database's integer range, so no value can overflow a column. */
 export const intParam = () =>
-  z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number)]);
+  z
+    .union([z.number().int(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer').transform(Number)])
+    .pipe(z.number().int().min(-2_147_483_648).max(2_147_483_647));
 
 /** An integer list sent as JSON array, repeated `key[]=` fields or a comma-separated string. */
 export const intListParam = () =>

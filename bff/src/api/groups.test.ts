@@ -143,7 +143,7 @@ describe('GET /groups', () => {
       const seen: number[] = [];
       let url: string | undefined = '/groups?pagination=keyset&order_by=name&per_page=2';
       while (url) {
-        const res = await api(url);
+        const res: Awaited<ReturnType<typeof api<{ id: number }[]>>> = await api(url);
         expectStatus(res, 200);
         assert.equal(res.headers.get('x-total'), null);
         seen.push(...ids(res.body));
@@ -541,3 +541,22 @@ describe('unknown routes', () => {
 });
 
 void addMember;
+
+describe('input that must never reach the database', () => {
+  it('answers 400 to NUL characters anywhere and to integers beyond the column range', async () => {
+    const g = await buildGroup();
+    const cases = [
+      api(`/groups/${encodeURIComponent('a\u0000b')}`),
+      api(`/groups?search=${encodeURIComponent('x\u0000')}`),
+      api(`/groups/${g.id}`, { method: 'PUT', json: { description: 'a\u0000b' } }),
+      api(`/groups/${g.id}`, { method: 'PUT', json: { max_artifacts_size: 1e20 } }),
+      api(`/groups?skip_groups[]=99999999999`),
+      api('/api/console/session', { method: 'POST', token: null, json: { username: 'root\u0000', password: 'x' } }),
+    ];
+    for (const res of await Promise.all(cases)) {
+      expectStatus(res, 400);
+      assert.ok(res.body.message);
+    }
+    assert.equal((await api(`/groups/${g.id}`)).body.description, '');
+  });
+});

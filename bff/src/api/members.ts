@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../../../shared/src/members.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+import { canGroup, canProject } from '../policies/index.ts';
 import * as members from '../services/members.ts';
 import { presentMember } from '../presenters/members.ts';
 
@@ -17,6 +18,12 @@ function userIdParam(ctx: RouteContext<unknown, unknown>): number {
   const id = ctx.params.user_id;
   if (!/^\d+$/.test(id) || Number(id) > 2_147_483_647) throw notFound('Member');
   return Number(id);
+}
+
+function canAdminMembers(scope: Scope, ctx: RouteContext<unknown, unknown>): boolean {
+  return scope === 'groups'
+    ? canGroup(ctx.actor, 'admin_group_member', { group: ctx.group, level: ctx.level })
+    : canProject(ctx.actor, 'admin_project_member', { project: ctx.project, group: ctx.group, level: ctx.level });
 }
 
 /** Members of groups and of projects, written once for both scopes. */
@@ -94,11 +101,16 @@ export function makeMembersRoutes(scope: Scope) {
       method: 'delete',
       path: `${base}/:user_id`,
       area,
-      summary: `Remove a member from the ${what}`,
+      summary: `Remove a member from the ${what} (any member may remove themselves: leave)`,
       load,
-      permission: admin,
+      // Leaving needs only read access; removing someone else needs the admin action, checked below.
+      permission: read,
       errors: [401, 403, 404],
-      handler: async (ctx) => members.removeMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), userIdParam(ctx)),
+      handler: async (ctx) => {
+        const userId = userIdParam(ctx);
+        if (userId !== ctx.actor.user?.id && !canAdminMembers(scope, ctx)) throw forbidden();
+        return members.removeMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), userId);
+      },
     }),
   ];
 }

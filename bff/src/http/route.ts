@@ -13,7 +13,7 @@ import {
   isProjectAction,
   type Action,
 } from '../policies/index.ts';
-import { ApiError, forbidden, fromZodError, notFound, unauthorized } from './errors.ts';
+import { ApiError, badRequest, forbidden, fromZodError, notFound, unauthorized } from './errors.ts';
 import { Page, setPaginationHeaders } from './pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { findGroup } from '../services/groups.ts';
@@ -90,6 +90,7 @@ function parse<T extends z.ZodType>(schema: T | undefined, input: unknown): z.ou
 export function toHandler(route: RouteSpec, app: { db: Db; config: Config }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   return async (req, res) => {
+    rejectNul(req.params);
     const actor = await authenticate(req, app.db, app.config);
     if (actor.user === null && route.auth !== 'optional') throw unauthorized();
     if (!hasScope(actor, scope)) {
@@ -142,6 +143,17 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config }): Re
       res.status(status).json(present(result, ctx));
     }
   };
+}
+
+/** PostgreSQL text cannot hold NUL; refusing it everywhere keeps both engines alike. */
+export function rejectNul(...values: unknown[]): void {
+  if (values.some((v) => hasNul(v))) throw badRequest('400 Bad request - parameters must not contain NUL characters');
+}
+
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 8 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
 function allowed(action: Action, ctx: RouteContext<unknown, unknown>): boolean {

@@ -28,7 +28,8 @@ function inheritedSources(source: MemberSource): { type: SourceType; ids: number
   return source.type === 'project' ? [{ type: 'project', ids: [source.id] }, groups] : [groups];
 }
 
-const notExpired = sql<boolean>`(members.expires_at IS NULL OR members.expires_at > ${today()})`;
+/** A function, not a constant: the date is today's at each query, not the day the server started. */
+const notExpired = () => sql<boolean>`(members.expires_at IS NULL OR members.expires_at > ${today()})`;
 
 async function attachUsers(db: Db, members: MemberRow[]): Promise<MemberWithUser[]> {
   const ids = [...new Set(members.flatMap((m) => (m.created_by_id ? [m.user_id, m.created_by_id] : [m.user_id])))];
@@ -52,7 +53,7 @@ export async function listMembers(
     .selectFrom('members')
     .innerJoin('users', 'users.id', 'members.user_id')
     .where((eb) => eb.or(sources.map((s) => eb.and([eb('members.source_type', '=', s.type), eb('members.source_id', 'in', s.ids)]))))
-    .where(notExpired);
+    .where(notExpired());
   if (opts.query) {
     const term = `%${opts.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) =>
@@ -97,6 +98,8 @@ async function ownerCount(db: Db, source: MemberSource): Promise<number> {
     .where('source_type', '=', source.type)
     .where('source_id', '=', source.id)
     .where('access_level', '=', ACCESS_LEVELS.owner)
+    // An Owner whose membership has expired no longer owns anything.
+    .where(notExpired())
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
@@ -108,7 +111,8 @@ export async function addMember(
   source: MemberSource,
   body: { user_id: number; access_level: number; expires_at?: string | null },
 ): Promise<MemberWithUser> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirst();
+  // IDs beyond the integer column cannot exist (and PostgreSQL would reject the comparison).
+  const user = body.user_id <= 2_147_483_647 ? await db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirst() : undefined;
   if (!user) throw notFound('User');
   checkGrant(actor, actorLevel, body.access_level);
   checkExpiry(body.expires_at);

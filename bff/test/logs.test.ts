@@ -1,0 +1,47 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { buildUser, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({}, { logger: pino({ level: 'info' }, sink) });
+});
+after(() => server.close());
+
+describe('request logs', () => {
+  it('are JSON lines with a request ID, method, URL and status, and never contain a credential', async () => {
+    const u = await buildUser();
+    expectStatus(await api('/groups', { token: u.token }), 200);
+    expectStatus(await api(`/groups?private_token=${encodeURIComponent(u.token)}`, { token: null }), 200);
+    expectStatus(await api('/user', { token: null, headers: { Authorization: `Bearer ${u.token}` } }), 200);
+    const signIn = await api('/api/console/session', { method: 'POST', token: null, json: { username: u.user.username, password: u.password } });
+    expectStatus(signIn, 201);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0].split('=')[1];
+    expectStatus(await api('/user', { token: null, headers: { cookie: `gatehouse_session=${cookie}` } }), 200);
+    const created = await api(`/users/${u.user.id}/personal_access_tokens`, { method: 'POST', json: { name: 'x', scopes: ['api'] } });
+    expectStatus(created, 201);
+
+    const records = lines.map((l) => JSON.parse(l) as { req?: { id: string; method: string; url: string }; res?: { statusCode: number } });
+    const requests = records.filter((r) => r.req && r.res);
+    assert.ok(requests.length >= 6, `expected request logs, got ${lines.length} lines`);
+    for (const r of requests) {
+      assert.match(r.req!.id, /^[0-9a-f-]{36}$/);
+      assert.ok(r.req!.method && r.req!.url && r.res!.statusCode);
+    }
+    assert.ok(requests.some((r) => r.req!.url.includes('private_token=[REDACTED]')));
+    const text = lines.join('\n');
+    for (const secret of [u.token, u.password, cookie, server.rootToken, created.body.token, signIn.body.csrf_token]) {
+      assert.ok(!text.includes(secret), 'a credential reached the log');
+    }
+  });
+});
