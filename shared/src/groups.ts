@@ -1,7 +1,9 @@
 import { z } from './errors.ts';
 import { boolParam, intParam, intListParam, dateParam, stringListParam, paginationQuery } from './params.ts';
 import { visibility } from './roles.ts';
-import { projectSummary } from './projects.ts';
+import { projectSummary, sharedWithGroup } from './projects.ts';
+
+export { sharedWithGroup };
 import { customAttribute } from './custom-attributes.ts';
 
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
@@ -139,14 +141,6 @@ export type GroupListQuery = z.infer<typeof groupListQuery>;
 export const groupDetailQuery = z.object({
   with_custom_attributes: boolParam().optional(),
   with_projects: boolParam().optional(),
-});
-
-export const sharedWithGroup = z.object({
-  group_id: z.number().int(),
-  group_name: z.string(),
-  group_full_path: z.string(),
-  group_access_level: z.number().int(),
-  expires_at: z.string().nullable(),
 });
 
 const storageStatistics = z.object({

@@ -4,7 +4,8 @@ import { visibility } from './roles.ts';
 
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
-export const sharedWithGroupOfProject = z.object({
+/** An item of `shared_with_groups`, on groups and projects alike. */
+export const sharedWithGroup = z.object({
   group_id: z.number().int(),
   group_name: z.string(),
   group_full_path: z.string(),
@@ -53,7 +54,7 @@ export const projectSummary = z.object({
   creator_id: z.number().int(),
   open_issues_count: z.number().int(),
   public_jobs: z.boolean(),
-  shared_with_groups: z.array(sharedWithGroupOfProject),
+  shared_with_groups: z.array(sharedWithGroup),
   request_access_enabled: z.boolean(),
 });
 export type ProjectSummary = z.infer<typeof projectSummary>;

@@ -10,6 +10,7 @@ import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, memberOfGroup } from './visibility.ts';
+import { matchesSearch } from '../db/search.ts';
 
 export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
   allowed_to_push: [{ access_level: 40 }],
@@ -72,15 +73,7 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   }
 
   if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);
-  if (q.search) {
-    const term = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['name']), 'like', sql<string>`${term} ESCAPE '\\'`),
-        eb(eb.fn('lower', ['path']), 'like', sql<string>`${term} ESCAPE '\\'`),
-      ]),
-    );
-  }
+  if (q.search) query = query.where(matchesSearch(['groups.name', 'groups.path'], q.search));
   if (q.visibility) query = query.where('visibility', '=', q.visibility);
   if (q.top_level_only) query = query.where('parent_id', 'is', null);
   if (q.repository_storage && admin) query = query.where('repository_storage', '=', q.repository_storage);
