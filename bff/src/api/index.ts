@@ -1,9 +1,12 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
-export const routes: RouteSpec[] = [...groupRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];
+export const routes: RouteSpec[] = [
+  ...groupAccessTokenRoutes,
+  ...groupRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];

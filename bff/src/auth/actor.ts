@@ -15,11 +15,13 @@ export const anonymous: Actor = { user: null, via: 'anonymous', scopes: [] };
 export const isAdmin = (actor: Actor): boolean => actor.user?.is_admin === 1;
 
 /** Which scopes let a credential make a call of each kind. */
-export type ScopeNeed = 'read' | 'write' | 'read_user';
+export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate';
 const SCOPES_FOR: Record<ScopeNeed, readonly string[]> = {
   read: ['api', 'read_api'],
   write: ['api'],
   read_user: ['api', 'read_api', 'read_user'],
+  /** Rotating the calling token itself (the service refuses anything else without api). */
+  self_rotate: ['api', 'self_rotate'],
 };
 
 export function hasScope(actor: Actor, need: ScopeNeed): boolean {

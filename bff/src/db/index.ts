@@ -7,12 +7,14 @@ import { parse as parseConnectionString } from 'pg-connection-string';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/001_core.ts';
+import * as m002 from './migrations/002_resource_tokens.ts';
 
 export type Db = Kysely<Database>;
 
 /** Every migration, in order; one history for both engines. */
 const migrations: Record<string, Migration> = {
   '001_core': m001,
+  '002_resource_tokens': m002,
 };
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.

@@ -24,6 +24,8 @@ export interface UsersTable {
   updated_at: string;
   last_sign_in_at: string | null;
   last_activity_on: string | null;
+  /** For the bot user behind a group access token: its group. */
+  bot_group_id: Generated<number | null>;
 }
 
 export interface PersonalAccessTokensTable {
@@ -37,6 +39,10 @@ export interface PersonalAccessTokensTable {
   revoked: Bool;
   last_used_at: string | null;
   created_at: string;
+  /** The token this one replaced by rotation. */
+  previous_token_id: Generated<number | null>;
+  /** The first token of a rotation chain; every token of a family shares it. */
+  family_id: Generated<number | null>;
 }
 
 export interface GroupsTable {
