@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { groupPushRuleRoutes } from './group-push-rules.ts';
 import { groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
@@ -9,4 +10,5 @@ import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const routes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
-  ...groupRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];
+  ...groupRoutes,
+  ...groupPushRuleRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];

@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/001_core.ts';
 import * as m002 from './migrations/002_resource_tokens.ts';
+import * as m003 from './migrations/003_push_rules.ts';
 
 export type Db = Kysely<Database>;
 
@@ -15,6 +16,7 @@ export type Db = Kysely<Database>;
 const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_resource_tokens': m002,
+  '003_push_rules': m003,
 };
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.

@@ -181,6 +181,26 @@ export interface CustomAttributesTable {
   updated_at: string;
 }
 
+export interface GroupPushRulesTable {
+  id: Generated<number>;
+  group_id: number;
+  commit_message_regex: string | null;
+  commit_message_negative_regex: string | null;
+  branch_name_regex: string | null;
+  author_email_regex: string | null;
+  file_name_regex: string | null;
+  deny_delete_tag: Generated<Bool>;
+  member_check: Generated<Bool>;
+  prevent_secrets: Generated<Bool>;
+  commit_committer_check: Generated<Bool>;
+  commit_committer_name_check: Generated<Bool>;
+  reject_unsigned_commits: Generated<Bool>;
+  reject_non_dco_commits: Generated<Bool>;
+  max_file_size: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -191,6 +211,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   uploads: UploadsTable;
   custom_attributes: CustomAttributesTable;
+  group_push_rules: GroupPushRulesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -201,3 +222,4 @@ export type TokenRow = Selectable<PersonalAccessTokensTable>;
 export type NewGroup = Insertable<GroupsTable>;
 export type GroupPatch = Updateable<GroupsTable>;
 export type NewProject = Insertable<ProjectsTable>;
+export type GroupPushRuleRow = Selectable<GroupPushRulesTable>;

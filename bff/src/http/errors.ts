@@ -31,9 +31,12 @@ export const validationFailed = (fields: Record<string, unknown>) => new ApiErro
 export function fromZodError(error: z.ZodError): ApiError {
   const missing = error.issues.find((i) => i.code === 'invalid_type' && i.message === 'is missing');
   if (missing) return badRequest(`${missing.path.join('.') || 'parameter'} is missing`);
+  // A rule about the request as a whole (e.g. "at least one parameter") is a plain message.
+  const whole = error.issues.find((i) => i.path.length === 0);
+  if (whole) return badRequest(whole.message);
   const fields: Record<string, unknown> = {};
   for (const issue of error.issues) {
-    const keys = issue.path.length ? issue.path.map(String) : ['base'];
+    const keys = issue.path.map(String);
     let node = fields as Record<string, unknown>;
     for (const key of keys.slice(0, -1)) {
       if (typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};

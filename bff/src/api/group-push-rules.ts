@@ -1,0 +1,55 @@
+import { groupPushRule, groupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
+import { defineRoute } from '../http/route.ts';
+import * as rules from '../services/group-push-rules.ts';
+import { presentPushRule } from '../presenters/group-push-rules.ts';
+
+const area = 'group-push-rules';
+const path = '/groups/:id/push_rule';
+
+export const groupPushRuleRoutes = [
+  defineRoute({
+    method: 'get',
+    path,
+    area,
+    summary: 'Get the group’s push rule (404 when never configured)',
+    load: 'group',
+    permission: 'admin_group',
+    response: groupPushRule,
+    errors: [401, 403, 404],
+    handler: async (ctx) => presentPushRule(await rules.findPushRule(ctx.db, ctx.group)),
+  }),
+  defineRoute({
+    method: 'post',
+    path,
+    area,
+    summary: 'Configure the group’s push rule (only when none exists)',
+    load: 'group',
+    permission: 'admin_group',
+    body: groupPushRuleBody,
+    response: groupPushRule,
+    errors: [400, 401, 403, 404, 422],
+    handler: async (ctx) => presentPushRule(await rules.createPushRule(ctx.db, ctx.group, ctx.body)),
+  }),
+  defineRoute({
+    method: 'put',
+    path,
+    area,
+    summary: 'Change the group’s push rule',
+    load: 'group',
+    permission: 'admin_group',
+    body: groupPushRuleBody,
+    response: groupPushRule,
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => presentPushRule(await rules.updatePushRule(ctx.db, ctx.group, ctx.body)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path,
+    area,
+    summary: 'Remove the group’s push rule',
+    load: 'group',
+    permission: 'admin_group',
+    errors: [401, 403, 404],
+    handler: async (ctx) => rules.deletePushRule(ctx.db, ctx.group),
+  }),
+];
