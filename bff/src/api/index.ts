@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { customAttributeRoutes } from './custom-attributes.ts';
 import { groupPushRuleRoutes } from './group-push-rules.ts';
 import { groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
@@ -11,4 +12,5 @@ import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 export const routes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
   ...groupRoutes,
-  ...groupPushRuleRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];
+  ...groupPushRuleRoutes,
+  ...customAttributeRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];
