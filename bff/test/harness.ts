@@ -127,6 +127,11 @@ export function expectShape<S extends z.ZodType>(schema: S, body: unknown): z.ou
   const result = schema.safeParse(body);
   if (!result.success) assert.fail(`response does not match its schema:\n${JSON.stringify(result.error.issues, null, 2)}\n${JSON.stringify(body).slice(0, 2000)}`);
   // Presenters name every field: nothing beyond the schema may appear (a leak would show here).
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (shape && body && typeof body === 'object' && !Array.isArray(body)) {
+    const extra = Object.keys(body).filter((k) => !(k in shape));
+    assert.deepEqual(extra, [], `response carries fields its schema does not name: ${extra.join(', ')}`);
+  }
   return result.data;
 }
 

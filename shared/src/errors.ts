@@ -25,7 +25,8 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'invalid_format':
       return issue.format === 'regex' ? 'is invalid' : `must be a valid ${issue.format}`;
     case 'invalid_union':
-      return 'is invalid';
+      // Parameters accept several spellings (unions); an absent one is missing, not invalid.
+      return issue.input === undefined ? 'is missing' : 'is invalid';
     default:
       return undefined;
   }

@@ -560,3 +560,23 @@ describe('input that must never reach the database', () => {
     assert.equal((await api(`/groups/${g.id}`)).body.description, '');
   });
 });
+
+describe('GET /groups/:id/subgroups', () => {
+  it('lists the visible children of a group with the list filters', async () => {
+    const parent = await buildGroup({ visibility: 'public' });
+    const a = await buildGroup({ parent_id: parent.id, visibility: 'public', name: 'B child' });
+    const b = await buildGroup({ parent_id: parent.id, visibility: 'private', name: 'A child' });
+    await buildGroup({ parent_id: a.id, visibility: 'public' });
+    const asAdmin = await api(`/groups/${parent.id}/subgroups`);
+    expectStatus(asAdmin, 200);
+    for (const g of asAdmin.body) expectShape(groupListItem, g);
+    assert.deepEqual(ids(asAdmin.body), [b.id, a.id]);
+    assert.equal(asAdmin.headers.get('x-total'), '2');
+    assert.deepEqual(ids((await api(`/groups/${parent.id}/subgroups`, { token: null })).body), [a.id]);
+    assert.deepEqual(ids((await api(`/groups/${parent.id}/subgroups?search=b%20child`)).body), [a.id]);
+  });
+  it('answers 404 for a group the caller cannot see', async () => {
+    const priv = await buildGroup();
+    expectStatus(await api(`/groups/${priv.id}/subgroups`, { token: null }), 404);
+  });
+});

@@ -8,18 +8,28 @@ import {
   groupUpdateBody,
 } from '../../../shared/src/groups.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest, type Page } from '../http/pagination.ts';
 import { forbidden, validationFailed } from '../http/errors.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { isAdmin } from '../auth/actor.ts';
 import * as groups from '../services/groups.ts';
 import { groupAccessLevel } from '../services/access.ts';
+import { revokeLeakedToken } from '../services/token-revocation.ts';
+import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-revocation.ts';
 import { namespacesOf, projectsOfGroup } from '../services/projects.ts';
 import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
 import { presentProject } from '../presenters/projects.ts';
 import type { GroupRow } from '../db/schema.ts';
 
 const area = 'groups';
+
+/** List items with the administrator-only extras asked for (statistics, custom attributes). */
+async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>, unknown>, page: Page<GroupRow>) {
+  const admin = isAdmin(ctx.actor);
+  const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
+  const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
+  return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
+}
 
 /** The group detail as this caller may see it. */
 async function detail(ctx: RouteContext<unknown, unknown>, group: GroupRow, opts: { withProjects: boolean; withCustomAttributes: boolean }) {
@@ -45,13 +55,21 @@ export const groupRoutes = [
     query: groupListQuery,
     response: z.array(groupListItem),
     errors: [400, 401],
-    handler: async (ctx) => {
-      const page = await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
-      const admin = isAdmin(ctx.actor);
-      const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
-      const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
-      return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
-    },
+    handler: async (ctx) => listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query))),
+    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/subgroups',
+    area: 'groups',
+    summary: 'List the visible subgroups of a group (the platform’s usual shape; same filters as GET /groups)',
+    auth: 'optional',
+    load: 'group',
+    query: groupListQuery,
+    response: z.array(groupListItem),
+    errors: [400, 401, 404],
+    handler: async (ctx) =>
+      listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { parentId: ctx.group.id })),
     present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
   }),
   defineRoute({
@@ -122,6 +140,19 @@ export const groupRoutes = [
       await groups.deleteGroup(ctx.db, ctx.group);
       return { message: '202 Accepted' };
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/groups/:id/tokens/revoke',
+    area,
+    summary: 'Revoke a leaked credential (personal or group access token, group deploy token, feed token) with access to this top-level group’s tree',
+    load: 'group',
+    permission: 'revoke_group_tokens',
+    body: tokenRevocationBody,
+    status: 200,
+    response: revokedToken,
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => revokeLeakedToken(ctx.db, ctx.group, ctx.body.token),
   }),
   defineRoute({
     method: 'get',

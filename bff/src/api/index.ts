@@ -1,5 +1,8 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { deployTokenRoutes } from './deploy-tokens.ts';
+import { feedTokenRoutes } from './feed-tokens.ts';
+import { applicationSettingsRoutes } from './application-settings.ts';
 import { customAttributeRoutes } from './custom-attributes.ts';
 import { groupPushRuleRoutes } from './group-push-rules.ts';
 import { groupAccessTokenRoutes } from './group-access-tokens.ts';
@@ -13,4 +16,12 @@ export const routes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
   ...groupRoutes,
   ...groupPushRuleRoutes,
-  ...customAttributeRoutes, ...projectRoutes, ...memberRoutes, ...userRoutes, ...personalAccessTokenRoutes];
+  ...customAttributeRoutes,
+  ...deployTokenRoutes,
+  ...feedTokenRoutes,
+  ...applicationSettingsRoutes,
+  ...projectRoutes,
+  ...memberRoutes,
+  ...userRoutes,
+  ...personalAccessTokenRoutes,
+];

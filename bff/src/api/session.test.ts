@@ -98,6 +98,11 @@ describe('the session cookie on /api/v4', () => {
     await server.running.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('user_id', '=', u.user.id).execute();
     expectStatus(await api('/user', { token: null, headers: { cookie } }), 401);
     expectStatus(await api('/api/console/session', { token: null, headers: { cookie } }), 401);
+    // Even where anonymous reads are allowed, an ended session is reported and its cookie cleared.
+    const publicRead = await api('/groups', { token: null, headers: { cookie } });
+    expectStatus(publicRead, 401);
+    assert.match(publicRead.headers.get('set-cookie') ?? '', /^gatehouse_session=;.*Expires=Thu, 01 Jan 1970/);
+    expectStatus(await api('/api/console/session', { method: 'DELETE', token: null, headers: { cookie } }), 204);
   });
   it('is not accepted for a blocked user', async () => {
     const u = await buildUser();

@@ -47,8 +47,13 @@ export function sessionRouter(db: Db, config: Config): Router {
   });
 
   router.delete('/session', async (req: Request, res: Response) => {
-    const actor = await authenticate(req, db, config);
-    if (actor.via === 'session' && actor.session) await signOut(db, actor.session.idDigest);
+    try {
+      const actor = await authenticate(req, db, config);
+      if (actor.via === 'session' && actor.session) await signOut(db, actor.session.idDigest);
+    } catch (e) {
+      // Signing out of a session that has already ended is not an error; a missing CSRF token is.
+      if (!(e instanceof ApiError) || e.status !== 401) throw e;
+    }
     res.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).end();
   });
 

@@ -27,6 +27,8 @@ export const userRoutes = [
     path: '/users',
     area,
     summary: 'List users',
+    // A read_user token may read /users as well as /user, as on the platform.
+    scope: 'read_user',
     permission: 'read_users',
     query: userListQuery,
     response: z.array(user),
@@ -44,6 +46,7 @@ export const userRoutes = [
     path: '/users/:user_id',
     area,
     summary: 'Get a user',
+    scope: 'read_user',
     permission: 'read_users',
     query: withCustomAttributes,
     response: user,

@@ -201,6 +201,33 @@ export interface GroupPushRulesTable {
   updated_at: string;
 }
 
+export interface DeployTokensTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  username: string;
+  scopes: string;
+  token_digest: string;
+  expires_at: string | null;
+  revoked: Generated<Bool>;
+  created_at: string;
+}
+
+export interface FeedTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_digest: string;
+  revoked: Generated<Bool>;
+  created_at: string;
+}
+
+/** Instance settings, one row per setting, values as JSON. */
+export interface ApplicationSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -212,6 +239,9 @@ export interface Database {
   uploads: UploadsTable;
   custom_attributes: CustomAttributesTable;
   group_push_rules: GroupPushRulesTable;
+  deploy_tokens: DeployTokensTable;
+  feed_tokens: FeedTokensTable;
+  application_settings: ApplicationSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -223,3 +253,5 @@ export type NewGroup = Insertable<GroupsTable>;
 export type GroupPatch = Updateable<GroupsTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type GroupPushRuleRow = Selectable<GroupPushRulesTable>;
+export type DeployTokenRow = Selectable<DeployTokensTable>;
+export type FeedTokenRow = Selectable<FeedTokensTable>;

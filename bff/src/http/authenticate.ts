@@ -9,6 +9,7 @@ import { actorForSession } from '../services/session.ts';
 import { ApiError, unauthorized } from './errors.ts';
 
 export const SESSION_COOKIE = 'gatehouse_session';
+export const CLEAR_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax`;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The credential a request carries: PRIVATE-TOKEN, Bearer, private_token/access_token query. */
@@ -42,12 +43,13 @@ export async function authenticate(req: Request, db: Db, config: Config): Promis
     const sessionId = parseCookies(req.get('cookie') ?? '')[SESSION_COOKIE];
     if (sessionId) {
       const fromSession = await actorForSession(db, { hours: config.sessionHours, maxFailures: config.signInMaxFailures }, sessionId);
-      if (fromSession) {
-        if (!SAFE_METHODS.has(req.method) && !safeEqual(req.get('x-csrf-token') ?? '', fromSession.session!.csrfToken)) {
-          throw new ApiError(403, { message: '403 Forbidden - missing or invalid CSRF token' });
-        }
-        actor = fromSession;
+      // An ended session is said so, and its cookie cleared: the console then asks to sign in
+      // again instead of quietly showing the anonymous view.
+      if (!fromSession) throw new ApiError(401, { message: '401 Unauthorized - the session has ended' }, { 'Set-Cookie': CLEAR_SESSION_COOKIE });
+      if (!SAFE_METHODS.has(req.method) && !safeEqual(req.get('x-csrf-token') ?? '', fromSession.session!.csrfToken)) {
+        throw new ApiError(403, { message: '403 Forbidden - missing or invalid CSRF token' });
       }
+      actor = fromSession;
     }
   }
   (req as Request & { actor?: Actor }).actor = actor;

@@ -29,7 +29,7 @@ export const validationFailed = (fields: Record<string, unknown>) => new ApiErro
  * anything else maps each property (nested for nested entities) to its error strings.
  */
 export function fromZodError(error: z.ZodError): ApiError {
-  const missing = error.issues.find((i) => i.code === 'invalid_type' && i.message === 'is missing');
+  const missing = error.issues.find((i) => i.message === 'is missing');
   if (missing) return badRequest(`${missing.path.join('.') || 'parameter'} is missing`);
   // A rule about the request as a whole (e.g. "at least one parameter") is a plain message.
   const whole = error.issues.find((i) => i.path.length === 0);

@@ -43,6 +43,9 @@ export const groupRules = {
   admin_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
   remove_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
   admin_group_member: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.maintainer,
+  admin_deploy_tokens: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.maintainer,
+  /** Revoking any leaked credential of the tree by its plaintext. */
+  revoke_group_tokens: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
   create_subgroup: (a: Actor, s: GroupSubject) =>
     isAdmin(a) || s.level >= (s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer),
   create_project: (a: Actor, s: GroupSubject) =>

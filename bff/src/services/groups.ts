@@ -48,10 +48,13 @@ function decodeCursor(cursor: string): Keyset {
 }
 
 /** GET /groups: what the caller may see, filtered, sorted, and paginated by offset or keyset. */
-export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest): Promise<Page<GroupRow>> {
+export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest, opts: { parentId?: number } = {}): Promise<Page<GroupRow>> {
   const admin = actor.user?.is_admin === 1;
   const user = actor.user;
   let query = db.selectFrom('groups').where((eb) => groupVisibleTo(eb, actor));
+  // The subgroups of one group list every visible child unless membership is asked for.
+  if (opts.parentId !== undefined) query = query.where('parent_id', '=', opts.parentId);
+  const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined);
 
   // Membership filters: owned and min_access_level take precedence over all_available.
   if (user && q.owned) {
@@ -68,7 +71,7 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
     );
   } else if (user && q.min_access_level !== undefined) {
     query = query.where((eb) => memberOfGroup(eb, user.id, q.min_access_level));
-  } else if (user && !(q.all_available ?? admin)) {
+  } else if (user && !allAvailable) {
     query = query.where((eb) => memberOfGroup(eb, user.id));
   }
 
@@ -202,7 +205,7 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
       .executeTakeFirstOrThrow();
     const traversal = `${parent?.traversal ?? '/'}${inserted.id}/`;
     await trx.updateTable('groups').set({ traversal }).where('id', '=', inserted.id).execute();
-    // The creator owns what they create, unless ownership is already inherited.
+    // The creator owns what they create.
     await trx
       .insertInto('members')
       .values({ source_type: 'group', source_id: inserted.id, user_id: creator.id, access_level: ACCESS_LEVELS.owner, created_by_id: creator.id, created_at: now, updated_at: now })

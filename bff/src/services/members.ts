@@ -104,6 +104,29 @@ async function ownerCount(db: Db, source: MemberSource): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * A membership below one inherited from an ancestor group would have no effect; the platform
+ * refuses it, when adding and when changing a role.
+ */
+async function checkInheritedFloor(db: Db, source: MemberSource, userId: number, level: number): Promise<void> {
+  const ancestors = ancestorIds(source.group).filter((id) => !(source.type === 'group' && id === source.id));
+  if (!ancestors.length) return;
+  const inherited = await db
+    .selectFrom('members')
+    .innerJoin('groups', 'groups.id', 'members.source_id')
+    .select(['members.access_level', 'groups.full_path'])
+    .where('members.source_type', '=', 'group')
+    .where('members.source_id', 'in', ancestors)
+    .where('members.user_id', '=', userId)
+    .where(notExpired())
+    .orderBy('members.access_level', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (inherited && level < inherited.access_level) {
+    throw validationFailed({ access_level: [`should be greater than or equal to ${inherited.access_level} inherited membership from group ${inherited.full_path}`] });
+  }
+}
+
 export async function addMember(
   db: Db,
   actor: Actor,
@@ -111,8 +134,7 @@ export async function addMember(
   source: MemberSource,
   body: { user_id: number; access_level: number; expires_at?: string | null },
 ): Promise<MemberWithUser> {
-  // IDs beyond the integer column cannot exist (and PostgreSQL would reject the comparison).
-  const user = body.user_id <= 2_147_483_647 ? await db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirst() : undefined;
+  const user = await db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirst();
   if (!user) throw notFound('User');
   checkGrant(actor, actorLevel, body.access_level);
   checkExpiry(body.expires_at);
@@ -124,12 +146,7 @@ export async function addMember(
     .where('user_id', '=', user.id)
     .executeTakeFirst();
   if (existing) throw conflict('Member already exists');
-  // A membership below an inherited one would have no effect; the platform refuses it.
-  const inherited = await listMembers(db, source, { inherited: true, userIds: [user.id] }, { page: 1, perPage: 1, limit: 1, offset: 0 });
-  const floor = inherited.items[0]?.member.access_level ?? 0;
-  if (body.access_level < floor) {
-    throw validationFailed({ access_level: [`should be greater than or equal to ${floor} inherited membership from group ${source.group.full_path}`] });
-  }
+  await checkInheritedFloor(db, source, user.id, body.access_level);
   const now = nowIso();
   try {
     await db
@@ -155,6 +172,7 @@ export async function updateMember(
   const current = await getMember(db, source, userId, false);
   checkGrant(actor, actorLevel, body.access_level, current.member.access_level);
   checkExpiry(body.expires_at);
+  await checkInheritedFloor(db, source, userId, body.access_level);
   if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && body.access_level < ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
     throw validationFailed({ access_level: ['cannot be lowered: the group must keep at least one Owner'] });
   }

@@ -5,7 +5,7 @@ import type { TokenRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { personalAccessTokenCreateBody, personalAccessTokenListQuery } from '../../../shared/src/personal-access-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
-import { notFound, validationFailed } from '../http/errors.ts';
+import { notFound, unauthorized, validationFailed } from '../http/errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
 
@@ -54,9 +54,12 @@ export async function listPersonalAccessTokens(
   page: PageRequest,
 ): Promise<Page<TokenRow>> {
   let query = db.selectFrom('personal_access_tokens');
-  // Administrators see everyone's tokens (or one user's with user_id); others only their own.
-  if (!actor.user!.is_admin) query = query.where('user_id', '=', actor.user!.id);
-  else if (q.user_id !== undefined) query = query.where('user_id', '=', q.user_id);
+  // Administrators see everyone's tokens (or one user's with user_id); others only their own,
+  // and asking for another user's answers 401, as on the platform (never someone else's list).
+  if (!actor.user!.is_admin) {
+    if (q.user_id !== undefined && q.user_id !== actor.user!.id) throw unauthorized();
+    query = query.where('user_id', '=', actor.user!.id);
+  } else if (q.user_id !== undefined) query = query.where('user_id', '=', q.user_id);
   if (q.revoked !== undefined) query = query.where('revoked', '=', q.revoked ? 1 : 0);
   if (q.state === 'active') query = query.where('revoked', '=', 0).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', today())]));
   if (q.state === 'inactive') query = query.where((eb) => eb.or([eb('revoked', '=', 1), eb('expires_at', '<=', today())]));
@@ -77,7 +80,8 @@ export async function listPersonalAccessTokens(
 export async function findVisibleToken(db: Db, actor: Actor, id: string): Promise<TokenRow> {
   if (id === 'self') {
     if (!actor.token) throw notFound('Token');
-    return actor.token;
+    // Read again: authenticating this very request may just have set last_used_at.
+    return (await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', actor.token.id).executeTakeFirst()) ?? actor.token;
   }
   const n = Number(id);
   const token = /^\d+$/.test(id) && n <= 2_147_483_647 ? await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', n).executeTakeFirst() : undefined;

@@ -32,6 +32,8 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
   const name = body.name ?? body.path!;
   const errors: Record<string, string[]> = {};
   if (!path) errors.path = ["can't be blank"];
+  // As for group paths: a repository URL is the path plus .git, so these endings would be ambiguous.
+  else if (/\.(git|atom)$/i.test(path)) errors.path = ['cannot end in .git or .atom'];
   const visibility = body.visibility ?? 'private';
   if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility]) {
     errors.visibility = [`${visibility} is not allowed in a ${namespace.visibility} group.`];

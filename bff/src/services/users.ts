@@ -5,11 +5,13 @@ import type { UserCreateBody } from '../../../shared/src/users.ts';
 import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
-import { validationFailed } from '../http/errors.ts';
+import { conflict, validationFailed } from '../http/errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
 export async function findUser(db: Db, id: string | number | undefined): Promise<UserRow | undefined> {
+  // Digits only: Number() would also read "0x1", "1.0" or " 1" as an ID.
+  if (!/^\d+$/.test(String(id ?? ''))) return undefined;
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) return undefined;
   return db.selectFrom('users').selectAll().where('id', '=', n).executeTakeFirst();
@@ -24,39 +26,45 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
 }
 
 export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean }): Promise<UserRow> {
-  const errors: Record<string, string[]> = {};
   if (!body.password && !body.reset_password && !body.force_random_password) {
-    errors.password = ['is missing (or send reset_password or force_random_password)'];
+    throw validationFailed({ password: ['is missing (or send reset_password or force_random_password)'] });
   }
-  if (await findUserByUsername(db, body.username)) errors.username = ['has already been taken'];
+  // As on the platform, a taken email or username is a conflict (409), not a validation failure.
   const emailTaken = await db
     .selectFrom('users')
     .select('id')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', body.email.toLowerCase()))
     .executeTakeFirst();
-  if (emailTaken) errors.email = ['has already been taken'];
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (emailTaken) throw conflict('Email has already been taken');
+  if (await findUserByUsername(db, body.username)) throw conflict('Username has already been taken');
   const now = nowIso();
   const digest = await hashPassword(body.password ?? randomPassword());
-  const inserted = await db
-    .insertInto('users')
-    .values({
-      username: body.username,
-      name: body.name,
-      email: body.email,
-      state: 'active',
-      is_admin: body.admin ? 1 : 0,
-      bot: body.bot ? 1 : 0,
-      external: body.external ? 1 : 0,
-      can_create_group: body.can_create_group === false ? 0 : 1,
-      password_digest: digest,
-      bio: body.bio ?? '',
-      public_email: body.public_email ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  let inserted: { id: number };
+  try {
+    inserted = await db
+      .insertInto('users')
+      .values({
+        username: body.username,
+        name: body.name,
+        email: body.email,
+        state: 'active',
+        is_admin: body.admin ? 1 : 0,
+        bot: body.bot ? 1 : 0,
+        external: body.external ? 1 : 0,
+        can_create_group: body.can_create_group === false ? 0 : 1,
+        password_digest: digest,
+        bio: body.bio ?? '',
+        public_email: body.public_email ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  } catch (e) {
+    // Two requests creating the same user at once: the unique indexes decide.
+    if (/unique|duplicate/i.test(String(e))) throw conflict(/email/i.test(String(e)) ? 'Email has already been taken' : 'Username has already been taken');
+    throw e;
+  }
   return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
 }
 

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The e2e suite drives the built console (run `npx vite build` first) in Debian's Chromium
+ * against a real server on a fresh database with the demo data. The values below are set in
+ * process.env so the tests (worker processes inherit it) sign in and call the API with them.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+process.env.E2E_BASE_URL ??= `http://127.0.0.1:${PORT}`;
+process.env.E2E_ROOT_PASSWORD ??= 'e2e-root-password-1';
+process.env.E2E_ROOT_TOKEN ??= 'e2e-root-token-0123456789abcdef';
+// Made once in the main process; workers see it through the environment and do not make another.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.spec.ts',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  outputDir: 'test-results',
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'npx tsx bff/src/main.ts',
+    url: `${process.env.E2E_BASE_URL}/api/v4/groups`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      GATEHOUSE_DATA_DIR: process.env.E2E_DATA_DIR,
+      GATEHOUSE_DEMO: '1',
+      GATEHOUSE_ROOT_PASSWORD: process.env.E2E_ROOT_PASSWORD,
+      GATEHOUSE_ROOT_TOKEN: process.env.E2E_ROOT_TOKEN,
+      GATEHOUSE_LOG_LEVEL: 'warn',
+    },
+  },
+});

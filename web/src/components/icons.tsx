@@ -1,0 +1,121 @@
+import type { SVGProps } from 'react';
+
+/** A few stroke icons (Tabler-style outlines) drawn inline, so the console needs no icon package. */
+type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function Icon({ size = 18, children, ...rest }: IconProps & { children: React.ReactNode }) {
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...rest}
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const IconGatehouse = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 21V10l8-6 8 6v11" />
+    <path d="M9 21v-6h6v6" />
+  </Icon>
+);
+export const IconGroups = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="9" cy="8" r="3" />
+    <path d="M3 20v-1a5 5 0 0 1 5-5h2a5 5 0 0 1 5 5v1" />
+    <circle cx="17" cy="9" r="2.5" />
+    <path d="M17 14a4 4 0 0 1 4 4v1" />
+  </Icon>
+);
+export const IconBook = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 5a2 2 0 0 1 2-2h13v16H6a2 2 0 0 0-2 2z" />
+    <path d="M4 19V5" />
+    <path d="M9 7h6" />
+  </Icon>
+);
+export const IconLogout = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M14 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2v-2" />
+    <path d="M9 12h12l-3-3m0 6 3-3" />
+  </Icon>
+);
+export const IconLock = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </Icon>
+);
+export const IconSearch = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="10" cy="10" r="7" />
+    <path d="m21 21-6-6" />
+  </Icon>
+);
+export const IconAlert = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 8v4m0 4h.01" />
+  </Icon>
+);
+export const IconFolder = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 5h5l2 2h9a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1z" />
+  </Icon>
+);
+export const IconRepo = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 4h11a2 2 0 0 1 2 2v14H7a2 2 0 0 1-2-2z" />
+    <path d="M5 18a2 2 0 0 1 2-2h11" />
+  </Icon>
+);
+export const IconExternal = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 6H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6" />
+    <path d="M11 13 20 4m-5 0h5v5" />
+  </Icon>
+);
+export const IconInbox = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="4" y="4" width="16" height="16" rx="2" />
+    <path d="M4 13h4l2 3h4l2-3h4" />
+  </Icon>
+);
+export const IconChevronUp = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m6 15 6-6 6 6" />
+  </Icon>
+);
+export const IconChevronDown = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m6 9 6 6 6-6" />
+  </Icon>
+);
+export const IconSelector = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m8 9 4-4 4 4m0 6-4 4-4-4" />
+  </Icon>
+);
+export const IconSettings = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="3" />
+    <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
+  </Icon>
+);
+export const IconHome = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 11 12 4l9 7" />
+    <path d="M5 10v10h14V10" />
+  </Icon>
+);

@@ -1,0 +1,88 @@
+import type { ReactNode } from 'react';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { isApiError } from '../api/client.ts';
+import { IconAlert, IconInbox, IconLock } from './icons.tsx';
+
+/**
+ * The states every screen renders besides its data: loading, error, empty, forbidden.
+ * Each is announced to assistive technology and says what the user can do next.
+ */
+
+export function LoadingState({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <Center py={64} role="status" aria-live="polite">
+      <Stack align="center" gap="sm">
+        <Loader size="md" />
+        <Text c="dimmed" size="sm">
+          {label}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+export function errorMessage(error: unknown): string {
+  if (isApiError(error)) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+export function ErrorState({ title = 'Something went wrong', error, onRetry }: { title?: string; error: unknown; onRetry?: () => void }) {
+  return (
+    <Alert color="red" variant="light" title={title} icon={<IconAlert />} role="alert" my="md">
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">{errorMessage(error)}</Text>
+        {onRetry && (
+          <Button size="xs" variant="white" color="red" onClick={onRetry}>
+            Try again
+          </Button>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+function Placard({ icon, color, title, children, action }: { icon: ReactNode; color: string; title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="xl" my="md">
+      <Stack align="center" gap="xs" py="lg" ta="center">
+        <ThemeIcon size={48} radius="xl" variant="light" color={color}>
+          {icon}
+        </ThemeIcon>
+        <Title order={3} size="h4" mt="xs">
+          {title}
+        </Title>
+        {children && (
+          <Text c="dimmed" size="sm" maw={460}>
+            {children}
+          </Text>
+        )}
+        {action && <Group mt="sm">{action}</Group>}
+      </Stack>
+    </Paper>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Placard icon={<IconInbox size={24} />} color="gray" title={title} action={action}>
+      {children}
+    </Placard>
+  );
+}
+
+export function ForbiddenState({ title = 'You do not have access', children, action }: { title?: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Placard icon={<IconLock size={24} />} color="orange" title={title} action={action}>
+      {children}
+    </Placard>
+  );
+}
+
+export function NotFoundState({ title = 'Page not found', children, action }: { title?: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Placard icon={<IconAlert size={24} />} color="gray" title={title} action={action}>
+      {children}
+    </Placard>
+  );
+}

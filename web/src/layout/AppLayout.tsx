@@ -1,0 +1,127 @@
+import { Suspense } from 'react';
+import { AppShell, Avatar, Badge, Box, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useCurrentUser, useSignOut } from '../api/session.ts';
+import { navEntries } from '../routes.ts';
+import { IconChevronDown, IconExternal, IconGatehouse, IconLogout } from '../components/icons.tsx';
+import { LoadingState } from '../components/states.tsx';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+
+/** The signed-in frame: header with the account menu, a navbar drawn from the route list, the screen. */
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const user = useCurrentUser();
+  const signOut = useSignOut();
+  const { pathname } = useLocation();
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <UnstyledButton component={Link} to="/groups" aria-label="Gatehouse home">
+              <Group gap={8} wrap="nowrap">
+                <Box bg="brand.7" c="white" style={{ borderRadius: 8, display: 'grid', placeItems: 'center', width: 30, height: 30 }}>
+                  <IconGatehouse size={18} />
+                </Box>
+                <Text fw={700} size="lg">
+                  Gatehouse
+                </Text>
+              </Group>
+            </UnstyledButton>
+          </Group>
+          <Menu position="bottom-end" width={240} shadow="md">
+            <Menu.Target>
+              <UnstyledButton aria-label="Account menu" px={6} py={4} style={{ borderRadius: 8 }}>
+                <Group gap={8} wrap="nowrap">
+                  <Avatar size={30} radius="xl" color="brand">
+                    {initials(user.name)}
+                  </Avatar>
+                  <Text size="sm" fw={500} visibleFrom="xs">
+                    {user.name}
+                  </Text>
+                  <IconChevronDown size={14} />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Box px="sm" py={6}>
+                <Text size="sm" fw={600}>
+                  {user.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  @{user.username}
+                </Text>
+                {user.is_admin && (
+                  <Badge mt={6} size="xs" variant="light" color="grape">
+                    Administrator
+                  </Badge>
+                )}
+              </Box>
+              <Menu.Divider />
+              <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+                Sign out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          {navEntries(user).map((entry) => {
+            const Icon = entry.nav!.icon;
+            if (entry.kind === 'link') {
+              return (
+                <NavLink
+                  key={entry.href}
+                  href={entry.href}
+                  target="_blank"
+                  rel="noopener"
+                  label={entry.nav.label}
+                  leftSection={<Icon size={18} />}
+                  rightSection={<IconExternal size={14} />}
+                  onClick={close}
+                />
+              );
+            }
+            return (
+              <NavLink
+                key={entry.path}
+                component={Link}
+                to={entry.path}
+                label={entry.nav!.label}
+                leftSection={<Icon size={18} />}
+                active={pathname === entry.nav!.activePrefix || pathname.startsWith(`${entry.nav!.activePrefix}/`)}
+                onClick={close}
+                fw={500}
+              />
+            );
+          })}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Text size="xs" c="dimmed" px="sm" py={6}>
+            Signed in as <b>{user.username}</b>
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Box maw={1180} mx="auto" pb="xl">
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

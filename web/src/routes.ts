@@ -1,0 +1,77 @@
+import type { ComponentType } from 'react';
+import { ACCESS_LEVELS } from '../../shared/src/roles.ts';
+import type { SessionUser } from './api/session.ts';
+import { IconBook, IconGroups, IconHome, IconSettings } from './components/icons.tsx';
+
+/**
+ * The one list of the console's screens: the router is built from it and the navigation is
+ * drawn from it, so a screen cannot exist without its entry nor an entry without its screen.
+ */
+
+type Screen = () => Promise<{ default: ComponentType }>;
+
+export interface NavEntry {
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+  /** Hidden from users who may not use the screen (they get its forbidden state by URL). */
+  access?: (user: SessionUser) => boolean;
+}
+
+export type AppRoute =
+  | {
+      kind: 'screen';
+      /** A react-router path; `*` takes the rest (group full paths contain slashes). */
+      path: string;
+      load: Screen;
+      /** Reachable without a session (the sign-in page). */
+      public?: boolean;
+      nav?: NavEntry & { activePrefix: string };
+    }
+  | { kind: 'link'; href: string; nav: NavEntry & { external: true } };
+
+export const appRoutes: AppRoute[] = [
+  { kind: 'screen', path: '/sign-in', public: true, load: () => import('./screens/session/SignInPage.tsx') },
+  {
+    kind: 'screen',
+    path: '/groups',
+    load: () => import('./screens/groups/GroupsListPage.tsx'),
+    nav: { label: 'Groups', icon: IconGroups, activePrefix: '/groups' },
+  },
+  { kind: 'screen', path: '/groups/*', load: () => import('./screens/groups/GroupPage.tsx') },
+  { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
+];
+
+export const navEntries = (user: SessionUser) => appRoutes.filter((r) => r.nav && (!r.nav.access || r.nav.access(user)));
+
+/**
+ * Sections of a group page, addressed as /groups/<full path>/-/<slug>. The same list draws the
+ * group's tabs; a tab is hidden below its role, and its screen shows the forbidden state.
+ */
+export interface GroupSection {
+  slug: string;
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+  minRole?: number;
+  load: Screen;
+}
+
+export const groupSections: GroupSection[] = [
+  { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/groups/GroupOverview.tsx') },
+  {
+    slug: 'settings',
+    label: 'Settings',
+    icon: IconSettings,
+    minRole: ACCESS_LEVELS.owner,
+    load: () => import('./screens/groups/GroupSettingsPage.tsx'),
+  },
+];
+
+export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath}${section ? `/-/${section}` : ''}`;
+
+/** `acme/platform/-/settings` → `{ fullPath: 'acme/platform', section: 'settings' }`. */
+export function parseGroupSplat(splat: string): { fullPath: string; section: string } {
+  const clean = splat.replace(/^\/+|\/+$/g, '');
+  const at = clean.indexOf('/-/');
+  if (at === -1) return { fullPath: clean.replace(/\/-$/, ''), section: '' };
+  return { fullPath: clean.slice(0, at), section: clean.slice(at + 3).split('/')[0] };
+}
