@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import { routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
+import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
 import { renderErrors, unknownRoute } from './http/errors.ts';
 
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
     rejectNul(req.body);
     next();
   }, sessionRouter(deps.db, deps.config));
+  app.use('/api/scim/v2/groups/:group_path', scimRouter(deps.db, deps.config.externalUrl));
   app.use('/api/docs', apiDocs());
   app.use('/api', unknownRoute);
 

@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { scimIdentityRoutes } from './scim-identities.ts';
 import { deployTokenRoutes } from './deploy-tokens.ts';
 import { feedTokenRoutes } from './feed-tokens.ts';
 import { applicationSettingsRoutes } from './application-settings.ts';
@@ -17,6 +18,7 @@ export const routes: RouteSpec[] = [
   ...groupRoutes,
   ...groupPushRuleRoutes,
   ...customAttributeRoutes,
+  ...scimIdentityRoutes,
   ...deployTokenRoutes,
   ...feedTokenRoutes,
   ...applicationSettingsRoutes,

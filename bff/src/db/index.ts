@@ -10,6 +10,7 @@ import * as m001 from './migrations/001_core.ts';
 import * as m002 from './migrations/002_resource_tokens.ts';
 import * as m003 from './migrations/003_push_rules.ts';
 import * as m004 from './migrations/004_deploy_feed_settings.ts';
+import * as m005 from './migrations/005_scim.ts';
 
 export type Db = Kysely<Database>;
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '002_resource_tokens': m002,
   '003_push_rules': m003,
   '004_deploy_feed_settings': m004,
+  '005_scim': m005,
 };
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.

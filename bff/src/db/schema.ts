@@ -228,6 +228,23 @@ export interface ApplicationSettingsTable {
   updated_at: string;
 }
 
+export interface ScimIdentitiesTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+  extern_uid: string;
+  active: Generated<Bool>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimTokensTable {
+  id: Generated<number>;
+  group_id: number;
+  token_digest: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -242,6 +259,8 @@ export interface Database {
   deploy_tokens: DeployTokensTable;
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;
+  scim_identities: ScimIdentitiesTable;
+  scim_tokens: ScimTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -255,3 +274,4 @@ export type NewProject = Insertable<ProjectsTable>;
 export type GroupPushRuleRow = Selectable<GroupPushRulesTable>;
 export type DeployTokenRow = Selectable<DeployTokensTable>;
 export type FeedTokenRow = Selectable<FeedTokensTable>;
+export type ScimIdentityRow = Selectable<ScimIdentitiesTable>;
