@@ -5,7 +5,10 @@ import { randomPassword } from '../auth/secrets.ts';
 import { createUser, findUserByUsername } from '../services/users.ts';
 import { createGroup } from '../services/groups.ts';
 import { createProject } from '../services/projects.ts';
-import { nowIso } from '../util/time.ts';
+import { addDays, nowIso } from '../util/time.ts';
+import { createGroupAccessToken } from '../services/group-access-tokens.ts';
+import { createDeployToken } from '../services/deploy-tokens.ts';
+import { createPushRule } from '../services/group-push-rules.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -85,5 +88,20 @@ export async function seedDemo(db: Db, _config: Config): Promise<{ password: str
       .values({ source_type: 'group', source_id: roots[0].id, user_id: users[username].id, access_level: level, created_by_id: alice.id, created_at: now, updated_at: now })
       .execute();
   }
+  // Records of the access-control screens: tokens (their plaintexts are not kept), a push rule.
+  const acme = roots[0];
+  const aliceActor = { user: alice, via: 'token' as const, scopes: ['api'] };
+  await createGroupAccessToken(db, aliceActor, acme, { name: 'release-bot', description: 'Publishes releases from CI', scopes: ['api'], access_level: 40 });
+  await createGroupAccessToken(db, aliceActor, acme, { name: 'metrics-reader', scopes: ['read_api'], access_level: 20, expires_at: addDays(5) });
+  await createDeployToken(db, acme, { name: 'registry-pull', scopes: ['read_registry', 'read_repository'] });
+  await createPushRule(db, acme, {
+    commit_message_regex: '^(feat|fix|docs|chore|refactor|test)(\\(.+\\))?: .+',
+    branch_name_regex: '^(main|release/.+|(feature|fix)/[a-z0-9._-]+)$',
+    author_email_regex: '@example\\.com$',
+    file_name_regex: '\\.(exe|dll|jar)$',
+    deny_delete_tag: true,
+    prevent_secrets: true,
+    max_file_size: 50,
+  });
   return { password };
 }

@@ -1,0 +1,527 @@
+/**
+ * `npm run bench`: throughput and latency of the group endpoints beside bare baselines.
+ *
+ * What runs where, and why: the load generator (autocannon's programmatic API) runs in this
+ * process, and every server under test — a bare `node:http` handler, a bare Express 5
+ * handler, and Gatehouse itself — runs in a child process of its own (`node --import tsx`).
+ * Running autocannon and a server in one Node process would share one event loop, so the
+ * client's work would be billed to the server and the figures would depend on how the two
+ * interleave. Separate processes let the OS schedule them on separate cores (this bench
+ * targets a 2-core machine: one core for the client, one for the server), and every target
+ * is measured the same way, so the ratios compare like with like.
+ *
+ * It measures; it never judges. Figures are printed and the exit code is 0 unless something
+ * crashes. A target whose sanity request does not answer 200 is printed as an error line.
+ *
+ * Environment:
+ *   BENCH_SECONDS         measured seconds per target (default 10)
+ *   BENCH_WARMUP_SECONDS  warm-up seconds per target, not measured (default 2)
+ *   BENCH_CONNECTIONS     concurrent connections (default 10)
+ *   BENCH_PG              admin connection URL of a PostgreSQL server, e.g.
+ *                         postgresql:///postgres?host=/var/run/postgresql; when set, the
+ *                         Gatehouse targets also run on a throwaway database created and
+ *                         dropped there. Optional; skipped with a note when unset.
+ *   BENCH_ONLY            comma-separated words; only targets whose label contains one run
+ *                         (the baselines always run, the ratios need them)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import autocannon from 'autocannon';
+import type { ChildReady } from './server-child.ts';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '..');
+
+function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) {
+    console.error(`${name}=${JSON.stringify(raw)} is not a number >= ${min}; using ${fallback}.`);
+    return fallback;
+  }
+  return n;
+}
+
+const SECONDS = envNumber('BENCH_SECONDS', 10, 1);
+const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2, 0);
+const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 10, 1));
+const PG_ADMIN = process.env.BENCH_PG?.trim() || undefined;
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
+
+const ROOT_TOKEN = `bench-root-${crypto.randomBytes(12).toString('hex')}`;
+
+// ---------------------------------------------------------------------------------------
+// Child processes
+
+interface Child<T> {
+  info: T;
+  stop(): Promise<void>;
+}
+
+/** Children still running, with a promise of their exit, for the clean-up after a crash or Ctrl-C. */
+const liveChildren = new Map<ChildProcess, Promise<void>>();
+
+/** Starts `node --import tsx <script>`, waits for its `@@bench {json}` line. */
+function startChild<T>(script: string, args: string[], env: Record<string, string>, readyTimeoutMs: number): Promise<Child<T>> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, script), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  liveChildren.set(proc, exited);
+  void exited.then(() => liveChildren.delete(proc));
+
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.stdin?.end();
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      void stop();
+      reject(new Error(`${script} ${args.join(' ')} did not report ready within ${readyTimeoutMs / 1000} s`));
+    }, readyTimeoutMs);
+    const lines = readline.createInterface({ input: proc.stdout! });
+    lines.on('line', (line) => {
+      if (!settled && line.startsWith('@@bench ')) {
+        settled = true;
+        clearTimeout(timer);
+        resolve({ info: JSON.parse(line.slice('@@bench '.length)) as T, stop });
+      } else {
+        process.stdout.write(`  [${script}] ${line}\n`);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`${script} ${args.join(' ')} exited (${signal ?? `code ${code}`}) before it was ready`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Measuring
+
+interface Target {
+  /** Short name used in the table and the ratios. */
+  label: string;
+  path: string;
+  token?: string;
+  /** Describes a sane 200 body for the log, or throws when the body is not what the target is about. */
+  describe?: (body: unknown, headers: Headers) => string;
+}
+
+interface Row {
+  section: string;
+  label: string;
+  path: string;
+  bodyBytes?: number;
+  reqPerSec?: number;
+  p50?: number;
+  p90?: number;
+  p99?: number;
+  /** Socket errors and timeouts. */
+  errors?: number;
+  non2xx?: number;
+  /** 1-minute load average when the run ended: above the CPU count, other work competed with it. */
+  load?: number;
+  /** Set when the target could not be measured. */
+  error?: string;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+/** Latencies are collected from autocannon's per-response event: its own histogram rounds to whole milliseconds. */
+async function load(url: string, headers: Record<string, string>, seconds: number, record: boolean) {
+  let latencies = new Float64Array(1 << 16);
+  let count = 0;
+  const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, timeout: 30 });
+  if (record) {
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode < 200 || statusCode >= 300) return;
+      if (count === latencies.length) {
+        const grown = new Float64Array(latencies.length * 2);
+        grown.set(latencies);
+        latencies = grown;
+      }
+      latencies[count++] = responseTime;
+    });
+  }
+  const result = await instance;
+  const sorted = latencies.subarray(0, count).sort();
+  return { result, sorted };
+}
+
+async function measure(section: string, baseUrl: string, target: Target): Promise<Row> {
+  const url = baseUrl + target.path;
+  const headers: Record<string, string> = target.token ? { 'PRIVATE-TOKEN': target.token } : {};
+  const row: Row = { section, label: target.label, path: target.path };
+
+  // Sanity first: a wrong status or shape would make the figures meaningless.
+  try {
+    const res = await fetch(url, { headers });
+    const text = await res.text();
+    row.bodyBytes = Buffer.byteLength(text);
+    if (res.status !== 200) {
+      row.error = `sanity check: HTTP ${res.status} ${text.slice(0, 160)}`;
+      return row;
+    }
+    const note = target.describe ? target.describe(JSON.parse(text), res.headers) : '';
+    console.log(`  ${section.padEnd(8)} ${target.label}: 200, ${formatBytes(row.bodyBytes)}${note ? `, ${note}` : ''}`);
+  } catch (err) {
+    row.error = `sanity check failed: ${err instanceof Error ? err.message : String(err)}`;
+    return row;
+  }
+
+  if (WARMUP_SECONDS > 0) await load(url, headers, WARMUP_SECONDS, false);
+  const { result, sorted } = await load(url, headers, SECONDS, true);
+  row.reqPerSec = result.requests.average;
+  row.p50 = percentile(sorted, 50);
+  row.p90 = percentile(sorted, 90);
+  row.p99 = percentile(sorted, 99);
+  row.errors = result.errors + result.timeouts;
+  row.non2xx = result.non2xx;
+  row.load = os.loadavg()[0];
+  if (row.non2xx > 0) {
+    const codes = Object.entries(result.statusCodeStats)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, s]) => `${code}×${s.count}`)
+      .join(', ');
+    row.error = `non-2xx responses during the run: ${codes}`;
+  }
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------
+// Gatehouse setup through its own API
+
+async function api<T>(baseUrl: string, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/api/v4${p}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as T;
+}
+
+/** A non-administrator who is a Developer of the top-level group, so every subgroup is visible through inheritance. */
+async function createMember(baseUrl: string, topId: number): Promise<string> {
+  const user = await api<{ id: number }>(baseUrl, 'POST', '/users', {
+    email: 'bench-member@example.com',
+    username: 'bench-member',
+    name: 'Bench Member',
+    password: 'bench-member-password',
+    skip_confirmation: true,
+  });
+  const token = await api<{ token: string }>(baseUrl, 'POST', `/users/${user.id}/personal_access_tokens`, { name: 'bench', scopes: ['read_api'] });
+  await api(baseUrl, 'POST', `/groups/${topId}/members`, { user_id: user.id, access_level: 30 });
+  return token.token;
+}
+
+const countOf =
+  (what: string, expected?: number) =>
+  (body: unknown, headers: Headers): string => {
+    if (!Array.isArray(body)) throw new Error(`expected a JSON array of ${what}`);
+    if (expected !== undefined && body.length !== expected) throw new Error(`expected ${expected} ${what}, got ${body.length}`);
+    const total = headers.get('x-total');
+    return `${body.length} ${what}${total ? ` of ${total}` : ''}`;
+  };
+
+const detailWith =
+  (expectedProjects: number | null) =>
+  (body: unknown): string => {
+    const projects = (body as { projects?: unknown[] }).projects;
+    if (expectedProjects === null) {
+      if (projects !== undefined) throw new Error('expected no projects key with with_projects=false');
+      return 'no projects key';
+    }
+    if (!Array.isArray(projects) || projects.length !== expectedProjects) {
+      throw new Error(`expected ${expectedProjects} projects, got ${Array.isArray(projects) ? projects.length : 'none'}`);
+    }
+    return `${projects.length} projects`;
+  };
+
+function gatehouseTargets(info: ChildReady, memberToken: string | undefined): Target[] {
+  const g = '/api/v4/groups';
+  const targets: Target[] = [
+    // The floor: the middleware stack and token authentication, without any group work.
+    {
+      label: 'user (token auth only)',
+      path: '/api/v4/user',
+      token: ROOT_TOKEN,
+      describe: (body) => {
+        if ((body as { username?: string }).username !== 'root') throw new Error('expected the root user');
+        return 'the root user';
+      },
+    },
+    { label: 'groups/:id top-level', path: `${g}/${info.topId}`, token: ROOT_TOKEN, describe: detailWith(0) },
+    { label: 'groups/:id top-level with_projects=false', path: `${g}/${info.topId}?with_projects=false`, token: ROOT_TOKEN, describe: detailWith(null) },
+    { label: 'groups/:id subgroup (10 projects)', path: `${g}/${info.subId}`, token: ROOT_TOKEN, describe: detailWith(10) },
+    { label: 'groups/:id wide (100 projects)', path: `${g}/${info.wideId}`, token: ROOT_TOKEN, describe: detailWith(100) },
+    { label: 'groups?per_page=20 admin', path: `${g}?per_page=20`, token: ROOT_TOKEN, describe: countOf('groups', 20) },
+    { label: 'groups?per_page=100 admin', path: `${g}?per_page=100`, token: ROOT_TOKEN, describe: countOf('groups', 100) },
+  ];
+  // Without a member token these are still listed, and their sanity check prints the 401.
+  targets.push(
+    { label: 'groups?per_page=20 member', path: `${g}?per_page=20`, token: memberToken ?? 'member-setup-failed', describe: countOf('groups', 20) },
+    { label: 'groups/:id subgroup as member', path: `${g}/${info.subId}`, token: memberToken ?? 'member-setup-failed', describe: detailWith(10) },
+  );
+  return targets;
+}
+
+const selected = (t: Target) => ONLY.length === 0 || ONLY.some((w) => t.label.toLowerCase().includes(w));
+
+async function runGatehouse(section: string, env: Record<string, string>): Promise<Row[]> {
+  console.log(`\n${section}: starting Gatehouse and seeding 1,000 subgroups × 10 projects (+ a 100-project group) through the services…`);
+  const child = await startChild<ChildReady>('server-child.ts', [], { ...env, BENCH_ROOT_TOKEN: ROOT_TOKEN }, 600_000);
+  const rows: Row[] = [];
+  try {
+    const info = child.info;
+    console.log(
+      `  seeded ${info.groups.toLocaleString('en')} groups and ${info.projects.toLocaleString('en')} projects in ${(info.seedMs / 1000).toFixed(1)} s ` +
+        `(top-level id ${info.topId}, subgroup id ${info.subId}, wide id ${info.wideId})`,
+    );
+    let memberToken: string | undefined;
+    try {
+      memberToken = await createMember(info.url, info.topId);
+    } catch (err) {
+      console.log(`  ERROR creating the member user: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    for (const target of gatehouseTargets(info, memberToken).filter(selected)) {
+      const row = await measure(section, info.url, target);
+      if (row.error) console.log(`  ${section.padEnd(8)} ${target.label}: ERROR ${row.error}`);
+      rows.push(row);
+    }
+  } finally {
+    await child.stop();
+  }
+  return rows;
+}
+
+async function runBaseline(kind: 'http' | 'express', label: string): Promise<Row> {
+  const child = await startChild<{ url: string }>('bare-child.ts', [kind], {}, 60_000);
+  try {
+    const row = await measure('baseline', child.info.url, {
+      label,
+      path: '/',
+      describe: (body) => {
+        if ((body as { id?: number }).id !== 1) throw new Error('unexpected body');
+        return 'small JSON object';
+      },
+    });
+    if (row.error) console.log(`  baseline ${label}: ERROR ${row.error}`);
+    return row;
+  } finally {
+    await child.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// PostgreSQL throwaway database
+
+async function withPgDatabase<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  // libpq (psql) falls back to the OS user name; node-postgres only reads USER, which is not
+  // always set (e.g. in containers). Children inherit PGUSER too.
+  if (!process.env.PGUSER && !process.env.USER && !new URL(adminUrl).username) process.env.PGUSER = os.userInfo().username;
+  const name = `gatehouse_bench_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = registerCleanup(async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  });
+  try {
+    return await fn(url.toString());
+  } finally {
+    await drop().catch((err: unknown) => console.error(`could not drop database ${name}: ${String(err)}`));
+  }
+}
+
+/** A scratch data directory (the SQLite file, or nothing much with PostgreSQL), removed afterwards. */
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
+  const remove = registerCleanup(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  try {
+    return await fn(dir);
+  } finally {
+    await remove();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Report
+
+function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
+}
+
+const fmtInt = (n: number | undefined) => (n === undefined ? '-' : Math.round(n).toLocaleString('en'));
+const fmtMs = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
+const fmtRatio = (r: number) => (r >= 10 ? r.toFixed(1) : r >= 0.1 ? r.toFixed(2) : r.toFixed(3));
+
+function printTable(rows: Row[]): void {
+  const header = ['engine', 'target', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors/non-2xx', 'body', 'load'];
+  const cells = rows.map((r) =>
+    r.reqPerSec === undefined
+      ? [r.section, r.label, 'ERROR', '-', '-', '-', '-', r.bodyBytes === undefined ? '-' : formatBytes(r.bodyBytes), '-']
+      : [
+          r.section,
+          r.label,
+          fmtInt(r.reqPerSec),
+          fmtMs(r.p50),
+          fmtMs(r.p90),
+          fmtMs(r.p99),
+          `${r.errors ?? 0}/${r.non2xx ?? 0}`,
+          formatBytes(r.bodyBytes ?? 0),
+          r.load === undefined ? '-' : r.load.toFixed(1),
+        ],
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
+  const line = (c: string[]) => c.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+  const failed = rows.filter((r) => r.error);
+  if (failed.length) {
+    console.log('');
+    for (const r of failed) console.log(`ERROR ${r.section} ${r.label} (${r.path}): ${r.error}`);
+  }
+}
+
+function printRatios(rows: Row[]): void {
+  const find = (section: string, label: string) => rows.find((r) => r.section === section && r.label === label && r.reqPerSec !== undefined);
+  const http = find('baseline', 'bare node:http');
+  const express = find('baseline', 'bare Express');
+  console.log('\nRatios (req/s of the target ÷ req/s of the reference; higher is faster)');
+  if (http && express) console.log(`  bare Express reaches ${fmtRatio(express.reqPerSec! / http.reqPerSec!)}× bare node:http`);
+  for (const r of rows) {
+    if (r.section === 'baseline' || r.reqPerSec === undefined) continue;
+    const parts = [express ? `${fmtRatio(r.reqPerSec / express.reqPerSec!)}× bare Express` : undefined, http ? `${fmtRatio(r.reqPerSec / http.reqPerSec!)}× bare node:http` : undefined].filter(Boolean);
+    if (parts.length) console.log(`  [${r.section}] ${r.label} reaches ${parts[0]}${parts[1] ? ` (${parts[1]})` : ''}`);
+  }
+  const pgRows = rows.filter((r) => r.section === 'postgres' && r.reqPerSec !== undefined);
+  if (pgRows.length) {
+    console.log('\nPostgreSQL vs SQLite (same target, req/s)');
+    for (const r of pgRows) {
+      const s = find('sqlite', r.label);
+      if (s) console.log(`  ${r.label}: PostgreSQL reaches ${fmtRatio(r.reqPerSec! / s.reqPerSec!)}× SQLite`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+/**
+ * Clean-ups still to do. Each runs once: the normal path and a Ctrl-C clean-up racing it
+ * await the same promise, so the process never exits halfway through dropping a database.
+ */
+const cleanups = new Set<() => Promise<void>>();
+
+function registerCleanup(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const once = () => (running ??= fn().finally(() => cleanups.delete(once)));
+  cleanups.add(once);
+  return once;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const cpus = os.cpus();
+  console.log('Gatehouse benchmark');
+  console.log(`  node ${process.version}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ''}, ${os.platform()} ${os.release()}`);
+  console.log(`  ${SECONDS} s measured + ${WARMUP_SECONDS} s warm-up per target, ${CONNECTIONS} connections, keep-alive, no pipelining`);
+  console.log('  load generator: autocannon in this process; each server in its own child process');
+  if (ONLY.length) console.log(`  BENCH_ONLY: ${ONLY.join(', ')}`);
+  console.log(`  load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  const rows: Row[] = [];
+  console.log('\nbaselines: GET / returning {"id":1,"name":"bench"}');
+  rows.push(await runBaseline('http', 'bare node:http'));
+  rows.push(await runBaseline('express', 'bare Express'));
+
+  rows.push(...(await withTempDir((dir) => runGatehouse('sqlite', { BENCH_DATA_DIR: dir }))));
+
+  let pgNote: string | undefined;
+  if (PG_ADMIN) {
+    const pgRows = await withTempDir((dir) => withPgDatabase(PG_ADMIN, (url) => runGatehouse('postgres', { BENCH_DATA_DIR: dir, DATABASE_URL: url })));
+    rows.push(...pgRows);
+  } else {
+    pgNote = 'PostgreSQL: skipped (set BENCH_PG to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql, to also run on a throwaway database).';
+  }
+
+  console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
+  printTable(rows);
+  printRatios(rows);
+  if (pgNote) console.log(`\n${pgNote}`);
+  const busiest = Math.max(...rows.map((r) => r.load ?? 0));
+  console.log(
+    `\nThe "load" column is the 1-minute load average after each target; this bench itself accounts for about 2 ` +
+      `(client + server).${busiest > cpus.length + 1 ? ` It reached ${busiest.toFixed(1)} on ${cpus.length} CPU(s): other work competed with the bench, so treat the figures as noisy and rerun on a quiet machine before comparing runs.` : ''}`,
+  );
+  console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+async function cleanUp(): Promise<void> {
+  for (const proc of liveChildren.keys()) proc.kill('SIGTERM');
+  await Promise.race([Promise.all(liveChildren.values()), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  await Promise.all([...cleanups].map((c) => c().catch((err: unknown) => console.error(`clean-up failed: ${String(err)}`))));
+}
+
+// Ctrl-C reaches this process twice (from the terminal's process group and relayed by tsx):
+// keep handling the signal, or the second one would kill the process mid clean-up.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping servers, removing scratch files and any throwaway database…`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  async (err: unknown) => {
+    console.error('benchmark crashed:', err);
+    await cleanUp();
+    process.exit(1);
+  },
+);

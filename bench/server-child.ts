@@ -1,0 +1,117 @@
+/**
+ * The Gatehouse server under load, in its own process (started by bench/run.ts with
+ * `node --import tsx bench/server-child.ts`). It opens a fresh database (SQLite in
+ * BENCH_DATA_DIR, or PostgreSQL when DATABASE_URL is set), seeds the benchmark data set
+ * through the real services, then reports one `@@bench {json}` line on stdout and serves
+ * until SIGTERM or until its stdin closes (the parent went away).
+ *
+ * Data set: one top-level group `bench` with 1,000 subgroups of 10 projects each
+ * (10,000 projects), plus a top-level group `bench-wide` holding 100 projects directly, so
+ * that the group detail's "up to 100 projects" path is measured too (GET /groups/:id lists
+ * only the group's own projects, and `bench` itself has none).
+ */
+import { sql } from 'kysely';
+import { loadConfig } from '../bff/src/config.ts';
+import { startServer } from '../bff/src/server.ts';
+import { createGroup } from '../bff/src/services/groups.ts';
+import { createProject } from '../bff/src/services/projects.ts';
+import { isPostgres } from '../bff/src/db/dialect.ts';
+import type { Db } from '../bff/src/db/index.ts';
+import type { GroupRow } from '../bff/src/db/schema.ts';
+
+export const SUBGROUPS = 1000;
+export const PROJECTS_PER_SUBGROUP = 10;
+export const WIDE_PROJECTS = 100;
+
+export interface ChildReady {
+  url: string;
+  engine: 'sqlite' | 'postgres';
+  topId: number;
+  subId: number;
+  wideId: number;
+  seedMs: number;
+  groups: number;
+  projects: number;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight (PostgreSQL gains from it; SQLite is serial anyway). */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+async function seed(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs'>> {
+  const root = await db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirstOrThrow();
+  const top = await createGroup(db, root, { name: 'Bench', path: 'bench' }, null);
+  const subs: GroupRow[] = new Array(SUBGROUPS);
+  const indexes = Array.from({ length: SUBGROUPS }, (_, i) => i);
+  await eachLimited(indexes, isPostgres(db) ? 8 : 1, async (i) => {
+    const n = String(i + 1).padStart(4, '0');
+    const sub = await createGroup(db, root, { name: `Subgroup ${n}`, path: `sub-${n}`, description: `Benchmark subgroup ${n}` }, top);
+    subs[i] = sub;
+    for (let j = 1; j <= PROJECTS_PER_SUBGROUP; j++) {
+      await createProject(db, root, sub, { namespace_id: sub.id, name: `Project ${j}`, path: `project-${j}`, description: `Project ${j} of ${n}` });
+    }
+  });
+  const wide = await createGroup(db, root, { name: 'Bench wide', path: 'bench-wide' }, null);
+  for (let j = 1; j <= WIDE_PROJECTS; j++) {
+    await createProject(db, root, wide, { namespace_id: wide.id, name: `Wide project ${j}`, path: `wide-${j}` });
+  }
+  // PostgreSQL: autovacuum would analyze the freshly loaded tables at some point during the
+  // run (changing plans mid-measurement); analyze now so every target sees the steady state.
+  // SQLite has no automatic ANALYZE and the server never runs one, so its steady state is
+  // "no statistics" and it is left as is.
+  if (isPostgres(db)) await sql`ANALYZE`.execute(db);
+  const groups = await db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const projects = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { topId: top.id, subId: subs[SUBGROUPS / 2].id, wideId: wide.id, groups: Number(groups.n), projects: Number(projects.n) };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEHOUSE_DATA_DIR: process.env.BENCH_DATA_DIR ?? '',
+    GATEHOUSE_DEMO: '0',
+    GATEHOUSE_ROOT_PASSWORD: 'bench-password',
+    GATEHOUSE_ROOT_TOKEN: process.env.BENCH_ROOT_TOKEN ?? '',
+    GATEHOUSE_LOG_LEVEL: 'silent',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  });
+  const running = await startServer(config);
+  const started = performance.now();
+  const seeded = await seed(running.db);
+  const seedMs = performance.now() - started;
+  const address = running.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.stdin.on('end', shutdown);
+  process.stdin.resume();
+
+  const ready: ChildReady = {
+    url: `http://127.0.0.1:${port}`,
+    engine: config.databaseUrl ? 'postgres' : 'sqlite',
+    seedMs,
+    ...seeded,
+  };
+  process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error('bench server child failed:', err);
+  process.exit(1);
+});
