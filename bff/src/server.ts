@@ -35,7 +35,8 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = config.externalUrl ?? `http://localhost:${port}`;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = config.externalUrl ?? `http://${host}:${port}`;
   return {
     server,
     db,
