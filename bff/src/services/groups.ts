@@ -9,7 +9,7 @@ import { badRequest, validationFailed, notFound } from '../http/errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
-import { groupVisibleTo, memberOfGroup } from './visibility.ts';
+import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
 
 export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
@@ -51,12 +51,14 @@ function decodeCursor(cursor: string): Keyset {
 export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest, opts: { parentId?: number } = {}): Promise<Page<GroupRow>> {
   const admin = actor.user?.is_admin === 1;
   const user = actor.user;
-  let query = db.selectFrom('groups').where((eb) => groupVisibleTo(eb, actor));
+  let query = db.selectFrom('groups');
   // The subgroups of one group list every visible child unless membership is asked for.
   if (opts.parentId !== undefined) query = query.where('parent_id', '=', opts.parentId);
   const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined);
+  const memberOf = user ? await memberTraversals(db, user.id) : [];
 
-  // Membership filters: owned and min_access_level take precedence over all_available.
+  // Membership filters: owned and min_access_level take precedence over all_available. Each
+  // implies visibility; otherwise the visibility rules apply.
   if (user && q.owned) {
     query = query.where((eb) =>
       eb.exists(
@@ -70,9 +72,12 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
       ),
     );
   } else if (user && q.min_access_level !== undefined) {
-    query = query.where((eb) => memberOfGroup(eb, user.id, q.min_access_level));
+    const reach = await memberTraversals(db, user.id, q.min_access_level);
+    query = query.where((eb) => inTrees(eb, reach));
   } else if (user && !allAvailable) {
-    query = query.where((eb) => memberOfGroup(eb, user.id));
+    query = query.where((eb) => inTrees(eb, memberOf));
+  } else {
+    query = query.where((eb) => groupVisibleTo(eb, actor, memberOf));
   }
 
   if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
 import { today } from '../util/time.ts';
 
@@ -11,19 +12,30 @@ import { today } from '../util/time.ts';
 type GroupsEb = ExpressionBuilder<Database, 'groups'>;
 type ProjectsEb = ExpressionBuilder<Database, 'projects'>;
 
-/** Groups in which the user has a membership (in it or an ancestor) of at least `minLevel`. */
-export function memberOfGroup(eb: GroupsEb, userId: number, minLevel = 0): Expression<SqlBool> {
-  return eb.exists(
-    eb
-      .selectFrom('members as m')
-      .innerJoin('groups as g2', 'g2.id', 'm.source_id')
-      .select(sql`1`.as('one'))
-      .where('m.source_type', '=', 'group')
-      .where('m.user_id', '=', userId)
-      .where('m.access_level', '>=', minLevel)
-      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
-      .where(sql<boolean>`groups.traversal LIKE g2.traversal || '%'`),
-  );
+/**
+ * The traversal paths of the groups where the user holds a membership of at least `minLevel`:
+ * a group is in the user's reach when its own path starts with one of them. Read once per
+ * list, so the list query compares prefixes instead of running a subquery for every row.
+ */
+export async function memberTraversals(db: Db, userId: number, minLevel = 0): Promise<string[]> {
+  const rows = await db
+    .selectFrom('members as m')
+    .innerJoin('groups as g', 'g.id', 'm.source_id')
+    .select('g.traversal')
+    .where('m.source_type', '=', 'group')
+    .where('m.user_id', '=', userId)
+    .where('m.access_level', '>=', minLevel)
+    .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
+    .execute();
+  // A path under another one adds nothing.
+  const paths = rows.map((r) => r.traversal).sort();
+  return paths.filter((p, i) => !paths.slice(0, i).some((q) => p.startsWith(q)));
+}
+
+/** Groups at or under one of the traversal paths. */
+export function inTrees(eb: GroupsEb, traversals: string[]): Expression<SqlBool> {
+  if (!traversals.length) return sql<boolean>`1 = 0`;
+  return eb.or(traversals.map((t) => eb('groups.traversal', 'like', `${t}%`)));
 }
 
 function visibleLevels(actor: Actor): string[] {
@@ -31,10 +43,11 @@ function visibleLevels(actor: Actor): string[] {
   return actor.user.external ? ['public'] : ['public', 'internal'];
 }
 
-export function groupVisibleTo(eb: GroupsEb, actor: Actor): Expression<SqlBool> {
+/** `memberOf`: the actor's membership traversals (see memberTraversals). */
+export function groupVisibleTo(eb: GroupsEb, actor: Actor, memberOf: string[]): Expression<SqlBool> {
   if (actor.user?.is_admin) return sql<boolean>`1 = 1`;
   const byVisibility = eb('groups.visibility', 'in', visibleLevels(actor));
-  return actor.user ? eb.or([byVisibility, memberOfGroup(eb, actor.user.id)]) : byVisibility;
+  return memberOf.length ? eb.or([byVisibility, inTrees(eb, memberOf)]) : byVisibility;
 }
 
 export function projectVisibleTo(eb: ProjectsEb, actor: Actor): Expression<SqlBool> {
