@@ -9,6 +9,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
 import type { Config } from './config.ts';
+import type { Vault } from './auth/vault.ts';
 import { routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
@@ -22,6 +23,7 @@ export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[REDACTE
 export interface AppDeps {
   db: Db;
   config: Config;
+  vault: Vault;
   logger: Logger;
   /** Folder of the built SPA; the console is served from it when present. */
   webDist?: string;

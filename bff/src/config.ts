@@ -29,6 +29,10 @@ const envSchema = z.object({
       .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "-" and "."')
       .optional(),
   ),
+  GATEHOUSE_SECRET_KEY: optionalNonEmpty.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  GATEHOUSE_HOOK_TIMEOUT_SECONDS: z.string().default('10').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds').transform(Number).pipe(z.number().positive().max(120))),
+  GATEHOUSE_HOOK_LOG_RETENTION_DAYS: z.string().default('7').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
+  GATEHOUSE_WORKERS: z.string().default('4').pipe(z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().max(64))),
   GATEHOUSE_DEMO: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('1'),
   GATEHOUSE_SESSION_HOURS: z.string().default('12').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of hours').transform(Number).pipe(z.number().positive().max(24 * 30))),
   GATEHOUSE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -47,6 +51,11 @@ export interface Config {
   sessionHours: number;
   logLevel: string;
   signInMaxFailures: number;
+  secretKey: string | undefined;
+  hookTimeoutMs: number;
+  hookLogRetentionDays: number;
+  /** Concurrent job workers in this process; 0 runs none (another instance does the work). */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,5 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionHours: e.GATEHOUSE_SESSION_HOURS,
     logLevel: e.GATEHOUSE_LOG_LEVEL,
     signInMaxFailures: e.GATEHOUSE_SIGNIN_MAX_FAILURES,
+    secretKey: e.GATEHOUSE_SECRET_KEY,
+    hookTimeoutMs: e.GATEHOUSE_HOOK_TIMEOUT_SECONDS * 1000,
+    hookLogRetentionDays: e.GATEHOUSE_HOOK_LOG_RETENTION_DAYS,
+    workers: e.GATEHOUSE_WORKERS,
   };
 }

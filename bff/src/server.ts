@@ -7,6 +7,8 @@ import { migrate, openDb, type Db } from './db/index.ts';
 import { createApp } from './app.ts';
 import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
+import { openVault, type Vault } from './auth/vault.ts';
+import { startJobWorkers } from './jobs/index.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -16,6 +18,7 @@ export interface Running {
   url: string;
   bootstrap: BootstrapResult;
   demo: { password: string } | null;
+  vault: Vault;
   close(): Promise<void>;
 }
 
@@ -26,7 +29,8 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   await migrate(db);
   const boot = await bootstrap(db, config);
   const demo = config.demo && boot.created ? await seedDemo(db, config) : null;
-  const app = createApp({ db, config, logger, webDist: path.join(repoRoot, 'dist') });
+  const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const app = createApp({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -37,13 +41,16 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.externalUrl ?? `http://${host}:${port}`;
+  const workers = startJobWorkers({ db, vault, config, instanceUrl: url }, logger);
   return {
     server,
     db,
     url,
+    vault,
     bootstrap: boot,
     demo,
     async close() {
+      await workers.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await db.destroy();

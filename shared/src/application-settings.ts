@@ -7,17 +7,21 @@ export const applicationSettings = z.object({
   allow_local_requests_from_web_hooks_and_services: z.boolean(),
   /** Stands for the feature flag of POST /groups/:id/tokens/revoke. */
   group_token_revocation_enabled: z.boolean(),
+  /** Stands for the feature flag that limits webhook event resends to 5 a minute per hook and user. */
+  web_hook_event_resend_api_endpoint_rate_limit: z.boolean(),
 });
 export type ApplicationSettings = z.infer<typeof applicationSettings>;
 
 export const APPLICATION_SETTING_DEFAULTS: ApplicationSettings = {
   allow_local_requests_from_web_hooks_and_services: false,
   group_token_revocation_enabled: true,
+  web_hook_event_resend_api_endpoint_rate_limit: true,
 };
 
 export const applicationSettingsUpdateBody = z
   .object({
     allow_local_requests_from_web_hooks_and_services: boolParam().optional(),
     group_token_revocation_enabled: boolParam().optional(),
+    web_hook_event_resend_api_endpoint_rate_limit: boolParam().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one parameter must be provided' });

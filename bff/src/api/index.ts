@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
+import { hookRoutes } from './hooks.ts';
 import { scimIdentityRoutes } from './scim-identities.ts';
 import { deployTokenRoutes } from './deploy-tokens.ts';
 import { feedTokenRoutes } from './feed-tokens.ts';
@@ -19,6 +20,7 @@ export const routes: RouteSpec[] = [
   ...groupPushRuleRoutes,
   ...customAttributeRoutes,
   ...scimIdentityRoutes,
+  ...hookRoutes,
   ...deployTokenRoutes,
   ...feedTokenRoutes,
   ...applicationSettingsRoutes,

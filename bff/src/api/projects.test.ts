@@ -89,7 +89,7 @@ describe('POST /projects', () => {
       );
       assert.equal(p.web_url, `${server.url}/${group.full_path}/${path}`);
       assert.equal(p.http_url_to_repo, `${server.url}/${group.full_path}/${path}.git`);
-      assert.match(p.ssh_url_to_repo, new RegExp(`^git@localhost:${group.full_path}/${path}\\.git$`));
+      assert.equal(p.ssh_url_to_repo, `git@${new URL(server.url).hostname}:${group.full_path}/${path}.git`);
 
       const read = await api(`/projects/${p.id}`, { token: maintainer.token });
       expectStatus(read, 200);

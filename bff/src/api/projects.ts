@@ -70,7 +70,7 @@ export const projectRoutes = [
     response: z.object({ message: z.string() }),
     errors: [401, 403, 404],
     handler: async (ctx) => {
-      await projects.deleteProject(ctx.db, ctx.project);
+      await projects.deleteProject(ctx.db, ctx.project, ctx.group);
       return { message: '202 Accepted' };
     },
   }),

@@ -11,6 +11,7 @@ import * as m002 from './migrations/002_resource_tokens.ts';
 import * as m003 from './migrations/003_push_rules.ts';
 import * as m004 from './migrations/004_deploy_feed_settings.ts';
 import * as m005 from './migrations/005_scim.ts';
+import * as m006 from './migrations/006_hooks_jobs.ts';
 
 export type Db = Kysely<Database>;
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '003_push_rules': m003,
   '004_deploy_feed_settings': m004,
   '005_scim': m005,
+  '006_hooks_jobs': m006,
 };
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.

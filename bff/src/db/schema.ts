@@ -245,6 +245,86 @@ export interface ScimTokensTable {
   created_at: string;
 }
 
+export interface WebHooksTable {
+  id: Generated<number>;
+  uuid: string;
+  scope: 'group' | 'project';
+  group_id: number | null;
+  project_id: number | null;
+  /** The URL as configured, with {variable} placeholders for masked parts. */
+  url: string;
+  name: Generated<string>;
+  description: Generated<string>;
+  /** Secrets we must send are encrypted at rest (auth/vault.ts), never returned. */
+  encrypted_token: string | null;
+  encrypted_custom_headers: string | null;
+  encrypted_url_variables: string | null;
+  custom_webhook_template: string | null;
+  push_events_branch_filter: string | null;
+  branch_filter_strategy: Generated<string>;
+  enable_ssl_verification: Generated<Bool>;
+  recent_failures: Generated<number>;
+  backoff_count: Generated<number>;
+  disabled_until: string | null;
+  permanently_disabled: Generated<Bool>;
+  created_at: string;
+  updated_at: string;
+  push_events: Generated<Bool>;
+  tag_push_events: Generated<Bool>;
+  merge_requests_events: Generated<Bool>;
+  repository_update_events: Generated<Bool>;
+  issues_events: Generated<Bool>;
+  confidential_issues_events: Generated<Bool>;
+  note_events: Generated<Bool>;
+  confidential_note_events: Generated<Bool>;
+  pipeline_events: Generated<Bool>;
+  wiki_page_events: Generated<Bool>;
+  job_events: Generated<Bool>;
+  deployment_events: Generated<Bool>;
+  feature_flag_events: Generated<Bool>;
+  releases_events: Generated<Bool>;
+  milestone_events: Generated<Bool>;
+  resource_access_token_events: Generated<Bool>;
+  subgroup_events: Generated<Bool>;
+  emoji_events: Generated<Bool>;
+  member_events: Generated<Bool>;
+  project_events: Generated<Bool>;
+}
+
+export interface WebHookLogsTable {
+  id: Generated<number>;
+  web_hook_id: number;
+  trigger: string;
+  url: string;
+  request_headers: string;
+  request_data: string;
+  response_headers: string;
+  response_body: string;
+  response_status: string;
+  execution_duration: number;
+  internal_error_message: string | null;
+  idempotency_key: string;
+  event_uuid: string;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: Generated<'pending' | 'running' | 'done' | 'failed'>;
+  run_at: string;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  /** A job that must exist once (a periodic purge) carries a key. */
+  unique_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -261,6 +341,9 @@ export interface Database {
   application_settings: ApplicationSettingsTable;
   scim_identities: ScimIdentitiesTable;
   scim_tokens: ScimTokensTable;
+  web_hooks: WebHooksTable;
+  web_hook_logs: WebHookLogsTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -275,3 +358,6 @@ export type GroupPushRuleRow = Selectable<GroupPushRulesTable>;
 export type DeployTokenRow = Selectable<DeployTokensTable>;
 export type FeedTokenRow = Selectable<FeedTokensTable>;
 export type ScimIdentityRow = Selectable<ScimIdentitiesTable>;
+export type WebHookRow = Selectable<WebHooksTable>;
+export type WebHookLogRow = Selectable<WebHookLogsTable>;
+export type JobRow = Selectable<JobsTable>;

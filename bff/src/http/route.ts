@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Config } from '../config.ts';
+import type { Vault } from '../auth/vault.ts';
 import { hasScope, requiredScopes, type Actor, type ScopeNeed } from '../auth/actor.ts';
 import {
   canGroup,
@@ -26,6 +27,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface RouteContext<Q, B> {
   db: Db;
   config: Config;
+  /** Opens the secrets Gatehouse keeps encrypted (webhook tokens, headers, URL variables). */
+  vault: Vault;
   actor: Actor;
   params: Record<string, string>;
   query: Q;
@@ -87,7 +90,7 @@ function parse<T extends z.ZodType>(schema: T | undefined, input: unknown): z.ou
 }
 
 /** authenticate → load the group or project → authorise → validate → handler → present. */
-export function toHandler(route: RouteSpec, app: { db: Db; config: Config }): RequestHandler {
+export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   return async (req, res) => {
     rejectNul(req.params);
@@ -102,6 +105,7 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config }): Re
     const ctx = {
       db: app.db,
       config: app.config,
+      vault: app.vault,
       actor,
       params: req.params as Record<string, string>,
       baseUrl: app.config.externalUrl ?? `${req.protocol}://${req.get('host')}`,

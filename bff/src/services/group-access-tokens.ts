@@ -12,6 +12,8 @@ import { matchesSearch } from '../db/search.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { createPersonalAccessToken } from './personal-access-tokens.ts';
+import { fireHookEvent } from './hook-delivery.ts';
+import { accessTokenPayload } from './hook-payloads.ts';
 
 /** A group access token: the bot's personal access token and the bot's role in the group. */
 export interface GroupAccessTokenRecord {
@@ -91,7 +93,7 @@ export async function createGroupAccessToken(
 ): Promise<GroupAccessTokenRecord & { plaintext: string }> {
   const accessLevel = body.access_level ?? ACCESS_LEVELS.maintainer;
   const passwordDigest = await hashPassword(crypto.randomBytes(24).toString('hex'));
-  return db.transaction().execute(async (trx) => {
+  const created = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const suffix = crypto.randomBytes(4).toString('hex');
     const username = `group_${group.id}_bot_${suffix}`;
@@ -128,6 +130,13 @@ export async function createGroupAccessToken(
     await trx.updateTable('personal_access_tokens').set({ family_id: token.id }).where('id', '=', token.id).execute();
     return { token: { ...token, family_id: token.id }, accessLevel, groupId: group.id, plaintext };
   });
+  await announce(db, group, 'access_token_created', created.token);
+  return created;
+}
+
+/** Token changes are resource access token events for the hooks of the group and its ancestors. */
+async function announce(db: Db, group: GroupRow, event: string, token: TokenRow) {
+  await fireHookEvent(db, group, 'resource_access_token_events', accessTokenPayload(event, group, token));
 }
 
 /** The token that authenticated this request, if it is an access token of `group`. */
@@ -177,7 +186,7 @@ export async function rotateGroupAccessToken(
   }
   if (old.expires_at !== null && old.expires_at <= today()) throw unauthorized();
   const newExpiry = expiresAt ?? addDays(ROTATION_DEFAULT_DAYS);
-  return db.transaction().execute(async (trx) => {
+  const rotated = await db.transaction().execute(async (trx) => {
     // Only one rotation of a token can win: the update matches only while it is still active.
     const revoked = await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', old.id).where('revoked', '=', 0).executeTakeFirst();
     if (Number(revoked.numUpdatedRows) !== 1) throw new ApiError(400, { message: '400 Bad request - the token was not rotated' });
@@ -191,6 +200,8 @@ export async function rotateGroupAccessToken(
     await trx.updateTable('personal_access_tokens').set({ family_id: family, previous_token_id: old.id }).where('id', '=', token.id).execute();
     return { token: { ...token, family_id: family, previous_token_id: old.id }, accessLevel: current.accessLevel, groupId: group.id, plaintext };
   });
+  await announce(db, group, 'access_token_rotated', rotated.token);
+  return rotated;
 }
 
 async function revokeFamily(db: Db, token: TokenRow): Promise<void> {
@@ -207,4 +218,5 @@ export async function revokeGroupAccessToken(db: Db, group: GroupRow, tokenId: s
   const { token } = await getGroupAccessToken(db, group, tokenId);
   if (token.revoked) throw validationFailed({ token: ['is already revoked'] });
   await db.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
+  await announce(db, group, 'access_token_revoked', token);
 }

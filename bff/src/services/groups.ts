@@ -11,6 +11,8 @@ import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
+import { fireHookEvent } from './hook-delivery.ts';
+import { subgroupPayload } from './hook-payloads.ts';
 
 export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
   allowed_to_push: [{ access_level: 40 }],
@@ -181,7 +183,7 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
   await checkVisibility(db, null, parent, visibility);
   if (await siblingPathTaken(db, parent?.id ?? null, body.path)) throw validationFailed({ path: ['has already been taken'] });
   const now = nowIso();
-  return db.transaction().execute(async (trx) => {
+  const created = await db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('groups')
       .values({
@@ -217,6 +219,8 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
       .execute();
     return trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
   });
+  if (parent) await fireHookEvent(db, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, created));
+  return created;
 }
 
 /** Fields only an administrator may change. */
@@ -347,6 +351,8 @@ export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
     const ordered = await trx.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy(sql`length(traversal)`, 'desc').execute();
     for (const g of ordered) await trx.deleteFrom('groups').where('id', '=', g.id).execute();
   });
+  const parent = await db.selectFrom('groups').selectAll().where('id', '=', group.parent_id ?? -1).executeTakeFirst();
+  if (parent) await fireHookEvent(db, parent, 'subgroup_events', subgroupPayload('subgroup_destroy', parent, group));
 }
 
 export const AVATAR_MAX_BYTES = 200 * 1024;

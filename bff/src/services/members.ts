@@ -7,6 +7,8 @@ import { ApiError, conflict, forbidden, notFound, validationFailed } from '../ht
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
+import { fireHookEvent } from './hook-delivery.ts';
+import { memberPayload } from './hook-payloads.ts';
 
 /** A group or project whose members are managed; projects inherit from their namespace's tree. */
 export interface MemberSource {
@@ -158,7 +160,15 @@ export async function addMember(
     if (/unique|duplicate/i.test(String(e))) throw conflict('Member already exists');
     throw e;
   }
-  return getMember(db, source, user.id, false);
+  const added = await getMember(db, source, user.id, false);
+  await announce(db, source, 'user_add_to_group', added);
+  return added;
+}
+
+/** Group membership changes are member events for the hooks of the group and its ancestors. */
+async function announce(db: Db, source: MemberSource, event: 'user_add_to_group' | 'user_update_for_group' | 'user_remove_from_group', m: MemberWithUser) {
+  if (source.type !== 'group') return;
+  await fireHookEvent(db, source.group, 'member_events', memberPayload(event, source.group, m.user, m.member));
 }
 
 export async function updateMember(
@@ -181,7 +191,9 @@ export async function updateMember(
     .set({ access_level: body.access_level, ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}), updated_at: nowIso() })
     .where('id', '=', current.member.id)
     .execute();
-  return getMember(db, source, userId, false);
+  const updated = await getMember(db, source, userId, false);
+  await announce(db, source, 'user_update_for_group', updated);
+  return updated;
 }
 
 export async function removeMember(db: Db, actor: Actor, actorLevel: number, source: MemberSource, userId: number): Promise<void> {
@@ -192,4 +204,5 @@ export async function removeMember(db: Db, actor: Actor, actorLevel: number, sou
     throw new ApiError(403, { message: '403 Forbidden - the last Owner of a group cannot be removed' });
   }
   await db.deleteFrom('members').where('id', '=', current.member.id).execute();
+  await announce(db, source, 'user_remove_from_group', current);
 }

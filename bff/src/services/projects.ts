@@ -8,6 +8,8 @@ import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { projectMember, projectVisibleTo } from './visibility.ts';
+import { fireHookEvent } from './hook-delivery.ts';
+import { projectPayload } from './hook-payloads.ts';
 
 export async function findProject(db: Db, idOrPath: string | undefined): Promise<{ project: ProjectRow; group: GroupRow } | undefined> {
   if (!idOrPath) return undefined;
@@ -73,7 +75,10 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return db.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+  const project = await db.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+  const owner = (await db.selectFrom('users').selectAll().where('id', '=', creator.id).executeTakeFirst()) ?? null;
+  await fireHookEvent(db, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
+  return project;
 }
 
 export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {
@@ -120,10 +125,11 @@ export async function namespacesOf(db: Db, projects: ProjectRow[]): Promise<Map<
   return new Map(groups.map((g) => [g.id, g]));
 }
 
-export async function deleteProject(db: Db, project: ProjectRow): Promise<void> {
+export async function deleteProject(db: Db, project: ProjectRow, namespace: GroupRow): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', '=', project.id).execute();
     await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', '=', project.id).execute();
     await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   });
+  await fireHookEvent(db, namespace, 'project_events', projectPayload('project_destroy', project, namespace, null));
 }

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
+import { pageRequest } from '../http/pagination.ts';
+import { ApiError, tooManyRequests, validationFailed } from '../http/errors.ts';
+import * as hooks from '../services/hooks.ts';
+import { deliver, newEvent, type DeliveryDeps } from '../services/hook-delivery.ts';
+import { findHookLog, flagOfTrigger, listHookLogs } from '../services/hook-events-log.ts';
+import { samplePayload } from '../services/hook-payloads.ts';
+import { getSettings } from '../services/application-settings.ts';
+import { hit } from '../services/rate-limits.ts';
+import { presentHook, presentHookEvent } from '../presenters/hooks.ts';
+
+type Scope = hooks.HookScope;
+
+const owner = (scope: Scope, ctx: RouteContext<unknown, unknown>): hooks.HookOwner => ({ scope, id: scope === 'groups' ? ctx.group.id : ctx.project.id });
+const deps = (ctx: RouteContext<unknown, unknown>): DeliveryDeps => ({ db: ctx.db, vault: ctx.vault, config: ctx.config, instanceUrl: ctx.baseUrl });
+const hookOf = (scope: Scope, ctx: RouteContext<unknown, unknown>) => hooks.findHook(ctx.db, owner(scope, ctx), ctx.params.hook_id);
+
+/** Resends: 5 a minute per hook and user, unless the instance lifts the limit. */
+const RESEND_LIMIT = 5;
+
+/** Group and project hooks, written once: the group ones need an Owner, the project ones a Maintainer. */
+export function makeHooksRoutes(scope: Scope) {
+  const area = scope === 'groups' ? 'group-hooks' : 'project-hooks';
+  const load = scope === 'groups' ? ('group' as const) : ('project' as const);
+  const permission = scope === 'groups' ? ('admin_group' as const) : ('admin_project' as const);
+  const base = `/${scope}/:id/hooks`;
+  const what = scope === 'groups' ? 'group' : 'project';
+  const common = { area, load, permission };
+  return [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: base,
+      summary: `List the ${what}'s webhooks`,
+      response: z.array(webhook),
+      errors: [401, 403, 404],
+      handler: async (ctx) => (await hooks.listHooks(ctx.db, owner(scope, ctx))).map((h) => presentHook(h, ctx.vault)),
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: `${base}/:hook_id`,
+      summary: `Get a ${what} webhook`,
+      response: webhook,
+      errors: [401, 403, 404],
+      handler: async (ctx) => presentHook(await hookOf(scope, ctx), ctx.vault),
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: base,
+      summary: `Add a ${what} webhook`,
+      body: hookCreateBody,
+      response: webhook,
+      errors: [400, 401, 403, 404, 422],
+      handler: async (ctx) => presentHook(await hooks.createHook(ctx.db, ctx.vault, owner(scope, ctx), ctx.body), ctx.vault),
+    }),
+    defineRoute({
+      ...common,
+      method: 'put',
+      path: `${base}/:hook_id`,
+      summary: `Change a ${what} webhook (at least one parameter)`,
+      body: hookUpdateBody,
+      response: webhook,
+      errors: [400, 401, 403, 404, 422],
+      handler: async (ctx) => {
+        const hook = await hookOf(scope, ctx);
+        return presentHook(await hooks.updateHook(ctx.db, ctx.vault, owner(scope, ctx), hook, ctx.body), ctx.vault);
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: `${base}/:hook_id`,
+      summary: `Delete a ${what} webhook and its delivery log`,
+      errors: [401, 403, 404],
+      handler: async (ctx) => hooks.deleteHook(ctx.db, await hookOf(scope, ctx)),
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `${base}/:hook_id/test/:trigger`,
+      summary: `Send a sample event of one kind to a ${what} webhook (also when it is disabled) and answer with the outcome`,
+      response: hookTestResult,
+      errors: [400, 401, 403, 404],
+      handler: async (ctx) => {
+        const hook = await hookOf(scope, ctx);
+        const flag = ctx.params.trigger as HookFlag;
+        if (!hookFlagsFor(scope).includes(flag)) {
+          throw validationFailed({ trigger: [`must be one of ${hookFlagsFor(scope).join(', ')}`] });
+        }
+        const data = samplePayload(flag, { baseUrl: ctx.baseUrl, user: ctx.actor.user, group: ctx.group, project: scope === 'projects' ? ctx.project : undefined });
+        const log = await deliver(deps(ctx), hook, newEvent(flag, data));
+        const status = log.response_status === 'internal error' ? null : Number(log.response_status);
+        const message =
+          status === null
+            ? `Hook execution failed: ${log.internal_error_message}`
+            : status >= 200 && status < 300
+              ? `Hook executed successfully: HTTP ${status}`
+              : `Hook executed successfully but returned HTTP ${status}`;
+        return { message, response_status: status };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: `${base}/:hook_id/events`,
+      summary: `The ${what} webhook's deliveries of the past seven days; status is a code or successful, client_failure, server_failure`,
+      query: hookEventsQuery,
+      response: z.array(hookEvent),
+      errors: [400, 401, 403, 404],
+      handler: async (ctx) => listHookLogs(ctx.db, await hookOf(scope, ctx), ctx.query, pageRequest(ctx.query)),
+      present: (l) => presentHookEvent(l),
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `${base}/:hook_id/events/:hook_event_id/resend`,
+      summary: `Deliver a logged event again with its original Idempotency-Key (5 a minute per hook and user)`,
+      response: resendResult,
+      errors: [401, 403, 404, 422, 429],
+      handler: async (ctx) => {
+        const hook = await hookOf(scope, ctx);
+        const log = await findHookLog(ctx.db, hook, ctx.params.hook_event_id);
+        if ((await getSettings(ctx.db)).web_hook_event_resend_api_endpoint_rate_limit) {
+          const state = await hit(ctx.db, `hook_resend:${hook.id}:${ctx.actor.user!.id}`, 60_000, 1);
+          if (state.count > RESEND_LIMIT) throw tooManyRequests(state.retryAfterSeconds);
+        }
+        const flag = flagOfTrigger(log.trigger) ?? 'push_events';
+        const data = JSON.parse(log.request_data) as Record<string, unknown>;
+        const again = await deliver(deps(ctx), { ...hook, custom_webhook_template: null }, { flag, data, eventUuid: log.event_uuid, idempotencyKey: log.idempotency_key });
+        if (again.response_status === 'internal error') {
+          throw new ApiError(422, { message: `Resend failed: ${again.internal_error_message}` });
+        }
+        return { response_status: Number(again.response_status) };
+      },
+    }),
+  ];
+}
+
+export const hookRoutes = [...makeHooksRoutes('groups'), ...makeHooksRoutes('projects')];

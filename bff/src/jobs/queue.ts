@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { JobRow } from '../db/schema.ts';
+import { isPostgres } from '../db/dialect.ts';
+import { isoPlus, nowIso } from '../util/time.ts';
+
+/**
+ * Durable jobs: a row per job, claimed with a lease (several workers and instances share the
+ * table; PostgreSQL claims with FOR UPDATE SKIP LOCKED), retried with back-off when a handler
+ * throws, and claimed again when a worker died holding it (its lease runs out).
+ */
+export const jobEvents = new EventEmitter();
+jobEvents.setMaxListeners(100);
+
+export async function enqueue(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  opts: { runAt?: string; maxAttempts?: number; uniqueKey?: string } = {},
+): Promise<void> {
+  const now = nowIso();
+  let q = db.insertInto('jobs').values({
+    kind,
+    payload: JSON.stringify(payload),
+    run_at: opts.runAt ?? now,
+    max_attempts: opts.maxAttempts ?? 5,
+    unique_key: opts.uniqueKey ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  if (opts.uniqueKey) q = q.onConflict((oc) => oc.column('unique_key').doNothing());
+  await q.execute();
+  jobEvents.emit('enqueued');
+}
+
+export const workerId = () => `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+
+/** Claims the next due job (or one whose worker's lease ran out) for `worker`. */
+export async function claim(db: Db, worker: string, leaseMs: number): Promise<JobRow | undefined> {
+  const now = nowIso();
+  let next = db
+    .selectFrom('jobs')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]),
+        eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)]),
+      ]),
+    )
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(1);
+  if (isPostgres(db)) next = next.forUpdate().skipLocked();
+  const row = await db
+    .updateTable('jobs')
+    .set({ state: 'running', locked_by: worker, locked_until: isoPlus(leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
+    .where('id', '=', next)
+    .returningAll()
+    .executeTakeFirst();
+  return row;
+}
+
+export async function complete(db: Db, job: JobRow): Promise<void> {
+  await db.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
+}
+
+/** A failed attempt: tried again after 2^attempts seconds (at most 10 minutes), or given up. */
+export async function fail(db: Db, job: JobRow, error: unknown): Promise<void> {
+  const giveUp = job.attempts >= job.max_attempts;
+  await db
+    .updateTable('jobs')
+    .set({
+      state: giveUp ? 'failed' : 'pending',
+      run_at: isoPlus(Math.min(2 ** job.attempts * 1000, 600_000)),
+      locked_by: null,
+      locked_until: null,
+      last_error: String((error as Error)?.stack ?? error).slice(0, 4000),
+      updated_at: nowIso(),
+    })
+    .where('id', '=', job.id)
+    .execute();
+}
+
+/** Removes finished jobs older than the given age, keeping the table small. */
+export async function purgeFinishedJobs(db: Db, olderThanMs: number): Promise<number> {
+  const res = await db
+    .deleteFrom('jobs')
+    .where('state', 'in', ['done', 'failed'])
+    .where('updated_at', '<', new Date(Date.now() - olderThanMs).toISOString())
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,0 +1,190 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import { Agent, request } from 'undici';
+
+/**
+ * Outbound HTTP for webhooks: a timeout, a cap on what is kept of the response, and a guard
+ * that refuses loopback, private, link-local, metadata and other internal addresses after DNS
+ * resolution, at connect time (so a name cannot re-resolve somewhere else) and on every
+ * redirect, unless the instance allows local requests.
+ */
+const blocked = new net.BlockList();
+for (const [net4, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(net4, prefix, 'ipv4');
+}
+for (const [net6, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+] as const) {
+  blocked.addSubnet(net6, prefix, 'ipv6');
+}
+
+/** Whether an address is internal (IPv4-mapped and NAT64 IPv6 forms are checked as IPv4). */
+export function isInternalAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const lower = address.toLowerCase();
+  const mapped = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped) return blocked.check(mapped[1], 'ipv4');
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (mappedHex) {
+    const n = (parseInt(mappedHex[1], 16) << 16) | parseInt(mappedHex[2], 16);
+    return blocked.check([n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255].join('.'), 'ipv4');
+  }
+  return blocked.check(address, 'ipv6');
+}
+
+export class BlockedRequestError extends Error {}
+
+/** Resolves a host and refuses it when any of its addresses is internal. */
+export async function checkHost(hostname: string, allowLocal: boolean): Promise<void> {
+  if (allowLocal) return;
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (/^localhost$|\.localhost$/i.test(host)) throw new BlockedRequestError('Requests to localhost are not allowed');
+  const addresses = net.isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  const internal = addresses.find(isInternalAddress);
+  if (internal) throw new BlockedRequestError(`Requests to the local network are not allowed (${host} resolves to ${internal})`);
+}
+
+/** Validation at configuration time: a well-formed http(s) URL whose host may be reached. */
+export async function checkUrl(raw: string, allowLocal: boolean): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BlockedRequestError('is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedRequestError('must use http or https');
+  try {
+    await checkHost(url.hostname, allowLocal);
+  } catch (e) {
+    if (e instanceof BlockedRequestError) throw e;
+    throw new BlockedRequestError(`host ${url.hostname} cannot be resolved`);
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+function guardedLookup(allowLocal: boolean) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses as dns.LookupAddress[];
+      const bad = !allowLocal && list.find((a) => isInternalAddress(a.address));
+      if (bad) return callback(Object.assign(new BlockedRequestError(`Requests to the local network are not allowed (${hostname} resolves to ${bad.address})`), { code: 'EBLOCKED' }), []);
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}
+
+const agents = new Map<string, Agent>();
+function agentFor(verifyTls: boolean, allowLocal: boolean, timeoutMs: number): Agent {
+  const key = `${verifyTls}:${allowLocal}:${timeoutMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: { lookup: guardedLookup(allowLocal) as never, rejectUnauthorized: verifyTls, timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+export interface OutboundResult {
+  status: number | null;
+  headers: Record<string, string>;
+  body: string;
+  durationMs: number;
+  /** Why no HTTP status could be had (timeout, refused, blocked, TLS). */
+  error?: string;
+}
+
+export const RESPONSE_BODY_LIMIT = 64 * 1024;
+
+export async function postJson(opts: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  verifyTls: boolean;
+  allowLocal: boolean;
+  maxRedirects?: number;
+}): Promise<OutboundResult> {
+  const started = performance.now();
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  let url = opts.url;
+  let method: 'POST' | 'GET' = 'POST';
+  try {
+    for (let hop = 0; ; hop++) {
+      const target = new URL(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedRequestError(`redirect to ${target.protocol} refused`);
+      // IP literals are never looked up, so they are checked here; names are checked at connect.
+      if (net.isIP(target.hostname.replace(/^\[|\]$/g, '')) || /localhost$/i.test(target.hostname)) await checkHost(target.hostname, opts.allowLocal);
+      const res = await request(url, {
+        method,
+        headers: method === 'POST' ? opts.headers : { 'User-Agent': opts.headers['User-Agent'] ?? 'Gatehouse' },
+        body: method === 'POST' ? opts.body : undefined,
+        dispatcher: agentFor(opts.verifyTls, opts.allowLocal, opts.timeoutMs),
+        signal,
+      });
+      const location = res.headers.location;
+      if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && hop < (opts.maxRedirects ?? 3)) {
+        await res.body.dump();
+        url = new URL(location, url).toString();
+        if (res.statusCode !== 307 && res.statusCode !== 308) method = 'GET';
+        continue;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      const body = await readCapped(res.body, RESPONSE_BODY_LIMIT);
+      return { status: res.statusCode, headers, body, durationMs: performance.now() - started };
+    }
+  } catch (e) {
+    const err = e as Error & { code?: string; cause?: Error & { code?: string } };
+    const blockedCause = err instanceof BlockedRequestError ? err : err.cause instanceof BlockedRequestError ? err.cause : undefined;
+    const message = blockedCause
+      ? blockedCause.message
+      : err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT'
+        ? `Request timed out after ${opts.timeoutMs / 1000} s`
+        : `${err.cause?.code ?? err.code ?? err.name}: ${err.cause?.message ?? err.message}`;
+    return { status: null, headers: {}, body: '', durationMs: performance.now() - started, error: message };
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy?.();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}

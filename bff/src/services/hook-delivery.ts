@@ -1,0 +1,201 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { JobRow, WebHookLogRow, WebHookRow } from '../db/schema.ts';
+import type { Vault } from '../auth/vault.ts';
+import type { Config } from '../config.ts';
+import { HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
+import { postJson } from '../outbound/http.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { nowIso, isoPlus } from '../util/time.ts';
+import { json } from '../util/rows.ts';
+import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
+import { getSettings } from './application-settings.ts';
+import { ancestorIds } from './access.ts';
+
+/** What a delivery needs besides the database: the key to the secrets and where we are. */
+export interface DeliveryDeps {
+  db: Db;
+  vault: Vault;
+  config: Config;
+  /** Sent as X-Service-Instance. */
+  instanceUrl: string;
+}
+
+export interface HookEvent {
+  flag: HookFlag;
+  data: Record<string, unknown>;
+  eventUuid: string;
+  idempotencyKey: string;
+}
+
+/** After 4 consecutive failures a hook rests, from 1 minute doubling up to 24 hours; after 40 it stops. */
+export const TEMPORARY_DISABLE_AFTER = 4;
+export const PERMANENT_DISABLE_AFTER = 40;
+const BACKOFF_START_MS = 60_000;
+const BACKOFF_MAX_MS = 24 * 3_600_000;
+const LOG_BODY_LIMIT = 16 * 1024;
+
+/** `{{a.b}}` placeholders filled from the payload: strings JSON-escaped, other values as JSON. */
+export function applyTemplate(template: string, data: unknown): string {
+  return template.replace(/\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g, (_m, path: string) => {
+    const value = path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), data);
+    if (value === undefined || value === null) return '';
+    return typeof value === 'string' ? JSON.stringify(value).slice(1, -1) : JSON.stringify(value);
+  });
+}
+
+/** Does a push to `ref` pass the hook's branch filter? */
+export function branchMatches(hook: Pick<WebHookRow, 'push_events_branch_filter' | 'branch_filter_strategy'>, ref: string): boolean {
+  const filter = hook.push_events_branch_filter;
+  if (!filter || hook.branch_filter_strategy === 'all_branches') return true;
+  const branch = ref.replace(/^refs\/heads\//, '');
+  if (hook.branch_filter_strategy === 'regex') return new RegExp(filter).test(branch);
+  // Wildcard: `*` matches anything; several patterns may be separated by commas.
+  const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return filter
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .some((f) => new RegExp(`^${f.split('*').map(escape).join('.*')}$`).test(branch));
+}
+
+export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEvent {
+  return { flag, data, eventUuid: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
+}
+
+/**
+ * One delivery: the POST with the spec's headers, the template and URL variables applied, its
+ * log record and the hook's failure count written together, so a delivery is either fully
+ * recorded or (after a crash) tried again with the same Idempotency-Key.
+ */
+export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent): Promise<WebHookLogRow> {
+  const { token, customHeaders, urlVariables } = hookSecrets(deps.vault, hook);
+  const meta = HOOK_EVENTS[event.flag];
+  const body = hook.custom_webhook_template ? applyTemplate(hook.custom_webhook_template, event.data) : JSON.stringify(event.data);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Gatehouse/0.1',
+    'Idempotency-Key': event.idempotencyKey,
+    'X-Service-Event': meta.header,
+    'X-Service-Webhook-UUID': hook.uuid,
+    'X-Service-Instance': deps.instanceUrl,
+    'X-Service-Event-UUID': event.eventUuid,
+  };
+  if (token) headers['X-Service-Token'] = token;
+  for (const h of customHeaders) headers[h.key] = h.value;
+  const settings = await getSettings(deps.db);
+  const result = await postJson({
+    url: resolveUrl(hook.url, urlVariables),
+    headers,
+    body,
+    timeoutMs: deps.config.hookTimeoutMs,
+    verifyTls: hook.enable_ssl_verification === 1,
+    allowLocal: settings.allow_local_requests_from_web_hooks_and_services,
+  });
+
+  // What the log shows: the token and custom header values redacted, the URL with its variables masked.
+  const logged = { ...headers };
+  if (logged['X-Service-Token']) logged['X-Service-Token'] = '[REDACTED]';
+  for (const h of customHeaders) logged[h.key] = '[REDACTED]';
+  let requestData: unknown = event.data;
+  if (hook.custom_webhook_template) requestData = json(body, body);
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+
+  return deps.db.transaction().execute(async (trx) => {
+    const log = await trx
+      .insertInto('web_hook_logs')
+      .values({
+        web_hook_id: hook.id,
+        trigger: meta.trigger,
+        url: hook.url,
+        request_headers: JSON.stringify(logged),
+        request_data: JSON.stringify(requestData),
+        response_headers: JSON.stringify(result.headers),
+        response_body: result.body.slice(0, LOG_BODY_LIMIT),
+        response_status: result.status === null ? 'internal error' : String(result.status),
+        execution_duration: Math.round(result.durationMs) / 1000,
+        internal_error_message: result.error ?? null,
+        idempotency_key: event.idempotencyKey,
+        event_uuid: event.eventUuid,
+        created_at: nowIso(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (ok) {
+      await trx.updateTable('web_hooks').set({ recent_failures: 0, backoff_count: 0, disabled_until: null, permanently_disabled: 0 }).where('id', '=', hook.id).execute();
+    } else {
+      // Counted in SQL so that concurrent deliveries to one hook all count.
+      const row = await trx
+        .updateTable('web_hooks')
+        .set({ recent_failures: sql<number>`recent_failures + 1` })
+        .where('id', '=', hook.id)
+        .returning(['recent_failures', 'backoff_count'])
+        .executeTakeFirstOrThrow();
+      if (row.recent_failures >= PERMANENT_DISABLE_AFTER) {
+        await trx.updateTable('web_hooks').set({ permanently_disabled: 1, disabled_until: null }).where('id', '=', hook.id).execute();
+      } else if (row.recent_failures >= TEMPORARY_DISABLE_AFTER) {
+        const backoff = Math.min(BACKOFF_START_MS * 2 ** row.backoff_count, BACKOFF_MAX_MS);
+        await trx.updateTable('web_hooks').set({ backoff_count: row.backoff_count + 1, disabled_until: isoPlus(backoff) }).where('id', '=', hook.id).execute();
+      }
+    }
+    return log;
+  });
+}
+
+/** Job payload of a queued delivery. */
+interface DeliveryJob {
+  hook_id: number;
+  flag: HookFlag;
+  data: Record<string, unknown>;
+  event_uuid: string;
+  idempotency_key: string;
+}
+
+/** The job handler: deliver unless the hook is gone, resting, or this event was already recorded. */
+export function deliveryJobHandler(deps: DeliveryDeps) {
+  return async (_job: JobRow, payload: unknown) => {
+    const p = payload as DeliveryJob;
+    const hook = await deps.db.selectFrom('web_hooks').selectAll().where('id', '=', p.hook_id).executeTakeFirst();
+    if (!hook || alertStatus(hook) !== 'executable') return;
+    const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
+    if (done) return;
+    await deliver(deps, hook, { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key });
+  };
+}
+
+/**
+ * An event happened in a group (and maybe one of its projects): every hook of that group, its
+ * ancestors and the project that subscribes to the event gets a durable delivery job.
+ */
+export async function fireHookEvent(db: Db, where: { traversal: string; projectId?: number }, flag: HookFlag, data: Record<string, unknown>): Promise<number> {
+  const projectFlag = (HOOK_FLAGS as readonly string[]).includes(flag);
+  const hooks = await db
+    .selectFrom('web_hooks')
+    .selectAll()
+    .where(flag, '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb('group_id', 'in', ancestorIds(where)),
+        ...(where.projectId !== undefined && projectFlag ? [eb('project_id', '=', where.projectId)] : []),
+      ]),
+    )
+    .execute();
+  const eventUuid = crypto.randomUUID();
+  let queued = 0;
+  for (const hook of hooks) {
+    if (flag === 'push_events' && typeof data.ref === 'string' && !branchMatches(hook, data.ref)) continue;
+    await enqueue(db, 'hook_delivery', { hook_id: hook.id, flag, data, event_uuid: eventUuid, idempotency_key: crypto.randomUUID() } satisfies DeliveryJob);
+    queued++;
+  }
+  return queued;
+}
+
+/** Removes delivery log records older than the retention window. */
+export async function purgeHookLogs(db: Db, retentionDays: number): Promise<number> {
+  const res = await db
+    .deleteFrom('web_hook_logs')
+    .where('created_at', '<', new Date(Date.now() - retentionDays * 86_400_000).toISOString())
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,0 +1,199 @@
+import crypto from 'node:crypto';
+import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { HookFlag } from '../../../shared/src/hooks.ts';
+import { nowIso } from '../util/time.ts';
+
+/**
+ * Event payloads in the platform's shapes. Push and tag push carry every field the spec lists
+ * for push; until the platform hosts repositories they come from the hook test.
+ */
+const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
+
+export interface PayloadContext {
+  baseUrl: string;
+  user: UserRow | null;
+  group: GroupRow;
+  project?: ProjectRow;
+}
+
+function projectObject(base: string, p: ProjectRow, ns: GroupRow) {
+  const host = new URL(base).host.replace(/:\d+$/, '');
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    web_url: `${base}/${p.path_with_namespace}`,
+    avatar_url: null,
+    git_ssh_url: `git@${host}:${p.path_with_namespace}.git`,
+    git_http_url: `${base}/${p.path_with_namespace}.git`,
+    namespace: ns.name,
+    visibility_level: VISIBILITY_LEVEL[p.visibility] ?? 0,
+    path_with_namespace: p.path_with_namespace,
+    default_branch: p.default_branch ?? 'main',
+    ci_config_path: null,
+    homepage: `${base}/${p.path_with_namespace}`,
+    url: `git@${host}:${p.path_with_namespace}.git`,
+    ssh_url: `git@${host}:${p.path_with_namespace}.git`,
+    http_url: `${base}/${p.path_with_namespace}.git`,
+  };
+}
+
+/** A stand-in project for group hooks tested before the group has one. */
+function sampleProject(ctx: PayloadContext): ProjectRow {
+  return (
+    ctx.project ??
+    ({
+      id: 0,
+      name: 'sample-project',
+      path: 'sample-project',
+      path_with_namespace: `${ctx.group.full_path}/sample-project`,
+      description: 'A project that stands in for the test event',
+      visibility: ctx.group.visibility,
+      default_branch: 'main',
+    } as ProjectRow)
+  );
+}
+
+const sha = () => crypto.randomBytes(20).toString('hex');
+
+export function pushPayload(ctx: PayloadContext, opts: { tag?: boolean } = {}) {
+  const project = sampleProject(ctx);
+  const proj = projectObject(ctx.baseUrl, project, ctx.group);
+  const before = sha();
+  const after = sha();
+  const user = ctx.user;
+  const commit = {
+    id: after,
+    message: 'Update the README\n\nExplain how to start the service.',
+    title: 'Update the README',
+    timestamp: nowIso(),
+    url: `${proj.web_url}/-/commit/${after}`,
+    author: { name: user?.name ?? 'Gatehouse', email: user?.email ?? 'gatehouse@example.com' },
+    added: ['docs/start.md'],
+    modified: ['README.md'],
+    removed: [] as string[],
+  };
+  return {
+    object_kind: opts.tag ? 'tag_push' : 'push',
+    event_name: opts.tag ? 'tag_push' : 'push',
+    before: opts.tag ? '0000000000000000000000000000000000000000' : before,
+    after,
+    ref: opts.tag ? 'refs/tags/v1.0.0' : `refs/heads/${project.default_branch ?? 'main'}`,
+    ref_protected: true,
+    checkout_sha: after,
+    message: null,
+    user_id: user?.id ?? 0,
+    user_name: user?.name ?? 'Gatehouse',
+    user_username: user?.username ?? 'gatehouse',
+    user_email: user?.email ?? '',
+    user_avatar: null,
+    project_id: project.id,
+    project: proj,
+    commits: opts.tag ? [] : [commit],
+    total_commits_count: opts.tag ? 0 : 1,
+    push_options: {},
+    repository: {
+      name: project.name,
+      url: proj.url,
+      description: project.description,
+      homepage: proj.homepage,
+      git_http_url: proj.git_http_url,
+      git_ssh_url: proj.git_ssh_url,
+      visibility_level: proj.visibility_level,
+    },
+  };
+}
+
+export function memberPayload(event: 'user_add_to_group' | 'user_update_for_group' | 'user_remove_from_group', group: GroupRow, user: UserRow, member: { access_level: number; expires_at: string | null; created_at: string; updated_at: string }) {
+  const roles: Record<number, string> = { 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+  return {
+    created_at: member.created_at,
+    updated_at: member.updated_at,
+    group_name: group.name,
+    group_path: group.path,
+    group_id: group.id,
+    user_username: user.username,
+    user_name: user.name,
+    user_email: user.email,
+    user_id: user.id,
+    group_access: roles[member.access_level] ?? String(member.access_level),
+    group_plan: null,
+    expires_at: member.expires_at,
+    event_name: event,
+  };
+}
+
+export function subgroupPayload(event: 'subgroup_create' | 'subgroup_destroy', parent: GroupRow, subgroup: GroupRow) {
+  return {
+    created_at: subgroup.created_at,
+    updated_at: subgroup.updated_at,
+    event_name: event,
+    name: subgroup.name,
+    path: subgroup.path,
+    full_path: subgroup.full_path,
+    group_id: subgroup.id,
+    parent_group_id: parent.id,
+    parent_name: parent.name,
+    parent_path: parent.path,
+    parent_full_path: parent.full_path,
+  };
+}
+
+export function projectPayload(event: 'project_create' | 'project_destroy', project: ProjectRow, namespace: GroupRow, owner: UserRow | null) {
+  return {
+    event_name: event,
+    created_at: project.created_at,
+    updated_at: project.last_activity_at,
+    name: project.name,
+    path: project.path,
+    path_with_namespace: project.path_with_namespace,
+    project_id: project.id,
+    project_namespace_id: namespace.id,
+    owners: owner ? [{ name: owner.name, email: owner.email }] : [],
+    project_visibility: project.visibility,
+  };
+}
+
+export function accessTokenPayload(event: string, group: GroupRow, token: { id: number; name: string; user_id: number; created_at: string; expires_at: string | null }) {
+  return {
+    object_kind: 'access_token',
+    group: { group_name: group.name, group_path: group.path, group_id: group.id, full_path: group.full_path },
+    object_attributes: { user_id: token.user_id, created_at: token.created_at, id: token.id, name: token.name, expires_at: token.expires_at },
+    event_name: event,
+  };
+}
+
+/** A realistic sample of each event kind, for POST …/hooks/:hook_id/test/:trigger. */
+export function samplePayload(flag: HookFlag, ctx: PayloadContext): Record<string, unknown> {
+  const user = ctx.user ?? ({ id: 0, username: 'gatehouse', name: 'Gatehouse', email: 'gatehouse@example.com', created_at: nowIso(), updated_at: nowIso() } as UserRow);
+  const project = sampleProject(ctx);
+  const proj = projectObject(ctx.baseUrl, project, ctx.group);
+  const userObj = { id: user.id, name: user.name, username: user.username, avatar_url: null, email: user.email };
+  const now = nowIso();
+  switch (flag) {
+    case 'push_events':
+      return pushPayload(ctx);
+    case 'tag_push_events':
+      return pushPayload(ctx, { tag: true });
+    case 'member_events':
+      return memberPayload('user_add_to_group', ctx.group, user, { access_level: 30, expires_at: null, created_at: now, updated_at: now });
+    case 'subgroup_events':
+      return subgroupPayload('subgroup_create', ctx.group, { ...ctx.group, id: 0, name: 'Sample subgroup', path: 'sample-subgroup', full_path: `${ctx.group.full_path}/sample-subgroup` });
+    case 'project_events':
+      return projectPayload('project_create', project, ctx.group, user);
+    case 'resource_access_token_events':
+      return accessTokenPayload('expiring_access_token', ctx.group, { id: 0, name: 'sample-token', user_id: user.id, created_at: now, expires_at: now.slice(0, 10) });
+    default: {
+      const kind = flag.replace(/_events$/, '').replace(/^confidential_/, '');
+      const objectKind = kind === 'merge_requests' ? 'merge_request' : kind === 'issues' ? 'issue' : kind === 'releases' ? 'release' : kind;
+      return {
+        object_kind: objectKind,
+        event_type: objectKind,
+        user: userObj,
+        project: proj,
+        repository: { name: project.name, url: proj.url, description: project.description, homepage: proj.homepage },
+        object_attributes: { id: 1, iid: 1, title: `Sample ${objectKind.replace(/_/g, ' ')}`, created_at: now, updated_at: now, action: 'open', url: `${proj.web_url}/-/${objectKind}s/1`, confidential: flag.startsWith('confidential_') },
+      };
+    }
+  }
+}

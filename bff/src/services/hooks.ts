@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/index.ts';
+import type { WebHookRow } from '../db/schema.ts';
+import type { Vault } from '../auth/vault.ts';
+import { GROUP_ONLY_HOOK_FLAGS, hookFlagsFor, type HookCreateBody, type HookUpdateBody } from '../../../shared/src/hooks.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { BlockedRequestError, checkUrl } from '../outbound/http.ts';
+import { nowIso } from '../util/time.ts';
+import { toColumns } from '../util/rows.ts';
+import { getSettings } from './application-settings.ts';
+
+export type HookScope = 'groups' | 'projects';
+export interface HookOwner {
+  scope: HookScope;
+  id: number;
+}
+
+const ownerColumn = (scope: HookScope) => (scope === 'groups' ? 'group_id' : 'project_id');
+
+export async function listHooks(db: Db, owner: HookOwner): Promise<WebHookRow[]> {
+  return db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id').execute();
+}
+
+export async function findHook(db: Db, owner: HookOwner, hookId: string): Promise<WebHookRow> {
+  const id = Number(hookId);
+  const row =
+    /^\d+$/.test(hookId) && id <= 2_147_483_647
+      ? await db.selectFrom('web_hooks').selectAll().where('id', '=', id).where(ownerColumn(owner.scope), '=', owner.id).executeTakeFirst()
+      : undefined;
+  if (!row) throw notFound('Hook');
+  return row;
+}
+
+/** Rule failures about what the hook would do are 422, with the field named. */
+const unprocessable = (fields: Record<string, string[]>) => new ApiError(422, { message: fields });
+
+const RESERVED_HEADER = /^(x-service-|x-gitlab-|content-type$|content-length$|host$|user-agent$|idempotency-key$|connection$|transfer-encoding$)/i;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
+/** The URL with its {variable} parts filled in; every placeholder must have a variable. */
+export function resolveUrl(url: string, variables: { key: string; value: string }[]): string {
+  return url.replace(/\{([A-Za-z0-9_]+)\}/g, (m, key: string) => {
+    const v = variables.find((x) => x.key === key);
+    return v ? encodeURIComponent(v.value) : m;
+  });
+}
+
+async function validate(
+  db: Db,
+  scope: HookScope,
+  merged: { url: string; push_events_branch_filter?: string | null; branch_filter_strategy?: string; custom_headers?: { key: string; value: string }[]; url_variables?: { key: string; value: string }[]; custom_webhook_template?: string | null },
+  body: Partial<HookCreateBody>,
+) {
+  const errors: Record<string, string[]> = {};
+  if (scope === 'projects') {
+    for (const f of GROUP_ONLY_HOOK_FLAGS) if (body[f] !== undefined) errors[f] = ['is only available on group hooks'];
+  }
+  const variables = merged.url_variables ?? [];
+  for (const v of variables) if (!VARIABLE_NAME.test(v.key)) (errors.url_variables ??= []).push(`key ${JSON.stringify(v.key)} may contain only letters, digits and "_"`);
+  const missing = [...merged.url.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]).filter((k) => !variables.some((v) => v.key === k));
+  if (missing.length) (errors.url ??= []).push(`uses variables that are not defined: ${missing.join(', ')}`);
+  else {
+    const allowLocal = (await getSettings(db)).allow_local_requests_from_web_hooks_and_services;
+    try {
+      await checkUrl(resolveUrl(merged.url, variables), allowLocal);
+    } catch (e) {
+      if (!(e instanceof BlockedRequestError)) throw e;
+      (errors.url ??= []).push(e.message.startsWith('is ') || e.message.startsWith('must') ? e.message : `is blocked: ${e.message}`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const h of merged.custom_headers ?? []) {
+    if (!HEADER_NAME.test(h.key)) (errors.custom_headers ??= []).push(`${JSON.stringify(h.key)} is not a valid header name`);
+    else if (RESERVED_HEADER.test(h.key)) (errors.custom_headers ??= []).push(`${h.key} is set by Gatehouse and cannot be overridden`);
+    else if (seen.has(h.key.toLowerCase())) (errors.custom_headers ??= []).push(`${h.key} is given twice`);
+    if (/[\r\n\0]/.test(h.value)) (errors.custom_headers ??= []).push(`the value of ${h.key} may not contain line breaks`);
+    seen.add(h.key.toLowerCase());
+  }
+  const strategy = merged.branch_filter_strategy ?? 'wildcard';
+  const filter = merged.push_events_branch_filter;
+  if (filter && strategy === 'regex') {
+    try {
+      new RegExp(filter);
+    } catch (e) {
+      errors.push_events_branch_filter = [`is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`];
+    }
+  }
+  if (filter && strategy === 'wildcard' && !/^[^\s~^:?\\[]+$/.test(filter.replace(/\*/g, 'x'))) {
+    errors.push_events_branch_filter = ['is not a valid branch name pattern'];
+  }
+  if (merged.custom_webhook_template) {
+    const probe = merged.custom_webhook_template.replace(/\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g, '0');
+    try {
+      JSON.parse(probe);
+    } catch {
+      errors.custom_webhook_template = ['must be JSON once its {{placeholders}} are filled in'];
+    }
+  }
+  if (Object.keys(errors).length) throw unprocessable(errors);
+}
+
+function columnsOf(vault: Vault, body: Partial<HookCreateBody>) {
+  const { token, custom_headers, url_variables, ...rest } = body;
+  return {
+    ...toColumns(rest),
+    ...(token !== undefined ? { encrypted_token: token === '' ? null : vault.encrypt(token) } : {}),
+    ...(custom_headers !== undefined ? { encrypted_custom_headers: vault.encryptJson(custom_headers) } : {}),
+    ...(url_variables !== undefined ? { encrypted_url_variables: vault.encryptJson(url_variables) } : {}),
+  };
+}
+
+export async function createHook(db: Db, vault: Vault, owner: HookOwner, body: HookCreateBody): Promise<WebHookRow> {
+  await validate(db, owner.scope, body, body);
+  const now = nowIso();
+  const inserted = await db
+    .insertInto('web_hooks')
+    .values({
+      ...columnsOf(vault, body),
+      uuid: crypto.randomUUID(),
+      scope: owner.scope === 'groups' ? 'group' : 'project',
+      group_id: owner.scope === 'groups' ? owner.id : null,
+      project_id: owner.scope === 'projects' ? owner.id : null,
+      url: body.url,
+      created_at: now,
+      updated_at: now,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return db.selectFrom('web_hooks').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+}
+
+export async function updateHook(db: Db, vault: Vault, owner: HookOwner, hook: WebHookRow, body: HookUpdateBody): Promise<WebHookRow> {
+  const secrets = hookSecrets(vault, hook);
+  await validate(
+    db,
+    owner.scope,
+    {
+      url: body.url ?? hook.url,
+      push_events_branch_filter: body.push_events_branch_filter !== undefined ? body.push_events_branch_filter : hook.push_events_branch_filter,
+      branch_filter_strategy: body.branch_filter_strategy ?? hook.branch_filter_strategy,
+      custom_headers: body.custom_headers ?? secrets.customHeaders,
+      url_variables: body.url_variables ?? secrets.urlVariables,
+      custom_webhook_template: body.custom_webhook_template !== undefined ? body.custom_webhook_template : hook.custom_webhook_template,
+    },
+    body,
+  );
+  await db.updateTable('web_hooks').set({ ...columnsOf(vault, body), updated_at: nowIso() } as never).where('id', '=', hook.id).execute();
+  return db.selectFrom('web_hooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+}
+
+export async function deleteHook(db: Db, hook: WebHookRow): Promise<void> {
+  await db.deleteFrom('web_hooks').where('id', '=', hook.id).execute();
+}
+
+export function hookSecrets(vault: Vault, hook: WebHookRow) {
+  return {
+    token: hook.encrypted_token ? vault.decrypt(hook.encrypted_token) : null,
+    customHeaders: vault.decryptJson<{ key: string; value: string }[]>(hook.encrypted_custom_headers, []),
+    urlVariables: vault.decryptJson<{ key: string; value: string }[]>(hook.encrypted_url_variables, []),
+  };
+}
+
+export type AlertStatus = 'executable' | 'temporarily_disabled' | 'disabled';
+export function alertStatus(hook: Pick<WebHookRow, 'permanently_disabled' | 'disabled_until'>, now = nowIso()): AlertStatus {
+  if (hook.permanently_disabled) return 'disabled';
+  if (hook.disabled_until && hook.disabled_until > now) return 'temporarily_disabled';
+  return 'executable';
+}
+
+export const flagsOf = (scope: HookScope) => hookFlagsFor(scope);
