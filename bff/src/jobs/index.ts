@@ -27,5 +27,5 @@ export function startJobWorkers(deps: DeliveryDeps, logger: Logger): Workers {
     },
   };
   void enqueue(deps.db, 'housekeeping', {}, { uniqueKey: 'housekeeping' }).catch((e) => logger.warn({ err: e }, 'could not schedule housekeeping'));
-  return startWorkers(deps.db, handlers, { count: deps.config.workers, leaseMs: deps.config.hookTimeoutMs + 30_000, logger });
+  return startWorkers(deps.db, handlers, { count: deps.config.workers, leaseMs: 2 * deps.config.hookTimeoutMs + 5_000, logger });
 }
