@@ -128,9 +128,9 @@ export async function createGroupAccessToken(
       expires_at: body.expires_at,
     });
     await trx.updateTable('personal_access_tokens').set({ family_id: token.id }).where('id', '=', token.id).execute();
+    await announce(trx, group, 'access_token_created', token);
     return { token: { ...token, family_id: token.id }, accessLevel, groupId: group.id, plaintext };
   });
-  await announce(db, group, 'access_token_created', created.token);
   return created;
 }
 
@@ -198,9 +198,9 @@ export async function rotateGroupAccessToken(
     });
     const family = old.family_id ?? old.id;
     await trx.updateTable('personal_access_tokens').set({ family_id: family, previous_token_id: old.id }).where('id', '=', token.id).execute();
+    await announce(trx, group, 'access_token_rotated', token);
     return { token: { ...token, family_id: family, previous_token_id: old.id }, accessLevel: current.accessLevel, groupId: group.id, plaintext };
   });
-  await announce(db, group, 'access_token_rotated', rotated.token);
   return rotated;
 }
 
@@ -217,6 +217,8 @@ async function revokeFamily(db: Db, token: TokenRow): Promise<void> {
 export async function revokeGroupAccessToken(db: Db, group: GroupRow, tokenId: string): Promise<void> {
   const { token } = await getGroupAccessToken(db, group, tokenId);
   if (token.revoked) throw validationFailed({ token: ['is already revoked'] });
-  await db.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
-  await announce(db, group, 'access_token_revoked', token);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
+    await announce(trx, group, 'access_token_revoked', token);
+  });
 }

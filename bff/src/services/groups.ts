@@ -217,9 +217,11 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
       .insertInto('members')
       .values({ source_type: 'group', source_id: inserted.id, user_id: creator.id, access_level: ACCESS_LEVELS.owner, created_by_id: creator.id, created_at: now, updated_at: now })
       .execute();
-    return trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    const group = await trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    // The event is queued in the same transaction: the group and its deliveries exist together or not at all.
+    if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, group));
+    return group;
   });
-  if (parent) await fireHookEvent(db, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, created));
   return created;
 }
 
@@ -350,9 +352,9 @@ export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
     // Deepest first, so no row ever points at a removed parent.
     const ordered = await trx.selectFrom('groups').select('id').where('id', 'in', groupIds).orderBy(sql`length(traversal)`, 'desc').execute();
     for (const g of ordered) await trx.deleteFrom('groups').where('id', '=', g.id).execute();
+    const parent = await trx.selectFrom('groups').selectAll().where('id', '=', group.parent_id ?? -1).executeTakeFirst();
+    if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_destroy', parent, group));
   });
-  const parent = await db.selectFrom('groups').selectAll().where('id', '=', group.parent_id ?? -1).executeTakeFirst();
-  if (parent) await fireHookEvent(db, parent, 'subgroup_events', subgroupPayload('subgroup_destroy', parent, group));
 }
 
 export const AVATAR_MAX_BYTES = 200 * 1024;

@@ -34,7 +34,7 @@ describe('purgeHookLogs', () => {
   after(() => db.destroy());
   it('removes only records older than the retention window', async () => {
     const now = nowIso();
-    const g = await db.insertInto('groups').values({ name: 'g', path: 'g', full_name: 'g', full_path: 'g', traversal: '/1/', runners_token: 't', default_branch_protection_defaults: '{}', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const g = await db.insertInto('groups').values({ name: 'g', path: 'g', full_name: 'g', full_path: 'g', traversal: '/1/', description: '', visibility: 'private', parent_id: null, runners_token: 't', default_branch_protection_defaults: '{}', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
     const h = await db.insertInto('web_hooks').values({ uuid: 'u', scope: 'group', group_id: g.id, project_id: null, url: 'http://x', encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
     const log = (created_at: string) => ({ web_hook_id: h.id, trigger: 'push_hooks', url: 'http://x', request_headers: '{}', request_data: '{}', response_headers: '{}', response_body: '', response_status: '200', execution_duration: 0.1, internal_error_message: null, idempotency_key: 'k', event_uuid: 'e', created_at });
     await db.insertInto('web_hook_logs').values([log(new Date(Date.now() - 8 * 86_400_000).toISOString()), log(new Date(Date.now() - 6 * 86_400_000).toISOString()), log(now)]).execute();

@@ -151,18 +151,21 @@ export async function addMember(
   await checkInheritedFloor(db, source, user.id, body.access_level);
   const now = nowIso();
   try {
-    await db
-      .insertInto('members')
-      .values({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: body.access_level, expires_at: body.expires_at ?? null, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })
-      .execute();
+    // The membership and its member event are written together.
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('members')
+        .values({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: body.access_level, expires_at: body.expires_at ?? null, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })
+        .execute();
+      const added = await getMember(trx, source, user.id, false);
+      await announce(trx, source, 'user_add_to_group', added);
+      return added;
+    });
   } catch (e) {
     // Two requests adding the same member at once: the unique constraint decides.
     if (/unique|duplicate/i.test(String(e))) throw conflict('Member already exists');
     throw e;
   }
-  const added = await getMember(db, source, user.id, false);
-  await announce(db, source, 'user_add_to_group', added);
-  return added;
 }
 
 /** Group membership changes are member events for the hooks of the group and its ancestors. */
@@ -186,14 +189,16 @@ export async function updateMember(
   if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && body.access_level < ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
     throw validationFailed({ access_level: ['cannot be lowered: the group must keep at least one Owner'] });
   }
-  await db
-    .updateTable('members')
-    .set({ access_level: body.access_level, ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}), updated_at: nowIso() })
-    .where('id', '=', current.member.id)
-    .execute();
-  const updated = await getMember(db, source, userId, false);
-  await announce(db, source, 'user_update_for_group', updated);
-  return updated;
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('members')
+      .set({ access_level: body.access_level, ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}), updated_at: nowIso() })
+      .where('id', '=', current.member.id)
+      .execute();
+    const updated = await getMember(trx, source, userId, false);
+    await announce(trx, source, 'user_update_for_group', updated);
+    return updated;
+  });
 }
 
 export async function removeMember(db: Db, actor: Actor, actorLevel: number, source: MemberSource, userId: number): Promise<void> {
@@ -203,6 +208,8 @@ export async function removeMember(db: Db, actor: Actor, actorLevel: number, sou
   if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
     throw new ApiError(403, { message: '403 Forbidden - the last Owner of a group cannot be removed' });
   }
-  await db.deleteFrom('members').where('id', '=', current.member.id).execute();
-  await announce(db, source, 'user_remove_from_group', current);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('members').where('id', '=', current.member.id).execute();
+    await announce(trx, source, 'user_remove_from_group', current);
+  });
 }

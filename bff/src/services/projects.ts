@@ -58,27 +58,29 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
   if (Object.keys(errors).length) throw validationFailed(errors);
   const now = nowIso();
   const { namespace_id: _ns, name: _n, path: _p, topics, ...flags } = body;
-  const inserted = await db
-    .insertInto('projects')
-    .values({
-      ...toColumns(flags),
-      name,
-      path,
-      namespace_id: namespace.id,
-      path_with_namespace: `${namespace.full_path}/${path}`,
-      description: body.description ?? null,
-      visibility,
-      topics: JSON.stringify(topics ?? []),
-      creator_id: creator.id,
-      created_at: now,
-      last_activity_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
-  const owner = (await db.selectFrom('users').selectAll().where('id', '=', creator.id).executeTakeFirst()) ?? null;
-  await fireHookEvent(db, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
-  return project;
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('projects')
+      .values({
+        ...toColumns(flags),
+        name,
+        path,
+        namespace_id: namespace.id,
+        path_with_namespace: `${namespace.full_path}/${path}`,
+        description: body.description ?? null,
+        visibility,
+        topics: JSON.stringify(topics ?? []),
+        creator_id: creator.id,
+        created_at: now,
+        last_activity_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const project = await trx.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    const owner = (await trx.selectFrom('users').selectAll().where('id', '=', creator.id).executeTakeFirst()) ?? null;
+    await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
+    return project;
+  });
 }
 
 export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {
@@ -130,6 +132,6 @@ export async function deleteProject(db: Db, project: ProjectRow, namespace: Grou
     await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', '=', project.id).execute();
     await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', '=', project.id).execute();
     await trx.deleteFrom('projects').where('id', '=', project.id).execute();
+    await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_destroy', project, namespace, null));
   });
-  await fireHookEvent(db, namespace, 'project_events', projectPayload('project_destroy', project, namespace, null));
 }
