@@ -25,7 +25,11 @@ export interface Running {
 /** Opens and migrates the database, creates the administrator, seeds demo data, listens. */
 export async function startServer(config: Config, opts: { logger?: Logger } = {}): Promise<Running> {
   const logger = opts.logger ?? pino({ level: config.logLevel });
-  const db = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'gatehouse.sqlite3') });
+  const db = openDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'gatehouse.sqlite3'),
+    onIdleError: (err) => logger.warn({ err }, 'database connection dropped'),
+  });
   await migrate(db);
   const boot = await bootstrap(db, config);
   const demo = config.demo && boot.created ? await seedDemo(db, config) : null;

@@ -33,6 +33,7 @@ export interface DbOptions {
   /** SQLite file; ignored when databaseUrl is set. */
   sqliteFile?: string;
   poolSize?: number;
+  onIdleError?: (err: Error) => void;
 }
 
 /** Like libpq, a connection string without a user connects as the operating-system user. */
@@ -44,6 +45,9 @@ export function pgConnection(url: string): pg.ClientConfig {
 export function openDb(opts: DbOptions): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ ...pgConnection(opts.databaseUrl), max: opts.poolSize ?? 10 });
+    // An idle connection that the server drops (restart, failover) must not crash the process:
+    // the pool discards it and the next query opens a new one.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = opts.sqliteFile ?? ':memory:';

