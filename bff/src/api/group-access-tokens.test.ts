@@ -206,6 +206,16 @@ describe('POST /groups/:id/access_tokens/:token_id/rotate', () => {
       expectStatus(await api(`/groups/${group.id}/access_tokens/${t.id}/rotate`, { method: 'POST', token: null }), 401);
       expectStatus(await api(`/groups/${group.id}`, { token: t.token }), 200);
     });
+    it('403 instead of 401 for a console session without the role, so the console does not think it was signed out', async () => {
+      const { group, owner } = await setup();
+      const t = await createToken(group.id, owner.token);
+      const maintainer = await userWithRole(group.id, 40);
+      const signIn = await api('/api/console/session', { method: 'POST', token: null, json: { username: maintainer.user.username, password: maintainer.password } });
+      const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+      const res = await api(`/groups/${group.id}/access_tokens/${t.id}/rotate`, { method: 'POST', token: null, headers: { cookie, 'X-CSRF-Token': signIn.body.csrf_token } });
+      expectStatus(res, 403);
+      expectStatus(await api(`/groups/${group.id}`, { token: t.token }), 200);
+    });
     it('401: an expired token', async () => {
       const { group, owner } = await setup();
       const t = await createToken(group.id, owner.token);
