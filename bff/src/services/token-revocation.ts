@@ -7,18 +7,11 @@ import { bool, json } from '../util/rows.ts';
 import { isActive } from './personal-access-tokens.ts';
 import { isExpired } from './deploy-tokens.ts';
 import { getSettings } from './application-settings.ts';
+import { memberTraversals } from './visibility.ts';
 
 /** Whether the user holds any membership in the group's tree: a group of it or a project in it. */
 async function memberOfTree(db: Db, userId: number, root: GroupRow): Promise<boolean> {
-  const inGroup = await db
-    .selectFrom('members')
-    .innerJoin('groups', 'groups.id', 'members.source_id')
-    .select('members.id')
-    .where('members.source_type', '=', 'group')
-    .where('members.user_id', '=', userId)
-    .where('groups.traversal', 'like', `${root.traversal}%`)
-    .executeTakeFirst();
-  if (inGroup) return true;
+  if ((await memberTraversals(db, userId)).some((t) => t.startsWith(root.traversal))) return true;
   const inProject = await db
     .selectFrom('members')
     .innerJoin('projects', 'projects.id', 'members.source_id')
