@@ -32,8 +32,8 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   });
   await migrate(db);
   const boot = await bootstrap(db, config);
-  const demo = config.demo && boot.created ? await seedDemo(db, config) : null;
   const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
   const app = createApp({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

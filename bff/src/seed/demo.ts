@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import type { Vault } from '../auth/vault.ts';
+import { HOOK_EVENTS, type HookFlag } from '../../../shared/src/hooks.ts';
+import { samplePayload } from '../services/hook-payloads.ts';
 import type { Config } from '../config.ts';
 import type { GroupRow, UserRow } from '../db/schema.ts';
 import { randomPassword } from '../auth/secrets.ts';
@@ -63,7 +67,7 @@ const TREE: GroupSeed[] = [
  * Demo data for a fresh database: groups with subgroups and projects, and a user in each role
  * of the Acme group, so every screen has something real to show.
  */
-export async function seedDemo(db: Db, _config: Config): Promise<{ password: string }> {
+export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ password: string }> {
   const password = randomPassword();
   const users: Record<string, UserRow> = {};
   for (const p of PEOPLE) {
@@ -103,5 +107,77 @@ export async function seedDemo(db: Db, _config: Config): Promise<{ password: str
     prevent_secrets: true,
     max_file_size: 50,
   });
+  await seedHookDeliveries(db, config, vault, acme, alice);
   return { password };
+}
+
+/**
+ * A hook of the Acme group with a few days of deliveries, so the delivery log has something to
+ * show. Its receiver is not reachable from a fresh install (example.com), so the hook row and
+ * its past deliveries are written directly rather than sent; new events will fail against it
+ * until its URL is changed, which is also what the health column and banner are for.
+ */
+async function seedHookDeliveries(db: Db, config: Config, vault: Vault, acme: GroupRow, alice: UserRow) {
+  const now = Date.now();
+  const baseUrl = config.externalUrl ?? `http://localhost:${config.port}`;
+  const hook = await db
+    .insertInto('web_hooks')
+    .values({
+      uuid: crypto.randomUUID(),
+      scope: 'group',
+      group_id: acme.id,
+      project_id: null,
+      url: 'https://ci.example.com/hooks/{pipeline_key}',
+      name: 'CI notifier (demo)',
+      description: 'Tells the CI system about pushes and membership changes',
+      encrypted_token: vault.encrypt(crypto.randomBytes(12).toString('hex')),
+      encrypted_custom_headers: vault.encryptJson([{ key: 'X-CI-Tenant', value: 'acme' }]),
+      encrypted_url_variables: vault.encryptJson([{ key: 'pipeline_key', value: crypto.randomBytes(8).toString('hex') }]),
+      custom_webhook_template: null,
+      push_events_branch_filter: null,
+      disabled_until: null,
+      member_events: 1,
+      subgroup_events: 1,
+      created_at: new Date(now - 5 * 86_400_000).toISOString(),
+      updated_at: new Date(now - 5 * 86_400_000).toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const answers: [HookFlag, number | null, string][] = [
+    ['push_events', 200, '{"status":"queued"}'],
+    ['member_events', 200, '{"status":"ok"}'],
+    ['push_events', 404, '{"error":"pipeline not found"}'],
+    ['subgroup_events', 200, '{"status":"ok"}'],
+    ['push_events', 500, 'Internal Server Error'],
+    ['push_events', null, ''],
+    ['tag_push_events', 200, '{"status":"queued"}'],
+  ];
+  for (const [i, [flag, status, body]] of answers.entries()) {
+    const data = samplePayload(flag, { baseUrl, user: alice, group: acme });
+    await db
+      .insertInto('web_hook_logs')
+      .values({
+        web_hook_id: hook.id,
+        trigger: HOOK_EVENTS[flag].trigger,
+        url: 'https://ci.example.com/hooks/{pipeline_key}',
+        request_headers: JSON.stringify({
+          'Content-Type': 'application/json',
+          'User-Agent': 'Gatehouse/0.1',
+          'Idempotency-Key': crypto.randomUUID(),
+          'X-Service-Event': HOOK_EVENTS[flag].header,
+          'X-Service-Token': '[REDACTED]',
+          'X-CI-Tenant': '[REDACTED]',
+        }),
+        request_data: JSON.stringify(data),
+        response_headers: JSON.stringify(status === null ? {} : { 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain' }),
+        response_body: body,
+        response_status: status === null ? 'internal error' : String(status),
+        execution_duration: status === null ? 10 : 0.05 + i * 0.03,
+        internal_error_message: status === null ? 'Request timed out after 10 s' : null,
+        idempotency_key: crypto.randomUUID(),
+        event_uuid: crypto.randomUUID(),
+        created_at: new Date(now - (answers.length - i) * 7 * 3_600_000).toISOString(),
+      })
+      .execute();
+  }
 }
