@@ -1,4 +1,4 @@
-/** The part of autocannon's programmatic API that bench/run.ts uses (the package ships no types). */
+/** The part of autocannon's programmatic API that bench/run.ts and bench/deliveries.ts use (the package ships no types). */
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
@@ -9,6 +9,7 @@ declare module 'autocannon' {
     duration?: number;
     method?: string;
     headers?: Record<string, string>;
+    body?: string | Buffer;
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
     pipelining?: number;

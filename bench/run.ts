@@ -22,101 +22,44 @@
  *                         Gatehouse targets also run on a throwaway database created and
  *                         dropped there. Optional; skipped with a note when unset.
  *   BENCH_ONLY            comma-separated words; only targets whose label contains one run
- *                         (the baselines always run, the ratios need them)
+ *                         (the baselines run whenever a group target does, the ratios need
+ *                         them); the webhook-delivery section's label is "webhook
+ *                         deliveries", so BENCH_ONLY=deliveries runs only that section
+ *   BENCH_NODE_ARGS       extra node flags for every child process, e.g.
+ *                         "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
+ *
+ * Then the "Webhook deliveries" section (bench/deliveries.ts, its own environment variables
+ * are listed there): deliveries per second from 100 hooks to a local receiver and the time
+ * from event to delivery, on SQLite and (with BENCH_PG) PostgreSQL, beside the receiver's
+ * own ceiling.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import autocannon from 'autocannon';
 import type { ChildReady } from './server-child.ts';
-
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(benchDir, '..');
-
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) {
-    console.error(`${name}=${JSON.stringify(raw)} is not a number >= ${min}; using ${fallback}.`);
-    return fallback;
-  }
-  return n;
-}
+import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport } from './deliveries.ts';
+import {
+  ONLY,
+  cleanUp,
+  envNumber,
+  fmtInt,
+  fmtMs,
+  fmtRatio,
+  formatBytes,
+  percentile,
+  printAligned,
+  selectedLabel,
+  startChild,
+  withPgDatabase,
+  withTempDir,
+} from './lib.ts';
 
 const SECONDS = envNumber('BENCH_SECONDS', 10, 1);
 const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2, 0);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 10, 1));
 const PG_ADMIN = process.env.BENCH_PG?.trim() || undefined;
-const ONLY = (process.env.BENCH_ONLY ?? '')
-  .split(',')
-  .map((s) => s.trim().toLowerCase())
-  .filter(Boolean);
 
 const ROOT_TOKEN = `bench-root-${crypto.randomBytes(12).toString('hex')}`;
-
-// ---------------------------------------------------------------------------------------
-// Child processes
-
-interface Child<T> {
-  info: T;
-  stop(): Promise<void>;
-}
-
-/** Children still running, with a promise of their exit, for the clean-up after a crash or Ctrl-C. */
-const liveChildren = new Map<ChildProcess, Promise<void>>();
-
-/** Starts `node --import tsx <script>`, waits for its `@@bench {json}` line. */
-function startChild<T>(script: string, args: string[], env: Record<string, string>, readyTimeoutMs: number): Promise<Child<T>> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, script), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  liveChildren.set(proc, exited);
-  void exited.then(() => liveChildren.delete(proc));
-
-  const stop = async () => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.stdin?.end();
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      void stop();
-      reject(new Error(`${script} ${args.join(' ')} did not report ready within ${readyTimeoutMs / 1000} s`));
-    }, readyTimeoutMs);
-    const lines = readline.createInterface({ input: proc.stdout! });
-    lines.on('line', (line) => {
-      if (!settled && line.startsWith('@@bench ')) {
-        settled = true;
-        clearTimeout(timer);
-        resolve({ info: JSON.parse(line.slice('@@bench '.length)) as T, stop });
-      } else {
-        process.stdout.write(`  [${script}] ${line}\n`);
-      }
-    });
-    proc.once('exit', (code, signal) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(new Error(`${script} ${args.join(' ')} exited (${signal ?? `code ${code}`}) before it was ready`));
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------
 // Measuring
@@ -146,12 +89,6 @@ interface Row {
   load?: number;
   /** Set when the target could not be measured. */
   error?: string;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
 }
 
 /** Latencies are collected from autocannon's per-response event: its own histogram rounds to whole milliseconds. */
@@ -294,7 +231,7 @@ function gatehouseTargets(info: ChildReady, memberToken: string | undefined): Ta
   return targets;
 }
 
-const selected = (t: Target) => ONLY.length === 0 || ONLY.some((w) => t.label.toLowerCase().includes(w));
+const selected = (t: Target) => selectedLabel(t.label);
 
 async function runGatehouse(section: string, env: Record<string, string>): Promise<Row[]> {
   console.log(`\n${section}: starting Gatehouse and seeding 1,000 subgroups × 10 projects (+ a 100-project group) through the services…`);
@@ -342,59 +279,7 @@ async function runBaseline(kind: 'http' | 'express', label: string): Promise<Row
 }
 
 // ---------------------------------------------------------------------------------------
-// PostgreSQL throwaway database
-
-async function withPgDatabase<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
-  // libpq (psql) falls back to the OS user name; node-postgres only reads USER, which is not
-  // always set (e.g. in containers). Children inherit PGUSER too.
-  if (!process.env.PGUSER && !process.env.USER && !new URL(adminUrl).username) process.env.PGUSER = os.userInfo().username;
-  const name = `gatehouse_bench_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const drop = registerCleanup(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } finally {
-      await c.end();
-    }
-  });
-  try {
-    return await fn(url.toString());
-  } finally {
-    await drop().catch((err: unknown) => console.error(`could not drop database ${name}: ${String(err)}`));
-  }
-}
-
-/** A scratch data directory (the SQLite file, or nothing much with PostgreSQL), removed afterwards. */
-async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const remove = registerCleanup(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  try {
-    return await fn(dir);
-  } finally {
-    await remove();
-  }
-}
-
-// ---------------------------------------------------------------------------------------
 // Report
-
-function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
-}
-
-const fmtInt = (n: number | undefined) => (n === undefined ? '-' : Math.round(n).toLocaleString('en'));
-const fmtMs = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
-const fmtRatio = (r: number) => (r >= 10 ? r.toFixed(1) : r >= 0.1 ? r.toFixed(2) : r.toFixed(3));
 
 function printTable(rows: Row[]): void {
   const header = ['engine', 'target', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors/non-2xx', 'body', 'load'];
@@ -413,12 +298,7 @@ function printTable(rows: Row[]): void {
           r.load === undefined ? '-' : r.load.toFixed(1),
         ],
   );
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
-  const line = (c: string[]) => c.map((v, i) => (right.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
+  printAligned(header, cells, new Set([2, 3, 4, 5, 6, 7, 8]));
   const failed = rows.filter((r) => r.error);
   if (failed.length) {
     console.log('');
@@ -449,19 +329,6 @@ function printRatios(rows: Row[]): void {
 
 // ---------------------------------------------------------------------------------------
 
-/**
- * Clean-ups still to do. Each runs once: the normal path and a Ctrl-C clean-up racing it
- * await the same promise, so the process never exits halfway through dropping a database.
- */
-const cleanups = new Set<() => Promise<void>>();
-
-function registerCleanup(fn: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const once = () => (running ??= fn().finally(() => cleanups.delete(once)));
-  cleanups.add(once);
-  return once;
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const cpus = os.cpus();
@@ -472,37 +339,43 @@ async function main(): Promise<void> {
   if (ONLY.length) console.log(`  BENCH_ONLY: ${ONLY.join(', ')}`);
   console.log(`  load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
+  // The group targets' labels do not depend on the seeded ids, so the selection is known up front.
+  const groupTargetsSelected = gatehouseTargets({ topId: 0, subId: 0, wideId: 0 } as ChildReady, undefined).some(selected);
+  const deliveriesSelected = selectedLabel(DELIVERIES_LABEL);
+
   const rows: Row[] = [];
-  console.log('\nbaselines: GET / returning {"id":1,"name":"bench"}');
-  rows.push(await runBaseline('http', 'bare node:http'));
-  rows.push(await runBaseline('express', 'bare Express'));
-
-  rows.push(...(await withTempDir((dir) => runGatehouse('sqlite', { BENCH_DATA_DIR: dir }))));
-
   let pgNote: string | undefined;
-  if (PG_ADMIN) {
-    const pgRows = await withTempDir((dir) => withPgDatabase(PG_ADMIN, (url) => runGatehouse('postgres', { BENCH_DATA_DIR: dir, DATABASE_URL: url })));
-    rows.push(...pgRows);
-  } else {
-    pgNote = 'PostgreSQL: skipped (set BENCH_PG to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql, to also run on a throwaway database).';
+  if (groupTargetsSelected) {
+    console.log('\nbaselines: GET / returning {"id":1,"name":"bench"}');
+    rows.push(await runBaseline('http', 'bare node:http'));
+    rows.push(await runBaseline('express', 'bare Express'));
+
+    rows.push(...(await withTempDir((dir) => runGatehouse('sqlite', { BENCH_DATA_DIR: dir }))));
+
+    if (PG_ADMIN) {
+      const pgRows = await withTempDir((dir) => withPgDatabase(PG_ADMIN, (url) => runGatehouse('postgres', { BENCH_DATA_DIR: dir, DATABASE_URL: url })));
+      rows.push(...pgRows);
+    } else {
+      pgNote = 'PostgreSQL: skipped (set BENCH_PG to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql, to also run on a throwaway database).';
+    }
   }
 
-  console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
-  printTable(rows);
-  printRatios(rows);
-  if (pgNote) console.log(`\n${pgNote}`);
-  const busiest = Math.max(...rows.map((r) => r.load ?? 0));
-  console.log(
-    `\nThe "load" column is the 1-minute load average after each target; this bench itself accounts for about 2 ` +
-      `(client + server).${busiest > cpus.length + 1 ? ` It reached ${busiest.toFixed(1)} on ${cpus.length} CPU(s): other work competed with the bench, so treat the figures as noisy and rerun on a quiet machine before comparing runs.` : ''}`,
-  );
-  console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-}
+  let deliveries: DeliveryReport | undefined;
+  if (deliveriesSelected) deliveries = await runDeliveries({ pgAdmin: PG_ADMIN, connections: CONNECTIONS });
 
-async function cleanUp(): Promise<void> {
-  for (const proc of liveChildren.keys()) proc.kill('SIGTERM');
-  await Promise.race([Promise.all(liveChildren.values()), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  await Promise.all([...cleanups].map((c) => c().catch((err: unknown) => console.error(`clean-up failed: ${String(err)}`))));
+  if (groupTargetsSelected) {
+    console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
+    printTable(rows);
+    printRatios(rows);
+    if (pgNote) console.log(`\n${pgNote}`);
+    const busiest = Math.max(...rows.map((r) => r.load ?? 0));
+    console.log(
+      `\nThe "load" column is the 1-minute load average after each target; this bench itself accounts for about 2 ` +
+        `(client + server).${busiest > cpus.length + 1 ? ` It reached ${busiest.toFixed(1)} on ${cpus.length} CPU(s): other work competed with the bench, so treat the figures as noisy and rerun on a quiet machine before comparing runs.` : ''}`,
+    );
+  }
+  if (deliveries) printDeliveries(deliveries);
+  console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
 // Ctrl-C reaches this process twice (from the terminal's process group and relayed by tsx):

@@ -28,6 +28,8 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const db = openDb({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'gatehouse.sqlite3'),
+    // Every job worker may hold a connection while requests keep theirs.
+    poolSize: config.workers + 10,
     onIdleError: (err) => logger.warn({ err }, 'database connection dropped'),
   });
   await migrate(db);

@@ -12,6 +12,7 @@ import * as m003 from './migrations/003_push_rules.ts';
 import * as m004 from './migrations/004_deploy_feed_settings.ts';
 import * as m005 from './migrations/005_scim.ts';
 import * as m006 from './migrations/006_hooks_jobs.ts';
+import * as m007 from './migrations/007_delivery_indexes.ts';
 
 export type Db = Kysely<Database>;
 
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '004_deploy_feed_settings': m004,
   '005_scim': m005,
   '006_hooks_jobs': m006,
+  '007_delivery_indexes': m007,
 };
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.

@@ -14,6 +14,17 @@ import { isoPlus, nowIso } from '../util/time.ts';
 export const jobEvents = new EventEmitter();
 jobEvents.setMaxListeners(100);
 
+/** Several jobs of one kind in one statement (an event's deliveries to all its hooks). */
+export async function enqueueMany(db: Db, kind: string, payloads: unknown[]): Promise<void> {
+  if (!payloads.length) return;
+  const now = nowIso();
+  await db
+    .insertInto('jobs')
+    .values(payloads.map((p) => ({ kind, payload: JSON.stringify(p), run_at: now, created_at: now, updated_at: now })))
+    .execute();
+  jobEvents.emit('enqueued');
+}
+
 export async function enqueue(
   db: Db,
   kind: string,
@@ -37,29 +48,29 @@ export async function enqueue(
 
 export const workerId = () => `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
 
-/** Claims the next due job (or one whose worker's lease ran out) for `worker`. */
+/**
+ * Claims the next due job for `worker`: first a pending one (an index walk on state, run_at),
+ * and only when none is due, one whose worker's lease ran out.
+ */
 export async function claim(db: Db, worker: string, leaseMs: number): Promise<JobRow | undefined> {
+  return (await claimWhere(db, worker, leaseMs, 'pending')) ?? (await claimWhere(db, worker, leaseMs, 'expired'));
+}
+
+async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pending' | 'expired'): Promise<JobRow | undefined> {
   const now = nowIso();
-  let next = db
-    .selectFrom('jobs')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]),
-        eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)]),
-      ]),
-    )
-    .orderBy('run_at')
-    .orderBy('id')
-    .limit(1);
+  let next = db.selectFrom('jobs').select('id');
+  next =
+    which === 'pending'
+      ? next.where('state', '=', 'pending').where('run_at', '<=', now).orderBy('run_at').orderBy('id')
+      : next.where('state', '=', 'running').where('locked_until', '<', now).orderBy('locked_until');
+  next = next.limit(1);
   if (isPostgres(db)) next = next.forUpdate().skipLocked();
-  const row = await db
+  return db
     .updateTable('jobs')
     .set({ state: 'running', locked_by: worker, locked_until: isoPlus(leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
     .where('id', '=', next)
     .returningAll()
     .executeTakeFirst();
-  return row;
 }
 
 export async function complete(db: Db, job: JobRow): Promise<void> {

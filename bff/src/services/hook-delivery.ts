@@ -6,7 +6,7 @@ import type { Vault } from '../auth/vault.ts';
 import type { Config } from '../config.ts';
 import { HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
 import { postJson } from '../outbound/http.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueueMany } from '../jobs/queue.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
@@ -182,13 +182,11 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
     )
     .execute();
   const eventUuid = crypto.randomUUID();
-  let queued = 0;
-  for (const hook of hooks) {
-    if (flag === 'push_events' && typeof data.ref === 'string' && !branchMatches(hook, data.ref)) continue;
-    await enqueue(db, 'hook_delivery', { hook_id: hook.id, flag, data, event_uuid: eventUuid, idempotency_key: crypto.randomUUID() } satisfies DeliveryJob);
-    queued++;
-  }
-  return queued;
+  const jobs: DeliveryJob[] = hooks
+    .filter((hook) => flag !== 'push_events' || typeof data.ref !== 'string' || branchMatches(hook, data.ref))
+    .map((hook) => ({ hook_id: hook.id, flag, data, event_uuid: eventUuid, idempotency_key: crypto.randomUUID() }));
+  await enqueueMany(db, 'hook_delivery', jobs);
+  return jobs.length;
 }
 
 /** Removes delivery log records older than the retention window. */

@@ -1,0 +1,71 @@
+/**
+ * Gatehouse for the webhook-delivery bench (bench/deliveries.ts), in its own process:
+ * started like bench/server-child.ts (loadConfig + startServer) on a fresh database (SQLite
+ * in BENCH_DATA_DIR, or PostgreSQL when DATABASE_URL is set), without any seed data — the
+ * parent sets it up through the API. The job workers run in this process, as in production:
+ * GATEHOUSE_WORKERS, GATEHOUSE_HOOK_TIMEOUT_SECONDS and GATEHOUSE_SECRET_KEY come from the
+ * environment the parent gives it.
+ *
+ * Reports one `@@bench {json}` line on stdout once it listens, and serves until SIGTERM or
+ * until its stdin closes.
+ */
+import path from 'node:path';
+import { loadConfig } from '../bff/src/config.ts';
+import { startServer } from '../bff/src/server.ts';
+
+export interface DeliveryChildReady {
+  url: string;
+  engine: 'sqlite' | 'postgres';
+  workers: number;
+  hookTimeoutMs: number;
+  /** The SQLite file (for the parent to read the job and log rows afterwards), or null. */
+  sqliteFile: string | null;
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEHOUSE_DATA_DIR: env.BENCH_DATA_DIR ?? '',
+    GATEHOUSE_DEMO: '0',
+    GATEHOUSE_ROOT_PASSWORD: 'bench-password',
+    GATEHOUSE_ROOT_TOKEN: env.BENCH_ROOT_TOKEN ?? '',
+    GATEHOUSE_LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent',
+    GATEHOUSE_WORKERS: env.GATEHOUSE_WORKERS ?? '4',
+    GATEHOUSE_HOOK_TIMEOUT_SECONDS: env.GATEHOUSE_HOOK_TIMEOUT_SECONDS ?? '10',
+    GATEHOUSE_SECRET_KEY: env.GATEHOUSE_SECRET_KEY ?? '',
+    ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+  });
+  const running = await startServer(config);
+  const address = running.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.stdin.on('end', shutdown);
+  process.stdin.resume();
+
+  const ready: DeliveryChildReady = {
+    url: `http://127.0.0.1:${port}`,
+    engine: config.databaseUrl ? 'postgres' : 'sqlite',
+    workers: config.workers,
+    hookTimeoutMs: config.hookTimeoutMs,
+    sqliteFile: config.databaseUrl ? null : path.join(config.dataDir, 'gatehouse.sqlite3'),
+  };
+  process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error('bench delivery child failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,192 @@
+/**
+ * What bench/run.ts and the sections it calls (bench/deliveries.ts) share: child processes
+ * that report `@@bench {json}` when ready, clean-ups that survive Ctrl-C, throwaway
+ * PostgreSQL databases and scratch directories, and small number helpers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const benchDir = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(benchDir, '..');
+
+export function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) {
+    console.error(`${name}=${JSON.stringify(raw)} is not a number >= ${min}; using ${fallback}.`);
+    return fallback;
+  }
+  return n;
+}
+
+/** BENCH_ONLY as lower-case words (empty: everything runs). */
+export const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
+
+/** Whether a label is selected by BENCH_ONLY (it contains one of its words). */
+export const selectedLabel = (label: string) => ONLY.length === 0 || ONLY.some((w) => label.toLowerCase().includes(w));
+
+// ---------------------------------------------------------------------------------------
+// Child processes
+
+export interface Child<T> {
+  info: T;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Children still running, with a promise of their exit, for the clean-up after a crash or Ctrl-C. */
+export const liveChildren = new Map<ChildProcess, Promise<void>>();
+
+/** BENCH_NODE_ARGS: extra flags for every child's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS). */
+const childNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
+/** Starts `node --import tsx <script>`, waits for its `@@bench {json}` line. */
+export function startChild<T>(script: string, args: string[], env: Record<string, string>, readyTimeoutMs: number): Promise<Child<T>> {
+  const proc = spawn(process.execPath, [...childNodeArgs, '--import', 'tsx', path.join(benchDir, script), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  liveChildren.set(proc, exited);
+  void exited.then(() => liveChildren.delete(proc));
+
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.stdin?.end();
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      void stop();
+      reject(new Error(`${script} ${args.join(' ')} did not report ready within ${readyTimeoutMs / 1000} s`));
+    }, readyTimeoutMs);
+    const lines = readline.createInterface({ input: proc.stdout! });
+    lines.on('line', (line) => {
+      if (!settled && line.startsWith('@@bench ')) {
+        settled = true;
+        clearTimeout(timer);
+        resolve({ info: JSON.parse(line.slice('@@bench '.length)) as T, pid: proc.pid!, stop });
+      } else {
+        process.stdout.write(`  [${script}] ${line}\n`);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`${script} ${args.join(' ')} exited (${signal ?? `code ${code}`}) before it was ready`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Clean-ups
+
+/**
+ * Clean-ups still to do. Each runs once: the normal path and a Ctrl-C clean-up racing it
+ * await the same promise, so the process never exits halfway through dropping a database.
+ */
+export const cleanups = new Set<() => Promise<void>>();
+
+export function registerCleanup(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const once = () => (running ??= fn().finally(() => cleanups.delete(once)));
+  cleanups.add(once);
+  return once;
+}
+
+/** Stops every child still running and runs every pending clean-up. */
+export async function cleanUp(): Promise<void> {
+  for (const proc of liveChildren.keys()) proc.kill('SIGTERM');
+  await Promise.race([Promise.all(liveChildren.values()), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  await Promise.all([...cleanups].map((c) => c().catch((err: unknown) => console.error(`clean-up failed: ${String(err)}`))));
+}
+
+// ---------------------------------------------------------------------------------------
+// PostgreSQL throwaway database, scratch directory
+
+export async function withPgDatabase<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  // libpq (psql) falls back to the OS user name; node-postgres only reads USER, which is not
+  // always set (e.g. in containers). Children inherit PGUSER too.
+  if (!process.env.PGUSER && !process.env.USER && !new URL(adminUrl).username) process.env.PGUSER = os.userInfo().username;
+  const name = `gatehouse_bench_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = registerCleanup(async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  });
+  try {
+    return await fn(url.toString());
+  } finally {
+    await drop().catch((err: unknown) => console.error(`could not drop database ${name}: ${String(err)}`));
+  }
+}
+
+/** A scratch data directory (the SQLite file, or nothing much with PostgreSQL), removed afterwards. */
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
+  const remove = registerCleanup(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  try {
+    return await fn(dir);
+  } finally {
+    await remove();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Numbers
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+export function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
+}
+
+export const fmtInt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en'));
+export const fmtMs = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
+export const fmtRatio = (r: number) => (r >= 10 ? r.toFixed(1) : r >= 0.1 ? r.toFixed(2) : r.toFixed(3));
+
+/** Prints a table: left-aligned text columns, right-aligned number columns. */
+export function printAligned(header: string[], cells: string[][], rightAligned: Set<number>): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (rightAligned.has(i) ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+}
