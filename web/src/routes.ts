@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { ACCESS_LEVELS } from '../../shared/src/roles.ts';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconGroups, IconHome, IconSettings } from './components/icons.tsx';
+import { IconBook, IconFlame, IconGroups, IconHome, IconKey, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -38,6 +38,7 @@ export const appRoutes: AppRoute[] = [
     nav: { label: 'Groups', icon: IconGroups, activePrefix: '/groups' },
   },
   { kind: 'screen', path: '/groups/*', load: () => import('./screens/groups/GroupPage.tsx') },
+  { kind: 'screen', path: '/projects/*', load: () => import('./screens/projects/ProjectPage.tsx') },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
@@ -64,9 +65,51 @@ export const groupSections: GroupSection[] = [
     minRole: ACCESS_LEVELS.owner,
     load: () => import('./screens/groups/GroupSettingsPage.tsx'),
   },
+  {
+    slug: 'access_tokens',
+    label: 'Access tokens',
+    icon: IconKey,
+    minRole: ACCESS_LEVELS.owner,
+    load: () => import('./screens/group-access-tokens/AccessTokensPage.tsx'),
+  },
+  {
+    slug: 'push_rules',
+    label: 'Push rules',
+    icon: IconShieldCheck,
+    minRole: ACCESS_LEVELS.owner,
+    load: () => import('./screens/group-push-rules/PushRulesPage.tsx'),
+  },
+  {
+    slug: 'revoke_token',
+    label: 'Leaked tokens',
+    icon: IconFlame,
+    minRole: ACCESS_LEVELS.owner,
+    load: () => import('./screens/token-revocation/RevokeTokenPage.tsx'),
+  },
+  {
+    slug: 'hooks',
+    label: 'Webhooks',
+    icon: IconWebhook,
+    minRole: ACCESS_LEVELS.owner,
+    load: () => import('./screens/hooks/GroupHooksPage.tsx'),
+  },
 ];
 
 export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath}${section ? `/-/${section}` : ''}`;
+
+/** Sections of a project page, /projects/<path with namespace>[/-/<slug>], drawn and guarded like the group's. */
+export const projectSections: GroupSection[] = [
+  { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
+  {
+    slug: 'hooks',
+    label: 'Webhooks',
+    icon: IconWebhook,
+    minRole: ACCESS_LEVELS.maintainer,
+    load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
+  },
+];
+
+export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 
 /** `acme/platform/-/settings` → `{ fullPath: 'acme/platform', section: 'settings' }`. */
 export function parseGroupSplat(splat: string): { fullPath: string; section: string } {

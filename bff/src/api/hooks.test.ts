@@ -50,7 +50,7 @@ for (const scope of ['groups', 'projects'] as const) {
             token: 'hook-secret',
             push_events: true,
             issues_events: true,
-            push_events_branch_filter: 'main,release/*',
+            push_events_branch_filter: 'main, release/*',
             branch_filter_strategy: 'wildcard',
             enable_ssl_verification: false,
             custom_headers: [{ key: 'X-Team', value: 'platform' }],
@@ -68,6 +68,7 @@ for (const scope of ['groups', 'projects'] as const) {
         }
         assert.equal(hook.url, `${receiver.url}/hook/{path_secret}`);
         assert.deepEqual(hook.custom_headers, [{ key: 'X-Team' }]);
+        assert.equal(hook.push_events_branch_filter, 'main, release/*');
         assert.deepEqual(hook.url_variables, [{ key: 'path_secret' }]);
         assert.equal(hook.alert_status, 'executable');
         assert.equal(hook.disabled_until, null);

@@ -138,6 +138,7 @@ async function seedHookDeliveries(db: Db, config: Config, vault: Vault, acme: Gr
       disabled_until: null,
       member_events: 1,
       subgroup_events: 1,
+      tag_push_events: 1,
       created_at: new Date(now - 5 * 86_400_000).toISOString(),
       updated_at: new Date(now - 5 * 86_400_000).toISOString(),
     })

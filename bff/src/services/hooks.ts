@@ -86,7 +86,7 @@ async function validate(
       errors.push_events_branch_filter = [`is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`];
     }
   }
-  if (filter && strategy === 'wildcard' && !/^[^\s~^:?\\[]+$/.test(filter.replace(/\*/g, 'x'))) {
+  if (filter && strategy === 'wildcard' && !filter.split(',').every((f) => /^[^\s~^:?\\[]+$/.test(f.trim()))) {
     errors.push_events_branch_filter = ['is not a valid branch name pattern'];
   }
   if (merged.custom_webhook_template) {

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     /** Present when the server answered with per-field validation errors. */
     readonly fieldErrors: FieldErrors | null = null,
     readonly body: unknown = null,
+    /** The answer's headers (Retry-After of a 429, for one), when there was an answer. */
+    readonly headers: Headers | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,6 +27,14 @@ export class ApiError extends Error {
 
   get isNotFound() {
     return this.status === 404;
+  }
+
+  /** Seconds to wait before asking again, from a 429's Retry-After header (or its body). */
+  get retryAfterSeconds(): number | null {
+    const header = Number(this.headers?.get('Retry-After') ?? Number.NaN);
+    if (Number.isFinite(header) && header >= 0) return header;
+    const body = (this.body as { retry_after?: unknown } | null)?.retry_after;
+    return typeof body === 'number' ? body : null;
   }
 }
 
@@ -70,17 +80,17 @@ export function flattenFieldErrors(node: unknown, prefix = '', out: FieldErrors 
   return out;
 }
 
-function errorFrom(status: number, body: unknown, statusText: string): ApiError {
+function errorFrom(status: number, body: unknown, statusText: string, headers: Headers | null = null): ApiError {
   const message = (body as { message?: unknown } | null)?.message ?? (body as { error?: unknown } | null)?.error;
-  if (typeof message === 'string') return new ApiError(status, message, null, body);
+  if (typeof message === 'string') return new ApiError(status, message, null, body, headers);
   if (message && typeof message === 'object') {
     const fields = flattenFieldErrors(message);
     const summary = Object.entries(fields)
       .map(([k, v]) => `${k} ${v.join(', ')}`)
       .join('; ');
-    return new ApiError(status, summary || `${status} ${statusText}`, fields, body);
+    return new ApiError(status, summary || `${status} ${statusText}`, fields, body, headers);
   }
-  return new ApiError(status, `${status} ${statusText || 'Request failed'}`, null, body);
+  return new ApiError(status, `${status} ${statusText || 'Request failed'}`, null, body, headers);
 }
 
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -115,7 +125,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     }
   }
   if (!res.ok) {
-    const error = errorFrom(res.status, parsed, res.statusText);
+    const error = errorFrom(res.status, parsed, res.statusText, res.headers);
     if (res.status === 401 && !opts.allowUnauthorized) onUnauthorized();
     throw error;
   }

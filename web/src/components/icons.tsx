@@ -119,3 +119,84 @@ export const IconHome = (p: IconProps) => (
     <path d="M5 10v10h14V10" />
   </Icon>
 );
+export const IconKey = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8" cy="15" r="4" />
+    <path d="m10.8 12.2 8.2-8.2m-3 3 2 2m-4 0 1.5 1.5" />
+  </Icon>
+);
+export const IconShieldCheck = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3 5 6v5c0 4.4 3 8.4 7 10 4-1.6 7-5.6 7-10V6z" />
+    <path d="m9 12 2 2 4-4" />
+  </Icon>
+);
+export const IconFlame = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 21a6 6 0 0 0 6-6c0-4-3-6-4-10-2 2-3 4-3 6-1-1-2-2-2-3-2 2-3 4.5-3 7a6 6 0 0 0 6 6z" />
+  </Icon>
+);
+export const IconPlus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+export const IconCopy = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="8" y="8" width="12" height="12" rx="2" />
+    <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
+  </Icon>
+);
+export const IconCheck = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m5 12 5 5L20 7" />
+  </Icon>
+);
+export const IconX = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M18 6 6 18M6 6l12 12" />
+  </Icon>
+);
+export const IconRefresh = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4" />
+    <path d="M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" />
+  </Icon>
+);
+export const IconTrash = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+  </Icon>
+);
+export const IconMinus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h14" />
+  </Icon>
+);
+export const IconWebhook = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4.9 13.6A4 4 0 1 0 11 17h6" />
+    <path d="M15.1 20.5A4 4 0 1 0 17 13c-.7 0-1.4.2-2 .5l-3-5.5" />
+    <path d="M16 8a4 4 0 1 0-8 0c0 1.5.8 2.8 2 3.5L7 17" />
+  </Icon>
+);
+export const IconSend = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M10 14 21 3M21 3l-6.5 18a.55.55 0 0 1-1 0L10 14l-7-3.5a.55.55 0 0 1 0-1z" />
+  </Icon>
+);
+export const IconArrowLeft = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h14M5 12l6 6M5 12l6-6" />
+  </Icon>
+);
+export const IconPencil = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20h4L18.5 9.5a2.8 2.8 0 0 0-4-4L4 16v4M13.5 6.5l4 4" />
+  </Icon>
+);
+export const IconList = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 6h11M9 12h11M9 18h11M5 6v.01M5 12v.01M5 18v.01" />
+  </Icon>
+);

@@ -8,7 +8,7 @@ import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconFolder, IconRepo } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDate, roleName } from '../../components/format.ts';
-import { groupHref } from '../../routes.ts';
+import { groupHref, projectHref } from '../../routes.ts';
 import { useGroupContext } from './group-context.ts';
 
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
@@ -113,9 +113,9 @@ export default function GroupOverview() {
                     </Text>
                     <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
                       <Group gap={6}>
-                        <Text fw={600} size="sm">
+                        <Anchor component={Link} to={projectHref(p.path_with_namespace)} fw={600} size="sm">
                           {p.name}
-                        </Text>
+                        </Anchor>
                         <VisibilityBadge visibility={p.visibility} size="xs" />
                       </Group>
                       <Text size="xs" c="dimmed" lineClamp={1}>

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useGroup, useGroupRole } from '../../api/groups.ts';
@@ -22,6 +22,11 @@ export default function GroupPage() {
   const group = useGroup(fullPath);
   const role = useGroupRole(group.data, user);
   const current = groupSections.find((s) => s.slug === section);
+  const tabList = useRef<HTMLDivElement>(null);
+  // On a narrow screen the tabs scroll sideways: keep the current one in view.
+  useEffect(() => {
+    tabList.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [section, role.data]);
   usePageTitle(group.data ? `${current && current.slug ? `${current.label} · ` : ''}${group.data.full_name}` : 'Group');
 
   const ctx: GroupContextValue | null = group.data
@@ -105,7 +110,7 @@ export default function GroupPage() {
           keepMounted={false}
           aria-label="Group sections"
         >
-          <Tabs.List>
+          <Tabs.List ref={tabList} className="gh-tabs-scroll">
             {tabs.map((s) => (
               <Tabs.Tab key={s.slug} value={s.slug || OVERVIEW} leftSection={<s.icon size={16} />}>
                 {s.label}

@@ -1,0 +1,172 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const BASE_URL = process.env.E2E_BASE_URL!;
+const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
+const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
+
+/** Calls the API as root with the token, the way a script would, to check what the console did. */
+async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+/** What a script holding `token` gets from GET /groups/:id. */
+async function statusWithToken(token: string, groupId: number): Promise<number> {
+  const res = await fetch(`${BASE_URL}/api/v4/groups/${groupId}`, { headers: { 'PRIVATE-TOKEN': token } });
+  return res.status;
+}
+
+async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
+  await page.goto(path);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+/** Whether a secret shows anywhere the browser keeps things: the DOM and both storages. */
+async function traces(page: Page, secret: string) {
+  return page.evaluate((s) => {
+    const inStorage = (store: Storage) => Object.keys(store).some((k) => k.includes(s) || (store.getItem(k) ?? '').includes(s));
+    return { dom: document.documentElement.outerHTML.includes(s), local: inStorage(localStorage), session: inStorage(sessionStorage) };
+  }, secret);
+}
+
+/** Reads the plaintext from the reveal dialog, checks the warning, and closes it. */
+async function takeRevealedToken(page: Page, name: string): Promise<string> {
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('You will not see it again')).toBeVisible();
+  const token = await dialog.getByRole('textbox', { name: `New token “${name}”` }).inputValue();
+  expect(token).toMatch(/^gtpat-/);
+  await dialog.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  return token;
+}
+
+let umbrellaId: number;
+
+test.beforeAll(async () => {
+  const umbrella = await apiAsRoot<{ id: number }>('GET', '/groups/umbrella');
+  expect(umbrella.status).toBe(200);
+  umbrellaId = umbrella.json.id;
+});
+
+test.describe('Group access tokens (/groups/:id/access_tokens)', () => {
+  test.describe('as an Owner', () => {
+    test('creates a token shown once, rotates it, then revokes it', async ({ page }) => {
+      const name = `e2e-release-${Date.now().toString(36)}`;
+      await signInAt(page, '/groups/umbrella');
+      await page.getByRole('tab', { name: 'Access tokens' }).click();
+      await expect(page).toHaveURL(/\/groups\/umbrella\/-\/access_tokens$/);
+
+      // Create: the shared schema refuses an empty form before anything is sent.
+      await page.getByRole('button', { name: 'Create token' }).first().click();
+      const create = page.getByRole('dialog', { name: 'Create a group access token' });
+      await create.getByRole('button', { name: 'Create token' }).click();
+      await expect(create.getByText("Can't be blank")).toBeVisible();
+      await expect(create.getByText('Select at least one scope')).toBeVisible();
+
+      await create.getByLabel('Token name').fill(name);
+      await create.getByLabel('Description').fill('Tags releases from CI.');
+      await expect(create.getByText('22/255')).toBeVisible();
+      await create.getByLabel('Role').selectOption({ label: 'Developer' });
+      await create.getByRole('checkbox', { name: 'read_api' }).check();
+      const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/v4/groups/${umbrellaId}/access_tokens`));
+      await create.getByRole('button', { name: 'Create token' }).click();
+      const body = (await posted).postDataJSON();
+      expect(body).toMatchObject({ name, description: 'Tags releases from CI.', access_level: 30, scopes: ['read_api'] });
+      // The expiry preselected is the longest allowed: a year from today.
+      expect(body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+      const first = await takeRevealedToken(page, name);
+      expect(await statusWithToken(first, umbrellaId)).toBe(200);
+      expect(await traces(page, first)).toEqual({ dom: false, local: false, session: false });
+
+      const table = page.getByRole('table', { name: 'Access tokens' });
+      const row = table.getByRole('row').filter({ hasText: name });
+      await expect(row).toContainText('Developer');
+      await expect(row).toContainText('read_api');
+      await expect(row).toContainText('Never');
+
+      // Rotate: the old token stops working at once, the new one is shown once and works.
+      await row.getByRole('button', { name: `Rotate ${name}` }).click();
+      const rotate = page.getByRole('dialog', { name: `Rotate “${name}”?` });
+      await expect(rotate).toContainText('The current token stops working immediately');
+      await rotate.getByRole('button', { name: 'Rotate token' }).click();
+      const second = await takeRevealedToken(page, name);
+      expect(second).not.toBe(first);
+      expect(await statusWithToken(first, umbrellaId)).toBe(401);
+      expect(await statusWithToken(second, umbrellaId)).toBe(200);
+
+      // Revoke, after a confirmation.
+      await table.getByRole('button', { name: `Revoke ${name}` }).click();
+      const revoke = page.getByRole('dialog', { name: `Revoke “${name}”?` });
+      await revoke.getByRole('button', { name: 'Revoke token' }).click();
+      await expect(page.getByText('Token revoked')).toBeVisible();
+      await expect(table.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+      expect(await statusWithToken(second, umbrellaId)).toBe(401);
+
+      // Both tokens are listed as inactive, and neither plaintext is kept anywhere in the browser.
+      await page.getByRole('tab', { name: 'Inactive' }).click();
+      await expect(page).toHaveURL(/state=inactive/);
+      await expect(page.getByRole('table', { name: 'Access tokens' }).getByRole('row').filter({ hasText: name })).toHaveCount(2);
+      for (const token of [first, second]) expect(await traces(page, token)).toEqual({ dom: false, local: false, session: false });
+    });
+
+    test('flags tokens that expire within a week; search and filters live in the URL', async ({ page }) => {
+      const soon = `e2e-soon-${Date.now().toString(36)}`;
+      const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+      const made = await apiAsRoot('POST', `/groups/${umbrellaId}/access_tokens`, { name: soon, scopes: ['read_api'], expires_at: inThreeDays });
+      expect(made.status).toBe(201);
+
+      await signInAt(page, `/groups/umbrella/-/access_tokens?search=${soon}`);
+      const table = page.getByRole('table', { name: 'Access tokens' });
+      await expect(page.getByLabel('Search')).toHaveValue(soon);
+      await expect(table.getByRole('row')).toHaveCount(2);
+      await expect(table.getByRole('row').filter({ hasText: soon })).toContainText('Expires in 3 days');
+
+      await page.getByLabel('Expires').selectOption({ label: 'Expiring within 7 days' });
+      await expect(page).toHaveURL(/expires=week/);
+      await expect(table.getByRole('row').filter({ hasText: soon })).toBeVisible();
+
+      await page.getByLabel('Search').fill('no-such-token');
+      await expect(page.getByRole('heading', { name: 'No tokens match' })).toBeVisible();
+      await page.getByRole('button', { name: 'Clear search and filters' }).click();
+      await expect(page).toHaveURL(/\/access_tokens$/);
+
+      await table.getByRole('button', { name: 'Expires' }).click();
+      await expect(page).toHaveURL(/sort=expires_asc/);
+      await expect(table.getByRole('columnheader', { name: 'Expires' })).toHaveAttribute('aria-sort', 'ascending');
+      await expect(table.getByRole('row').nth(1)).toContainText('Expires in');
+    });
+  });
+
+  test.describe('without the role', () => {
+    const username = `tokdev-${Date.now().toString(36)}`;
+    const password = 'developer-password-1';
+
+    test.beforeAll(async () => {
+      const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: 'Tess Developer', email: `${username}@example.com`, password });
+      expect(user.status).toBe(201);
+      const member = await apiAsRoot('POST', `/groups/${umbrellaId}/members`, { user_id: user.json.id, access_level: 30 });
+      expect(member.status).toBe(201);
+    });
+
+    test('a Developer sees the forbidden state, and no tab for it', async ({ page }) => {
+      await signInAt(page, '/groups/umbrella', username, password);
+      await expect(page.getByRole('heading', { level: 1, name: 'Umbrella Labs' })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Access tokens' })).toHaveCount(0);
+
+      await page.goto('/groups/umbrella/-/access_tokens');
+      await expect(page.getByRole('heading', { name: 'You need the Owner role to manage access tokens' })).toBeVisible();
+      await expect(page.getByText('Your role in Umbrella Labs is Developer.')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Create token' })).toHaveCount(0);
+      await expect(page.getByRole('table', { name: 'Access tokens' })).toHaveCount(0);
+    });
+  });
+});

@@ -1,0 +1,157 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+
+const BASE_URL = process.env.E2E_BASE_URL!;
+const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
+const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
+
+async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
+  await page.goto(path);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+/** Records the console's writes to the push rule. */
+function recordRuleWrites(page: Page): Request[] {
+  const writes: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'GET' && r.url().includes('/push_rule')) writes.push(r);
+  });
+  return writes;
+}
+
+const GROUP = 'acme/platform';
+let groupId: number;
+
+test.beforeAll(async () => {
+  const group = await apiAsRoot<{ id: number }>('GET', `/groups/${encodeURIComponent(GROUP)}`);
+  expect(group.status).toBe(200);
+  groupId = group.json.id;
+  // Starts from "never configured" whatever ran before.
+  await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
+});
+
+test.describe('Group push rules (/groups/:id/push_rule)', () => {
+  test.describe('as an Owner', () => {
+    test('sets up, tests, saves, changes and deletes the rules', async ({ page }) => {
+      const writes = recordRuleWrites(page);
+      await signInAt(page, `/groups/${GROUP}`);
+      await page.getByRole('tab', { name: 'Push rules' }).click();
+      await expect(page).toHaveURL(/\/groups\/acme\/platform\/-\/push_rules$/);
+
+      // Never configured: an empty state, not an error.
+      await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
+      await page.getByRole('button', { name: 'Set up push rules' }).click();
+
+      // A pattern that does not compile is refused under its field, and nothing is sent.
+      const branch = page.getByLabel('Branch names must match');
+      await branch.fill('feature/(');
+      await page.getByRole('button', { name: 'Save push rules' }).click();
+      await expect(page.getByText(/Is not a valid regular expression/)).toBeVisible();
+      await expect(branch).toHaveAttribute('aria-invalid', 'true');
+      expect(writes).toHaveLength(0);
+      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
+
+      await branch.fill('^(main|feature/.+)$');
+      await page.getByLabel('Commit messages must match').fill('^(feat|fix): ');
+      await page.getByRole('switch', { name: 'Reject unsigned commits' }).check();
+      await page.getByLabel('Maximum file size').fill('25');
+
+      // The tester judges samples against the patterns in the form, before saving.
+      const tester = page.getByRole('region', { name: 'Try the patterns' });
+      await tester.getByLabel('Sample branch name').fill('bugfix/login');
+      await tester.getByLabel('Sample commit message').fill('feat: sign in with SSO');
+      const branchChecks = tester.getByRole('list', { name: 'Checks of the branch name' });
+      await expect(branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' })).toContainText('Fails');
+      await expect(tester.getByRole('list', { name: 'Checks of the commit message' }).getByRole('listitem').first()).toContainText('Passes');
+      await expect(tester.getByRole('status')).toHaveText('This push would be rejected: 1 of 2 checks fail.');
+      await tester.getByLabel('Sample branch name').fill('feature/login');
+      await expect(branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' })).toContainText('Passes');
+      await expect(tester.getByRole('status')).toHaveText('This push would pass the 2 checks.');
+      // Editing a pattern re-judges the samples at once.
+      await branch.fill('^main$');
+      await expect(branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' })).toContainText('Fails');
+      await branch.fill('^(main|feature/.+)$');
+      expect(writes).toHaveLength(0);
+
+      // Save creates the rule (POST), with every field.
+      await page.getByRole('button', { name: 'Save push rules' }).click();
+      await expect(page.getByText('Push rules set up')).toBeVisible();
+      await expect(page.getByText('No unsaved changes')).toBeVisible();
+      expect(writes.map((r) => r.method())).toEqual(['POST']);
+      expect(writes[0].postDataJSON()).toMatchObject({ branch_name_regex: '^(main|feature/.+)$', author_email_regex: null, max_file_size: 25 });
+      expect(writes[0].headers()['x-csrf-token']).toBeTruthy();
+
+      await page.reload();
+      await expect(page.getByLabel('Branch names must match')).toHaveValue('^(main|feature/.+)$');
+      await expect(page.getByLabel('Commit messages must match')).toHaveValue('^(feat|fix): ');
+      await expect(page.getByRole('switch', { name: 'Reject unsigned commits' })).toBeChecked();
+      await expect(page.getByRole('switch', { name: 'Prevent pushing secret files' })).not.toBeChecked();
+      await expect(page.getByLabel('Maximum file size')).toHaveValue('25 MB');
+      const saved = await apiAsRoot('GET', `/groups/${groupId}/push_rule`);
+      expect(saved.status).toBe(200);
+      expect(saved.json).toMatchObject({
+        branch_name_regex: '^(main|feature/.+)$',
+        commit_message_regex: '^(feat|fix): ',
+        author_email_regex: null,
+        reject_unsigned_commits: true,
+        prevent_secrets: false,
+        max_file_size: 25,
+      });
+
+      // A change is a PUT; clearing a pattern sends null.
+      await page.getByLabel('Commit messages must match').fill('');
+      await page.getByRole('switch', { name: 'Prevent pushing secret files' }).check();
+      await page.getByRole('button', { name: 'Save push rules' }).click();
+      await expect(page.getByText('Push rules saved')).toBeVisible();
+      expect(writes.map((r) => r.method())).toEqual(['POST', 'PUT']);
+      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({ commit_message_regex: null, prevent_secrets: true });
+
+      // Delete, after a confirmation: back to the empty state.
+      await page.getByRole('button', { name: 'Delete push rules' }).click();
+      await page.getByRole('dialog', { name: 'Delete the push rules?' }).getByRole('button', { name: 'Delete push rules' }).click();
+      await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
+      await expect(page.getByText('Push rules deleted')).toBeVisible();
+      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
+    });
+  });
+
+  test.describe('without the role', () => {
+    const username = `ruledev-${Date.now().toString(36)}`;
+    const password = 'developer-password-1';
+
+    test.beforeAll(async () => {
+      const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: 'Rudi Developer', email: `${username}@example.com`, password });
+      expect(user.status).toBe(201);
+      const member = await apiAsRoot('POST', `/groups/${groupId}/members`, { user_id: user.json.id, access_level: 30 });
+      expect(member.status).toBe(201);
+    });
+
+    test('a Developer sees the forbidden state instead of the rules', async ({ page }) => {
+      const writes = recordRuleWrites(page);
+      await signInAt(page, `/groups/${GROUP}`, username, password);
+      await expect(page.getByRole('heading', { level: 1, name: 'Platform' })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Push rules' })).toHaveCount(0);
+
+      await page.goto(`/groups/${GROUP}/-/push_rules`);
+      await expect(page.getByRole('heading', { name: 'You need the Owner role to manage push rules' })).toBeVisible();
+      await expect(page.getByText('Your role in Acme Corp / Platform is Developer.')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Set up push rules' })).toHaveCount(0);
+      await expect(page.getByLabel('Branch names must match')).toHaveCount(0);
+      expect(writes).toHaveLength(0);
+    });
+  });
+});

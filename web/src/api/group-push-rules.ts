@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { GroupPushRule, GroupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
+import { ApiError, api } from './client.ts';
+
+export const groupPushRulesKeys = {
+  all: ['group-push-rules'] as const,
+  detail: (groupId: number) => [...groupPushRulesKeys.all, groupId] as const,
+};
+
+const ruleUrl = (groupId: number) => `/api/v4/groups/${groupId}/push_rule`;
+
+/** The group's push rule, or null when it was never configured (the API answers 404 then). */
+export function useGroupPushRule(groupId: number, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: groupPushRulesKeys.detail(groupId),
+    enabled: opts.enabled ?? true,
+    queryFn: async ({ signal }): Promise<GroupPushRule | null> => {
+      try {
+        return await api.get<GroupPushRule>(ruleUrl(groupId), { signal });
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404 && /push rule/i.test(e.message)) return null;
+        throw e;
+      }
+    },
+  });
+}
+
+/** Saves the rule: POST when the group had none, PUT otherwise. */
+export function useSaveGroupPushRule(groupId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, exists }: { body: GroupPushRuleBody; exists: boolean }) =>
+      exists ? api.put<GroupPushRule>(ruleUrl(groupId), body) : api.post<GroupPushRule>(ruleUrl(groupId), body),
+    onSuccess: (rule) => qc.setQueryData(groupPushRulesKeys.detail(groupId), rule),
+    onSettled: () => qc.invalidateQueries({ queryKey: groupPushRulesKeys.all }),
+  });
+}
+
+export function useDeleteGroupPushRule(groupId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete<void>(ruleUrl(groupId)),
+    onSuccess: () => qc.setQueryData(groupPushRulesKeys.detail(groupId), null),
+    onSettled: () => qc.invalidateQueries({ queryKey: groupPushRulesKeys.all }),
+  });
+}

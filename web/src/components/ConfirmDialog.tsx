@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+
+/**
+ * A question before something that cannot be taken back. The confirm button says what will
+ * happen ("Revoke token"), never just "OK"; the dialog stays open while the request runs.
+ */
+export function ConfirmDialog({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  color = 'red',
+  loading = false,
+  onConfirm,
+  onClose,
+}: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  color?: string;
+  loading?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={loading ? () => {} : onClose} title={title} centered closeOnClickOutside={!loading}>
+      <Stack gap="lg">
+        <Text size="sm" component="div">
+          {children}
+        </Text>
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose} disabled={loading}>
+            Cancel
+          </Button>
+          <Button color={color} onClick={onConfirm} loading={loading} data-autofocus>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,241 @@
+import { useMemo, useRef, useState } from 'react';
+import { Button, Group, Loader, NativeSelect, Pagination, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
+import type { GroupDetail } from '../../../../shared/src/groups.ts';
+import { useGroupAccessTokens, useRevokeGroupAccessToken, useRotateGroupAccessToken } from '../../api/group-access-tokens.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { useGroupContext } from '../groups/group-context.ts';
+import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { tokenColumns } from './columns.tsx';
+import { CreateTokenDialog } from './CreateTokenDialog.tsx';
+import { EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
+import { RotateTokenDialog } from './RotateTokenDialog.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from './TokenRevealDialog.tsx';
+import { TokensTable } from './TokensTable.tsx';
+
+const FORBIDDEN_TITLE = 'You need the Owner role to manage access tokens';
+const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by Owners of the group and administrators.';
+
+/** /groups/<full path>/-/access_tokens: the group's access tokens, for Owners and administrators. */
+export default function AccessTokensPage() {
+  const { group } = useGroupContext();
+  return (
+    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+      <AccessTokens key={group.id} group={group} />
+    </RequireGroupOwner>
+  );
+}
+
+function AccessTokens({ group }: { group: GroupDetail }) {
+  const list = useTokenListParams();
+  const tokens = useGroupAccessTokens(group.id, list.query);
+  const rotate = useRotateGroupAccessToken(group.id);
+  const revoke = useRevokeGroupAccessToken(group.id);
+  const reveal = useRef<TokenRevealHandle>(null);
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<GroupAccessToken | null>(null);
+  const [revoking, setRevoking] = useState<GroupAccessToken | null>(null);
+
+  // The box follows the URL (back/forward), and the URL follows the box after a pause in typing.
+  const [typed, setTyped] = useState(list.search);
+  const [shownSearch, setShownSearch] = useState(list.search);
+  if (shownSearch !== list.search) {
+    setShownSearch(list.search);
+    setTyped(list.search);
+  }
+  const pushSearch = useDebouncedCallback((value: string) => list.update({ search: value || null }, { replace: true }), 300);
+
+  const columns = useMemo(
+    () => tokenColumns(list.state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null),
+    [list.state],
+  );
+
+  const confirmRotate = async (expiresAt: string) => {
+    if (!rotating) return;
+    try {
+      const rotated = await rotate.mutateAsync({ tokenId: rotating.id, expires_at: expiresAt });
+      // The answer holds the new plaintext: hand it to the reveal dialog and keep it nowhere else.
+      rotate.reset();
+      setRotating(null);
+      reveal.current?.show(rotated, 'rotated');
+    } catch (e) {
+      notifyError(`“${rotating.name}” was not rotated`, e, 'You need the Owner role to rotate access tokens of this group.');
+    }
+  };
+
+  const confirmRevoke = async () => {
+    if (!revoking) return;
+    try {
+      await revoke.mutateAsync(revoking.id);
+      notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
+      setRevoking(null);
+    } catch (e) {
+      notifyError(`“${revoking.name}” was not revoked`, e, 'You need the Owner role to revoke access tokens of this group.');
+    }
+  };
+
+  const items = tokens.data?.items ?? [];
+  const info = tokens.data?.page;
+
+  let body: React.ReactNode;
+  if (tokens.isPending) body = <LoadingState label="Loading access tokens…" />;
+  else if (tokens.isError && tokens.error.status === 403) body = <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  else if (tokens.isError) body = <ErrorState title="Access tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
+  else if (items.length === 0 && list.filtered) {
+    body = (
+      <EmptyState
+        title="No tokens match"
+        action={
+          <Button variant="default" onClick={list.clearFilters}>
+            Clear search and filters
+          </Button>
+        }
+      >
+        No {list.state} token of {group.full_name} matches the search and filters you chose.
+      </EmptyState>
+    );
+  } else if (items.length === 0 && list.state === 'active') {
+    body = (
+      <EmptyState
+        title="No active access tokens"
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            Create token
+          </Button>
+        }
+      >
+        Give scripts and CI jobs their own credential for {group.full_name}, with only the role and scopes they need.
+      </EmptyState>
+    );
+  } else if (items.length === 0) {
+    body = <EmptyState title="No inactive access tokens">Revoked and expired tokens of {group.full_name} are listed here.</EmptyState>;
+  } else {
+    body = (
+      <TokensTable
+        items={items}
+        columns={columns}
+        sort={list.sort}
+        busy={tokens.isFetching}
+        onSort={(sort) => list.update({ sort: sort === 'created_desc' ? null : sort })}
+      />
+    );
+  }
+
+  const first = info ? (info.page - 1) * info.perPage + 1 : 0;
+  const last = info ? first + items.length - 1 : 0;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div style={{ flex: '1 1 320px' }}>
+          <Title order={2} size="h3">
+            Group access tokens
+          </Title>
+          <Text c="dimmed" size="sm" maw={640}>
+            Each token acts as a bot member of {group.full_name} with the role and scopes chosen when it was created. The token itself is shown
+            once, when it is created or rotated.
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          Create token
+        </Button>
+      </Group>
+
+      <Tabs
+        value={list.state}
+        onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null, expires: null, status: null })}
+        variant="outline"
+        aria-label="Token state"
+      >
+        <Tabs.List>
+          <Tabs.Tab value="active">Active</Tabs.Tab>
+          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search"
+          placeholder="Token name"
+          leftSection={<IconSearch size={16} />}
+          rightSection={tokens.isFetching && !tokens.isPending ? <Loader size={14} /> : null}
+          value={typed}
+          onChange={(e) => {
+            setTyped(e.currentTarget.value);
+            pushSearch(e.currentTarget.value);
+          }}
+          style={{ flex: '1 1 240px', maxWidth: 360 }}
+          type="search"
+        />
+        {list.state === 'active' ? (
+          <NativeSelect
+            label="Expires"
+            value={list.expires ?? ''}
+            onChange={(e) => list.update({ expires: e.currentTarget.value || null })}
+            data={[{ value: '', label: 'Any time' }, ...EXPIRES_FILTERS.map(({ value, label }) => ({ value, label }))]}
+            style={{ flex: '1 1 150px', maxWidth: 220 }}
+          />
+        ) : (
+          <NativeSelect
+            label="Status"
+            value={list.status ?? ''}
+            onChange={(e) => list.update({ status: e.currentTarget.value || null })}
+            data={[{ value: '', label: 'All inactive' }, ...STATUS_FILTERS.map(({ value, label }) => ({ value, label }))]}
+            style={{ flex: '1 1 150px', maxWidth: 220 }}
+          />
+        )}
+        <NativeSelect
+          label="Last used"
+          value={list.used ?? ''}
+          onChange={(e) => list.update({ used: e.currentTarget.value || null })}
+          data={[{ value: '', label: 'Any time or never' }, ...USED_FILTERS.map(({ value, label }) => ({ value, label }))]}
+          style={{ flex: '1 1 150px', maxWidth: 220 }}
+        />
+        <NativeSelect
+          label="Sort by"
+          value={list.sort}
+          onChange={(e) => list.update({ sort: e.currentTarget.value === 'created_desc' ? null : e.currentTarget.value })}
+          data={SORT_OPTIONS}
+          style={{ flex: '1 1 150px', maxWidth: 220 }}
+        />
+      </Group>
+
+      {body}
+
+      {info && items.length > 0 && (
+        <Group justify="space-between" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Showing {first}–{last} of {info.total} {list.state} {info.total === 1 ? 'token' : 'tokens'}
+          </Text>
+          {info.totalPages > 1 && (
+            <Pagination
+              total={info.totalPages}
+              value={list.page}
+              onChange={(p) => list.update({ page: p === 1 ? null : String(p) })}
+              size="sm"
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            />
+          )}
+        </Group>
+      )}
+
+      <CreateTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
+      <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={(d) => void confirmRotate(d)} onClose={() => setRotating(null)} />
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={revoking ? `Revoke “${revoking.name}”?` : ''}
+        confirmLabel="Revoke token"
+        loading={revoke.isPending}
+        onConfirm={() => void confirmRevoke()}
+        onClose={() => setRevoking(null)}
+      >
+        Anything that uses this token loses its access to {group.full_name} immediately. A revoked token cannot be restored.
+      </ConfirmDialog>
+      <TokenRevealDialog ref={reveal} />
+    </Stack>
+  );
+}

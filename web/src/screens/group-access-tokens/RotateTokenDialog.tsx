@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import dayjs from 'dayjs';
+import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
+import { daysFromToday, expiryBounds, ROTATION_DEFAULT_DAYS } from './expiry.ts';
+
+/**
+ * Asks before rotating: the current token stops working at once. The new one expires in a week
+ * unless another date is chosen (the same bounds as a new token).
+ */
+export function RotateTokenDialog({
+  token,
+  loading,
+  onConfirm,
+  onClose,
+}: {
+  token: GroupAccessToken | null;
+  loading: boolean;
+  onConfirm: (expiresAt: string) => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal opened={token !== null} onClose={loading ? () => {} : onClose} title={token ? `Rotate “${token.name}”?` : ''} centered>
+      {/* Keyed by token so the date starts from the default for each one. */}
+      {token && <RotateForm key={token.id} loading={loading} onConfirm={onConfirm} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function RotateForm({ loading, onConfirm, onClose }: { loading: boolean; onConfirm: (expiresAt: string) => void; onClose: () => void }) {
+  const bounds = expiryBounds();
+  const [expiresAt, setExpiresAt] = useState<string>(daysFromToday(ROTATION_DEFAULT_DAYS));
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        A new token replaces this one. <b>The current token stops working immediately</b>: update everything that uses it with the new
+        token, which is shown once.
+      </Text>
+      <DatePickerInput
+        label="New token expires on"
+        description={`Up to ${dayjs(bounds.max).format('MMM D, YYYY')}.`}
+        value={expiresAt}
+        onChange={(v) => v && setExpiresAt(v)}
+        minDate={bounds.min}
+        maxDate={bounds.max}
+        valueFormat="MMM D, YYYY"
+      />
+      <Group justify="flex-end" gap="xs">
+        <Button variant="default" onClick={onClose} disabled={loading}>
+          Cancel
+        </Button>
+        <Button color="orange" onClick={() => onConfirm(expiresAt)} loading={loading} data-autofocus>
+          Rotate token
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

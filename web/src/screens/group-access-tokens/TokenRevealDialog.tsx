@@ -1,0 +1,100 @@
+import { useImperativeHandle, useState, type Ref } from 'react';
+import { Alert, Badge, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import type { GroupAccessTokenWithToken } from '../../../../shared/src/group-access-tokens.ts';
+import { formatDate, roleName } from '../../components/format.ts';
+import { IconAlert, IconCheck, IconCopy } from '../../components/icons.tsx';
+
+export interface TokenRevealHandle {
+  /** Shows a token's plaintext once; it is held here only, and forgotten when the dialog closes. */
+  show: (token: GroupAccessTokenWithToken, how: 'created' | 'rotated') => void;
+}
+
+interface Shown {
+  token: GroupAccessTokenWithToken;
+  how: 'created' | 'rotated';
+}
+
+/**
+ * The one place a token's plaintext lives in the console: this dialog's own state. Nothing
+ * else keeps it (no query cache, no storage), and closing the dialog drops it.
+ */
+export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
+  const [shown, setShown] = useState<Shown | null>(null);
+  useImperativeHandle(ref, () => ({ show: (token, how) => setShown({ token, how }) }), []);
+  const close = () => setShown(null);
+  const t = shown?.token;
+
+  return (
+    <Modal
+      opened={shown !== null}
+      onClose={close}
+      title={shown?.how === 'rotated' ? 'Token rotated: copy the new token' : 'Token created: copy it now'}
+      size="lg"
+      centered
+      // Losing the token to a stray click would mean making another: only the buttons close this.
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      transitionProps={{ duration: 0 }}
+    >
+      {t && (
+        <Stack gap="md">
+          <Alert color="orange" variant="light" icon={<IconAlert />} title="You will not see it again">
+            Copy the token and store it somewhere safe, such as your CI’s secret variables. Once you close this dialog, Gatehouse cannot show it
+            again{shown?.how === 'rotated' ? '. The previous token has stopped working.' : '.'}
+          </Alert>
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput
+              label={`New token “${t.name}”`}
+              value={t.token}
+              readOnly
+              onFocus={(e) => e.currentTarget.select()}
+              style={{ flex: 1 }}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              autoComplete="off"
+              spellCheck={false}
+              data-autofocus
+            />
+            <CopyButton value={t.token} timeout={2000}>
+              {({ copied, copy }) => (
+                <Tooltip label={copied ? 'Copied' : 'Copy to clipboard'} withArrow>
+                  <Button
+                    onClick={copy}
+                    color={copied ? 'teal' : undefined}
+                    leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                    aria-label={copied ? 'Token copied' : 'Copy token'}
+                  >
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                </Tooltip>
+              )}
+            </CopyButton>
+          </Group>
+          <Group gap="lg" wrap="wrap">
+            <Text size="sm">
+              <Text span c="dimmed">
+                Role{' '}
+              </Text>
+              {roleName(t.access_level)}
+            </Text>
+            <Text size="sm">
+              <Text span c="dimmed">
+                Expires{' '}
+              </Text>
+              {formatDate(t.expires_at)}
+            </Text>
+            <Group gap={4}>
+              {t.scopes.map((s) => (
+                <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
+                  {s}
+                </Badge>
+              ))}
+            </Group>
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={close}>I have copied it</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,228 @@
+import { useMemo, useState } from 'react';
+import { ActionIcon, Button, Group, Loader, NativeSelect, Pagination, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
+import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/src/hooks.ts';
+import { useHook, useHookEvents } from '../../api/hooks.ts';
+import { IconPencil, IconRefresh } from '../../components/icons.tsx';
+import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { DataTable } from './DataTable.tsx';
+import { deliveryColumns } from './delivery-columns.tsx';
+import { isStatusCode, STATUS_FILTERS, useDeliveryParams } from './deliveries-params.ts';
+import { DeliveryDrawer } from './DeliveryDrawer.tsx';
+import { DisabledBanner } from './DisabledBanner.tsx';
+import { hookTitle } from './hook-format.ts';
+import { useHookScope } from './hook-scope.ts';
+import { BackToHooks } from './HookFormPage.tsx';
+import { AlertStatusBadge } from './status-parts.tsx';
+import { TestMenu } from './TestMenu.tsx';
+
+const CODE = 'code';
+
+/** …/-/hooks/:hook_id/events: the hook's deliveries of the past seven days, 50 a page, filtered in the URL. */
+export function DeliveriesPage({ hookId }: { hookId: number }) {
+  const { owner, href, forbidden } = useHookScope();
+  const hook = useHook(owner, hookId);
+  const list = useDeliveryParams();
+  const events = useHookEvents(owner, hookId, list.query);
+  const [open, setOpen] = useState<HookEvent | null>(null);
+  const columns = useMemo(() => deliveryColumns(setOpen), []);
+
+  // "A status code…" is chosen before a code is typed; the box follows the URL on back/forward.
+  const [pickingCode, setPickingCode] = useState(false);
+  const [typedCode, setTypedCode] = useState(isStatusCode(list.status) ? list.status : '');
+  const [shownStatus, setShownStatus] = useState(list.status);
+  if (shownStatus !== list.status) {
+    setShownStatus(list.status);
+    if (isStatusCode(list.status)) setTypedCode(list.status);
+  }
+  const codeMode = pickingCode || isStatusCode(list.status);
+
+  if (hook.isError && hook.error.status === 404) {
+    return (
+      <Stack gap="md">
+        <BackToHooks />
+        <NotFoundState
+          title="Webhook not found"
+          action={
+            <Button component={Link} to={href()} variant="default">
+              All webhooks
+            </Button>
+          }
+        >
+          It may have been deleted, and its delivery log with it.
+        </NotFoundState>
+      </Stack>
+    );
+  }
+  if ((hook.isError && hook.error.status === 403) || (events.isError && events.error.status === 403)) {
+    return (
+      <Stack gap="md">
+        <BackToHooks />
+        {forbidden()}
+      </Stack>
+    );
+  }
+
+  const items = events.data?.items ?? [];
+  const info = events.data?.page;
+  const triggers = hookFlagsFor(owner.scope).map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
+
+  let body: React.ReactNode;
+  if (events.isPending) body = <LoadingState label="Loading deliveries…" />;
+  else if (events.isError) body = <ErrorState title="Deliveries could not be loaded" error={events.error} onRetry={() => void events.refetch()} />;
+  else if (items.length === 0 && list.page > 1) {
+    body = (
+      <EmptyState
+        title="No deliveries on this page"
+        action={
+          <Button variant="default" onClick={() => list.update({ page: null })}>
+            Go to the first page
+          </Button>
+        }
+      >
+        The log has fewer pages now: deliveries older than seven days drop out of it.
+      </EmptyState>
+    );
+  } else if (items.length === 0 && list.filtered) {
+    body = (
+      <EmptyState
+        title="No deliveries match"
+        action={
+          <Button variant="default" onClick={list.clearFilters}>
+            Clear filters
+          </Button>
+        }
+      >
+        No delivery of the past seven days has the status and event you chose.
+      </EmptyState>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <EmptyState title="No deliveries in the past 7 days" action={hook.data ? <TestMenu hook={hook.data} size="sm" /> : undefined}>
+        Deliveries appear here as events happen. Send a test to see one now.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <DataTable
+        label="Deliveries"
+        items={items}
+        columns={columns}
+        getRowId={(e) => String(e.id)}
+        busy={events.isFetching && events.isPlaceholderData}
+        minWidth={340}
+        rowProps={(row) => ({
+          onClick: () => setOpen(row.original),
+          style: { cursor: 'pointer' },
+          'aria-selected': open?.id === row.original.id,
+          bg: open?.id === row.original.id ? 'brand.0' : undefined,
+        })}
+      />
+    );
+  }
+
+  const first = info ? (info.page - 1) * info.perPage + 1 : 0;
+  const last = info ? first + items.length - 1 : 0;
+
+  return (
+    <Stack gap="md">
+      <BackToHooks />
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div style={{ flex: '1 1 320px', minWidth: 0 }}>
+          <Group gap="sm">
+            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              {hook.data ? `Deliveries of “${hookTitle(hook.data)}”` : 'Deliveries'}
+            </Title>
+            {hook.data && <AlertStatusBadge hook={hook.data} />}
+          </Group>
+          <Text c="dimmed" size="sm" ff={hook.data ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+            {hook.data ? hook.data.url : hook.isError ? 'The webhook could not be loaded.' : ' '}
+          </Text>
+        </div>
+        {hook.data && (
+          <Group gap="xs">
+            <TestMenu hook={hook.data} size="sm" />
+            <Button component={Link} to={href(`${hookId}/edit`)} variant="default" leftSection={<IconPencil size={16} />}>
+              Edit
+            </Button>
+          </Group>
+        )}
+      </Group>
+
+      {hook.data && <DisabledBanner hooks={[hook.data]} linkToLog={false} />}
+
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Status"
+          value={codeMode ? CODE : list.status}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v === CODE) {
+              setPickingCode(true);
+              if (!isStatusCode(list.status)) list.update({ status: typedCode || null });
+            } else {
+              setPickingCode(false);
+              list.update({ status: v || null });
+            }
+          }}
+          data={[{ value: '', label: 'All statuses' }, ...STATUS_FILTERS, { value: CODE, label: 'A status code…' }]}
+          style={{ flex: '1 1 220px', maxWidth: 320 }}
+        />
+        {codeMode && (
+          <TextInput
+            label="Status code"
+            placeholder="e.g. 404"
+            inputMode="numeric"
+            maxLength={3}
+            value={typedCode}
+            onChange={(e) => {
+              const v = e.currentTarget.value.replace(/\D/g, '');
+              setTypedCode(v);
+              if (isStatusCode(v)) list.update({ status: v }, { replace: true });
+              else if (v === '') list.update({ status: null }, { replace: true });
+            }}
+            error={typedCode.length === 3 && !isStatusCode(typedCode) ? 'Between 100 and 599' : undefined}
+            style={{ flex: '0 1 120px' }}
+          />
+        )}
+        <NativeSelect
+          label="Event"
+          value={list.trigger}
+          onChange={(e) => list.update({ trigger: e.currentTarget.value || null })}
+          data={[{ value: '', label: 'All events' }, ...triggers]}
+          style={{ flex: '1 1 200px', maxWidth: 280 }}
+        />
+        <Tooltip label="Read the log again">
+          <ActionIcon variant="default" size={36} onClick={() => void events.refetch()} aria-label="Refresh deliveries" loading={events.isFetching && !events.isPending}>
+            <IconRefresh size={16} />
+          </ActionIcon>
+        </Tooltip>
+        {events.isFetching && events.isPlaceholderData && <Loader size="sm" aria-label="Loading deliveries" />}
+      </Group>
+
+      {body}
+
+      {info && items.length > 0 && (
+        <Group justify="space-between" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Showing {first.toLocaleString()}–{last.toLocaleString()} of {info.total.toLocaleString()} {info.total === 1 ? 'delivery' : 'deliveries'} of the
+            past 7 days, newest first
+          </Text>
+          {info.totalPages > 1 && (
+            <Pagination
+              total={info.totalPages}
+              value={list.page}
+              onChange={(p) => list.update({ page: p === 1 ? null : String(p) })}
+              size="sm"
+              siblings={1}
+              boundaries={1}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            />
+          )}
+        </Group>
+      )}
+
+      <DeliveryDrawer owner={owner} hookId={hookId} event={open} onClose={() => setOpen(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,262 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Drawer, Group, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import type { HookEvent } from '../../../../shared/src/hooks.ts';
+import { isApiError } from '../../api/client.ts';
+import { useResendHookEvent, type HookOwner } from '../../api/hooks.ts';
+import { IconCheck, IconCopy, IconRefresh } from '../../components/icons.tsx';
+import { errorMessage } from '../../components/states.tsx';
+import { CATEGORY_LABELS, formatDuration, fromNow, fullDateTime, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
+import { StatusBadge } from './status-parts.tsx';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} lts={0.3}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function HeadersTable({ headers, label }: { headers: Record<string, string>; label: string }) {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No headers.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={360} type="native">
+      <Table withTableBorder withColumnBorders verticalSpacing={4} fz="xs" aria-label={label}>
+        <Table.Tbody>
+          {entries.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th w="38%" ff="monospace" fw={600} style={{ verticalAlign: 'top', overflowWrap: 'anywhere' }}>
+                {k}
+              </Table.Th>
+              <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {v}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** A body pretty-printed when it is JSON, as sent when it is not, with a copy button. */
+function Body({ value, label }: { value: unknown; label: string }) {
+  const { text, json } = prettyBody(value);
+  if (!text) {
+    return (
+      <Text size="sm" c="dimmed">
+        Empty body.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" gap="xs">
+        <Badge size="xs" variant="light" color="gray" tt="none">
+          {json ? 'JSON' : 'Plain text'} · {text.length.toLocaleString()} characters
+        </Badge>
+        <CopyButton value={text} timeout={1500}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : `Copy ${label.toLowerCase()}`} withArrow>
+              <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
+                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
+        <Code block aria-label={label} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontSize: 12 }}>
+          {text}
+        </Code>
+      </ScrollArea.Autosize>
+    </Stack>
+  );
+}
+
+/** One error toast at a time, however often Resend is pressed. */
+const RESEND_ERROR = 'hook-resend-error';
+
+type ResendOutcome = { kind: 'sent'; status: number } | { kind: 'limited'; seconds: number | null } | { kind: 'failed'; message: string };
+
+function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
+  if (outcome.kind === 'sent') {
+    const category = statusCategory(String(outcome.status));
+    const ok = category === 'successful';
+    return (
+      <Alert color={ok ? 'teal' : category === 'client_failure' ? 'orange' : 'red'} variant="light" title={`Resent: HTTP ${outcome.status}`} role="status">
+        {ok
+          ? 'The receiver accepted the event again, with the same Idempotency-Key. If the webhook was disabled, it is enabled again.'
+          : `The receiver answered with a ${CATEGORY_LABELS[category].toLowerCase()} again.`}{' '}
+        The new delivery is at the top of the log.
+      </Alert>
+    );
+  }
+  if (outcome.kind === 'limited') {
+    return (
+      <Alert color="orange" variant="light" title="Too many resends" role="alert">
+        A delivery of this webhook can be resent 5 times a minute.{' '}
+        {outcome.seconds !== null ? `Try again in ${outcome.seconds} ${outcome.seconds === 1 ? 'second' : 'seconds'}.` : 'Try again in a minute.'}
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="red" variant="light" title="Resend failed" role="alert">
+      {outcome.message}
+    </Alert>
+  );
+}
+
+/**
+ * One delivery in full: what was sent, what came back, and a Resend that delivers the same
+ * event again. The record comes from the log's page; nothing more is fetched.
+ */
+export function DeliveryDrawer({ owner, hookId, event, onClose }: { owner: HookOwner; hookId: number; event: HookEvent | null; onClose: () => void }) {
+  const narrow = useMediaQuery('(max-width: 48em)');
+  return (
+    <Drawer
+      opened={event !== null}
+      onClose={onClose}
+      position="right"
+      size={narrow ? '100%' : 'xl'}
+      title={event ? `Delivery ${event.id} · ${triggerLabel(event.trigger)}` : ''}
+      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {/* A fresh panel per delivery, so a resend outcome stays with the delivery it was for. */}
+      {event && <DeliveryDetail key={event.id} owner={owner} hookId={hookId} event={event} />}
+    </Drawer>
+  );
+}
+
+function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: number; event: HookEvent }) {
+  const resend = useResendHookEvent(owner, hookId);
+  const [outcome, setOutcome] = useState<ResendOutcome | null>(null);
+  const key = event.request_headers['Idempotency-Key'];
+
+  const doResend = async () => {
+    setOutcome(null);
+    try {
+      const res = await resend.mutateAsync(event.id);
+      // The outcome shows in the panel, next to the button; a toast on top of the panel would only hide it.
+      setOutcome({ kind: 'sent', status: res.response_status });
+      notifications.hide(RESEND_ERROR);
+    } catch (e) {
+      if (isApiError(e) && e.status === 401) return;
+      const next: ResendOutcome =
+        isApiError(e) && e.status === 429
+          ? { kind: 'limited', seconds: e.retryAfterSeconds }
+          : {
+              kind: 'failed',
+              message: isApiError(e) && e.status === 403 ? 'You no longer have the role to manage these webhooks.' : errorMessage(e),
+            };
+      setOutcome(next);
+      notifications.hide(RESEND_ERROR);
+      notifications.show({
+        id: RESEND_ERROR,
+        color: next.kind === 'limited' ? 'orange' : 'red',
+        title: next.kind === 'limited' ? 'Too many resends' : 'Resend failed',
+        message: next.kind === 'limited' ? `Try again in ${next.seconds ?? 60} seconds.` : next.message,
+      });
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+        <Fact label="Status">
+          <Group gap={6} wrap="nowrap" mt={2}>
+            <StatusBadge status={event.response_status} />
+          </Group>
+        </Fact>
+        <Fact label="Duration">{formatDuration(event.execution_duration)}</Fact>
+        <Fact label="Sent">
+          <time dateTime={event.created_at}>{fullDateTime(event.created_at)}</time>
+          <Text size="xs" c="dimmed">
+            {fromNow(event.created_at)}
+          </Text>
+        </Fact>
+        <Fact label="Event">{triggerLabel(event.trigger)}</Fact>
+      </SimpleGrid>
+      <Fact label="URL">
+        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {event.url}
+        </Text>
+      </Fact>
+      {key && (
+        <Fact label="Idempotency-Key">
+          <Text size="sm" ff="monospace">
+            {key}
+          </Text>
+        </Fact>
+      )}
+      {event.internal_error_message && (
+        <Alert color="red" variant="light" title="No HTTP answer">
+          {event.internal_error_message}
+        </Alert>
+      )}
+
+      <Group gap="sm" align="center">
+        <Button leftSection={<IconRefresh size={16} />} onClick={() => void doResend()} loading={resend.isPending}>
+          Resend
+        </Button>
+        <Text size="xs" c="dimmed" style={{ flex: '1 1 200px' }}>
+          Sends the same payload again with the same Idempotency-Key, so the receiver can tell it is a repeat.
+        </Text>
+      </Group>
+      {outcome && <OutcomeAlert outcome={outcome} />}
+
+      <Tabs defaultValue="request" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="request">Request</Tabs.Tab>
+          <Tabs.Tab value="response">Response</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="request" pt="md">
+          <Stack gap="md">
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                Request headers
+              </Text>
+              <HeadersTable headers={event.request_headers} label="Request headers" />
+            </Stack>
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                Request body
+              </Text>
+              <Body value={event.request_data} label="Request body" />
+            </Stack>
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="response" pt="md">
+          <Stack gap="md">
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                Response headers
+              </Text>
+              <HeadersTable headers={event.response_headers} label="Response headers" />
+            </Stack>
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                Response body
+              </Text>
+              <Body value={event.response_body} label="Response body" />
+            </Stack>
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

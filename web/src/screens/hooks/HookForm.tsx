@@ -1,0 +1,219 @@
+import type { ReactNode } from 'react';
+import { Button, Checkbox, Code, Group, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { FormProvider, useController, useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import type { Webhook } from '../../../../shared/src/hooks.ts';
+import { isApiError } from '../../api/client.ts';
+import { useSaveHook } from '../../api/hooks.ts';
+import { sentence } from '../../components/format.ts';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { EventFields } from './EventFields.tsx';
+import { FIELD_LABELS, formPathOf, hookFormSchema, placeholdersOf, toBody, toFormValues, type HookFormValues } from './hook-form-model.ts';
+import { hookTitle } from './hook-format.ts';
+import { useHookScope } from './hook-scope.ts';
+import { KeyValueEditor } from './KeyValueEditor.tsx';
+
+const resolver = zodResolver(hookFormSchema) as unknown as Resolver<HookFormValues>;
+const SAVE_ERROR = 'hook-save-error';
+
+function Section({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
+      <Title order={3} size="h4" id={id}>
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mt={2} mb="md">
+        {description}
+      </Text>
+      <Stack gap="lg">{children}</Stack>
+    </Paper>
+  );
+}
+
+/** Mantine's Checkbox and Switch keep their own checked state, so they are bound through a controller, not `register`. */
+function BooleanField({ kind, name, label, description }: { kind: 'checkbox' | 'switch'; name: 'clear_token' | 'enable_ssl_verification'; label: string; description: string }) {
+  const {
+    field: { ref: inputRef, value, onChange, onBlur },
+  } = useController<HookFormValues, typeof name>({ name });
+  const Input = kind === 'switch' ? Switch : Checkbox;
+  return <Input ref={inputRef} label={label} description={description} checked={value} onChange={(e) => onChange(e.currentTarget.checked)} onBlur={onBlur} />;
+}
+
+const mono = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
+/**
+ * Adds a webhook or changes one: every field of the hook in one form, checked with the shared
+ * schemas before sending, the server's 400/422 put under the fields it names.
+ */
+export function HookForm({ hook }: { hook: Webhook | null }) {
+  const { owner, ownerName, href } = useHookScope();
+  const navigate = useNavigate();
+  const save = useSaveHook(owner);
+  const editing = hook !== null;
+  // Checked on submit, then as the user fixes things; not on blur, where an error appearing would
+  // shift the buttons under the pointer (the click on "Add header" would miss).
+  const form = useForm<HookFormValues>({ resolver, defaultValues: toFormValues(hook), mode: 'onSubmit', reValidateMode: 'onChange' });
+  const { errors, isDirty } = form.formState;
+  const [url, clearToken, template] = useWatch({ control: form.control, name: ['url', 'clear_token', 'custom_webhook_template'] });
+  const placeholders = placeholdersOf(url ?? '');
+
+  const onValid = async (values: HookFormValues) => {
+    try {
+      const saved = await save.mutateAsync({ hookId: hook?.id, body: toBody(values, owner.scope, hook) });
+      notifications.hide(SAVE_ERROR);
+      notifySuccess(editing ? 'Webhook saved' : 'Webhook added', `${hookTitle(saved)} receives the events you chose. Send a test from the list to try it.`);
+      navigate(href());
+    } catch (e) {
+      if (isApiError(e) && e.fieldErrors) {
+        const elsewhere: string[] = [];
+        let first = true;
+        for (const [path, messages] of Object.entries(e.fieldErrors)) {
+          const target = formPathOf(path, owner.scope);
+          if (target) {
+            form.setError(target as FieldPath<HookFormValues>, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
+            first = false;
+          } else elsewhere.push(`${FIELD_LABELS[path] ?? path}: ${messages.join(', ')}`);
+        }
+        notifications.hide(SAVE_ERROR);
+        notifications.show({
+          id: SAVE_ERROR,
+          color: 'red',
+          title: editing ? 'The webhook was not saved' : 'The webhook was not added',
+          message: elsewhere.length ? elsewhere.join('; ') : 'Fix the highlighted fields and try again.',
+        });
+      } else notifyError(editing ? 'The webhook was not saved' : 'The webhook was not added', e, 'You no longer have the role to manage these webhooks.');
+    }
+  };
+
+  const onInvalid = () => {
+    notifications.hide(SAVE_ERROR);
+    notifications.show({ id: SAVE_ERROR, color: 'red', title: 'Some fields need attention', message: 'Fix the highlighted fields, then save again.' });
+  };
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={form.handleSubmit(onValid, onInvalid)} noValidate aria-label={editing ? 'Edit webhook' : 'New webhook'}>
+        <Stack gap="lg">
+          <Section id="hook-endpoint" title="Endpoint" description={`Where Gatehouse sends the events of ${ownerName}, and how you will recognise the webhook.`}>
+            <TextInput
+              label="URL"
+              withAsterisk
+              placeholder="https://ci.example.com/hooks/{key}"
+              description={
+                <>
+                  Gatehouse POSTs each event here as JSON. Keep secret parts out of sight with a variable in braces, e.g. <Code>{'{key}'}</Code>, and
+                  give its value under URL variables: it is stored encrypted and the log shows the URL with the braces.
+                </>
+              }
+              styles={mono}
+              autoComplete="off"
+              spellCheck={false}
+              error={sentence(errors.url?.message)}
+              {...form.register('url')}
+            />
+            <KeyValueEditor
+              name="url_variables"
+              label="URL variables"
+              noun="variable"
+              description={
+                placeholders.length
+                  ? `The URL uses ${placeholders.map((p) => `{${p}}`).join(', ')}: define each here.`
+                  : 'Values for the {variables} of the URL. Letters, digits and _ in names.'
+              }
+              keyPlaceholder="key"
+              valuePlaceholder="Value (secret)"
+              existingKeys={hook?.url_variables.map((v) => v.key) ?? []}
+              suggestedKeys={placeholders}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput label="Name" placeholder="Chat notifications" description="Optional. Shown in lists instead of the URL." error={sentence(errors.name?.message)} {...form.register('name')} />
+              <TextInput
+                label="Description"
+                placeholder="What receives it, and who to ask"
+                description="Optional."
+                error={sentence(errors.description?.message)}
+                {...form.register('description')}
+              />
+            </SimpleGrid>
+          </Section>
+
+          <Section id="hook-security" title="Security" description="How the receiver can trust a delivery, and how Gatehouse trusts the receiver.">
+            <Stack gap={6}>
+              <PasswordInput
+                label="Secret token"
+                description={
+                  editing
+                    ? 'Sent in the X-Service-Token header. Leave empty to keep the current token (it is never shown); type a new one to replace it.'
+                    : 'Optional. Sent in the X-Service-Token header so the receiver can check a delivery came from Gatehouse. Stored encrypted and never shown again.'
+                }
+                placeholder={editing ? 'Leave empty to keep the current token' : undefined}
+                autoComplete="new-password"
+                disabled={clearToken}
+                error={sentence(errors.token?.message)}
+                {...form.register('token')}
+              />
+              {editing && <BooleanField kind="checkbox" name="clear_token" label="Remove the secret token" description="Deliveries are sent without X-Service-Token." />}
+            </Stack>
+            <BooleanField
+              kind="switch"
+              name="enable_ssl_verification"
+              label="Verify the receiver’s SSL certificate"
+              description="Turn off only for a receiver with a self-signed certificate on a network you trust."
+            />
+            <KeyValueEditor
+              name="custom_headers"
+              label="Custom headers"
+              noun="header"
+              description="Sent with every delivery, e.g. an Authorization header the receiver expects. Values are stored encrypted and masked in the log."
+              keyPlaceholder="X-Team"
+              valuePlaceholder="Value (secret)"
+              existingKeys={hook?.custom_headers.map((h) => h.key) ?? []}
+            />
+          </Section>
+
+          <Section id="hook-events" title="Events" description="What the webhook hears about. Each delivery says its kind in the X-Service-Event header.">
+            <EventFields scope={owner.scope} />
+          </Section>
+
+          <Section id="hook-payload" title="Payload" description="What each delivery carries.">
+            <Textarea
+              label="Custom payload template"
+              description={
+                <>
+                  Optional. JSON with <Code>{'{{placeholders}}'}</Code> filled from the event, e.g. <Code>{'{"text": "{{user_name}} pushed to {{ref}}"}'}</Code>.
+                  Leave empty to send the event’s own payload.
+                </>
+              }
+              placeholder={'{\n  "text": "{{user_name}} pushed to {{project.name}}"\n}'}
+              autosize
+              minRows={template ? 4 : 3}
+              maxRows={16}
+              styles={mono}
+              spellCheck={false}
+              error={sentence(errors.custom_webhook_template?.message)}
+              {...form.register('custom_webhook_template')}
+            />
+          </Section>
+
+          <Paper withBorder radius="md" p="sm" className="gh-save-bar" shadow="md">
+            <Group justify="space-between" gap="xs" wrap="wrap">
+              <Text size="sm" c={isDirty || !editing ? 'orange.8' : 'dimmed'} fw={isDirty || !editing ? 600 : 400} aria-live="polite" style={{ flex: '1 1 auto' }}>
+                {!editing ? 'Not added yet' : isDirty ? 'Unsaved changes' : 'No unsaved changes'}
+              </Text>
+              <Group gap="xs" wrap="nowrap" ml="auto">
+                <Button component={Link} to={href()} variant="default" disabled={save.isPending}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={save.isPending}>
+                  {editing ? 'Save changes' : 'Add webhook'}
+                </Button>
+              </Group>
+            </Group>
+          </Paper>
+        </Stack>
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,99 @@
+import { useMemo, useState } from 'react';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Link } from 'react-router';
+import type { Webhook } from '../../../../shared/src/hooks.ts';
+import { useDeleteHook, useHooks } from '../../api/hooks.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { IconPlus } from '../../components/icons.tsx';
+import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { DataTable } from './DataTable.tsx';
+import { DisabledBanner } from './DisabledBanner.tsx';
+import { hookColumns } from './hook-columns.tsx';
+import { hookTitle } from './hook-format.ts';
+import { HookCards } from './HookCards.tsx';
+import { useHookScope } from './hook-scope.ts';
+
+/** The hooks of a group or project: what they listen to, how they are doing, and what can be done with each. */
+export function HooksListPage() {
+  const { owner, ownerName, href, forbidden } = useHookScope();
+  const hooks = useHooks(owner);
+  const remove = useDeleteHook(owner);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const narrow = useMediaQuery('(max-width: 48em)');
+  const columns = useMemo(() => hookColumns({ scope: owner.scope, href, onDelete: setDeleting }), [owner.scope, href]);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      notifySuccess('Webhook deleted', `${hookTitle(deleting)} no longer receives events.`);
+      setDeleting(null);
+    } catch (e) {
+      notifyError(`“${hookTitle(deleting)}” was not deleted`, e, 'You no longer have the role to manage these webhooks.');
+    }
+  };
+
+  const addButton = (
+    <Button component={Link} to={href('new')} leftSection={<IconPlus size={16} />}>
+      Add webhook
+    </Button>
+  );
+
+  let body: React.ReactNode;
+  if (hooks.isPending) body = <LoadingState label="Loading webhooks…" />;
+  else if (hooks.isError && hooks.error.status === 403) body = forbidden();
+  else if (hooks.isError) body = <ErrorState title="Webhooks could not be loaded" error={hooks.error} onRetry={() => void hooks.refetch()} />;
+  else if (hooks.data.length === 0) {
+    body = (
+      <EmptyState title="No webhooks yet" action={addButton}>
+        A webhook sends an HTTP POST to a URL of yours whenever something happens in {ownerName}: a push, a new member, a pipeline that
+        finished. Use it to notify chat, start a build or keep another system in step.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <Stack gap="md">
+        <DisabledBanner hooks={hooks.data} />
+        {narrow ? (
+          <HookCards hooks={hooks.data} scope={owner.scope} href={href} onDelete={setDeleting} />
+        ) : (
+          <DataTable label="Webhooks" items={hooks.data} columns={columns} getRowId={(h) => String(h.id)} busy={hooks.isFetching} minWidth={860} />
+        )}
+        <Text size="sm" c="dimmed">
+          {hooks.data.length} {hooks.data.length === 1 ? 'webhook' : 'webhooks'}. Health shows the newest delivery of the past seven days.
+        </Text>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div style={{ flex: '1 1 320px' }}>
+          <Title order={2} size="h3">
+            Webhooks
+          </Title>
+          <Text c="dimmed" size="sm" maw={640}>
+            Gatehouse POSTs a JSON payload to each webhook’s URL when one of its events happens in {ownerName}
+            {owner.scope === 'groups' ? ', its subgroups or its projects' : ''}.
+          </Text>
+        </div>
+        {hooks.isSuccess && hooks.data.length > 0 && addButton}
+      </Group>
+      {body}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={deleting ? `Delete “${hookTitle(deleting)}”?` : ''}
+        confirmLabel="Delete webhook"
+        loading={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      >
+        Gatehouse stops sending events to <b style={{ overflowWrap: 'anywhere' }}>{deleting?.url}</b> at once, and its delivery log is deleted with it.
+        This cannot be undone.
+      </ConfirmDialog>
+    </Stack>
+  );
+}

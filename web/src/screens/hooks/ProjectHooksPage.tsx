@@ -1,0 +1,31 @@
+import { useMemo } from 'react';
+import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
+import { projectHref } from '../../routes.ts';
+import { useProjectContext } from '../projects/project-context.ts';
+import { ProjectRoleForbidden, RequireProjectRole } from '../projects/RequireProjectRole.tsx';
+import { HookScopeContext, type HookScopeValue } from './hook-scope.ts';
+import { HooksSection } from './HooksSection.tsx';
+
+const FORBIDDEN_TITLE = 'You need the Maintainer role to manage webhooks';
+const FORBIDDEN_HINT = 'The webhooks of a project, and their deliveries, are managed by its Maintainers, Owners and administrators.';
+
+/** /projects/<path>/-/hooks[/…]: the project's webhooks, for Maintainers and above. */
+export default function ProjectHooksPage() {
+  const { project } = useProjectContext();
+  const scope = useMemo<HookScopeValue>(
+    () => ({
+      owner: { scope: 'projects', id: project.id },
+      ownerName: project.name_with_namespace,
+      href: (sub) => projectHref(project.path_with_namespace, sub ? `hooks/${sub}` : 'hooks'),
+      forbidden: () => <ProjectRoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />,
+    }),
+    [project.id, project.name_with_namespace, project.path_with_namespace],
+  );
+  return (
+    <RequireProjectRole minRole={ACCESS_LEVELS.maintainer} title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+      <HookScopeContext.Provider value={scope}>
+        <HooksSection key={project.id} />
+      </HookScopeContext.Provider>
+    </RequireProjectRole>
+  );
+}

@@ -1,0 +1,68 @@
+import { Button, Menu, ScrollArea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
+import { useTestHook } from '../../api/hooks.ts';
+import { IconChevronDown, IconSend } from '../../components/icons.tsx';
+import { notifyError } from '../../components/notify.ts';
+import { hookTitle } from './hook-format.ts';
+import { useHookScope } from './hook-scope.ts';
+
+/**
+ * Sends a sample event of the chosen kind to the hook and tells the outcome in a toast. Works on
+ * a disabled hook too: a successful test is how one is brought back.
+ */
+export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 'compact-sm' | 'sm' }) {
+  const { owner } = useHookScope();
+  const test = useTestHook(owner);
+  const title = hookTitle(hook);
+
+  const send = async (flag: HookFlag) => {
+    const label = HOOK_EVENTS[flag].label;
+    const id = notifications.show({ loading: true, title: `Sending a test: ${label}`, message: `To ${title}…`, autoClose: false, withCloseButton: false });
+    try {
+      const result = await test.mutateAsync({ hookId: hook.id, flag });
+      const code = result.response_status;
+      const ok = code !== null && code >= 200 && code < 300;
+      const revived = ok && hook.alert_status !== 'executable';
+      notifications.update({
+        id,
+        loading: false,
+        autoClose: ok ? 5000 : 10_000,
+        withCloseButton: true,
+        color: ok ? 'teal' : code === null ? 'red' : 'orange',
+        title: ok ? `Test delivered: ${label}` : `Test failed: ${label}`,
+        message: `${result.message}${revived ? '. The webhook is enabled again.' : ''}`,
+      });
+    } catch (e) {
+      notifications.hide(id);
+      notifyError(`The test (${label}) was not sent`, e, 'You no longer have the role to manage these webhooks.');
+    }
+  };
+
+  return (
+    <Menu position="bottom-end" shadow="md" width={240} withinPortal>
+      <Menu.Target>
+        <Button
+          size={size}
+          variant="default"
+          leftSection={<IconSend size={14} />}
+          rightSection={<IconChevronDown size={14} />}
+          loading={test.isPending}
+          aria-label={`Test ${title}`}
+        >
+          Test
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Send a sample event</Menu.Label>
+        <ScrollArea.Autosize mah={320} type="auto">
+          {hookFlagsFor(owner.scope).map((flag) => (
+            <Menu.Item key={flag} onClick={() => void send(flag)}>
+              {HOOK_EVENTS[flag].label}
+            </Menu.Item>
+          ))}
+        </ScrollArea.Autosize>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,71 @@
+import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import type { Webhook } from '../../../../shared/src/hooks.ts';
+import { CATEGORY_COLORS, CATEGORY_LABELS, clockTime, fromNow, fullDateTime, hasHttpAnswer, shortTime, statusCategory, statusText } from './hook-format.ts';
+
+/** A delivery's HTTP status, coloured by its category; the category is spelled out for screen readers and on hover. */
+export function StatusBadge({ status, size = 'md' }: { status: string; size?: 'sm' | 'md' | 'lg' }) {
+  const category = statusCategory(status);
+  const explained = hasHttpAnswer(status) ? CATEGORY_LABELS[category] : 'No HTTP response (the request failed or timed out)';
+  return (
+    <Tooltip label={explained} openDelay={300}>
+      <Badge
+        color={CATEGORY_COLORS[category]}
+        variant="light"
+        size={size}
+        tt="none"
+        ff={hasHttpAnswer(status) ? 'monospace' : undefined}
+        fw={700}
+        miw={48}
+        style={{ position: 'relative', flexShrink: 0, overflow: 'visible' }}
+      >
+        {statusText(status)}
+        <span className="gh-visually-hidden"> ({explained})</span>
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/** "5 minutes ago", with the exact time on hover and in the markup; `withClock` adds the time of day below. */
+export function RelativeTime({ iso, size = 'sm', withClock = false }: { iso: string; size?: 'xs' | 'sm'; withClock?: boolean }) {
+  return (
+    <Tooltip label={fullDateTime(iso)} openDelay={200}>
+      <Text size={size} component="time" dateTime={iso} style={{ whiteSpace: 'nowrap', display: 'block' }} c={size === 'xs' ? 'dimmed' : undefined}>
+        {fromNow(iso)}
+        {withClock && (
+          <Text span display="block" size="xs" c="dimmed" ff="monospace">
+            {clockTime(iso)}
+          </Text>
+        )}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** "Disabled", or "Temporarily disabled" with when it ends below; nothing for a hook that receives events. */
+export function AlertStatusBadge({ hook }: { hook: Pick<Webhook, 'alert_status' | 'disabled_until'> }) {
+  if (hook.alert_status === 'disabled') {
+    return (
+      <Badge color="red" variant="filled" tt="none" size="md">
+        Disabled
+      </Badge>
+    );
+  }
+  if (hook.alert_status === 'temporarily_disabled') {
+    const until = hook.disabled_until;
+    return (
+      <Group gap={6} wrap="wrap">
+        <Badge color="orange" variant="filled" tt="none" size="md">
+          Temporarily disabled
+        </Badge>
+        {until && (
+          <Tooltip label={fullDateTime(until)} openDelay={200}>
+            <Text size="xs" c="orange.9" fw={500} component="time" dateTime={until} style={{ whiteSpace: 'nowrap' }}>
+              until {shortTime(until)}
+            </Text>
+          </Tooltip>
+        )}
+      </Group>
+    );
+  }
+  return null;
+}
