@@ -136,3 +136,63 @@ export const hookEventsQuery = paginationQuery.extend({
 export const hookTestTriggers = Object.keys(HOOK_EVENTS) as HookFlag[];
 export const resendResult = z.object({ response_status: z.number().int() });
 export const hookTestResult = z.object({ message: z.string(), response_status: z.number().int().nullable() });
+
+/*
+ * Rules about what a hook would send, checked by the server (422) and by the console's form
+ * before it sends: one definition for both.
+ */
+const URL_PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
+const TEMPLATE_PLACEHOLDER = /\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g;
+export const HOOK_VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers Gatehouse sets itself, which a custom header may not override. */
+const RESERVED_HEADER = /^(x-service-|x-gitlab-|content-type$|content-length$|host$|user-agent$|idempotency-key$|connection$|transfer-encoding$)/i;
+
+/** The `{name}` placeholders of a URL, each once. */
+export const placeholdersOf = (url: string) => [...new Set([...url.matchAll(URL_PLACEHOLDER)].map((m) => m[1]))];
+
+/** The URL with its placeholders filled (values URL-encoded); unknown ones stay as they are. */
+export function fillUrl(url: string, variables: { key: string; value: string }[]): string {
+  return url.replace(URL_PLACEHOLDER, (m, key: string) => {
+    const v = variables.find((x) => x.key === key);
+    return v ? encodeURIComponent(v.value) : m;
+  });
+}
+
+export function branchFilterProblem(filter: string | null | undefined, strategy: string | undefined): string | undefined {
+  if (!filter || strategy === 'all_branches') return undefined;
+  if (strategy === 'regex') {
+    try {
+      new RegExp(filter);
+      return undefined;
+    } catch (e) {
+      return `is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`;
+    }
+  }
+  // Wildcards: `*` for anything, several patterns separated by commas.
+  return filter.split(',').every((f) => /^[^\s~^:?\\[]+$/.test(f.trim())) ? undefined : 'is not a valid branch name pattern';
+}
+
+export function templateProblem(template: string | null | undefined): string | undefined {
+  if (!template) return undefined;
+  try {
+    JSON.parse(template.replace(TEMPLATE_PLACEHOLDER, '0'));
+    return undefined;
+  } catch {
+    return 'must be JSON once its {{placeholders}} are filled in';
+  }
+}
+
+/** One message per problem of a custom header (name, reserved, twice, line breaks). */
+export function headerProblems(headers: { key: string; value: string }[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const h of headers) {
+    if (!HEADER_NAME.test(h.key)) problems.push(`${JSON.stringify(h.key)} is not a valid header name`);
+    else if (RESERVED_HEADER.test(h.key)) problems.push(`${h.key} is set by Gatehouse and cannot be overridden`);
+    else if (seen.has(h.key.toLowerCase())) problems.push(`${h.key} is given twice`);
+    if (/[\r\n\0]/.test(h.value)) problems.push(`the value of ${h.key} may not contain line breaks`);
+    seen.add(h.key.toLowerCase());
+  }
+  return problems;
+}

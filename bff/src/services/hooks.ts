@@ -2,7 +2,18 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import type { WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
-import { GROUP_ONLY_HOOK_FLAGS, hookFlagsFor, type HookCreateBody, type HookUpdateBody } from '../../../shared/src/hooks.ts';
+import {
+  GROUP_ONLY_HOOK_FLAGS,
+  HOOK_VARIABLE_NAME,
+  branchFilterProblem,
+  fillUrl,
+  headerProblems,
+  hookFlagsFor,
+  placeholdersOf,
+  templateProblem,
+  type HookCreateBody,
+  type HookUpdateBody,
+} from '../../../shared/src/hooks.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { BlockedRequestError, checkUrl } from '../outbound/http.ts';
 import { nowIso } from '../util/time.ts';
@@ -34,17 +45,8 @@ export async function findHook(db: Db, owner: HookOwner, hookId: string): Promis
 /** Rule failures about what the hook would do are 422, with the field named. */
 const unprocessable = (fields: Record<string, string[]>) => new ApiError(422, { message: fields });
 
-const RESERVED_HEADER = /^(x-service-|x-gitlab-|content-type$|content-length$|host$|user-agent$|idempotency-key$|connection$|transfer-encoding$)/i;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
-
-/** The URL with its {variable} parts filled in; every placeholder must have a variable. */
-export function resolveUrl(url: string, variables: { key: string; value: string }[]): string {
-  return url.replace(/\{([A-Za-z0-9_]+)\}/g, (m, key: string) => {
-    const v = variables.find((x) => x.key === key);
-    return v ? encodeURIComponent(v.value) : m;
-  });
-}
+/** The URL with its {variable} parts filled in. */
+export const resolveUrl = fillUrl;
 
 async function validate(
   db: Db,
@@ -57,8 +59,8 @@ async function validate(
     for (const f of GROUP_ONLY_HOOK_FLAGS) if (body[f] !== undefined) errors[f] = ['is only available on group hooks'];
   }
   const variables = merged.url_variables ?? [];
-  for (const v of variables) if (!VARIABLE_NAME.test(v.key)) (errors.url_variables ??= []).push(`key ${JSON.stringify(v.key)} may contain only letters, digits and "_"`);
-  const missing = [...merged.url.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]).filter((k) => !variables.some((v) => v.key === k));
+  for (const v of variables) if (!HOOK_VARIABLE_NAME.test(v.key)) (errors.url_variables ??= []).push(`key ${JSON.stringify(v.key)} may contain only letters, digits and "_"`);
+  const missing = placeholdersOf(merged.url).filter((k) => !variables.some((v) => v.key === k));
   if (missing.length) (errors.url ??= []).push(`uses variables that are not defined: ${missing.join(', ')}`);
   else {
     const allowLocal = (await getSettings(db)).allow_local_requests_from_web_hooks_and_services;
@@ -69,34 +71,12 @@ async function validate(
       (errors.url ??= []).push(e.message.startsWith('is ') || e.message.startsWith('must') ? e.message : `is blocked: ${e.message}`);
     }
   }
-  const seen = new Set<string>();
-  for (const h of merged.custom_headers ?? []) {
-    if (!HEADER_NAME.test(h.key)) (errors.custom_headers ??= []).push(`${JSON.stringify(h.key)} is not a valid header name`);
-    else if (RESERVED_HEADER.test(h.key)) (errors.custom_headers ??= []).push(`${h.key} is set by Gatehouse and cannot be overridden`);
-    else if (seen.has(h.key.toLowerCase())) (errors.custom_headers ??= []).push(`${h.key} is given twice`);
-    if (/[\r\n\0]/.test(h.value)) (errors.custom_headers ??= []).push(`the value of ${h.key} may not contain line breaks`);
-    seen.add(h.key.toLowerCase());
-  }
-  const strategy = merged.branch_filter_strategy ?? 'wildcard';
-  const filter = merged.push_events_branch_filter;
-  if (filter && strategy === 'regex') {
-    try {
-      new RegExp(filter);
-    } catch (e) {
-      errors.push_events_branch_filter = [`is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`];
-    }
-  }
-  if (filter && strategy === 'wildcard' && !filter.split(',').every((f) => /^[^\s~^:?\\[]+$/.test(f.trim()))) {
-    errors.push_events_branch_filter = ['is not a valid branch name pattern'];
-  }
-  if (merged.custom_webhook_template) {
-    const probe = merged.custom_webhook_template.replace(/\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g, '0');
-    try {
-      JSON.parse(probe);
-    } catch {
-      errors.custom_webhook_template = ['must be JSON once its {{placeholders}} are filled in'];
-    }
-  }
+  const headers = headerProblems(merged.custom_headers ?? []);
+  if (headers.length) errors.custom_headers = headers;
+  const filter = branchFilterProblem(merged.push_events_branch_filter, merged.branch_filter_strategy ?? 'wildcard');
+  if (filter) errors.push_events_branch_filter = [filter];
+  const template = templateProblem(merged.custom_webhook_template);
+  if (template) errors.custom_webhook_template = [template];
   if (Object.keys(errors).length) throw unprocessable(errors);
 }
 

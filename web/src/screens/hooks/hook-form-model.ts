@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import {
+  branchFilterProblem,
   branchFilterStrategy,
+  fillUrl,
+  HOOK_VARIABLE_NAME,
+  placeholdersOf,
+  templateProblem,
   GROUP_ONLY_HOOK_FLAGS,
   HOOK_FLAGS,
   hookCreateBody,
@@ -48,10 +53,6 @@ const fields = hookCreateBody.shape;
 /** The API's list of `{key, value}` (20 at most, neither part blank). */
 const keyValueList = fields.custom_headers.unwrap();
 
-/** What the server checks too, caught before sending. Keep in step with bff/src/services/hooks.ts. */
-const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
-const VARIABLE_NAME = /^[A-Za-z0-9_]{1,64}$/;
-const TEMPLATE_PLACEHOLDER = /\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g;
 
 /** "main, release/*" → "main,release/*": the API matches comma-separated patterns but refuses spaces in them. */
 export const normalizeWildcard = (filter: string) =>
@@ -61,7 +62,8 @@ export const normalizeWildcard = (filter: string) =>
     .filter(Boolean)
     .join(',');
 
-export const placeholdersOf = (url: string) => [...new Set([...url.matchAll(PLACEHOLDER)].map((m) => m[1]))];
+/** What the server checks too (the rules live in shared/src/hooks.ts), caught before sending. */
+export { placeholdersOf };
 
 const listMode = z.enum(['keep', 'replace']);
 const rows = z.array(z.object({ key: z.string(), value: z.string() }));
@@ -95,7 +97,7 @@ export const hookFormSchema = z
         const key = list === 'custom_headers' ? row.key.toLowerCase() : row.key;
         if (row.key && seen.has(key)) issue([list, i, 'key'], 'is given twice');
         seen.add(key);
-        if (list === 'url_variables' && row.key && !VARIABLE_NAME.test(row.key)) issue([list, i, 'key'], 'may contain only letters, digits and "_"');
+        if (list === 'url_variables' && row.key && !HOOK_VARIABLE_NAME.test(row.key)) issue([list, i, 'key'], 'may contain only letters, digits and "_"');
       });
     }
 
@@ -106,7 +108,7 @@ export const hookFormSchema = z
       if (missing.length) issue(['url'], `uses variables that are not defined: ${missing.join(', ')} (add them under URL variables)`);
       let parsed: URL | null = null;
       try {
-        parsed = new URL(url.replace(PLACEHOLDER, 'x'));
+        parsed = new URL(fillUrl(url, placeholdersOf(url).map((key) => ({ key, value: 'x' }))));
       } catch {
         parsed = null;
       }
@@ -116,22 +118,14 @@ export const hookFormSchema = z
     const filter = v.push_events_branch_filter.trim();
     if (v.events.push_events && v.branch_filter_strategy !== 'all_branches') {
       if (!filter) issue(['push_events_branch_filter'], 'can’t be blank: enter a pattern, or choose all branches');
-      else if (v.branch_filter_strategy === 'regex') {
-        try {
-          new RegExp(filter);
-        } catch (e) {
-          issue(['push_events_branch_filter'], `is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
-        }
-      } else if (!/^[^\s~^:?\\[]+$/.test(normalizeWildcard(filter).replace(/\*/g, 'x'))) issue(['push_events_branch_filter'], 'is not a valid branch name pattern');
-    }
-
-    if (v.custom_webhook_template.trim()) {
-      try {
-        JSON.parse(v.custom_webhook_template.replace(TEMPLATE_PLACEHOLDER, '0'));
-      } catch {
-        issue(['custom_webhook_template'], 'must be JSON once its {{placeholders}} are filled in');
+      else {
+        const problem = branchFilterProblem(filter, v.branch_filter_strategy);
+        if (problem) issue(['push_events_branch_filter'], problem);
       }
     }
+
+    const template = templateProblem(v.custom_webhook_template.trim());
+    if (template) issue(['custom_webhook_template'], template);
   });
 
 export function toFormValues(hook: Webhook | null): HookFormValues {
