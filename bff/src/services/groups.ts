@@ -57,7 +57,8 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   // The subgroups of one group list every visible child unless membership is asked for.
   if (opts.parentId !== undefined) query = query.where('parent_id', '=', opts.parentId);
   const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined);
-  const memberOf = user ? await memberTraversals(db, user.id) : [];
+  // Administrators see every group: their memberships matter only when they ask for them.
+  const memberOf = user && (!admin || !allAvailable) ? await memberTraversals(db, user.id) : [];
 
   // Membership filters: owned and min_access_level take precedence over all_available. Each
   // implies visibility; otherwise the visibility rules apply.

@@ -27,9 +27,13 @@ export async function memberTraversals(db: Db, userId: number, minLevel = 0): Pr
     .where('m.access_level', '>=', minLevel)
     .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
     .execute();
-  // A path under another one adds nothing.
-  const paths = rows.map((r) => r.traversal).sort();
-  return paths.filter((p, i) => !paths.slice(0, i).some((q) => p.startsWith(q)));
+  // A path under another one adds nothing. Sorted, a tree's paths follow its root's, so each
+  // path needs comparing only with the last one kept.
+  const kept: string[] = [];
+  for (const p of rows.map((r) => r.traversal).sort()) {
+    if (!kept.length || !p.startsWith(kept[kept.length - 1])) kept.push(p);
+  }
+  return kept;
 }
 
 /** Groups at or under one of the traversal paths. */
