@@ -12,6 +12,7 @@ import { matchesSearch } from '../db/search.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { createPersonalAccessToken } from './personal-access-tokens.ts';
+import { canGroup } from '../policies/index.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { accessTokenPayload } from './hook-payloads.ts';
 
@@ -173,7 +174,7 @@ export async function rotateGroupAccessToken(
     const admin = actor.user?.is_admin === 1;
     // The spec answers 401 to a caller without access; in the console a 401 means "signed out",
     // so a signed-in session is told 403 instead.
-    if (!admin && callerLevel < ACCESS_LEVELS.owner) throw actor.via === 'session' ? forbidden() : unauthorized();
+    if (!canGroup(actor, 'admin_group', { group, level: callerLevel })) throw actor.via === 'session' ? forbidden() : unauthorized();
     try {
       current = await getGroupAccessToken(db, group, tokenId);
     } catch (e) {
