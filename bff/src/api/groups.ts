@@ -9,11 +9,8 @@ import {
 } from '../../../shared/src/groups.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest, type Page } from '../http/pagination.ts';
-import { forbidden, validationFailed } from '../http/errors.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
-import { isAdmin } from '../auth/actor.ts';
 import * as groups from '../services/groups.ts';
-import { groupAccessLevel } from '../services/access.ts';
 import { revokeLeakedToken } from '../services/token-revocation.ts';
 import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-revocation.ts';
 import { namespacesOf, projectsOfGroup } from '../services/projects.ts';
@@ -25,7 +22,7 @@ const area = 'groups';
 
 /** List items with the administrator-only extras asked for (statistics, custom attributes). */
 async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>, unknown>, page: Page<GroupRow>) {
-  const admin = isAdmin(ctx.actor);
+  const admin = canInstance(ctx.actor, 'read_admin_fields');
   const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
   const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
   return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
@@ -33,7 +30,7 @@ async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>, unkno
 
 /** The group detail as this caller may see it. */
 async function detail(ctx: RouteContext<unknown, unknown>, group: GroupRow, opts: { withProjects: boolean; withCustomAttributes: boolean }) {
-  const admin = isAdmin(ctx.actor);
+  const admin = canInstance(ctx.actor, 'read_admin_fields');
   const projects = opts.withProjects ? await projectsOfGroup(ctx.db, ctx.actor, group.id, 100) : undefined;
   const namespaces = projects ? await namespacesOf(ctx.db, projects) : new Map();
   const custom = opts.withCustomAttributes && admin ? (await groups.customAttributesOf(ctx.db, 'group', [group.id])).get(group.id) ?? [] : undefined;
@@ -113,15 +110,7 @@ export const groupRoutes = [
     response: groupDetail,
     errors: [400, 401, 403, 404],
     handler: async (ctx) => {
-      const parent = await groups.groupParent(ctx.db, ctx.body.parent_id);
-      if (parent) {
-        const level = await groupAccessLevel(ctx.db, ctx.actor.user!.id, parent);
-        if (!canGroup(ctx.actor, 'read_group', { group: parent, level })) throw validationFailed({ parent_id: ['does not exist'] });
-        if (!canGroup(ctx.actor, 'create_subgroup', { group: parent, level })) throw forbidden('you cannot create subgroups in this group');
-      } else if (!canInstance(ctx.actor, 'create_group')) {
-        throw forbidden('you cannot create top-level groups');
-      }
-      const group = await groups.createGroup(ctx.db, ctx.actor.user!, ctx.body, parent);
+      const group = await groups.createGroupAs(ctx.db, ctx.actor, ctx.body);
       ctx.level = 50;
       return detail(ctx, group, { withProjects: true, withCustomAttributes: false });
     },

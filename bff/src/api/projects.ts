@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary } from '../../../shared/src/projects.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { forbidden, validationFailed } from '../http/errors.ts';
-import { canGroup } from '../policies/index.ts';
-import { groupAccessLevel } from '../services/access.ts';
-import { findGroup } from '../services/groups.ts';
+import { groupToCreateIn } from '../services/groups.ts';
 import * as projects from '../services/projects.ts';
 import { presentProject } from '../presenters/projects.ts';
 
@@ -49,12 +46,7 @@ export const projectRoutes = [
     response: projectSummary,
     errors: [400, 401, 403],
     handler: async (ctx) => {
-      const namespace = await findGroup(ctx.db, String(ctx.body.namespace_id));
-      const level = namespace ? await groupAccessLevel(ctx.db, ctx.actor.user!.id, namespace) : 0;
-      if (!namespace || !canGroup(ctx.actor, 'read_group', { group: namespace, level })) {
-        throw validationFailed({ namespace_id: ['does not exist'] });
-      }
-      if (!canGroup(ctx.actor, 'create_project', { group: namespace, level })) throw forbidden('you cannot create projects in this group');
+      const namespace = await groupToCreateIn(ctx.db, ctx.actor, ctx.body.namespace_id, 'create_project', 'namespace_id');
       const project = await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body);
       return presentProject(project, namespace, ctx.baseUrl);
     },

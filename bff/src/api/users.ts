@@ -3,7 +3,7 @@ import { user, userCreateBody, userListQuery } from '../../../shared/src/users.t
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
 import { notFound } from '../http/errors.ts';
-import { isAdmin } from '../auth/actor.ts';
+import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';
 import { customAttributesOf } from '../services/groups.ts';
 import { presentUser } from '../presenters/users.ts';
@@ -34,12 +34,12 @@ export const userRoutes = [
     response: z.array(user),
     errors: [400, 401],
     handler: async (ctx) => {
-      const admin = isAdmin(ctx.actor);
+      const admin = canInstance(ctx.actor, 'read_admin_fields');
       const page = await users.listUsers(ctx.db, ctx.query, pageRequest(ctx.query), admin);
       const custom = ctx.query.with_custom_attributes && admin ? await customAttributesOf(ctx.db, 'user', page.items.map((u) => u.id)) : undefined;
       return page.map((u) => ({ u, custom: custom ? (custom.get(u.id) ?? []) : undefined }));
     },
-    present: ({ u, custom }, ctx) => presentUser(u, ctx.baseUrl, { full: isAdmin(ctx.actor) || ctx.actor.user?.id === u.id, customAttributes: custom }),
+    present: ({ u, custom }, ctx) => presentUser(u, ctx.baseUrl, { full: canReadUserPrivate(ctx.actor, u), customAttributes: custom }),
   }),
   defineRoute({
     method: 'get',
@@ -54,9 +54,9 @@ export const userRoutes = [
     handler: async (ctx) => {
       const u = await users.findUser(ctx.db, ctx.params.user_id);
       if (!u) throw notFound('User');
-      const admin = isAdmin(ctx.actor);
+      const admin = canInstance(ctx.actor, 'read_admin_fields');
       const custom = ctx.query.with_custom_attributes && admin ? ((await customAttributesOf(ctx.db, 'user', [u.id])).get(u.id) ?? []) : undefined;
-      return presentUser(u, ctx.baseUrl, { full: admin || ctx.actor.user?.id === u.id, customAttributes: custom });
+      return presentUser(u, ctx.baseUrl, { full: canReadUserPrivate(ctx.actor, u), customAttributes: custom });
     },
   }),
   defineRoute({

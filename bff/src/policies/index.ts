@@ -64,8 +64,13 @@ export const instanceRules = {
   admin_instance: (a: Actor) => isAdmin(a),
   create_group: (a: Actor) => isAdmin(a) || a.user?.can_create_group === 1,
   read_users: (a: Actor) => signedIn(a),
+  /** The spec's administrator-only parameters: statistics, custom attributes. */
+  read_admin_fields: (a: Actor) => isAdmin(a),
   read_self: (a: Actor) => signedIn(a),
 } satisfies Record<string, (a: Actor) => boolean>;
+
+/** A user's private fields (email, sign-in times…): the user themself and administrators. */
+export const canReadUserPrivate = (a: Actor, user: { id: number }) => isAdmin(a) || a.user?.id === user.id;
 
 export type GroupAction = keyof typeof groupRules;
 export type ProjectAction = keyof typeof projectRules;

@@ -5,7 +5,9 @@ import type { Actor } from '../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { newToken } from '../auth/secrets.ts';
-import { badRequest, validationFailed, notFound } from '../http/errors.ts';
+import { forbidden, validationFailed, notFound } from '../http/errors.ts';
+import { canGroup, canInstance } from '../policies/index.ts';
+import { groupAccessLevel } from './access.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
@@ -411,11 +413,31 @@ export async function getGroupAvatar(db: Db, group: GroupRow) {
   return upload;
 }
 
-export async function groupParent(db: Db, parentId: number | null | undefined): Promise<GroupRow | null> {
-  if (parentId == null) return null;
-  const parent = await db.selectFrom('groups').selectAll().where('id', '=', parentId).executeTakeFirst();
-  if (!parent) throw badRequest('400 Bad request - parent group not found');
-  return parent;
+/**
+ * The group something is being created in (a subgroup's parent, a project's namespace), once
+ * the caller may do so: a group they cannot see is refused like a missing one, naming `field`.
+ */
+export async function groupToCreateIn(
+  db: Db,
+  actor: Actor,
+  groupId: number,
+  action: 'create_subgroup' | 'create_project',
+  field: 'parent_id' | 'namespace_id',
+): Promise<GroupRow> {
+  const group = await db.selectFrom('groups').selectAll().where('id', '=', groupId).executeTakeFirst();
+  const level = group ? await groupAccessLevel(db, actor.user?.id, group) : 0;
+  if (!group || !canGroup(actor, 'read_group', { group, level })) throw validationFailed({ [field]: ['does not exist'] });
+  if (!canGroup(actor, action, { group, level })) {
+    throw forbidden(action === 'create_subgroup' ? 'you cannot create subgroups in this group' : 'you cannot create projects in this group');
+  }
+  return group;
+}
+
+/** POST /groups: a subgroup where the parent allows it, a top-level group where the instance does. */
+export async function createGroupAs(db: Db, actor: Actor, body: GroupCreateBody): Promise<GroupRow> {
+  const parent = body.parent_id == null ? null : await groupToCreateIn(db, actor, body.parent_id, 'create_subgroup', 'parent_id');
+  if (!parent && !canInstance(actor, 'create_group')) throw forbidden('you cannot create top-level groups');
+  return createGroup(db, actor.user!, body, parent);
 }
 
 /** Sizes for `statistics=true`; only uploads are stored today, the rest are 0 until repositories are hosted. */

@@ -7,6 +7,7 @@ import { ApiError, conflict, forbidden, notFound, validationFailed } from '../ht
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
+import { canInstance } from '../policies/index.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { memberPayload } from './hook-payloads.ts';
 
@@ -89,7 +90,7 @@ function checkExpiry(expiresAt: string | null | undefined) {
 
 /** Only an Owner (or an administrator) may grant, change or remove the Owner role. */
 function checkGrant(actor: Actor, actorLevel: number, ...levels: number[]) {
-  if (actor.user?.is_admin) return;
+  if (canInstance(actor, 'admin_instance')) return;
   if (levels.some((l) => l > actorLevel)) throw forbidden('you cannot grant or manage a role above your own');
 }
 

@@ -5,6 +5,7 @@ import type { TokenRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { personalAccessTokenCreateBody, personalAccessTokenListQuery } from '../../../shared/src/personal-access-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
+import { canInstance } from '../policies/index.ts';
 import { notFound, unauthorized, validationFailed } from '../http/errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
@@ -56,7 +57,7 @@ export async function listPersonalAccessTokens(
   let query = db.selectFrom('personal_access_tokens');
   // Administrators see everyone's tokens (or one user's with user_id); others only their own,
   // and asking for another user's answers 401, as on the platform (never someone else's list).
-  if (!actor.user!.is_admin) {
+  if (!canInstance(actor, 'admin_instance')) {
     if (q.user_id !== undefined && q.user_id !== actor.user!.id) throw unauthorized();
     query = query.where('user_id', '=', actor.user!.id);
   } else if (q.user_id !== undefined) query = query.where('user_id', '=', q.user_id);
@@ -85,7 +86,7 @@ export async function findVisibleToken(db: Db, actor: Actor, id: string): Promis
   }
   const n = Number(id);
   const token = /^\d+$/.test(id) && n <= 2_147_483_647 ? await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', n).executeTakeFirst() : undefined;
-  if (!token || (!actor.user!.is_admin && token.user_id !== actor.user!.id)) throw notFound('Token');
+  if (!token || (!canInstance(actor, 'admin_instance') && token.user_id !== actor.user!.id)) throw notFound('Token');
   return token;
 }
 
