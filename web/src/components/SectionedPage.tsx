@@ -1,0 +1,87 @@
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { Button, Tabs } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import type { GroupSection } from '../routes.ts';
+import { ErrorState, ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
+
+/*
+ * What group and project pages share: the states of loading the resource, the tabs drawn from
+ * the route list's sections, and the chosen section's screen.
+ */
+type Kind = 'group' | 'project';
+const OVERVIEW = 'overview';
+
+/** The lazy screen of each section, made once per list. */
+export const screensOf = (sections: GroupSection[]) => new Map<string, ComponentType>(sections.map((s) => [s.slug, lazy(s.load)]));
+
+/** The loading, not found, forbidden or error state of the page's resource, or null once it is there. */
+export function resourceState(
+  query: { isPending: boolean; isError: boolean; error: { status?: number } | null; refetch: () => unknown },
+  kind: Kind,
+  fullPath: string,
+): ReactNode | null {
+  if (query.isPending) return <LoadingState label={`Loading ${kind}…`} />;
+  if (!query.isError) return null;
+  if (query.error?.status === 404) {
+    return (
+      <NotFoundState
+        title={`${kind === 'group' ? 'Group' : 'Project'} not found`}
+        action={
+          <Button component={Link} to="/groups" variant="default">
+            Back to groups
+          </Button>
+        }
+      >
+        There is no {kind} at <b>{fullPath}</b>, or you are not allowed to see it.
+      </NotFoundState>
+    );
+  }
+  if (query.error?.status === 403) return <ForbiddenState>You are not allowed to see this {kind}.</ForbiddenState>;
+  return <ErrorState title={`The ${kind} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
+}
+
+/** The sections the caller's role opens, as tabs; on a narrow screen the current one stays in view. */
+export function SectionTabs({ sections, section, level, kind, hrefOf }: { sections: GroupSection[]; section: string; level: number | undefined; kind: Kind; hrefOf: (slug: string) => string }) {
+  const navigate = useNavigate();
+  const tabList = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    tabList.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [section, level]);
+  const tabs = sections.filter((s) => !s.minRole || (level ?? 0) >= s.minRole);
+  return (
+    <Tabs
+      // Mantine needs a non-empty tab value; the overview's slug is empty.
+      value={section || OVERVIEW}
+      onChange={(value) => navigate(hrefOf(value === OVERVIEW ? '' : (value ?? '')))}
+      keepMounted={false}
+      aria-label={`${kind === 'group' ? 'Group' : 'Project'} sections`}
+    >
+      <Tabs.List ref={tabList} className="gh-tabs-scroll">
+        {tabs.map((s) => (
+          <Tabs.Tab key={s.slug} value={s.slug || OVERVIEW} leftSection={<s.icon size={16} />}>
+            {s.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+/** The chosen section's screen, or a not-found state for a section the page does not have. */
+export function SectionScreen({ screens, section, kind }: { screens: Map<string, ComponentType>; section: string; kind: Kind }) {
+  const Screen = screens.get(section);
+  if (!Screen) {
+    return (
+      <NotFoundState title={`No such page in this ${kind}`}>
+        This {kind} has no “{section}” page.
+      </NotFoundState>
+    );
+  }
+  return (
+    <Suspense fallback={<LoadingState />}>
+      {/* The lazy screens are made once, at module load; the rule cannot see that through the Map. */}
+      {/* eslint-disable-next-line react-hooks/static-components */}
+      <Screen />
+    </Suspense>
+  );
+}
