@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { loadConfig } from '../bff/src/config.ts';
 import { startServer } from '../bff/src/server.ts';
+import { serveUntilParentGoes } from './lib.ts';
 
 export interface DeliveryChildReady {
   url: string;
@@ -38,25 +39,10 @@ async function main(): Promise<void> {
     ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
   });
   const running = await startServer(config);
-  const address = running.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-  process.stdin.on('end', shutdown);
-  process.stdin.resume();
+  const url = serveUntilParentGoes(running);
 
   const ready: DeliveryChildReady = {
-    url: `http://127.0.0.1:${port}`,
+    url,
     engine: config.databaseUrl ? 'postgres' : 'sqlite',
     workers: config.workers,
     hookTimeoutMs: config.hookTimeoutMs,

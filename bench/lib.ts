@@ -190,3 +190,26 @@ export function printAligned(header: string[], cells: string[][], rightAligned: 
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const c of cells) console.log(line(c));
 }
+
+/**
+ * In a server child: the URL it listens on, and a clean shutdown when it is signalled or when
+ * the parent goes away (its stdin closes).
+ */
+export function serveUntilParentGoes(running: { server: import('node:http').Server; close(): Promise<void> }): string {
+  const address = running.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.stdin.on('end', shutdown);
+  process.stdin.resume();
+  return `http://127.0.0.1:${port}`;
+}

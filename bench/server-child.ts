@@ -13,6 +13,7 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../bff/src/config.ts';
 import { startServer } from '../bff/src/server.ts';
+import { serveUntilParentGoes } from './lib.ts';
 import { createGroup } from '../bff/src/services/groups.ts';
 import { createProject } from '../bff/src/services/projects.ts';
 import { isPostgres } from '../bff/src/db/dialect.ts';
@@ -85,25 +86,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const seeded = await seed(running.db);
   const seedMs = performance.now() - started;
-  const address = running.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
-  process.stdin.on('end', shutdown);
-  process.stdin.resume();
+  const url = serveUntilParentGoes(running);
 
   const ready: ChildReady = {
-    url: `http://127.0.0.1:${port}`,
+    url,
     engine: config.databaseUrl ? 'postgres' : 'sqlite',
     seedMs,
     ...seeded,
