@@ -47,8 +47,18 @@ function apiRouter(deps: AppDeps): Router {
   return api;
 }
 
+/**
+ * JSON answers carry exactly `Content-Type: application/json`, as the platform's do: Express
+ * would append `; charset=utf-8`, and some clients (python-gitlab) compare the whole header.
+ */
+function sendJson(this: express.Response, body: unknown): express.Response {
+  if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/json');
+  return this.send(Buffer.from(JSON.stringify(body) ?? 'null'));
+}
+
 export function createApp(deps: AppDeps) {
   const app = express();
+  app.response.json = sendJson;
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('etag', false);
