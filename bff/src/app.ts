@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import multer from 'multer';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
@@ -15,10 +14,44 @@ import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
+import { badRequest, unsupportedMediaType } from './http/errors.ts';
 import { renderErrors, unknownRoute } from './http/errors.ts';
 
-const SECRET_PARAMS = /([?&](?:private_token|access_token|token|password)=)[^&]*/gi;
-export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[REDACTED]');
+const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/** Query parameters that carry a credential, by their decoded name (`private%5Ftoken` is `private_token`). */
+const CREDENTIAL_PARAMS = new Set(['private_token', 'access_token', 'job_token', 'feed_token', 'token', 'password', 'client_secret', 'refresh_token', 'code']);
+
+function decodedName(raw: string): string {
+  let name = raw.replace(/\+/g, ' ');
+  // Decoded until it no longer changes, so no spelling of a name slips through.
+  for (let i = 0; i < 4; i++) {
+    try {
+      const next = decodeURIComponent(name);
+      if (next === name) break;
+      name = next;
+    } catch {
+      break;
+    }
+  }
+  return name.trim().toLowerCase().replace(/\[.*$/, '');
+}
+
+/** The URL as logged: every credential parameter's value replaced, whatever the spelling of its name. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url
+    .slice(q + 1)
+    .split(/([&;])/)
+    .map((part) => {
+      const eq = part.indexOf('=');
+      return eq > 0 && CREDENTIAL_PARAMS.has(decodedName(part.slice(0, eq))) ? `${part.slice(0, eq)}=[REDACTED]` : part;
+    });
+  return url.slice(0, q + 1) + pairs.join('');
+}
 
 export interface AppDeps {
   db: Db;
@@ -33,10 +66,12 @@ function apiRouter(deps: AppDeps): Router {
   const api = Router();
   api.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   api.use(express.urlencoded({ extended: true, limit: '1mb' }));
-  // Multipart: fields join the body, files are kept in memory for the route that declared one.
-  api.use(multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200 } }).any());
+  // Multipart is parsed by the routes that take an upload (after authentication); a body of
+  // any other type is refused rather than silently ignored. text/plain is ignored, as on the platform.
   api.use((req, _res, next) => {
-    rejectNul(req.query, req.body);
+    if (req.get('content-type') && !req.is(BODY_TYPES) && hasBody(req)) {
+      throw unsupportedMediaType(`the body's type ${req.get('content-type')} is not supported; send JSON (application/json), form fields or multipart/form-data`);
+    }
     next();
   });
   for (const route of routes) api[route.method](route.path, toHandler(route, deps));
@@ -99,6 +134,11 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  // A NUL in the path or query (percent-encoded; the HTTP parser refuses a raw one) reaches no router.
+  app.use((req, _res, next) => {
+    if (/%00/i.test(req.url)) throw badRequest('400 Bad request - parameters must not contain NUL characters');
+    next();
+  });
   app.use('/api/v4', apiRouter(deps));
   app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);

@@ -30,6 +30,13 @@ describe('request logs', () => {
     expectStatus(await api('/user', { token: null, headers: { cookie: `gatehouse_session=${cookie}` } }), 200);
     const created = await api(`/users/${u.user.id}/personal_access_tokens`, { method: 'POST', json: { name: 'x', scopes: ['api'] } });
     expectStatus(created, 201);
+    // Other spellings of the credential parameters: percent-encoded names authenticate too.
+    const other = await buildUser();
+    expectStatus(await api(`/groups?private%5Ftoken=${other.token}`, { token: null }), 200);
+    expectStatus(await api(`/groups?%61ccess_token=${created.body.token}&per_page=2`, { token: null }), 200);
+    expectStatus(await api(`/groups?ACCESS_TOKEN=${other.password}&private_token%5B%5D=${other.password}`, { token: null }), 200);
+    const failedSignIn = await api('/api/console/session', { method: 'POST', token: null, json: { username: other.user.username, password: `${other.password}-wrong` } });
+    expectStatus(failedSignIn, 401);
 
     const records = lines.map((l) => JSON.parse(l) as { req?: { id: string; method: string; url: string }; res?: { statusCode: number } });
     const requests = records.filter((r) => r.req && r.res);
@@ -40,8 +47,9 @@ describe('request logs', () => {
     }
     assert.ok(requests.some((r) => r.req!.url.includes('private_token=[REDACTED]')));
     const text = lines.join('\n');
-    for (const secret of [u.token, u.password, cookie, server.rootToken, created.body.token, signIn.body.csrf_token]) {
-      assert.ok(!text.includes(secret), 'a credential reached the log');
+    for (const secret of [u.token, u.password, cookie, server.rootToken, created.body.token, signIn.body.csrf_token, other.token, other.password]) {
+      assert.ok(!text.includes(secret), `a credential reached the log: ${secret.slice(0, 6)}…`);
     }
+    assert.ok(requests.some((r) => r.req!.url.includes('private%5Ftoken=[REDACTED]')));
   });
 });

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { z } from 'zod';
+import { uniqueViolation } from '../db/errors.ts';
 
 /** An error with the platform's status code and body; thrown anywhere, rendered once. */
 export class ApiError extends Error {
@@ -17,6 +18,7 @@ export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized
 export const forbidden = (reason?: string) => new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
 export const badRequest = (message: string) => new ApiError(400, { message });
 export const conflict = (message: string) => new ApiError(409, { message });
+export const unsupportedMediaType = (hint: string) => new ApiError(415, { message: `415 Unsupported Media Type - ${hint}` });
 export const unprocessable = (message: string) => new ApiError(422, { message });
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(429, { message: '429 Too Many Requests', retry_after: retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
@@ -54,8 +56,33 @@ export const unknownRoute: RequestHandler = (_req, res) => {
   res.status(404).json({ error: '404 Not Found' });
 };
 
+/**
+ * What a collision with a unique index means to the caller, by index or constraint name
+ * (PostgreSQL) or column list (SQLite). Two identical writes at once both pass the service's
+ * own check; the database decides, and the loser gets the same answer as a later duplicate.
+ */
+const TAKEN: Record<string, () => ApiError> = {
+  groups_full_path_lower: () => validationFailed({ path: ['has already been taken'] }),
+  projects_path_lower: () => validationFailed({ path: ['has already been taken'] }),
+  users_username_lower: () => conflict('Username has already been taken'),
+  users_email_lower: () => conflict('Email has already been taken'),
+  members_source_user: () => conflict('Member already exists'),
+  'members.source_type, members.source_id, members.user_id': () => conflict('Member already exists'),
+  scim_identities_group_uid: () => validationFailed({ extern_uid: ['has already been taken'] }),
+  'scim_identities.group_id, scim_identities.extern_uid': () => validationFailed({ extern_uid: ['has already been taken'] }),
+  scim_identities_group_user: () => validationFailed({ user_id: ['has already been taken'] }),
+  'scim_identities.group_id, scim_identities.user_id': () => validationFailed({ user_id: ['has already been taken'] }),
+};
+
+export function fromUniqueViolation(err: unknown): ApiError | undefined {
+  const index = uniqueViolation(err);
+  if (index === undefined) return undefined;
+  return TAKEN[index]?.() ?? conflict('409 Conflict - a record with these values already exists');
+}
+
 /** The one place errors become responses. Anything unexpected is logged and answered 500. */
-export const renderErrors: ErrorRequestHandler = (err, req, res, _next) => {
+export const renderErrors: ErrorRequestHandler = (thrown, req, res, _next) => {
+  const err = fromUniqueViolation(thrown) ?? thrown;
   if (err instanceof ApiError) {
     res.set(err.headers).status(err.status).json(err.body);
     return;

@@ -1,4 +1,5 @@
 import type { Request, Response, RequestHandler } from 'express';
+import multer from 'multer';
 import type { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
@@ -14,7 +15,7 @@ import {
   isProjectAction,
   type Action,
 } from '../policies/index.ts';
-import { ApiError, badRequest, forbidden, fromZodError, notFound, unauthorized } from './errors.ts';
+import { ApiError, badRequest, forbidden, fromZodError, notFound, unauthorized, unsupportedMediaType } from './errors.ts';
 import { Page, setPaginationHeaders } from './pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { findGroup } from '../services/groups.ts';
@@ -93,7 +94,7 @@ function parse<T extends z.ZodType>(schema: T | undefined, input: unknown): z.ou
 export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   return async (req, res) => {
-    rejectNul(req.params);
+    rejectNul(req.params, req.query, req.body);
     const actor = await authenticate(req, app.db, app.config);
     if (actor.user === null && route.auth !== 'optional') throw unauthorized();
     if (!hasScope(actor, scope)) {
@@ -127,6 +128,11 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     }
 
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
+    if (req.is('multipart/form-data')) {
+      if (!route.upload) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
+      await parseMultipart(req, res);
+      rejectNul(req.body);
+    }
 
     const input = route.method === 'get' || route.method === 'delete' ? req.query : { ...req.query, ...(req.body ?? {}) };
     ctx.query = parse(route.query, req.query);
@@ -147,6 +153,23 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
       res.status(status).json(present(result, ctx));
     }
   };
+}
+
+/**
+ * Multipart bodies are parsed only for the routes that take a file, once the caller is known
+ * to be allowed: fields join the body, files stay in memory. A malformed body is the client's
+ * fault (400), never a 500.
+ */
+const multipartParser = multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200, fieldSize: 1024 * 1024 } }).any();
+function parseMultipart(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    multipartParser(req, res, (err?: unknown) => {
+      if (!err) return resolve();
+      const e = err as { code?: string; message?: string };
+      if (e.code === 'LIMIT_FILE_SIZE') return reject(new ApiError(413, { message: '413 Request Entity Too Large' }));
+      reject(badRequest(`400 Bad request - malformed multipart body: ${e.message ?? 'cannot be read'}`));
+    });
+  });
 }
 
 /** PostgreSQL text cannot hold NUL; refusing it everywhere keeps both engines alike. */

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 
 /**
@@ -8,50 +9,48 @@ import { Agent, request } from 'undici';
  * resolution, at connect time (so a name cannot re-resolve somewhere else) and on every
  * redirect, unless the instance allows local requests.
  */
-const blocked = new net.BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net4, prefix, 'ipv4');
-}
-for (const [net6, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-] as const) {
-  blocked.addSubnet(net6, prefix, 'ipv6');
+/**
+ * Addresses are classified by range with ipaddr.js (IANA special-purpose registries). IPv4 is
+ * reachable only in global unicast; IPv6 only in global unicast (2000::/3, minus the special
+ * ranges), and an IPv6 form that embeds an IPv4 address (mapped, SIIT, NAT64, 6to4, Teredo) is
+ * judged by the IPv4 address it leads to.
+ */
+function ipv4Reachable(v4: ipaddr.IPv4): boolean {
+  return v4.range() === 'unicast';
 }
 
-/** Whether an address is internal (IPv4-mapped and NAT64 IPv6 forms are checked as IPv4). */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** The IPv4 addresses an IPv6 address of an embedding range leads to (Teredo names two). */
+function embeddedIpv4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4[] | undefined {
+  const b = v6.toByteArray();
+  const v4 = (bytes: number[]) => new ipaddr.IPv4(bytes);
+  switch (range) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [v4(b.slice(12, 16))];
+    case '6to4':
+      return [v4(b.slice(2, 6))];
+    case 'teredo':
+      // Server at bits 32–63; client at the last 32 bits, inverted.
+      return [v4(b.slice(4, 8)), v4(b.slice(12, 16).map((x) => x ^ 0xff))];
+    default:
+      return undefined;
+  }
+}
+
+/** Whether an address must not be reached (anything that is not an IP address counts as internal). */
 export function isInternalAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 4) return !ipv4Reachable(ipaddr.IPv4.parse(address));
   if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  const mapped = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return blocked.check(mapped[1], 'ipv4');
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (mappedHex) {
-    const n = (parseInt(mappedHex[1], 16) << 16) | parseInt(mappedHex[2], 16);
-    return blocked.check([n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255].join('.'), 'ipv4');
-  }
-  return blocked.check(address, 'ipv6');
+  // Canonical hex form first: ipaddr.js reads any dotted tail (`::8.8.8.8`) as IPv4-mapped.
+  const v6 = ipaddr.IPv6.parse(new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1));
+  const range = v6.range();
+  const embedded = embeddedIpv4(v6, range);
+  if (embedded) return !embedded.every(ipv4Reachable);
+  return range !== 'unicast' || !v6.match(GLOBAL_UNICAST);
 }
 
 export class BlockedRequestError extends Error {}

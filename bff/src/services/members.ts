@@ -151,22 +151,17 @@ export async function addMember(
   if (existing) throw conflict('Member already exists');
   await checkInheritedFloor(db, source, user.id, body.access_level);
   const now = nowIso();
-  try {
-    // The membership and its member event are written together.
-    return await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('members')
-        .values({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: body.access_level, expires_at: body.expires_at ?? null, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })
-        .execute();
-      const added = await getMember(trx, source, user.id, false);
-      await announce(trx, source, 'user_add_to_group', added);
-      return added;
-    });
-  } catch (e) {
-    // Two requests adding the same member at once: the unique constraint decides.
-    if (/unique|duplicate/i.test(String(e))) throw conflict('Member already exists');
-    throw e;
-  }
+  // The membership and its member event are written together; of two requests adding the
+  // same member at once, the unique constraint lets one through.
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('members')
+      .values({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: body.access_level, expires_at: body.expires_at ?? null, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })
+      .execute();
+    const added = await getMember(trx, source, user.id, false);
+    await announce(trx, source, 'user_add_to_group', added);
+    return added;
+  });
 }
 
 /** Group membership changes are member events for the hooks of the group and its ancestors. */

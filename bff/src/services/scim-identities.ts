@@ -42,10 +42,13 @@ export const SCIM_TOKEN_PREFIX = 'gtscim-';
 export async function resetScimToken(db: Db, group: GroupRow): Promise<{ plaintext: string; created_at: string }> {
   const plaintext = newToken(SCIM_TOKEN_PREFIX);
   const created_at = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('scim_tokens').where('group_id', '=', group.id).execute();
-    await trx.insertInto('scim_tokens').values({ group_id: group.id, token_digest: tokenDigest(plaintext), created_at }).execute();
-  });
+  // Replaced in place: two resets at once leave one token, the later one.
+  const token_digest = tokenDigest(plaintext);
+  await db
+    .insertInto('scim_tokens')
+    .values({ group_id: group.id, token_digest, created_at })
+    .onConflict((oc) => oc.column('group_id').doUpdateSet({ token_digest, created_at }))
+    .execute();
   return { plaintext, created_at };
 }
 

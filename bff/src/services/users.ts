@@ -39,32 +39,26 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
   if (await findUserByUsername(db, body.username)) throw conflict('Username has already been taken');
   const now = nowIso();
   const digest = await hashPassword(body.password ?? randomPassword());
-  let inserted: { id: number };
-  try {
-    inserted = await db
-      .insertInto('users')
-      .values({
-        username: body.username,
-        name: body.name,
-        email: body.email,
-        state: 'active',
-        is_admin: body.admin ? 1 : 0,
-        bot: body.bot ? 1 : 0,
-        external: body.external ? 1 : 0,
-        can_create_group: body.can_create_group === false ? 0 : 1,
-        password_digest: digest,
-        bio: body.bio ?? '',
-        public_email: body.public_email ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  } catch (e) {
-    // Two requests creating the same user at once: the unique indexes decide.
-    if (/unique|duplicate/i.test(String(e))) throw conflict(/email/i.test(String(e)) ? 'Email has already been taken' : 'Username has already been taken');
-    throw e;
-  }
+  // Two requests creating the same user at once both pass the checks above: the unique indexes decide.
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      username: body.username,
+      name: body.name,
+      email: body.email,
+      state: 'active',
+      is_admin: body.admin ? 1 : 0,
+      bot: body.bot ? 1 : 0,
+      external: body.external ? 1 : 0,
+      can_create_group: body.can_create_group === false ? 0 : 1,
+      password_digest: digest,
+      bio: body.bio ?? '',
+      public_email: body.public_email ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
 }
 
