@@ -77,7 +77,11 @@ export async function complete(db: Db, job: JobRow): Promise<void> {
   await db.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
 }
 
-/** A failed attempt: tried again after 2^attempts seconds (at most 10 minutes), or given up. */
+/**
+ * A failed attempt: tried again after 2^attempts seconds (at most 10 minutes), or given up.
+ * Only by the worker that still holds the lease: once it ran out, another worker may have
+ * claimed the job, and the old one must not reset that worker's run.
+ */
 export async function fail(db: Db, job: JobRow, error: unknown): Promise<void> {
   const giveUp = job.attempts >= job.max_attempts;
   await db
@@ -91,6 +95,7 @@ export async function fail(db: Db, job: JobRow, error: unknown): Promise<void> {
       updated_at: nowIso(),
     })
     .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
     .execute();
 }
 
