@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildGroup, buildUser, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+import { startReceiver } from './receiver.ts';
 
 /**
  * What an outsider or a careless client sends: malformed bodies, NUL bytes, identical writes at
@@ -167,5 +168,49 @@ describe('identical writes at once', () => {
       if (res.status === 200) working.push(r.body.token);
     }
     assert.equal(working.length, 1, 'exactly one of the reset tokens works');
+  });
+});
+
+describe('credentials written into a webhook URL', () => {
+  it('are masked wherever the URL is shown, kept when the masked URL is sent back, and delivered as Basic authentication', async () => {
+    const receiver = await startReceiver();
+    try {
+      expectStatus(await api('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }), 200);
+      const group = await buildGroup();
+      const password = 'p@ss:w0rd-secret';
+      const withCredentials = receiver.url.replace('http://', `http://deploy-bot:${encodeURIComponent(password)}@`) + '/hook?x=1';
+      const created = await api(`/groups/${group.id}/hooks`, { method: 'POST', json: { url: withCredentials, push_events: true } });
+      expectStatus(created, 201);
+      const masked = receiver.url.replace('http://', 'http://*****:*****@') + '/hook?x=1';
+      assert.equal(created.body.url, masked);
+      assert.equal((await api(`/groups/${group.id}/hooks/${created.body.id}`)).body.url, masked);
+      assert.equal((await api(`/groups/${group.id}/hooks`)).body[0].url, masked);
+
+      // The console's edit form sends the URL back as shown: the credentials stay.
+      const edited = await api(`/groups/${group.id}/hooks/${created.body.id}`, { method: 'PUT', json: { url: masked, name: 'renamed' } });
+      expectStatus(edited, 200);
+      assert.equal(edited.body.url, masked);
+
+      expectStatus(await api(`/groups/${group.id}/hooks/${created.body.id}/test/push_events`, { method: 'POST' }), 201);
+      const [got] = await receiver.waitFor(1);
+      assert.equal(got.url, '/hook?x=1');
+      assert.equal(got.headers.authorization, `Basic ${Buffer.from(`deploy-bot:${password}`).toString('base64')}`);
+
+      let log: { body: { url: string }[] } = { body: [] };
+      for (let i = 0; i < 40 && !log.body.length; i++) {
+        log = await api(`/groups/${group.id}/hooks/${created.body.id}/events`);
+        if (!log.body.length) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(log.body[0].url, masked);
+      assert.ok(!JSON.stringify(log.body).includes(encodeURIComponent(password)) && !JSON.stringify(log.body).includes(password));
+
+      // A URL with other credentials replaces them; one without drops them.
+      const replaced = await api(`/groups/${group.id}/hooks/${created.body.id}`, { method: 'PUT', json: { url: `${receiver.url.replace('http://', 'http://other:secret2@')}/hook` } });
+      assert.equal(replaced.body.url, `${receiver.url.replace('http://', 'http://*****:*****@')}/hook`);
+      const row = await server.running.db.selectFrom('web_hooks').select('url').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+      assert.match(row.url, /other:secret2@/);
+    } finally {
+      await receiver.close();
+    }
   });
 });

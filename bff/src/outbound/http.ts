@@ -135,17 +135,22 @@ export async function postJson(opts: {
 }): Promise<OutboundResult> {
   const started = performance.now();
   const signal = AbortSignal.timeout(opts.timeoutMs);
-  let url = opts.url;
   let method: 'POST' | 'GET' = 'POST';
   try {
+    // Credentials written into the URL are sent as Basic authentication (the HTTP client would
+    // drop them), and only to the URL's own origin, never after a redirect elsewhere.
+    const { url: first, authorization } = splitCredentials(opts.url);
+    const origin = new URL(first).origin;
+    let url = first;
     for (let hop = 0; ; hop++) {
       const target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedRequestError(`redirect to ${target.protocol} refused`);
+      const basic = authorization && target.origin === origin && !Object.keys(opts.headers).some((h) => h.toLowerCase() === 'authorization') ? { Authorization: authorization } : {};
       // IP literals are never looked up, so they are checked here; names are checked at connect.
       if (net.isIP(target.hostname.replace(/^\[|\]$/g, '')) || /localhost$/i.test(target.hostname)) await checkHost(target.hostname, opts.allowLocal);
       const res = await request(url, {
         method,
-        headers: method === 'POST' ? opts.headers : { 'User-Agent': opts.headers['User-Agent'] ?? 'Gatehouse' },
+        headers: method === 'POST' ? { ...opts.headers, ...basic } : { 'User-Agent': opts.headers['User-Agent'] ?? 'Gatehouse', ...basic },
         body: method === 'POST' ? opts.body : undefined,
         dispatcher: agentFor(opts.verifyTls, opts.allowLocal, opts.timeoutMs),
         signal,
@@ -172,6 +177,16 @@ export async function postJson(opts: {
         : `${err.cause?.code ?? err.code ?? err.name}: ${err.cause?.message ?? err.message}`;
     return { status: null, headers: {}, body: '', durationMs: performance.now() - started, error: message };
   }
+}
+
+/** The URL without its user:password@, and those as a Basic Authorization value. */
+function splitCredentials(raw: string): { url: string; authorization?: string } {
+  const url = new URL(raw);
+  if (!url.username && !url.password) return { url: raw };
+  const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return { url: url.toString(), authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` };
 }
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {

@@ -2,7 +2,7 @@ import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
 import { hookFlagsFor, type HookEvent, type Webhook } from '../../../shared/src/hooks.ts';
 import { bool, json } from '../util/rows.ts';
-import { alertStatus, hookSecrets } from '../services/hooks.ts';
+import { alertStatus, hookSecrets, maskUrlCredentials } from '../services/hooks.ts';
 
 /** A hook as the spec shows it: header and variable keys without values, never the token. */
 export function presentHook(h: WebHookRow, vault: Vault): Webhook {
@@ -10,7 +10,7 @@ export function presentHook(h: WebHookRow, vault: Vault): Webhook {
   const scope = h.scope === 'group' ? 'groups' : 'projects';
   const out: Webhook = {
     id: h.id,
-    url: h.url,
+    url: maskUrlCredentials(h.url),
     name: h.name,
     description: h.description,
     created_at: h.created_at,
@@ -31,7 +31,7 @@ export function presentHook(h: WebHookRow, vault: Vault): Webhook {
 export function presentHookEvent(l: WebHookLogRow): HookEvent {
   return {
     id: l.id,
-    url: l.url,
+    url: maskUrlCredentials(l.url),
     trigger: l.trigger,
     request_headers: json<Record<string, string>>(l.request_headers, {}),
     request_data: json<unknown>(l.request_data, null),

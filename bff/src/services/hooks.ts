@@ -110,7 +110,25 @@ export async function createHook(db: Db, vault: Vault, owner: HookOwner, body: H
   return db.selectFrom('web_hooks').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
 }
 
+const URL_CREDENTIALS = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i;
+const PLACEHOLDER = /^\{[A-Za-z0-9_]+\}$/;
+export const CREDENTIAL_MASK = '*****';
+
+/**
+ * The URL as shown: a user name and password written into it are masked, like tokens, header
+ * values and URL variables (placeholders such as `{user}` are already secret-free).
+ */
+export function maskUrlCredentials(url: string): string {
+  return url.replace(URL_CREDENTIALS, (_m, scheme: string, userinfo: string) => {
+    const parts = userinfo.split(':');
+    const masked = [parts[0], parts.slice(1).join(':')].slice(0, parts.length > 1 ? 2 : 1).map((p) => (p === '' || PLACEHOLDER.test(p) ? p : CREDENTIAL_MASK));
+    return `${scheme}${masked.join(':')}@`;
+  });
+}
+
 export async function updateHook(db: Db, vault: Vault, owner: HookOwner, hook: WebHookRow, body: HookUpdateBody): Promise<WebHookRow> {
+  // The URL sent back as shown (credentials masked) keeps the credentials it has.
+  if (body.url !== undefined && body.url !== hook.url && body.url === maskUrlCredentials(hook.url)) body = { ...body, url: hook.url };
   const secrets = hookSecrets(vault, hook);
   await validate(
     db,
