@@ -104,7 +104,9 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
               description={
                 <>
                   Gatehouse POSTs each event here as JSON. Keep secret parts out of sight with a variable in braces, e.g. <Code>{'{key}'}</Code>, and
-                  give its value under URL variables: it is stored encrypted and the log shows the URL with the braces.
+                  give its value under URL variables: it is stored encrypted and the log shows the URL with the braces. A user name and
+                  password written as <Code>user:password@</Code> are sent as Basic authentication and shown as <Code>*****</Code>; leave
+                  the stars as they are to keep them.
                 </>
               }
               styles={mono}
