@@ -32,32 +32,38 @@ const PROJECT_CREATION_LEVEL: Record<string, number> = {
   administrator: Infinity,
 };
 
-const readGroup = (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.guest || visibleByLevel(a, s.group.visibility);
-const readProject = (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.guest || visibleByLevel(a, s.project.visibility);
+/** The rule of most actions: an administrator, or a role of at least `level` on the resource. */
+const atLeast =
+  (level: number) =>
+  (a: Actor, s: { level: number }): boolean =>
+    isAdmin(a) || s.level >= level;
+
+const readGroup = (a: Actor, s: GroupSubject) => atLeast(L.guest)(a, s) || visibleByLevel(a, s.group.visibility);
+const readProject = (a: Actor, s: ProjectSubject) => atLeast(L.guest)(a, s) || visibleByLevel(a, s.project.visibility);
 
 export const groupRules = {
   read_group: readGroup,
   read_group_members: readGroup,
   /** Owner-only details of a group (runners token, git access protocol, download limits). */
-  read_group_settings: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
-  admin_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
-  remove_group: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
-  admin_group_member: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.maintainer,
-  admin_deploy_tokens: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.maintainer,
+  read_group_settings: atLeast(L.owner),
+  admin_group: atLeast(L.owner),
+  remove_group: atLeast(L.owner),
+  admin_group_member: atLeast(L.maintainer),
+  admin_deploy_tokens: atLeast(L.maintainer),
   /** Revoking any leaked credential of the tree by its plaintext. */
-  revoke_group_tokens: (a: Actor, s: GroupSubject) => isAdmin(a) || s.level >= L.owner,
+  revoke_group_tokens: atLeast(L.owner),
   create_subgroup: (a: Actor, s: GroupSubject) =>
-    isAdmin(a) || s.level >= (s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer),
+    atLeast(s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer)(a, s),
   create_project: (a: Actor, s: GroupSubject) =>
-    isAdmin(a) || s.level >= (PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer),
+    atLeast(PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer)(a, s),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
   read_project: readProject,
   read_project_members: readProject,
-  admin_project: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.maintainer,
-  admin_project_member: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.maintainer,
-  remove_project: (a: Actor, s: ProjectSubject) => isAdmin(a) || s.level >= L.owner,
+  admin_project: atLeast(L.maintainer),
+  admin_project_member: atLeast(L.maintainer),
+  remove_project: atLeast(L.owner),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {
