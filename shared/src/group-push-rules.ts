@@ -1,20 +1,20 @@
 import { z } from './errors.ts';
 import { boolParam, intParam } from './params.ts';
+import { re2Problem, re2Test } from './re2.ts';
 
-/** The platform caps each pattern at 511 characters. */
+/** The platform caps each pattern at 511 characters, the rejected-message pattern at 2047. */
 export const PUSH_RULE_PATTERN_MAX = 511;
+export const PUSH_RULE_NEGATIVE_PATTERN_MAX = 2047;
 
-/** A pattern must compile; the message names what is wrong with it. */
-export const regexPattern = z
-  .string()
-  .max(PUSH_RULE_PATTERN_MAX)
-  .superRefine((value, ctx) => {
-    try {
-      new RegExp(value);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: `is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}` });
-    }
-  });
+/** A pattern must be valid RE2, as the platform checks it; the message says what is wrong. */
+const regexPattern = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = re2Problem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 export const PUSH_RULE_PATTERN_FIELDS = [
   'commit_message_regex',
@@ -39,11 +39,11 @@ export type PushRuleFlagField = (typeof PUSH_RULE_FLAG_FIELDS)[number];
 /** Body of POST and PUT /groups/:id/push_rule: every field optional, at least one given. */
 export const groupPushRuleBody = z
   .object({
-    commit_message_regex: regexPattern.nullable().optional(),
-    commit_message_negative_regex: regexPattern.nullable().optional(),
-    branch_name_regex: regexPattern.nullable().optional(),
-    author_email_regex: regexPattern.nullable().optional(),
-    file_name_regex: regexPattern.nullable().optional(),
+    commit_message_regex: regexPattern(PUSH_RULE_PATTERN_MAX).nullable().optional(),
+    commit_message_negative_regex: regexPattern(PUSH_RULE_NEGATIVE_PATTERN_MAX).nullable().optional(),
+    branch_name_regex: regexPattern(PUSH_RULE_PATTERN_MAX).nullable().optional(),
+    author_email_regex: regexPattern(PUSH_RULE_PATTERN_MAX).nullable().optional(),
+    file_name_regex: regexPattern(PUSH_RULE_PATTERN_MAX).nullable().optional(),
     deny_delete_tag: boolParam().optional(),
     member_check: boolParam().optional(),
     prevent_secrets: boolParam().optional(),
@@ -77,34 +77,60 @@ export const groupPushRule = z.object({
 export type GroupPushRule = z.infer<typeof groupPushRule>;
 
 /**
+ * Does a value pass one pattern of the rule? As the platform's PushRuleable: RE2, an unanchored
+ * search (`UntrustedRegexp#===`); commit-message patterns in multi-line mode (`^` and `$` at
+ * every line), the message without its final line break for the rejected-message pattern.
+ * Allow-lists must match, deny-lists (rejected messages, prohibited file names) must not.
+ * Throws Re2SyntaxError for a pattern RE2 refuses.
+ */
+export function pushRuleAllows(field: PushRulePatternField, pattern: string, value: string): boolean {
+  switch (field) {
+    case 'commit_message_regex':
+      return re2Test(pattern, value, { multiline: true });
+    case 'commit_message_negative_regex':
+      return !re2Test(pattern, value.replace(/(\r\n|\r|\n)$/, ''), { multiline: true });
+    case 'file_name_regex':
+      return !re2Test(pattern, value);
+    default:
+      return re2Test(pattern, value);
+  }
+}
+
+/** Why RE2 refuses a pattern of the rule ("uses a lookahead (?!…), …"), or undefined when it is valid. */
+export const pushRulePatternProblem = (pattern: string) => re2Problem(pattern);
+
+const REASONS: Record<PushRulePatternField, [pass: string, fail: string]> = {
+  commit_message_regex: ['The commit message matches the required pattern', 'The commit message does not match the required pattern'],
+  commit_message_negative_regex: ['The commit message avoids the forbidden pattern', 'The commit message matches a forbidden pattern'],
+  branch_name_regex: ['The branch name matches the required pattern', 'The branch name does not match the required pattern'],
+  author_email_regex: ['The author email matches the required pattern', 'The author email does not match the required pattern'],
+  file_name_regex: ['The file name is allowed', 'The file name is rejected'],
+};
+
+const SAMPLE_OF: Record<PushRulePatternField, 'commit_message' | 'branch_name' | 'author_email' | 'file_name'> = {
+  commit_message_regex: 'commit_message',
+  commit_message_negative_regex: 'commit_message',
+  branch_name_regex: 'branch_name',
+  author_email_regex: 'author_email',
+  file_name_regex: 'file_name',
+};
+
+/**
  * What a push would be checked against, for the console's live tester: the same patterns,
- * the same meaning (allow-lists must match, deny-lists must not).
+ * the same engine and meaning as the platform (see pushRuleAllows). Patterns that are unset,
+ * invalid or without a sample are left out.
  */
 export function checkAgainstPushRule(
   rule: Partial<Record<PushRulePatternField, string | null>>,
   sample: { commit_message?: string; branch_name?: string; author_email?: string; file_name?: string },
 ): { field: PushRulePatternField; ok: boolean; reason: string }[] {
   const results: { field: PushRulePatternField; ok: boolean; reason: string }[] = [];
-  const test = (pattern: string | null | undefined, value: string | undefined) => {
-    if (!pattern || value === undefined) return undefined;
-    try {
-      return new RegExp(pattern).test(value);
-    } catch {
-      return undefined;
-    }
-  };
-  const allow = (field: PushRulePatternField, value: string | undefined, what: string) => {
-    const hit = test(rule[field], value);
-    if (hit !== undefined) results.push({ field, ok: hit, reason: hit ? `${what} matches the required pattern` : `${what} does not match the required pattern` });
-  };
-  allow('commit_message_regex', sample.commit_message, 'The commit message');
-  const negative = test(rule.commit_message_negative_regex, sample.commit_message);
-  if (negative !== undefined) {
-    results.push({ field: 'commit_message_negative_regex', ok: !negative, reason: negative ? 'The commit message matches a forbidden pattern' : 'The commit message avoids the forbidden pattern' });
+  for (const field of PUSH_RULE_PATTERN_FIELDS) {
+    const pattern = rule[field];
+    const value = sample[SAMPLE_OF[field]];
+    if (!pattern || value === undefined || re2Problem(pattern)) continue;
+    const ok = pushRuleAllows(field, pattern, value);
+    results.push({ field, ok, reason: REASONS[field][ok ? 0 : 1] });
   }
-  allow('branch_name_regex', sample.branch_name, 'The branch name');
-  allow('author_email_regex', sample.author_email, 'The author email');
-  const file = test(rule.file_name_regex, sample.file_name);
-  if (file !== undefined) results.push({ field: 'file_name_regex', ok: !file, reason: file ? 'The file name is rejected' : 'The file name is allowed' });
   return results;
 }

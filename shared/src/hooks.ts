@@ -1,5 +1,6 @@
 import { z } from './errors.ts';
 import { boolParam, paginationQuery } from './params.ts';
+import { re2Problem } from './re2.ts';
 
 /** Event flags of both scopes (spec part 1, "Events"). */
 export const HOOK_FLAGS = [
@@ -161,14 +162,8 @@ export function fillUrl(url: string, variables: { key: string; value: string }[]
 
 export function branchFilterProblem(filter: string | null | undefined, strategy: string | undefined): string | undefined {
   if (!filter || strategy === 'all_branches') return undefined;
-  if (strategy === 'regex') {
-    try {
-      new RegExp(filter);
-      return undefined;
-    } catch (e) {
-      return `is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`;
-    }
-  }
+  // RE2, as the platform checks it (the console's form and the server alike).
+  if (strategy === 'regex') return re2Problem(filter);
   // Wildcards: `*` for anything, several patterns separated by commas.
   return filter.split(',').every((f) => /^[^\s~^:?\\[]+$/.test(f.trim())) ? undefined : 'is not a valid branch name pattern';
 }

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupPushRule, checkAgainstPushRule } from '../../../shared/src/group-push-rules.ts';
+import { groupPushRule, checkAgainstPushRule, pushRuleAllows } from '../../../shared/src/group-push-rules.ts';
 import { buildGroup, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 
 let server: TestServer;
@@ -71,7 +71,9 @@ describe('POST /groups/:id/push_rule', () => {
   describe('with invalid parameters', () => {
     for (const [what, body, field] of [
       ['a pattern that does not compile', { branch_name_regex: '(unclosed' }, 'branch_name_regex'],
+      ['a lookahead, which RE2 does not support', { commit_message_regex: '^(?!WIP).+' }, 'commit_message_regex'],
       ['a pattern over 511 characters', { file_name_regex: 'a'.repeat(512) }, 'file_name_regex'],
+      ['a rejected-message pattern over 2047 characters', { commit_message_negative_regex: 'a'.repeat(2048) }, 'commit_message_negative_regex'],
       ['a negative size', { max_file_size: -1 }, 'max_file_size'],
       ['a text flag', { member_check: 'sometimes' }, 'member_check'],
     ] as const) {
@@ -127,6 +129,59 @@ describe('PUT /groups/:id/push_rule', () => {
     const now = (await api(path, { token: owner.token })).body;
     assert.equal(now.commit_message_regex, 'ok');
     assert.equal(now.member_check, false);
+  });
+});
+
+describe('patterns are RE2, as on the platform (POST and PUT)', () => {
+  it('accepts RE2 syntax JavaScript lacks, such as (?i), and the saved pattern matches with it', async () => {
+    const { path, owner } = await setup();
+    const created = await api(path, { method: 'POST', token: owner.token, json: { commit_message_regex: '(?i)^(feat|fix): .+' } });
+    expectStatus(created, 201);
+    const saved = expectShape(groupPushRule, created.body).commit_message_regex!;
+    assert.equal(saved, '(?i)^(feat|fix): .+');
+    assert.ok(pushRuleAllows('commit_message_regex', saved, 'FIX: x'));
+    assert.ok(!pushRuleAllows('commit_message_regex', saved, 'chore: x'));
+    const changed = await api(path, { method: 'PUT', token: owner.token, form: { branch_name_regex: '(?i)^(main|release/\\d+)$' } });
+    expectStatus(changed, 200);
+    assert.ok(pushRuleAllows('branch_name_regex', changed.body.branch_name_regex, 'Release/12'));
+  });
+  it('refuses a lookahead with 400 naming the field and saying why, on POST and PUT, changing nothing', async () => {
+    const { path, owner } = await setup();
+    const refused = await api(path, { method: 'POST', token: owner.token, json: { commit_message_negative_regex: '^(?!WIP).+' } });
+    expectStatus(refused, 400);
+    assert.deepEqual(refused.body, { message: { commit_message_negative_regex: ['uses a lookahead (?!…), which RE2 does not support'] } });
+    expectStatus(await api(path, { token: owner.token }), 404);
+    expectStatus(await api(path, { method: 'POST', token: owner.token, json: { branch_name_regex: '^main$' } }), 201);
+    const put = await api(path, { method: 'PUT', token: owner.token, json: { branch_name_regex: '^(?!WIP).+', member_check: true } });
+    expectStatus(put, 400);
+    assert.deepEqual(put.body, { message: { branch_name_regex: ['uses a lookahead (?!…), which RE2 does not support'] } });
+    const now = (await api(path, { token: owner.token })).body;
+    assert.equal(now.branch_name_regex, '^main$');
+    assert.equal(now.member_check, false);
+  });
+  it('says what is wrong for the other common mistakes', async () => {
+    const { path, owner } = await setup();
+    for (const [pattern, reason] of [
+      ['feature/(', 'has an unclosed group: a ( is missing its ) (write \\( for a literal parenthesis)'],
+      ['*.exe', 'has an invalid repetition: * follows nothing it could repeat (write \\* for a literal *)'],
+      ['(\\w+)\\1', 'uses a backreference \\1, which RE2 does not support'],
+    ]) {
+      const res = await api(path, { method: 'POST', token: owner.token, json: { file_name_regex: pattern } });
+      expectStatus(res, 400);
+      assert.deepEqual(res.body, { message: { file_name_regex: [reason] } }, pattern);
+    }
+  });
+  it('accepts a pattern that stalls a backtracking engine, and matches it in linear time', async () => {
+    const { path, owner } = await setup();
+    const res = await api(path, { method: 'POST', token: owner.token, json: { author_email_regex: '(a+)+$', commit_message_negative_regex: '^(\\w+\\s?)*$' } });
+    expectStatus(res, 201);
+    const rule = expectShape(groupPushRule, res.body);
+    // JavaScript's RegExp takes about 12 s for the first, and doubles with each further "a".
+    const start = performance.now();
+    assert.equal(pushRuleAllows('author_email_regex', rule.author_email_regex!, `${'a'.repeat(30)}!`), false);
+    assert.equal(pushRuleAllows('commit_message_negative_regex', rule.commit_message_negative_regex!, `${'word '.repeat(25)}!`), true);
+    const ms = performance.now() - start;
+    assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
   });
 });
 

@@ -5,6 +5,7 @@ import { hookEvent, webhook } from '../../../shared/src/hooks.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
+import { branchMatches } from '../services/hook-delivery.ts';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -124,6 +125,47 @@ for (const scope of ['groups', 'projects'] as const) {
           assert.deepEqual((await api(base, { token: admin.token })).body, []);
         });
       }
+      it('checks a regex branch filter with RE2: (?i) accepted, a lookahead refused (422) saying why, on POST and PUT', async () => {
+        const { base, admin } = await hookOwner(scope);
+        const created = await api(base, {
+          method: 'POST',
+          token: admin.token,
+          json: { url: `${receiver.url}/re2`, push_events_branch_filter: '(?i)^(feat|fix)/.+', branch_filter_strategy: 'regex' },
+        });
+        expectStatus(created, 201);
+        const hook = expectShape(webhook, created.body);
+        assert.equal(hook.push_events_branch_filter, '(?i)^(feat|fix)/.+');
+        assert.ok(branchMatches(hook, 'refs/heads/FIX/login'), 'delivery matches with RE2 too');
+        assert.ok(!branchMatches(hook, 'refs/heads/main'));
+
+        const refused = await api(base, {
+          method: 'POST',
+          token: admin.token,
+          json: { url: `${receiver.url}/re2`, push_events_branch_filter: '^(?!WIP).+', branch_filter_strategy: 'regex' },
+        });
+        expectStatus(refused, 422);
+        assert.deepEqual(refused.body.message.push_events_branch_filter, ['uses a lookahead (?!…), which RE2 does not support']);
+        const put = await api(`${base}/${hook.id}`, { method: 'PUT', token: admin.token, json: { push_events_branch_filter: '^(?!WIP).+' } });
+        expectStatus(put, 422);
+        assert.deepEqual(put.body.message.push_events_branch_filter, ['uses a lookahead (?!…), which RE2 does not support']);
+        assert.equal((await api(`${base}/${hook.id}`, { token: admin.token })).body.push_events_branch_filter, '(?i)^(feat|fix)/.+');
+        assert.deepEqual((await api(base, { token: admin.token })).body.map((h: { id: number }) => h.id), [hook.id]);
+      });
+      it('accepts a regex branch filter that stalls a backtracking engine, and matches it in linear time', async () => {
+        const { base, admin } = await hookOwner(scope);
+        const res = await api(base, {
+          method: 'POST',
+          token: admin.token,
+          json: { url: `${receiver.url}/re2`, push_events_branch_filter: '(a+)+$', branch_filter_strategy: 'regex' },
+        });
+        expectStatus(res, 201);
+        const hook = expectShape(webhook, res.body);
+        // JavaScript's RegExp takes about 12 s here, and doubles with each further "a".
+        const start = performance.now();
+        assert.equal(branchMatches(hook, `refs/heads/${'a'.repeat(30)}!`), false);
+        const ms = performance.now() - start;
+        assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
+      });
       it('refuses an internal address unless local requests are allowed', async () => {
         const { base, admin } = await hookOwner(scope);
         await allowLocal(false);

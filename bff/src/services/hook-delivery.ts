@@ -5,6 +5,7 @@ import type { JobRow, WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
 import type { Config } from '../config.ts';
 import { HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
+import { quoteRe2, re2Problem, re2Test } from '../../../shared/src/re2.ts';
 import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
@@ -45,19 +46,23 @@ export function applyTemplate(template: string, data: unknown): string {
   });
 }
 
-/** Does a push to `ref` pass the hook's branch filter? */
+/**
+ * Does a push to `ref` pass the hook's branch filter? As the platform's ActiveHookFilter: a
+ * regex filter is RE2, searched unanchored in the branch name (UntrustedRegexp#===), and a
+ * filter RE2 refuses (saved before it was checked) matches nothing. Wildcards are matched with
+ * RE2 too, so no filter, however written, can hold delivery up.
+ */
 export function branchMatches(hook: Pick<WebHookRow, 'push_events_branch_filter' | 'branch_filter_strategy'>, ref: string): boolean {
   const filter = hook.push_events_branch_filter;
   if (!filter || hook.branch_filter_strategy === 'all_branches') return true;
   const branch = ref.replace(/^refs\/heads\//, '');
-  if (hook.branch_filter_strategy === 'regex') return new RegExp(filter).test(branch);
+  if (hook.branch_filter_strategy === 'regex') return !re2Problem(filter) && re2Test(filter, branch);
   // Wildcard: `*` matches anything; several patterns may be separated by commas.
-  const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   return filter
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean)
-    .some((f) => new RegExp(`^${f.split('*').map(escape).join('.*')}$`).test(branch));
+    .some((f) => re2Test(`^${f.split('*').map(quoteRe2).join('.*')}$`, branch));
 }
 
 export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEvent {

@@ -23,6 +23,32 @@ describe('branchMatches', () => {
     assert.ok(branchMatches(hook('main', 'all_branches'), 'refs/heads/dev'));
     assert.ok(!branchMatches(hook('ma.n'), 'refs/heads/main'), 'a dot is a dot in a wildcard');
   });
+  it('matches regex filters with RE2, unanchored, as the platform', () => {
+    assert.ok(branchMatches(hook('(?i)^release/', 'regex'), 'refs/heads/RELEASE/1.0'));
+    assert.ok(branchMatches(hook('feat', 'regex'), 'refs/heads/my-feat'), 'a search, not a whole-name match');
+    assert.ok(!branchMatches(hook('^feat', 'regex'), 'refs/heads/my-feat'));
+    assert.ok(branchMatches(hook('^release/\\d+\\z', 'regex'), 'refs/heads/release/12'));
+  });
+  it('matches nothing with a regex filter RE2 refuses (saved before it was checked), instead of throwing', () => {
+    assert.equal(branchMatches(hook('^(?!main$)', 'regex'), 'refs/heads/dev'), false);
+    assert.equal(branchMatches(hook('(\\w+)\\1', 'regex'), 'refs/heads/aa'), false);
+  });
+  it('decides in linear time, whatever the filter and the branch name', () => {
+    // On a backtracking engine each of these stalls: the first takes about 12 s on V8, and the
+    // wildcard (which was a RegExp `^a.*a.*…b$`) minutes with only 6 stars.
+    const cases: [string, string, string][] = [
+      ['(a+)+$', 'regex', `refs/heads/${'a'.repeat(30)}!`],
+      ['^(a|aa)*$', 'regex', `refs/heads/${'a'.repeat(40)}!`],
+      [`${'a*'.repeat(30)}b`, 'wildcard', `refs/heads/${'a'.repeat(200)}`],
+    ];
+    for (const [filter, strategy, ref] of cases) {
+      const start = performance.now();
+      const result = branchMatches(hook(filter, strategy), ref);
+      const ms = performance.now() - start;
+      assert.equal(result, false, filter);
+      assert.ok(ms < 1_000, `${filter}: ${ms.toFixed(0)} ms`);
+    }
+  });
 });
 
 describe('purgeHookLogs', () => {

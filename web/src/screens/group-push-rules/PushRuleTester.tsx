@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Badge, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useWatch, useFormContext } from 'react-hook-form';
-import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
+import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, pushRulePatternProblem, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
+import { sentence } from '../../components/format.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
@@ -25,20 +26,14 @@ const SAMPLE_NAMES: Record<SampleKey, string> = {
 
 type Outcome =
   | { kind: 'unset' }
-  | { kind: 'invalid' }
+  | { kind: 'invalid'; problem: string }
   | { kind: 'waiting'; sample: SampleKey }
   | { kind: 'pass' | 'fail'; reason: string };
 
-const compiles = (pattern: string) => {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Each pattern's verdict on the sample, with the shared checker the server's rule follows. */
+/**
+ * Each pattern's verdict on the sample, with the shared checker the server's rule follows: RE2,
+ * as the platform, so a pattern the server would refuse is shown as invalid, with the reason.
+ */
 function outcomes(patterns: Record<PushRulePatternField, string>, sample: Sample): Record<PushRulePatternField, Outcome> {
   const given = (k: SampleKey) => (sample[k] === '' ? undefined : sample[k]);
   const results = checkAgainstPushRule(patterns, {
@@ -51,8 +46,9 @@ function outcomes(patterns: Record<PushRulePatternField, string>, sample: Sample
   for (const field of PUSH_RULE_PATTERN_FIELDS) {
     const pattern = patterns[field];
     const result = results.find((r) => r.field === field);
+    const problem = pattern ? pushRulePatternProblem(pattern) : undefined;
     if (!pattern) out[field] = { kind: 'unset' };
-    else if (!compiles(pattern)) out[field] = { kind: 'invalid' };
+    else if (problem) out[field] = { kind: 'invalid', problem };
     else if (!result) out[field] = { kind: 'waiting', sample: SAMPLE_OF[field] };
     else out[field] = { kind: result.ok ? 'pass' : 'fail', reason: result.reason };
   }
@@ -66,9 +62,9 @@ const SAMPLES: { key: SampleKey; label: string; multiline?: boolean; mono?: bool
   { key: 'file_name', label: 'Sample file name', mono: true },
 ];
 
-/** A line under the verdict only where it adds something: why it fails, or what is missing. */
+/** A line under the verdict only where it adds something: why it fails, what is wrong with the pattern, or what is missing. */
 const detail = (v: Outcome) =>
-  v.kind === 'fail' ? v.reason : v.kind === 'invalid' ? 'Fix the pattern to test it' : v.kind === 'waiting' ? `Enter a sample ${SAMPLE_NAMES[v.sample]}` : null;
+  v.kind === 'fail' ? v.reason : v.kind === 'invalid' ? sentence(v.problem) : v.kind === 'waiting' ? `Enter a sample ${SAMPLE_NAMES[v.sample]}` : null;
 
 const VERDICT: Record<Outcome['kind'], { label: string; color: string; variant: string }> = {
   pass: { label: 'Passes', color: 'teal', variant: 'light' },
@@ -101,7 +97,8 @@ export function PushRuleTester() {
         Try the patterns
       </Title>
       <Text size="sm" c="dimmed" mt={2} mb="sm">
-        See how the patterns in the form judge a sample push, as you type. Nothing here is saved.
+        See how the patterns in the form judge a sample push, as you type. Nothing here is saved. Patterns follow RE2 syntax and match anywhere in the
+        value unless anchored with ^ and $; in commit messages, ^ and $ match at every line.
       </Text>
       <Text size="sm" fw={600} mb="sm" role="status" aria-live="polite" c={failing.length ? 'red.8' : decided.length ? 'teal.8' : 'dimmed'}>
         {decided.length === 0
@@ -132,7 +129,7 @@ export function PushRuleTester() {
                         {FIELD_LABELS[field]}
                       </Text>
                       {detail(v) && (
-                        <Text span c={v.kind === 'fail' ? 'red.8' : 'dimmed'} inherit>
+                        <Text span c={v.kind === 'fail' || v.kind === 'invalid' ? 'red.8' : 'dimmed'} inherit>
                           {' · '}
                           {detail(v)}
                         </Text>
