@@ -2,7 +2,8 @@
 # `npm test`: everything a change can break, on a possibly fresh machine.
 #   1. type check and lint
 #   2. unit and service tests
-#   3. the HTTP suite against a real server on a SQLite file
+#   3. the HTTP suite against a real server on a SQLite file, client-conformance suites included
+#      (Debian's python3-gitlab installed with apt-get when missing and running as root)
 #   4. the same HTTP suite against PostgreSQL (local cluster started when installed; skipped, and said so, when not)
 #   5. the Playwright suite in Chromium (Debian's chromium installed with apt-get when missing and running as root)
 set -euo pipefail
@@ -20,6 +21,7 @@ step "Unit and service tests"
 npm run --silent test:unit
 
 step "HTTP suite on SQLite"
+source scripts/python-gitlab.sh
 npm run --silent test:http
 
 step "HTTP suite on PostgreSQL"

@@ -2,12 +2,18 @@ import { z } from 'zod';
 
 /**
  * Parameters arrive as JSON, form fields or query strings alike (spec: "Shared conventions"),
- * so scalar parameters accept both their JSON type and their string spelling.
+ * so scalar parameters accept both their JSON type and their string spelling. A boolean's
+ * spellings are those the platform's parameter coercion accepts (Grape's `Params::Bool`):
+ * clients rely on them, python-gitlab for one sends `owned=True` in query strings.
  */
+const TRUE_SPELLINGS = ['1', 'on', 'On', 'ON', 't', 'true', 'True', 'TRUE', 'T', 'y', 'yes', 'Yes', 'YES', 'Y'] as const;
+const FALSE_SPELLINGS = ['0', 'off', 'Off', 'OFF', 'f', 'false', 'False', 'FALSE', 'F', 'n', 'no', 'No', 'NO', 'N'] as const;
+const TRUE_SET: ReadonlySet<string> = new Set(TRUE_SPELLINGS);
+
 export const boolParam = () =>
   z.union([
     z.boolean(),
-    z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+    z.enum([...TRUE_SPELLINGS, ...FALSE_SPELLINGS]).transform((v) => TRUE_SET.has(v)),
   ]);
 
 /** Whole numbers within the database's integer range, so no value can overflow a column. */

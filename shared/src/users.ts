@@ -59,4 +59,6 @@ export const userListQuery = paginationQuery.extend({
   order_by: z.enum(['id', 'name', 'username', 'created_at', 'updated_at']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
   with_custom_attributes: boolParam().optional(),
+  /** `custom_attributes[key]=value`: users having every one of these (administrators only, as on the platform). */
+  custom_attributes: z.record(z.string().max(255), z.string().max(255)).optional(),
 });

@@ -82,6 +82,21 @@ export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: 
   if (q.blocked) query = query.where('state', '=', 'blocked');
   if (q.admins && admin) query = query.where('is_admin', '=', 1);
   if (q.exclude_bots) query = query.where('bot', '=', 0);
+  if (q.custom_attributes && admin) {
+    for (const [key, value] of Object.entries(q.custom_attributes)) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('custom_attributes as ca')
+            .select(sql`1`.as('one'))
+            .where('ca.model_type', '=', 'user')
+            .whereRef('ca.model_id', '=', 'users.id')
+            .where('ca.key', '=', key)
+            .where('ca.value', '=', value),
+        ),
+      );
+    }
+  }
   const orderBy = q.order_by === 'updated_at' ? 'updated_at' : (q.order_by ?? 'id');
   const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
   const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
