@@ -404,6 +404,17 @@ describe('DELETE /personal_access_tokens/self', () => {
     assert.equal((await readToken(u.tokenId)).revoked, true);
     expectStatus(await api('/user', { token: spare.token }), 200);
   });
+  it('lets a token of any scope read and revoke itself (as on the platform), but not another token', async () => {
+    const u = await buildUser({ scopes: ['read_repository'] });
+    const spare = await tokenFor(u.user.id);
+    expectStatus(await api(`/personal_access_tokens/${spare.id}`, { method: 'DELETE', token: u.token }), 403);
+    const self = await api('/personal_access_tokens/self', { token: u.token });
+    expectStatus(self, 200);
+    assert.equal(self.body.id, u.tokenId);
+    expectStatus(await api('/personal_access_tokens/self', { method: 'DELETE', token: u.token }), 204);
+    assert.equal((await readToken(u.tokenId)).revoked, true);
+    assert.equal((await readToken(spare.id)).revoked, false);
+  });
   it('answers 401 with a token that is already revoked', async () => {
     const u = await buildUser();
     expectStatus(await api('/personal_access_tokens/self', { method: 'DELETE', token: u.token }), 204);

@@ -41,11 +41,34 @@ export const personalAccessTokenRoutes = [
     handler: async (ctx) => tokens.listPersonalAccessTokens(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query)),
     present: (t) => presentPersonalAccessToken(t),
   }),
+  // Any token may read and revoke itself, whatever its scopes (a read_repository token included).
+  defineRoute({
+    method: 'get',
+    path: '/personal_access_tokens/self',
+    area,
+    summary: 'Get the personal access token used for this call (any scope)',
+    scope: 'any',
+    response: personalAccessToken,
+    errors: [401, 404],
+    handler: async (ctx) => presentPersonalAccessToken(await tokens.findVisibleToken(ctx.db, ctx.actor, 'self')),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/personal_access_tokens/self',
+    area,
+    summary: 'Revoke the personal access token used for this call (any scope)',
+    scope: 'any',
+    errors: [400, 401, 404],
+    handler: async (ctx) => {
+      if (!ctx.actor.token) throw notFound('Token');
+      await tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, 'self'));
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/personal_access_tokens/:token_id',
     area,
-    summary: 'Get a personal access token; `self` is the calling token',
+    summary: 'Get a personal access token',
     response: personalAccessToken,
     errors: [401, 404],
     handler: async (ctx) => presentPersonalAccessToken(await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id)),
@@ -54,10 +77,9 @@ export const personalAccessTokenRoutes = [
     method: 'delete',
     path: '/personal_access_tokens/:token_id',
     area,
-    summary: 'Revoke a personal access token; `self` revokes the calling token',
+    summary: 'Revoke a personal access token',
     errors: [400, 401, 404],
     handler: async (ctx) => {
-      if (ctx.params.token_id === 'self' && !ctx.actor.token) throw notFound('Token');
       await tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id));
     },
   }),

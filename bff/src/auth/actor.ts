@@ -1,4 +1,5 @@
 import type { TokenRow, UserRow } from '../db/schema.ts';
+import { TOKEN_SCOPES } from '../../../shared/src/roles.ts';
 
 /** Who is calling, and through what credential. */
 export interface Actor {
@@ -15,13 +16,15 @@ export const anonymous: Actor = { user: null, via: 'anonymous', scopes: [] };
 export const isAdmin = (actor: Actor): boolean => actor.user?.is_admin === 1;
 
 /** Which scopes let a credential make a call of each kind. */
-export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate';
+export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate' | 'any';
 const SCOPES_FOR: Record<ScopeNeed, readonly string[]> = {
   read: ['api', 'read_api'],
   write: ['api'],
   read_user: ['api', 'read_api', 'read_user'],
   /** Rotating the calling token itself (the service refuses anything else without api). */
   self_rotate: ['api', 'self_rotate'],
+  /** A token reading or revoking itself: any scope will do, as on the platform. */
+  any: TOKEN_SCOPES,
 };
 
 export function hasScope(actor: Actor, need: ScopeNeed): boolean {

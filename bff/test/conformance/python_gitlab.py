@@ -346,6 +346,9 @@ def personal_access_tokens_authenticate_list_and_revoke(ctx):
     expect_error(glexc.GitlabAuthenticationError, 401, lambda: client(api.token).auth(), "a revoked token")
     revoked = [t for t in gl.personal_access_tokens.list(user_id=user.id, get_all=True) if t.id == api.id]
     expect_equal([(t.revoked, t.active) for t in revoked], [(True, False)], "the revoked token in the list")
+    # Any token may revoke itself, whatever its scopes.
+    reader.personal_access_tokens.delete("self")
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: client(read_only.token).auth(), "a token that revoked itself")
 
 
 @scenario

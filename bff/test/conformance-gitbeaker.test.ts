@@ -1,0 +1,391 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { AccessLevel, Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
+import { startTestServer, type TestServer } from './harness.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+/**
+ * Client conformance, gitbeaker: the platform's TypeScript SDK (@gitbeaker/rest) drives a real
+ * server through every area, written as a user of the SDK would write it. Calls the SDK has no
+ * method for (triggering a hook test) go through its own requester.
+ */
+let server: TestServer;
+let receiver: Receiver;
+let api: Gitlab;
+
+const as = (token: string) => new Gitlab({ host: server.url, token });
+const unique = (prefix: string) => `${prefix}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The SDK's error for a failed call: its status and the message it read from the body. */
+async function rejects(call: Promise<unknown>, status: number, message?: string | RegExp): Promise<void> {
+  try {
+    await call;
+  } catch (e) {
+    assert.ok(e instanceof GitbeakerRequestError, `expected a GitbeakerRequestError, got ${String(e)}`);
+    assert.equal(e.cause?.response.status, status, `status of the failed call: ${e.cause?.description}`);
+    if (message !== undefined) assert.match(e.cause?.description ?? '', typeof message === 'string' ? new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : message);
+    return;
+  }
+  assert.fail(`expected the call to fail with ${status}, but it succeeded`);
+}
+
+async function newGroup(attrs: { parentId?: number; path?: string; name?: string } = {}) {
+  const path = attrs.path ?? unique('gb-group');
+  return api.Groups.create(attrs.name ?? `Group ${path}`, path, { parentId: attrs.parentId, visibility: 'private' });
+}
+
+async function newUser(scopes: string[] = ['api']) {
+  const username = unique('gb_user').replace(/-/g, '_');
+  const user = await api.Users.create({ username, name: `User ${username}`, email: `${username}@example.com`, password: `pw-${crypto.randomBytes(8).toString('hex')}` });
+  const pat = await api.PersonalAccessTokens.create(user.id, 'conformance', scopes, { expiresAt: inDays(30) });
+  return { user, token: pat.token as string, tokenId: pat.id };
+}
+
+before(async () => {
+  server = await startTestServer({ GATEHOUSE_HOOK_TIMEOUT_SECONDS: '2' });
+  receiver = await startReceiver();
+  api = as(server.rootToken);
+});
+after(async () => {
+  await receiver.close();
+  await server.close();
+});
+
+describe('gitbeaker: users and credentials', () => {
+  it('reads the current user, with a private token or as a Bearer token', async () => {
+    const me = await api.Users.showCurrentUser();
+    assert.equal(me.username, 'root');
+    assert.equal(me.is_admin, true);
+    const bearer = new Gitlab({ host: server.url, oauthToken: server.rootToken });
+    assert.equal((await bearer.Users.showCurrentUser()).id, me.id);
+    await rejects(as('not-a-token').Users.showCurrentUser(), 401, '401 Unauthorized');
+  });
+
+  it('creates, gets and lists users (search, username, active, custom attributes)', async () => {
+    const { user } = await newUser();
+    assert.equal((await api.Users.show(user.id)).username, user.username);
+    assert.deepEqual((await api.Users.all({ username: user.username })).map((u) => u.id), [user.id]);
+    assert.deepEqual((await api.Users.all({ search: user.username })).map((u) => u.id), [user.id]);
+    assert.ok((await api.Users.all({ search: user.username, active: true })).some((u) => u.id === user.id));
+    await rejects(api.Users.create({ username: user.username, name: 'Twin', email: `${unique('twin')}@example.com`, password: 'long-enough-pw' }), 409, 'Username has already been taken');
+  });
+
+  it('personal access tokens: create, show self, list, scope limits, revoke', async () => {
+    const { user } = await newUser();
+    const writer = await api.PersonalAccessTokens.create(user.id, 'writer', ['api'], { expiresAt: inDays(10) });
+    const reader = await api.Users.createPersonalAccessToken(user.id, 'reader', ['read_api'], { expiresAt: inDays(10) });
+    assert.deepEqual([writer.scopes, writer.expires_at, writer.active], [['api'], inDays(10), true]);
+    const asWriter = as(writer.token as string);
+    assert.equal((await asWriter.Users.showCurrentUser()).id, user.id);
+    assert.equal((await asWriter.PersonalAccessTokens.show()).name, 'writer');
+    assert.equal((await api.PersonalAccessTokens.show({ tokenId: reader.id })).name, 'reader');
+    await rejects(as(reader.token as string).Groups.create('x', unique('ro')), 403, /insufficient_scope/);
+    const listed = await api.PersonalAccessTokens.all({ userId: user.id });
+    assert.deepEqual(listed.map((t) => t.name).sort(), ['conformance', 'reader', 'writer']);
+    await api.PersonalAccessTokens.remove({ tokenId: writer.id });
+    await rejects(asWriter.Users.showCurrentUser(), 401);
+    await as(reader.token as string).PersonalAccessTokens.remove();
+    await rejects(as(reader.token as string).Users.showCurrentUser(), 401);
+  });
+});
+
+describe('gitbeaker: groups and projects', () => {
+  it('creates a group and gets it by id and by full path; a camelizing client sees the same', async () => {
+    const path = unique('gb-created');
+    const group = await api.Groups.create('Created by gitbeaker', path, { description: 'made in a test', visibility: 'private' });
+    assert.deepEqual([group.path, group.full_path, group.parent_id], [path, path, null]);
+    for (const found of [await api.Groups.show(group.id), await api.Groups.show(path)]) {
+      assert.deepEqual([found.id, found.name, found.description, found.visibility], [group.id, 'Created by gitbeaker', 'made in a test', 'private']);
+    }
+    const camel = new Gitlab({ host: server.url, token: server.rootToken, camelize: true });
+    const shown = await camel.Groups.show(group.id);
+    assert.equal(shown.fullPath, path);
+  });
+
+  it('edits a group, and finds it under its new path only', async () => {
+    const group = await newGroup();
+    const path = unique('gb-moved');
+    const edited = await api.Groups.edit(group.id, { name: 'Renamed', description: 'edited', requestAccessEnabled: false, path });
+    assert.deepEqual([edited.name, edited.description, edited.request_access_enabled, edited.full_path], ['Renamed', 'edited', false, path]);
+    assert.equal((await api.Groups.show(path)).id, group.id);
+    await rejects(api.Groups.show(group.path), 404, '404 Group Not Found');
+  });
+
+  it('lists groups with search and filters (top level, owned, order, skip, statistics)', async () => {
+    const tag = unique('gb-search');
+    const a = await newGroup({ path: `${tag}-a` });
+    const b = await newGroup({ path: `${tag}-b` });
+    const child = await newGroup({ parentId: a.id, path: `${tag}-child` });
+    await newGroup();
+    assert.deepEqual((await api.Groups.all({ search: tag })).map((g) => g.id).sort(), [a.id, b.id, child.id].sort());
+    assert.deepEqual((await api.Groups.search(tag)).map((g) => g.id).sort(), [a.id, b.id, child.id].sort());
+    assert.deepEqual((await api.Groups.all({ search: tag, topLevelOnly: true })).map((g) => g.id).sort(), [a.id, b.id].sort());
+    assert.equal((await api.Groups.all({ search: tag, owned: true, allAvailable: false })).length, 3);
+    assert.deepEqual((await api.Groups.all({ search: tag, orderBy: 'id', sort: 'desc' })).map((g) => g.id), [child.id, b.id, a.id]);
+    assert.deepEqual((await api.Groups.all({ search: tag, skipGroups: [b.id] })).map((g) => g.id).sort(), [a.id, child.id].sort());
+    const stats = await api.Groups.all({ search: tag, statistics: true });
+    assert.ok(stats.every((g) => typeof g.statistics === 'object'));
+  });
+
+  it('finds a subgroup when searching for its parent (the platform searches full paths)', async () => {
+    const parent = await newGroup();
+    const child = await newGroup({ parentId: parent.id, path: 'plain', name: 'Plain' });
+    assert.deepEqual((await api.Groups.all({ search: parent.path })).map((g) => g.id).sort(), [parent.id, child.id].sort());
+  });
+
+  it('creates subgroups, lists them and gets one by its full path; deletes groups', async () => {
+    const parent = await newGroup();
+    const alpha = await newGroup({ parentId: parent.id, path: 'alpha' });
+    await newGroup({ parentId: parent.id, path: 'beta' });
+    const gamma = await newGroup({ parentId: alpha.id, path: 'gamma' });
+    assert.deepEqual([alpha.full_path, alpha.parent_id], [`${parent.full_path}/alpha`, parent.id]);
+    assert.deepEqual((await api.Groups.allSubgroups(parent.id)).map((g) => g.full_path).sort(), [`${parent.full_path}/alpha`, `${parent.full_path}/beta`]);
+    assert.equal((await api.Groups.show(`${parent.full_path}/alpha/gamma`)).id, gamma.id);
+    await rejects(api.Groups.create('Again', parent.path), 400, 'has already been taken');
+    await api.Groups.remove(alpha.id);
+    await rejects(api.Groups.show(gamma.id), 404);
+    await api.Groups.remove(parent.id);
+    await rejects(api.Groups.show(parent.full_path), 404);
+    await rejects(api.Groups.remove(parent.id), 404);
+  });
+
+  it('creates a project, gets it by id and path, lists it by search, deletes it', async () => {
+    const group = await newGroup();
+    const name = unique('gb-project');
+    const project = await api.Projects.create({ name, namespaceId: group.id, description: 'a project', visibility: 'private' });
+    assert.deepEqual([project.path_with_namespace, project.namespace.id], [`${group.full_path}/${name}`, group.id]);
+    assert.equal((await api.Projects.show(project.id)).name, name);
+    assert.equal((await api.Projects.show(`${group.full_path}/${name}`)).id, project.id);
+    assert.deepEqual((await api.Projects.all({ search: name })).map((p) => p.id), [project.id]);
+    await rejects(api.Projects.create({ name, namespaceId: group.id }), 400, 'has already been taken');
+    await api.Projects.remove(project.id);
+    await rejects(api.Projects.show(project.id), 404, '404 Project Not Found');
+  });
+});
+
+describe('gitbeaker: members', () => {
+  it('group members: add, show, edit, list (direct, inherited, query), remove', async () => {
+    const group = await newGroup();
+    const sub = await newGroup({ parentId: group.id });
+    const { user, token } = await newUser();
+    await rejects(as(token).Groups.show(group.id), 404);
+    const added = await api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: user.id });
+    assert.deepEqual([added.username, added.access_level], [user.username, 30]);
+    assert.equal((await as(token).Groups.show(group.id)).id, group.id);
+    const edited = await api.GroupMembers.edit(group.id, user.id, AccessLevel.MAINTAINER, { expiresAt: inDays(60) });
+    assert.deepEqual([edited.access_level, edited.expires_at], [40, inDays(60)]);
+    assert.equal((await api.GroupMembers.show(group.id, user.id)).access_level, 40);
+    assert.deepEqual((await api.GroupMembers.all(group.id)).map((m) => m.username).sort(), ['root', user.username].sort());
+    assert.deepEqual((await api.GroupMembers.all(group.id, { query: user.username })).map((m) => m.id), [user.id]);
+    assert.deepEqual((await api.GroupMembers.all(group.id, { userIds: [user.id] })).map((m) => m.id), [user.id]);
+    assert.ok((await api.GroupMembers.all(sub.id, { includeInherited: true })).some((m) => m.id === user.id));
+    assert.equal((await api.GroupMembers.show(sub.id, user.id, { includeInherited: true })).access_level, 40);
+    await rejects(api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: user.id }), 409);
+    await api.GroupMembers.remove(group.id, user.id);
+    await rejects(api.GroupMembers.show(group.id, user.id), 404);
+    await rejects(as(token).Groups.show(group.id), 404);
+  });
+
+  it('project members: add, edit, list, remove', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-members'), namespaceId: group.id });
+    const { user, token } = await newUser();
+    assert.equal((await api.ProjectMembers.add(project.id, AccessLevel.REPORTER, { userId: user.id })).access_level, 20);
+    assert.equal((await as(token).Projects.show(project.id)).id, project.id);
+    assert.equal((await api.ProjectMembers.edit(project.id, user.id, AccessLevel.DEVELOPER)).access_level, 30);
+    assert.deepEqual((await api.ProjectMembers.all(project.id)).map((m) => m.id), [user.id]);
+    assert.ok((await api.ProjectMembers.all(project.id, { includeInherited: true })).some((m) => m.id === user.id));
+    await api.ProjectMembers.remove(project.id, user.id);
+    assert.deepEqual(await api.ProjectMembers.all(project.id), []);
+  });
+});
+
+describe('gitbeaker: group access tokens and deploy tokens', () => {
+  it('creates, shows and lists a group access token that authenticates its bot', async () => {
+    const group = await newGroup();
+    const token = await api.GroupAccessTokens.create(group.id, 'ci-bot', ['api', 'read_api'], inDays(30), { accessLevel: AccessLevel.DEVELOPER });
+    assert.ok(token.token);
+    assert.deepEqual([token.name, token.scopes, token.access_level, token.expires_at, token.active], ['ci-bot', ['api', 'read_api'], 30, inDays(30), true]);
+    const shown = await api.GroupAccessTokens.show(group.id, token.id);
+    assert.equal(shown.name, 'ci-bot');
+    assert.equal('token' in shown, false, 'the plaintext is not shown again');
+    assert.deepEqual((await api.GroupAccessTokens.all(group.id)).map((t) => t.id), [token.id]);
+    const bot = as(token.token);
+    assert.equal((await bot.Users.showCurrentUser()).bot, true);
+    assert.equal((await bot.Groups.show(group.id)).id, group.id);
+    await rejects(api.GroupAccessTokens.create(group.id, 'too-long', ['api'], inDays(3650)), 400, 'expires_at');
+  });
+
+  it('rotates: the new token works, the old one fails, self rotation, reuse revokes the family', async () => {
+    const group = await newGroup();
+    const token = await api.GroupAccessTokens.create(group.id, 'rotating', ['api'], inDays(30));
+    const rotated = await api.GroupAccessTokens.rotate(group.id, token.id, { expiresAt: inDays(20) });
+    assert.notEqual(rotated.token, token.token);
+    assert.deepEqual([rotated.name, rotated.expires_at, rotated.active], ['rotating', inDays(20), true]);
+    await rejects(as(token.token).Users.showCurrentUser(), 401);
+    assert.equal((await as(rotated.token).Groups.show(group.id)).id, group.id);
+    const again = await as(rotated.token).GroupAccessTokens.rotate(group.id, 'self');
+    await rejects(as(rotated.token).Users.showCurrentUser(), 401);
+    assert.equal((await as(again.token).Users.showCurrentUser()).bot, true);
+    await rejects(api.GroupAccessTokens.rotate(group.id, token.id), 401);
+    await rejects(as(again.token).Users.showCurrentUser(), 401);
+  });
+
+  it('revokes a group access token', async () => {
+    const group = await newGroup();
+    const token = await api.GroupAccessTokens.create(group.id, 'short-lived', ['read_api'], inDays(5));
+    await api.GroupAccessTokens.revoke(group.id, token.id);
+    await rejects(as(token.token).Users.showCurrentUser(), 401);
+    const [listed] = await api.GroupAccessTokens.all(group.id);
+    assert.deepEqual([listed.id, listed.revoked, listed.active], [token.id, true, false]);
+    await rejects(api.GroupAccessTokens.revoke(group.id, token.id), 400);
+    await rejects(api.GroupAccessTokens.revoke(group.id, 2_000_000_000), 404);
+  });
+
+  it('deploy tokens: create, show, list (active), revoke', async () => {
+    const group = await newGroup();
+    const token = await api.DeployTokens.create('deployer', ['read_repository', 'read_registry'], { groupId: group.id, username: 'deploy-bot', expires_at: inDays(30) });
+    assert.ok(token.token);
+    assert.deepEqual([token.username, [...(token.scopes ?? [])].sort()], ['deploy-bot', ['read_registry', 'read_repository']]);
+    const shown = await api.DeployTokens.show(token.id, { groupId: group.id });
+    assert.deepEqual([shown.name, 'token' in shown], ['deployer', false]);
+    const other = await api.DeployTokens.create('other', ['read_package_registry'], { groupId: group.id });
+    assert.deepEqual((await api.DeployTokens.all({ groupId: group.id })).map((t) => t.id).sort(), [token.id, other.id].sort());
+    await api.DeployTokens.remove(other.id, { groupId: group.id });
+    assert.deepEqual((await api.DeployTokens.all({ groupId: group.id, active: true })).map((t) => t.id), [token.id]);
+    await rejects(api.DeployTokens.create('no-scopes', [], { groupId: group.id }), 400);
+  });
+});
+
+describe('gitbeaker: push rules, custom attributes, settings', () => {
+  it('group push rule: create, show, edit, remove', async () => {
+    const group = await newGroup();
+    await rejects(api.GroupPushRules.show(group.id), 404);
+    const rule = await api.GroupPushRules.create(group.id, { commitMessageRegex: '^(feat|fix): ', denyDeleteTag: true, maxFileSize: 50 });
+    assert.deepEqual([rule.commit_message_regex, rule.deny_delete_tag, rule.max_file_size], ['^(feat|fix): ', true, 50]);
+    await rejects(api.GroupPushRules.create(group.id, { memberCheck: true }), 422);
+    const edited = await api.GroupPushRules.edit(group.id, { memberCheck: true, branchNameRegex: '^(main|release/.+)$' });
+    assert.deepEqual([edited.member_check, edited.branch_name_regex, edited.commit_message_regex], [true, '^(main|release/.+)$', '^(feat|fix): ']);
+    assert.equal((await api.GroupPushRules.show(group.id)).member_check, true);
+    await rejects(api.GroupPushRules.edit(group.id, { maxFileSize: -1 }), 400);
+    await api.GroupPushRules.remove(group.id);
+    await rejects(api.GroupPushRules.show(group.id), 404);
+  });
+
+  it('custom attributes of users, groups and projects: set, show, list, filter, remove', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-attrs'), namespaceId: group.id });
+    const { user, token } = await newUser();
+    const value = crypto.randomUUID();
+    const resources = [
+      [api.UserCustomAttributes, user.id],
+      [api.GroupCustomAttributes, group.id],
+      [api.ProjectCustomAttributes, project.id],
+    ] as const;
+    for (const [attributes, id] of resources) {
+      assert.deepEqual(await attributes.set(id, 'location', 'Antarctica'), { key: 'location', value: 'Antarctica' });
+      await attributes.set(id, 'location', value);
+      await attributes.set(id, 'role', 'Developer');
+      assert.equal((await attributes.show(id, 'location')).value, value);
+      assert.deepEqual((await attributes.all(id)).map((a) => [a.key, a.value]).sort(), [['location', value], ['role', 'Developer']]);
+    }
+    assert.deepEqual((await api.Users.all({ customAttributes: { location: value } })).map((u) => u.id), [user.id]);
+    const shown = await api.Groups.show(group.id, { withCustomAttributes: true } as object);
+    assert.deepEqual((shown.custom_attributes as { key: string }[]).map((a) => a.key).sort(), ['location', 'role']);
+    for (const [attributes, id] of resources) {
+      await attributes.remove(id, 'role');
+      await rejects(attributes.show(id, 'role'), 404);
+    }
+    await rejects(as(token).UserCustomAttributes.all(user.id), 403);
+  });
+
+  it('application settings: show and edit', async () => {
+    const before = await api.ApplicationSettings.show();
+    const flipped = !before.allow_local_requests_from_web_hooks_and_services;
+    const edited = await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: flipped });
+    assert.equal(edited.allow_local_requests_from_web_hooks_and_services, flipped);
+    await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: true });
+  });
+});
+
+describe('gitbeaker: hooks', () => {
+  beforeEach(async () => {
+    await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: true });
+    receiver.requests.length = 0;
+    receiver.respond(200);
+  });
+
+  it('group hook: add, show, edit, test, real events delivered, remove', async () => {
+    const group = await newGroup();
+    const url = `${receiver.url}/group-${group.id}`;
+    const hook = await api.GroupHooks.add(group.id, url, { subgroupEvents: true, pushEvents: false, token: 'group-hook-secret' } as object);
+    assert.deepEqual([hook.url, hook.subgroup_events, hook.push_events, 'token' in hook], [url, true, false, false]);
+    assert.deepEqual((await api.GroupHooks.all(group.id)).map((h) => h.id), [hook.id]);
+    const edited = await api.GroupHooks.edit(group.id, hook.id, url, { memberEvents: true } as object);
+    assert.equal(edited.member_events, true);
+    assert.equal((await api.GroupHooks.show(group.id, hook.id)).member_events, true);
+    const test = await api.requester.post<{ response_status: number }>(`groups/${group.id}/hooks/${hook.id}/test/subgroup_events`);
+    assert.equal(test.body.response_status, 200);
+    const [sample] = await receiver.waitFor(1);
+    assert.equal(sample.headers['x-service-token'], 'group-hook-secret');
+    await newGroup({ parentId: group.id, path: 'announced' });
+    const { user } = await newUser();
+    await api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: user.id });
+    // The sample, then the two real events, in whatever order the deliveries finish.
+    const delivered = await receiver.waitFor(3);
+    const created = delivered.find((r) => r.json?.event_name === 'subgroup_create' && r.json.full_path === `${group.full_path}/announced`);
+    assert.equal(created?.headers['x-service-event'], 'Subgroup Hook');
+    const joined = delivered.find((r) => r.json?.event_name === 'user_add_to_group');
+    assert.equal(joined?.json.user_username, user.username);
+    await api.GroupHooks.remove(group.id, hook.id);
+    await rejects(api.GroupHooks.show(group.id, hook.id), 404);
+  });
+
+  it('project hook: add, edit, test, remove', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-hooked'), namespaceId: group.id });
+    const url = `${receiver.url}/project-${project.id}`;
+    const hook = await api.ProjectHooks.add(project.id, url, { pushEvents: true, issuesEvents: false, enableSslVerification: false });
+    assert.deepEqual([hook.project_id, hook.push_events, hook.issues_events], [project.id, true, false]);
+    const edited = await api.ProjectHooks.edit(project.id, hook.id, url, { issuesEvents: true, pushEventsBranchFilter: 'main' });
+    assert.deepEqual([edited.issues_events, edited.push_events_branch_filter], [true, 'main']);
+    const test = await api.requester.post<{ response_status: number }>(`projects/${project.id}/hooks/${hook.id}/test/push_events`);
+    assert.equal(test.body.response_status, 200);
+    const [delivered] = await receiver.waitFor(1);
+    assert.equal(delivered.json?.object_kind, 'push');
+    await rejects(api.ProjectHooks.add(project.id, 'ftp://example.com/hook'), 422);
+    await api.ProjectHooks.remove(project.id, hook.id);
+    assert.deepEqual(await api.ProjectHooks.all(project.id), []);
+  });
+});
+
+describe('gitbeaker: pagination', () => {
+  it('offset pagination across pages: all pages, maxPages, one page, showExpanded', async () => {
+    const parent = await newGroup();
+    const children = [];
+    for (let i = 0; i < 7; i++) children.push(await newGroup({ parentId: parent.id, path: `page-${i}`, name: `Page ${i}` }));
+    const expected = children.map((c) => c.id);
+    assert.deepEqual((await api.Groups.allSubgroups(parent.id, { perPage: 3 })).map((g) => g.id), expected);
+    assert.deepEqual((await api.Groups.allSubgroups(parent.id, { perPage: 3, maxPages: 2 })).map((g) => g.id), expected.slice(0, 6));
+    assert.deepEqual((await api.Groups.allSubgroups(parent.id, { perPage: 3, page: 3 })).map((g) => g.id), expected.slice(6));
+    const first = await api.Groups.allSubgroups(parent.id, { perPage: 3, page: 1, showExpanded: true, pagination: 'offset' });
+    assert.deepEqual(first.data.map((g) => g.id), expected.slice(0, 3));
+    assert.deepEqual(first.paginationInfo, { total: 7, next: 2, current: 1, previous: null, perPage: 3, totalPages: 3 });
+    const whole = await api.Groups.allSubgroups(parent.id, { perPage: 2, showExpanded: true, pagination: 'offset' });
+    assert.deepEqual([whole.data.length, whole.paginationInfo.current, whole.paginationInfo.next], [7, 4, null]);
+  });
+
+  it('keyset pagination across pages, both directions', async () => {
+    const tag = unique('gb-keyset');
+    const made = [];
+    for (const c of 'edcba') made.push(await newGroup({ path: `${tag}-${c}`, name: `${tag} ${c}` }));
+    const paths = made.map((g) => g.path).sort();
+    const asc = await api.Groups.all({ search: tag, pagination: 'keyset', orderBy: 'name', sort: 'asc', perPage: 2, showExpanded: true });
+    assert.deepEqual(asc.data.map((g) => g.path), paths);
+    assert.deepEqual(asc.paginationInfo, { idAfter: null, perPage: 2, orderBy: 'name', sort: 'asc' });
+    const desc = await api.Groups.all({ search: tag, pagination: 'keyset', orderBy: 'name', sort: 'desc', perPage: 2 });
+    assert.deepEqual(desc.map((g) => g.path), [...paths].reverse());
+  });
+});
