@@ -1,0 +1,350 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import type { Db } from '../src/db/index.ts';
+import { tokenDigest } from '../src/auth/secrets.ts';
+import { addMember, buildGroup, buildProject, buildUser, expectStatus, request, type TestServer } from './harness.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { caseArb, operationsOf, PNG_BYTES, type FuzzCase, type OpenApiDocument, type Segment } from './fuzz-lib.ts';
+
+/**
+ * Runs generated cases against a real server and checks what every answer must be: never a
+ * 5xx, a JSON body with exactly `Content-Type: application/json`, and no row added or removed
+ * by a rejected write (or by any read). Failures are collected, not thrown, so one run reports
+ * them all with what it takes to replay each.
+ */
+
+// ─── row counts ────────────────────────────────────────────────────────────────────────
+
+const tablesOf = new WeakMap<Db, Promise<string[]>>();
+
+/** Rows in every table of the schema (found by introspection, so a new table is counted too). */
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  let tables = tablesOf.get(db);
+  if (!tables) {
+    tables = db.introspection.getTables().then((list) => list.map((t) => t.name).filter((n) => !n.startsWith('kysely_')).sort());
+    tablesOf.set(db, tables);
+  }
+  const names = await tables;
+  const counts = sql<Record<string, number | string>>`select ${sql.join(names.map((t) => sql`(select count(*) from ${sql.table(t)}) as ${sql.ref(t)}`))}`;
+  const { rows } = await counts.execute(db);
+  return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+}
+
+export function countChanges(before: Record<string, number>, after: Record<string, number>): string[] {
+  return Object.keys({ ...before, ...after })
+    .filter((t) => before[t] !== after[t])
+    .map((t) => `${t} ${after[t] - before[t] > 0 ? '+' : ''}${after[t] - before[t]}`);
+}
+
+// ─── fixtures ──────────────────────────────────────────────────────────────────────────
+
+/** Real records the generated path parameters point at; rebuilt when a case deletes them. */
+export interface World {
+  adminToken: string;
+  memberUserId: number;
+  group: { id: number; fullPath: string };
+  project: { id: number; fullPath: string };
+  hooks: { groups: number; projects: number };
+  events: { groups: number; projects: number };
+  groupAccessTokenId: number;
+  deployTokenId: number;
+  personalAccessTokenId: number;
+  scimUid: string;
+}
+
+const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
+  const res = await request(path, init);
+  expectStatus(res, status);
+  return res.body;
+};
+
+async function hookWithEvent(receiver: Receiver, scope: 'groups' | 'projects', id: number) {
+  const hook = await ok(`/${scope}/${id}/hooks`, { method: 'POST', json: { url: `${receiver.url}/fuzz`, push_events: true } }, 201);
+  await ok(`/${scope}/${id}/hooks/${hook.id}/test/push_events`, { method: 'POST' }, 201);
+  const events = await ok(`/${scope}/${id}/hooks/${hook.id}/events`, {}, 200);
+  return { hookId: hook.id as number, eventId: events[0].id as number };
+}
+
+async function buildProjectFixtures(world: World, receiver: Receiver) {
+  const project = await buildProject(world.group.id);
+  world.project = { id: project.id, fullPath: project.path_with_namespace };
+  await addMember('projects', project.id, world.memberUserId, 30);
+  const { hookId, eventId } = await hookWithEvent(receiver, 'projects', project.id);
+  world.hooks.projects = hookId;
+  world.events.projects = eventId;
+  await ok(`/projects/${project.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
+}
+
+async function buildGroupFixtures(world: World, receiver: Receiver) {
+  const group = await buildGroup();
+  world.group = { id: group.id, fullPath: group.full_path };
+  await addMember('groups', group.id, world.memberUserId, 30);
+  const { hookId, eventId } = await hookWithEvent(receiver, 'groups', group.id);
+  world.hooks.groups = hookId;
+  world.events.groups = eventId;
+  world.groupAccessTokenId = (await ok(`/groups/${group.id}/access_tokens`, { method: 'POST', json: { name: 'fuzz', scopes: ['api'] } }, 201)).id;
+  world.deployTokenId = (await ok(`/groups/${group.id}/deploy_tokens`, { method: 'POST', json: { name: 'fuzz', scopes: ['read_repository'] } }, 201)).id;
+  await ok(`/groups/${group.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
+  await ok(`/groups/${group.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^fuzz' } }, 201);
+  const avatar = new FormData();
+  avatar.set('avatar', new Blob([Buffer.from(PNG_BYTES)], { type: 'image/png' }), 'avatar.png');
+  await ok(`/groups/${group.id}`, { method: 'PUT', multipart: avatar }, 200);
+  const scim = await ok(`/groups/${group.id}/scim/token`, { method: 'POST' }, 201);
+  const scimUser = {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    externalId: `ext-fuzz-${group.id}`,
+    userName: `fuzz${group.id}@corp.example`,
+    active: true,
+    name: { givenName: 'Fuzz', familyName: 'Doe' },
+    emails: [{ value: `fuzz${group.id}@corp.example`, primary: true, type: 'work' }],
+  };
+  await ok(scim.scim_api_url + '/Users', { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: scimUser }, 201);
+  world.scimUid = scimUser.externalId;
+  await buildProjectFixtures(world, receiver);
+}
+
+export async function buildWorld(receiver: Receiver): Promise<World> {
+  await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
+  const admin = await buildUser({ admin: true });
+  const member = await buildUser();
+  const world = {
+    adminToken: admin.token,
+    memberUserId: member.user.id,
+    hooks: {},
+    events: {},
+    personalAccessTokenId: member.tokenId,
+  } as World;
+  await ok(`/users/${member.user.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
+  await buildGroupFixtures(world, receiver);
+  return world;
+}
+
+/**
+ * Puts back what a successful write may have taken away: the credentials the run uses, the
+ * group, the project and the hooks the paths point at, and the setting that lets hooks reach
+ * the local receiver.
+ */
+async function repair(db: Db, world: World, receiver: Receiver, rootToken: string, c: FuzzCase) {
+  await db
+    .updateTable('personal_access_tokens')
+    .set({ revoked: 0, expires_at: null })
+    .where('token_digest', 'in', [tokenDigest(rootToken), tokenDigest(world.adminToken)])
+    .execute();
+  if (c.op.path === '/application/settings') {
+    await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
+  }
+  const group = await db.selectFrom('groups').select('full_path').where('id', '=', world.group.id).executeTakeFirst();
+  if (!group) return buildGroupFixtures(world, receiver);
+  world.group.fullPath = group.full_path;
+  const project = await db.selectFrom('projects').select('path_with_namespace').where('id', '=', world.project.id).executeTakeFirst();
+  if (!project) return buildProjectFixtures(world, receiver);
+  world.project.fullPath = project.path_with_namespace;
+  for (const [scope, type, id] of [['groups', 'group', world.group.id], ['projects', 'project', world.project.id]] as const) {
+    const member = await db.selectFrom('members').select('id').where('source_type', '=', type).where('source_id', '=', id).where('user_id', '=', world.memberUserId).executeTakeFirst();
+    if (!member) await addMember(scope, id, world.memberUserId, 30);
+  }
+  for (const scope of ['groups', 'projects'] as const) {
+    const owner = scope === 'groups' ? world.group.id : world.project.id;
+    const hook = await db.selectFrom('web_hooks').select('id').where('id', '=', world.hooks[scope]).executeTakeFirst();
+    if (!hook) {
+      const made = await hookWithEvent(receiver, scope, owner);
+      world.hooks[scope] = made.hookId;
+      world.events[scope] = made.eventId;
+    } else if (c.op.path.includes('/hooks/')) {
+      await ok(`/${scope}/${owner}/hooks/${hook.id}`, { method: 'PUT', json: { url: `${receiver.url}/fuzz` } }, 200);
+    }
+  }
+}
+
+/** The text a path parameter stands for in the URL. */
+export function segmentText(world: World, opPath: string, param: string, seg: Segment): string {
+  if ('raw' in seg) return seg.raw;
+  const byPath = seg.fixture === 'path';
+  const scope = opPath.startsWith('/projects') ? 'projects' : 'groups';
+  switch (param) {
+    case 'id':
+      if (opPath.startsWith('/users')) return String(world.memberUserId);
+      if (scope === 'projects') return byPath ? encodeURIComponent(world.project.fullPath) : String(world.project.id);
+      return byPath ? encodeURIComponent(world.group.fullPath) : String(world.group.id);
+    case 'hook_id':
+      return String(world.hooks[scope]);
+    case 'hook_event_id':
+      return String(world.events[scope]);
+    case 'token_id':
+      if (opPath.includes('/access_tokens')) return byPath ? 'self' : String(world.groupAccessTokenId);
+      if (opPath.includes('/deploy_tokens')) return String(world.deployTokenId);
+      return byPath ? 'self' : String(world.personalAccessTokenId);
+    case 'user_id':
+      return String(world.memberUserId);
+    case 'key':
+      return byPath ? 'fuzz%2Fkey' : 'fuzzkey';
+    case 'uid':
+      return encodeURIComponent(world.scimUid);
+    case 'trigger':
+      return byPath ? 'member_events' : 'push_events';
+    default:
+      // A parameter this file does not know yet: an ID that exists nowhere.
+      return '987654321';
+  }
+}
+
+// ─── sending and checking ──────────────────────────────────────────────────────────────
+
+export interface Wire {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+const MAX_URL = 10_000;
+
+export function toWire(baseUrl: string, world: World, c: FuzzCase): Wire {
+  const path = c.op.path.replace(/:([A-Za-z_]+)/g, (_m, p: string) => segmentText(world, c.op.path, p, c.params[p]));
+  const headers: Record<string, string> = {};
+  if (c.caller.as === 'admin') headers['PRIVATE-TOKEN'] = world.adminToken;
+  if (c.caller.as === 'admin-bearer') headers.Authorization = `Bearer ${world.adminToken}`;
+  if (c.caller.as === 'junk') headers[c.caller.header] = c.caller.value;
+  if (c.accept) headers.Accept = c.accept;
+  if (c.body?.contentType) headers['Content-Type'] = c.body.contentType;
+  const body = c.body ? (c.body.bytes ? Buffer.from(c.body.bytes) : c.body.text) : undefined;
+  // Node refuses request heads over 16 KiB (431) before the app sees them: keep the URL under that.
+  let query = c.query;
+  while (query && path.length + query.length > MAX_URL) query = query.includes('&') ? query.slice(0, query.lastIndexOf('&')) : query.slice(0, Math.max(0, MAX_URL - path.length));
+  return { method: c.method.toUpperCase(), url: `${baseUrl}/api/v4${path}${query ? `?${query}` : ''}`, headers, body };
+}
+
+export interface Answer {
+  status: number;
+  contentType: string | null;
+  text: string;
+  error?: string;
+}
+
+export async function send(w: Wire): Promise<Answer> {
+  try {
+    const body = Buffer.isBuffer(w.body) ? new Uint8Array(w.body) : w.body;
+    const res = await fetch(w.url, { method: w.method, headers: w.headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+  } catch (e) {
+    const err = e as Error & { cause?: Error };
+    return { status: 0, contentType: null, text: '', error: `${err.message}${err.cause ? ` (${err.cause.message})` : ''}` };
+  }
+}
+
+/** What is wrong with an answer; empty when nothing is. */
+export function problemsOf(w: Wire, a: Answer, changes: string[]): string[] {
+  if (a.error) return [`no answer: ${a.error}`];
+  const problems: string[] = [];
+  if (a.status >= 500) problems.push(`answers ${a.status}`);
+  const pathname = new URL(w.url).pathname;
+  // The one route that answers with a file; every other answer with a body is JSON.
+  const file = /^\/api\/v4\/groups\/[^/]+\/avatar$/.test(pathname) && a.status < 300;
+  const bodyless = a.status === 204 || a.status === 304 || w.method === 'HEAD';
+  if (pathname.startsWith('/api/v4') && !file && !bodyless) {
+    if (a.contentType !== 'application/json') problems.push(`Content-Type is ${JSON.stringify(a.contentType)}, not exactly application/json`);
+    else {
+      try {
+        JSON.parse(a.text);
+      } catch {
+        problems.push('the body is not JSON');
+      }
+    }
+  }
+  if (changes.length && a.status >= 400) problems.push(`a rejected ${w.method} changed row counts: ${changes.join(', ')}`);
+  else if (changes.length && (w.method === 'GET' || w.method === 'OPTIONS')) problems.push(`a ${w.method} changed row counts: ${changes.join(', ')}`);
+  return problems;
+}
+
+const preview = (s: string, n = 400) => (s.length > n ? `${JSON.stringify(s.slice(0, n))}… (${s.length} characters)` : JSON.stringify(s));
+
+/** The request as a reader can replay it (the administrator's token named, not shown). */
+export function describeWire(w: Wire, world: World): string {
+  const url = w.url.replace(/^https?:\/\/[^/]+/, '');
+  const headers = Object.entries(w.headers).map(([k, v]) => `${k}: ${v === world.adminToken ? '<administrator token>' : v.replace(world.adminToken, '<administrator token>')}`);
+  const body = w.body === undefined ? '' : Buffer.isBuffer(w.body) ? ` body bytes ${w.body.toString('hex')}` : ` body ${preview(w.body)}`;
+  return `${w.method} ${url.length > 600 ? `${url.slice(0, 600)}… (${url.length} characters)` : url} [${headers.join('; ') || 'no credential'}]${body}`;
+}
+
+export interface FuzzFailure {
+  problem: string;
+  route: string;
+  request: string;
+  answer: string;
+}
+
+export interface FuzzReport {
+  engine: string;
+  seed: number;
+  sent: number;
+  operations: number;
+  perOperation: number;
+  statuses: Record<string, number>;
+  /** Statuses by declared operation, to see how deep each route was reached. */
+  byOperation: Record<string, Record<string, number>>;
+  failures: FuzzFailure[];
+  /** The slowest requests, to keep the run's time in view. */
+  slowest: { ms: number; request: string; status: number }[];
+  seconds: number;
+}
+
+/** Sends `runs` generated cases (spread evenly over every operation of the document). */
+export async function runFuzz(server: TestServer, opts: { runs: number; seed: number; progress?: (line: string) => void }): Promise<FuzzReport> {
+  const started = Date.now();
+  const doc = (await (await fetch(`${server.url}/api/v4/openapi.json`)).json()) as OpenApiDocument;
+  const ops = operationsOf(doc);
+  const receiver = await startReceiver();
+  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], seconds: 0 };
+  try {
+    const world = await buildWorld(receiver);
+    const db = server.running.db;
+    let before = await rowCounts(db);
+    for (const [i, op] of ops.entries()) {
+      const cases = fc.sample(caseArb(op), { numRuns: report.perOperation, seed: (opts.seed + i) | 0 });
+      for (const c of cases) {
+        const wire = toWire(server.url, world, c);
+        const t0 = performance.now();
+        const answer = await send(wire);
+        const ms = Math.round(performance.now() - t0);
+        if (report.slowest.length < 5 || ms > report.slowest[4].ms) {
+          report.slowest = [...report.slowest, { ms, request: describeWire(wire, world).slice(0, 300), status: answer.status }].sort((a, b) => b.ms - a.ms).slice(0, 5);
+        }
+        const after = await rowCounts(db);
+        report.sent++;
+        const bucket = answer.error ? 'no answer' : `${answer.status}`;
+        report.statuses[bucket] = (report.statuses[bucket] ?? 0) + 1;
+        const perOp = (report.byOperation[`${c.op.method.toUpperCase()} ${c.op.path}`] ??= {});
+        perOp[bucket] = (perOp[bucket] ?? 0) + 1;
+        for (const problem of problemsOf(wire, answer, countChanges(before, after))) {
+          report.failures.push({
+            problem,
+            route: `${c.op.method.toUpperCase()} ${c.op.path}`,
+            request: `${describeWire(wire, world)} (${c.caller.as}${c.body ? `, ${c.body.kind}` : ''})`,
+            answer: `${answer.status} ${answer.contentType ?? ''} ${preview(answer.text, 300)}`,
+          });
+        }
+        if (answer.status >= 200 && answer.status < 300 && wire.method !== 'GET') {
+          await repair(db, world, receiver, server.rootToken, c);
+          before = await rowCounts(db);
+        } else before = after;
+      }
+      opts.progress?.(`${op.method.toUpperCase()} ${op.path}: ${report.sent} sent, ${report.failures.length} failures`);
+    }
+  } finally {
+    await receiver.close();
+  }
+  report.seconds = (Date.now() - started) / 1000;
+  return report;
+}
+
+/** Failures grouped by problem and route, a few replayable examples of each. */
+export function formatFailures(failures: FuzzFailure[], examples = 3): string {
+  const groups = new Map<string, FuzzFailure[]>();
+  for (const f of failures) {
+    const key = `${f.problem.replace(/changed row counts: .*/, 'changed row counts')} — ${f.route}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups]
+    .map(([key, list]) => [`${key} (${list.length}×)`, ...list.slice(0, examples).map((f) => `    ${f.request}\n      → ${f.problem}; ${f.answer}`)].join('\n'))
+    .join('\n');
+}
