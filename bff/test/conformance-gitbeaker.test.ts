@@ -361,6 +361,25 @@ describe('gitbeaker: hooks', () => {
   });
 });
 
+describe('gitbeaker: hook tests the receiver refuses', () => {
+  it('fail with 422, as on the platform, for group and project hooks', async () => {
+    await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: true });
+    receiver.requests.length = 0;
+    receiver.respond(500);
+    try {
+      const group = await newGroup();
+      const project = await api.Projects.create({ name: unique('gb-refused'), namespaceId: group.id });
+      const groupHook = await api.GroupHooks.add(group.id, `${receiver.url}/refused`, { pushEvents: true });
+      const projectHook = await api.ProjectHooks.add(project.id, `${receiver.url}/refused`, { pushEvents: true });
+      await rejects(api.requester.post(`groups/${group.id}/hooks/${groupHook.id}/test/push_events`), 422);
+      await rejects(api.requester.post(`projects/${project.id}/hooks/${projectHook.id}/test/push_events`), 422);
+      assert.equal(receiver.requests.length, 2);
+    } finally {
+      receiver.respond(200);
+    }
+  });
+});
+
 describe('gitbeaker: pagination', () => {
   it('offset pagination across pages: all pages, maxPages, one page, showExpanded', async () => {
     const parent = await newGroup();
