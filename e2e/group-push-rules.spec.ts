@@ -54,11 +54,11 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
       await page.getByRole('button', { name: 'Set up push rules' }).click();
 
-      // A pattern that does not compile is refused under its field, and nothing is sent.
+      // A pattern that does not compile is refused under its field, saying why, and nothing is sent.
       const branch = page.getByLabel('Branch names must match');
       await branch.fill('feature/(');
       await page.getByRole('button', { name: 'Save push rules' }).click();
-      await expect(page.getByText(/Is not a valid regular expression/)).toBeVisible();
+      await expect(branch).toHaveAccessibleDescription(/Has an unclosed group: a \( is missing its \)/);
       await expect(branch).toHaveAttribute('aria-invalid', 'true');
       expect(writes).toHaveLength(0);
       expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
@@ -126,6 +126,56 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
       await page.reload();
       await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
+    });
+  });
+
+  test.describe('patterns follow RE2, as on the platform', () => {
+    test('the tester and the form accept (?i), explain a lookahead, and stay responsive on a stalling input', async ({ page }) => {
+      await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
+      const writes = recordRuleWrites(page);
+      await signInAt(page, `/groups/${GROUP}/-/push_rules`);
+      await page.getByRole('button', { name: 'Set up push rules' }).click();
+      const tester = page.getByRole('region', { name: 'Try the patterns' });
+      const messageChecks = tester.getByRole('list', { name: 'Checks of the commit message' });
+      const branchChecks = tester.getByRole('list', { name: 'Checks of the branch name' });
+      const emailChecks = tester.getByRole('list', { name: 'Checks of the author email' });
+
+      // (?i): RE2 syntax that JavaScript's RegExp refuses.
+      await page.getByLabel('Commit messages must match').fill('(?i)^(feat|fix): .+');
+      await tester.getByLabel('Sample commit message').fill('FIX: x');
+      await expect(messageChecks.getByRole('listitem').filter({ hasText: 'Commit messages must match' })).toContainText('Passes');
+      await tester.getByLabel('Sample commit message').fill('chore: x');
+      await expect(messageChecks.getByRole('listitem').filter({ hasText: 'Commit messages must match' })).toContainText('Fails');
+
+      // A lookahead: JavaScript would take it, RE2 does not; the tester says why, as the form does.
+      const branch = page.getByLabel('Branch names must match');
+      await branch.fill('^(?!WIP).+');
+      await tester.getByLabel('Sample branch name').fill('main');
+      const branchItem = branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' });
+      await expect(branchItem).toContainText('Invalid');
+      await expect(branchItem).toContainText('Uses a lookahead (?!…), which RE2 does not support');
+      await page.getByRole('button', { name: 'Save push rules' }).click();
+      await expect(branch).toHaveAttribute('aria-invalid', 'true');
+      await expect(branch).toHaveAccessibleDescription(/Uses a lookahead \(\?!…\), which RE2 does not support/);
+      expect(writes).toHaveLength(0);
+
+      // A pattern that stalls a backtracking engine (seconds per keystroke on RegExp) is judged at once.
+      await page.getByLabel('Author emails must match').fill('(a+)+$');
+      await tester.getByLabel('Sample author email').fill(`${'a'.repeat(32)}!`);
+      await expect(emailChecks.getByRole('listitem').filter({ hasText: 'Author emails must match' })).toContainText('Fails', { timeout: 2_000 });
+
+      // Fixed, the rule saves with the RE2-only syntax as written.
+      await branch.fill('^(main|(?i)feat/.+)$');
+      await expect(branchItem).toContainText('Passes');
+      await page.getByRole('button', { name: 'Save push rules' }).click();
+      await expect(page.getByText('Push rules set up')).toBeVisible();
+      expect(writes.map((r) => r.method())).toEqual(['POST']);
+      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({
+        commit_message_regex: '(?i)^(feat|fix): .+',
+        branch_name_regex: '^(main|(?i)feat/.+)$',
+        author_email_regex: '(a+)+$',
+      });
+      await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
     });
   });
 

@@ -18,8 +18,9 @@ const SAVE_ERROR = 'push-rules-save-error';
 
 /**
  * Every field of the group's push rule, grouped as people look for them, with the tester beside.
- * Validated with the shared body schema (patterns must compile) before anything is sent; a
- * server 400 lands under the fields it names. Saving creates the rule (POST) or changes it (PUT).
+ * Validated with the shared body schema (patterns must be valid RE2, as the server checks them)
+ * before anything is sent; a server 400 lands under the fields it names. Saving creates the rule
+ * (POST) or changes it (PUT).
  */
 export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rule: GroupPushRule | null; onCancel: () => void }) {
   const save = useSaveGroupPushRule(groupId);

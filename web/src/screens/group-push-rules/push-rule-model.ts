@@ -9,8 +9,8 @@ import {
 
 /**
  * The form edits every field of the rule: patterns as text (empty means "no pattern"), flags as
- * switches, the size in MB. The shared POST/PUT body schema validates it, so a pattern that does
- * not compile is caught before anything is sent.
+ * switches, the size in MB. The shared POST/PUT body schema validates it, so a pattern RE2
+ * refuses is caught, with the reason, before anything is sent.
  */
 export type PushRuleValues = Record<PushRulePatternField, string> & Record<PushRuleFlagField, boolean> & { max_file_size: number | string };
 
