@@ -63,6 +63,17 @@ describe('gitbeaker: users and credentials', () => {
     await rejects(as('not-a-token').Users.showCurrentUser(), 401, '401 Unauthorized');
   });
 
+  it('lets an anonymous client read public groups only', async () => {
+    const pub = await api.Groups.create('Public', unique('gb-public'), { visibility: 'public' });
+    const priv = await newGroup();
+    const anonymous = new Gitlab({ host: server.url } as ConstructorParameters<typeof Gitlab>[0]);
+    assert.deepEqual((await anonymous.Groups.all({ search: pub.path })).map((g) => g.id), [pub.id]);
+    assert.deepEqual(await anonymous.Groups.all({ search: priv.path }), []);
+    assert.equal((await anonymous.Groups.show(pub.full_path)).id, pub.id);
+    await rejects(anonymous.Groups.show(priv.id), 404);
+    await rejects(anonymous.Groups.create('x', unique('gb-anon')), 401);
+  });
+
   it('creates, gets and lists users (search, username, active, custom attributes)', async () => {
     const { user } = await newUser();
     assert.equal((await api.Users.show(user.id)).username, user.username);

@@ -3,7 +3,7 @@
 import gitlab
 from gitlab import exceptions as glexc
 
-from support import URL, ScenarioFailure, client, expect, expect_equal, expect_error, in_days, new_group, new_user, scenario, unique
+from support import ADMIN_TOKEN, URL, ScenarioFailure, client, expect, expect_equal, expect_error, in_days, new_group, new_user, scenario, unique
 
 
 @scenario
@@ -12,7 +12,14 @@ def authenticates_and_reads_the_current_user(ctx):
     expect_equal(gl.user.username, "root", "gl.user after gl.auth()")
     expect_equal(gl.user.is_admin, True, "the administrator's is_admin")
     expect_error(glexc.GitlabAuthenticationError, 401, lambda: client("not-a-token").auth(), "a wrong token")
-    expect_error(glexc.GitlabAuthenticationError, 401, lambda: gitlab.Gitlab(URL).groups.create({"name": "x", "path": unique("anon")}), "an anonymous write")
+    anonymous = gitlab.Gitlab(URL)
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: anonymous.groups.create({"name": "x", "path": unique("anon")}), "an anonymous write")
+    public = new_group(gl, visibility="public")
+    private = new_group(gl, visibility="private")
+    seen = {g.id for g in anonymous.groups.list(search=public.path, get_all=True)} | {g.id for g in anonymous.groups.list(search=private.path, get_all=True)}
+    expect_equal(seen, {public.id}, "an anonymous client lists public groups only")
+    expect_equal(anonymous.groups.get(public.full_path).id, public.id, "an anonymous client reads a public group")
+    expect_error(glexc.GitlabGetError, 404, lambda: anonymous.groups.get(private.id), "an anonymous client and a private group")
 
 
 @scenario
@@ -26,6 +33,10 @@ def json_answers_carry_exactly_application_json(ctx):
     except glexc.GitlabHttpError as e:
         expect_equal(e.response_code, 404, "unknown group")
         expect_equal(e.error_message, "404 Group Not Found", "the 404 body's message, read as JSON")
+    # Errors too, unknown routes included: python-gitlab reads a body only when the header is exact.
+    for path, body in (("/groups/999999999", {"message": "404 Group Not Found"}), ("/no/such/route", {"error": "404 Not Found"})):
+        raw = gl.session.get(f"{gl.api_url}{path}", headers={"PRIVATE-TOKEN": ADMIN_TOKEN})
+        expect_equal((raw.status_code, raw.headers.get("Content-Type"), raw.json()), (404, "application/json", body), f"GET {path}")
 
 
 @scenario
