@@ -77,7 +77,7 @@ function BranchFilter() {
         <Group gap="md" mt={6}>
           <Radio value="all_branches" label="All branches" />
           <Radio value="wildcard" label="Branches matching a wildcard" />
-          <Radio value="regex" label="Branches matching a regular expression" />
+          <Radio value="regex" label="Branches matching a regular expression (RE2 syntax)" />
         </Group>
       </Radio.Group>
       {strategy !== 'all_branches' && (
@@ -86,7 +86,7 @@ function BranchFilter() {
           description={
             strategy === 'wildcard'
               ? 'Branch names, * for any part; separate several with commas. E.g. main, release/*'
-              : 'A JavaScript regular expression tested against the branch name. E.g. ^(main|release/.+)$'
+              : 'An RE2 regular expression searched for in the branch name (no lookarounds or backreferences). E.g. ^(main|release/.+)$'
           }
           placeholder={strategy === 'wildcard' ? 'main, release/*' : '^(main|release/.+)$'}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
