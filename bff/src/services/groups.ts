@@ -86,7 +86,9 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   }
 
   if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);
-  if (q.search) query = query.where(matchesSearch(['groups.name', 'groups.path'], q.search));
+  // As the platform's group search with parents: the full path and full name match too, so
+  // `acme/plat` finds acme's subgroup platform.
+  if (q.search) query = query.where(matchesSearch(['groups.full_path', 'groups.full_name'], q.search));
   if (q.visibility) query = query.where('visibility', '=', q.visibility);
   if (q.top_level_only) query = query.where('parent_id', 'is', null);
   if (q.repository_storage && admin) query = query.where('repository_storage', '=', q.repository_storage);
