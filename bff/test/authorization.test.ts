@@ -1,0 +1,389 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { routes } from '../src/api/index.ts';
+import type { RouteSpec } from '../src/http/route.ts';
+import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { PNG_BYTES } from './fuzz-lib.ts';
+
+/**
+ * The authorisation matrix: every route of the table × every kind of caller, each answer
+ * compared with what the route declares (auth, scope, load, permission). The expectations come
+ * from the tables below, written independently of the policies module: a route that declares a
+ * permission or a scope these tables do not know fails here until someone decides what it means.
+ */
+
+const GUEST = 10;
+const REPORTER = 20;
+const DEVELOPER = 30;
+const MAINTAINER = 40;
+const OWNER = 50;
+/** Who may perform an action: a minimum role on the group or project, any signed-in user, or administrators only. */
+type Need = number | 'signed-in' | 'admin';
+
+const MINIMUM_ROLE: Record<string, Need> = {
+  read_group: GUEST,
+  read_group_members: GUEST,
+  read_group_settings: OWNER,
+  admin_group: OWNER,
+  remove_group: OWNER,
+  admin_group_member: MAINTAINER,
+  admin_deploy_tokens: MAINTAINER,
+  revoke_group_tokens: OWNER,
+  // A new group's defaults: subgroups by Maintainers, projects by Developers.
+  create_subgroup: MAINTAINER,
+  create_project: DEVELOPER,
+  read_project: GUEST,
+  read_project_members: GUEST,
+  admin_project: MAINTAINER,
+  admin_project_member: MAINTAINER,
+  remove_project: OWNER,
+  admin_instance: 'admin',
+  read_admin_fields: 'admin',
+  create_group: 'signed-in',
+  read_users: 'signed-in',
+  read_self: 'signed-in',
+};
+
+/** Whether a read_api token may make a call that needs each declared scope. */
+const READ_API_TOKEN_MAY: Record<string, boolean> = { read: true, read_user: true, any: true, write: false, self_rotate: false };
+
+/**
+ * Routes whose handler (or the spec) refines what the declaration alone says, and why. Each
+ * entry is a decision; a new one needs a reason as good as these.
+ */
+const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string }> = {
+  'POST /groups/:id/access_tokens/:token_id/rotate': {
+    need: OWNER,
+    denied: 401,
+    why: 'the spec answers 401 to a caller without access; the rule is in the service because a token may also rotate itself',
+  },
+  'DELETE /groups/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_group_member' },
+  'DELETE /projects/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_project_member' },
+};
+
+type CallerKind = 'anonymous' | 'member' | 'non-member' | 'administrator' | 'read_api' | 'revoked' | 'expired';
+interface Caller {
+  name: string;
+  kind: CallerKind;
+  /** Role on the fixture group (and so on its project); 0 when none. */
+  level: number;
+}
+
+const CALLERS: Caller[] = [
+  { name: 'anonymous', kind: 'anonymous', level: 0 },
+  { name: 'a Guest', kind: 'member', level: GUEST },
+  { name: 'a Reporter', kind: 'member', level: REPORTER },
+  { name: 'a Developer', kind: 'member', level: DEVELOPER },
+  { name: 'a Maintainer', kind: 'member', level: MAINTAINER },
+  { name: 'an Owner', kind: 'member', level: OWNER },
+  { name: 'a signed-in non-member', kind: 'non-member', level: 0 },
+  { name: 'an administrator', kind: 'administrator', level: 0 },
+  { name: "an Owner's read_api token", kind: 'read_api', level: OWNER },
+  { name: "an Owner's revoked token", kind: 'revoked', level: OWNER },
+  { name: "an Owner's expired token", kind: 'expired', level: OWNER },
+];
+
+type Expected = { allowed: true } | { status: 401 | 403 | 404 };
+
+const routeKey = (r: RouteSpec) => `${r.method.toUpperCase()} ${r.path}`;
+
+/** What the declaration implies for this caller. Throws when a declaration uses a name the tables do not know. */
+function expectation(route: RouteSpec, caller: Caller): Expected {
+  if (route.permission !== undefined && !(route.permission in MINIMUM_ROLE)) {
+    throw new Error(`${routeKey(route)} declares the permission ${route.permission}, which MINIMUM_ROLE does not know: add it with the role it needs`);
+  }
+  const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
+  if (!(scope in READ_API_TOKEN_MAY)) throw new Error(`${routeKey(route)} declares the scope ${scope}, which READ_API_TOKEN_MAY does not know`);
+  if (caller.kind === 'revoked' || caller.kind === 'expired') return { status: 401 };
+  const rule = HANDLER_RULES[routeKey(route)];
+  const need: Need | undefined = rule?.need ?? (route.permission ? MINIMUM_ROLE[route.permission] : undefined);
+  if (caller.kind === 'anonymous') {
+    if (route.auth !== 'optional') return { status: 401 };
+    // Anonymous callers see public resources only; the fixtures are private.
+    if (route.load) return { status: 404 };
+    return need === undefined ? { allowed: true } : { status: 401 };
+  }
+  if (caller.kind === 'read_api' && !READ_API_TOKEN_MAY[scope]) return { status: 403 };
+  const admin = caller.kind === 'administrator';
+  if (route.load && !admin && caller.level === 0) return { status: 404 };
+  if (need === undefined || need === 'signed-in' || admin) return { allowed: true };
+  if (need === 'admin') return { status: rule?.denied ?? 403 };
+  // A role counts only where the route loads the group or project it is held on.
+  const level = route.load ? caller.level : 0;
+  return level >= need ? { allowed: true } : { status: rule?.denied ?? 403 };
+}
+
+// ─── fixtures ──────────────────────────────────────────────────────────────────────────
+
+let server: TestServer;
+let receiver: Receiver;
+interface Person {
+  id: number;
+  token: string;
+  tokenId: number;
+}
+const people = {} as Record<'guest' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'nonMember' | 'admin', Person>;
+const MEMBERS = [
+  ['guest', GUEST],
+  ['reporter', REPORTER],
+  ['developer', DEVELOPER],
+  ['maintainer', MAINTAINER],
+  ['owner', OWNER],
+] as const;
+const fx = {} as {
+  group: { id: number; full_path: string };
+  project: { id: number };
+  hooks: Record<'groups' | 'projects', number>;
+  events: Record<'groups' | 'projects', number>;
+  groupAccessTokenId: number;
+  deployTokenId: number;
+  scimUid: string;
+  tokens: Record<'readApi' | 'revoked' | 'expired', string>;
+};
+let serial = 0;
+
+async function ok(path: string, init: Parameters<typeof api>[1], status: number) {
+  const res = await api(path, { token: server.rootToken, ...init });
+  expectStatus(res, status);
+  return res.body;
+}
+
+const person = async (attrs: { admin?: boolean } = {}): Promise<Person> => {
+  const u = await buildUser(attrs);
+  return { id: u.user.id, token: u.token, tokenId: u.tokenId };
+};
+
+async function personalToken(userId: number, scopes: string[]): Promise<{ id: number; token: string }> {
+  return ok(`/users/${userId}/personal_access_tokens`, { method: 'POST', json: { name: `matrix${++serial}`, scopes } }, 201);
+}
+
+/** The user behind a caller (the Owner for the Owner's other tokens; the Owner's for anonymous). */
+function userOf(caller: Caller): Person {
+  if (caller.kind === 'member') return people[MEMBERS.find(([, level]) => level === caller.level)![0]];
+  if (caller.kind === 'non-member') return people.nonMember;
+  if (caller.kind === 'administrator') return people.admin;
+  return people.owner;
+}
+
+/** A credential of this kind of caller. Fresh ones for calls that may revoke the credential they use. */
+async function credential(caller: Caller, fresh: boolean): Promise<string | null> {
+  switch (caller.kind) {
+    case 'anonymous':
+      return null;
+    case 'read_api':
+      return fresh ? (await personalToken(people.owner.id, ['read_api'])).token : fx.tokens.readApi;
+    case 'revoked':
+      return fresh ? revokedToken() : fx.tokens.revoked;
+    case 'expired':
+      return fresh ? expiredToken() : fx.tokens.expired;
+    default:
+      return fresh ? (await personalToken(userOf(caller).id, ['api'])).token : userOf(caller).token;
+  }
+}
+
+async function revokedToken(): Promise<string> {
+  const t = await personalToken(people.owner.id, ['api']);
+  await ok(`/personal_access_tokens/${t.id}`, { method: 'DELETE' }, 204);
+  return t.token;
+}
+
+async function expiredToken(): Promise<string> {
+  const t = await personalToken(people.owner.id, ['api']);
+  // The API refuses an expiry in the past; the database is told directly.
+  await server.running.db.updateTable('personal_access_tokens').set({ expires_at: '2000-01-01' }).where('id', '=', t.id).execute();
+  return t.token;
+}
+
+/** A private group where each member caller has their role. */
+async function groupWithMembers() {
+  const group = await buildGroup();
+  for (const [name, level] of MEMBERS) await addMember('groups', group.id, people[name].id, level);
+  return group;
+}
+
+async function hookWithEvent(scope: 'groups' | 'projects', id: number) {
+  const hook = await ok(`/${scope}/${id}/hooks`, { method: 'POST', json: { url: `${receiver.url}/matrix`, push_events: true } }, 201);
+  await ok(`/${scope}/${id}/hooks/${hook.id}/test/push_events`, { method: 'POST' }, 201);
+  const events = await ok(`/${scope}/${id}/hooks/${hook.id}/events`, {}, 200);
+  return { hookId: hook.id as number, eventId: events[0]?.id as number };
+}
+
+async function scimIdentity(groupId: number): Promise<string> {
+  const scim = await ok(`/groups/${groupId}/scim/token`, { method: 'POST' }, 201);
+  const n = `m${++serial}x${groupId}`;
+  const user = {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    externalId: `ext-${n}`,
+    userName: `${n}@corp.example`,
+    active: true,
+    name: { givenName: n, familyName: 'Doe' },
+    emails: [{ value: `${n}@corp.example`, primary: true, type: 'work' }],
+  };
+  await ok(`${scim.scim_api_url}/Users`, { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: user }, 201);
+  return user.externalId;
+}
+
+before(async () => {
+  server = await startTestServer({ GATEHOUSE_WORKERS: '0', GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1' });
+  receiver = await startReceiver();
+  await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
+  for (const [name] of MEMBERS) people[name] = await person();
+  people.nonMember = await person();
+  people.admin = await person({ admin: true });
+  fx.group = await groupWithMembers();
+  fx.project = await buildProject(fx.group.id);
+  // A direct member of the project as well, for the routes that list direct members only.
+  await addMember('projects', fx.project.id, people.guest.id, GUEST);
+  const avatar = new FormData();
+  avatar.set('avatar', new Blob([new Uint8Array(PNG_BYTES)], { type: 'image/png' }), 'avatar.png');
+  await ok(`/groups/${fx.group.id}`, { method: 'PUT', multipart: avatar }, 200);
+  fx.hooks = {} as typeof fx.hooks;
+  fx.events = {} as typeof fx.events;
+  for (const [scope, id] of [['groups', fx.group.id], ['projects', fx.project.id]] as const) {
+    const made = await hookWithEvent(scope, id);
+    fx.hooks[scope] = made.hookId;
+    fx.events[scope] = made.eventId;
+  }
+  fx.groupAccessTokenId = (await ok(`/groups/${fx.group.id}/access_tokens`, { method: 'POST', json: { name: 'matrix', scopes: ['api'] } }, 201)).id;
+  fx.deployTokenId = (await ok(`/groups/${fx.group.id}/deploy_tokens`, { method: 'POST', json: { name: 'matrix', scopes: ['read_repository'] } }, 201)).id;
+  for (const path of [`/groups/${fx.group.id}`, `/projects/${fx.project.id}`, `/users/${people.guest.id}`]) {
+    await ok(`${path}/custom_attributes/matrix`, { method: 'PUT', json: { value: 'v' } }, 200);
+  }
+  fx.scimUid = await scimIdentity(fx.group.id);
+  fx.tokens = { readApi: (await personalToken(people.owner.id, ['read_api'])).token, revoked: await revokedToken(), expired: await expiredToken() };
+});
+after(async () => {
+  await receiver.close();
+  await server.close();
+});
+
+/**
+ * The value of a path parameter: the shared fixtures for reads, throwaway records for calls
+ * that would destroy what other cases need (the last parameter of a DELETE or a rotation).
+ */
+async function paramValue(route: RouteSpec, param: string, throwaway: boolean, caller: Caller, filled: Record<string, string>): Promise<string> {
+  const resource = route.path.split('/')[1] as 'groups' | 'projects' | 'users' | string;
+  const scope = resource === 'projects' ? 'projects' : 'groups';
+  switch (param) {
+    case 'id':
+      if (resource === 'users') return String(people.guest.id);
+      if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
+      return String(throwaway ? (await groupWithMembers()).id : fx.group.id);
+    case 'token_id':
+      if (route.path.includes('/access_tokens')) {
+        return String(throwaway ? (await ok(`/groups/${filled.id}/access_tokens`, { method: 'POST', json: { name: 'throwaway', scopes: ['api'] } }, 201)).id : fx.groupAccessTokenId);
+      }
+      if (route.path.includes('/deploy_tokens')) {
+        return String(throwaway ? (await ok(`/groups/${filled.id}/deploy_tokens`, { method: 'POST', json: { name: 'throwaway', scopes: ['read_repository'] } }, 201)).id : fx.deployTokenId);
+      }
+      if (route.path.includes('/personal_access_tokens')) {
+        // A token of the caller's own user: theirs to read and revoke.
+        const user = userOf(caller);
+        return String(throwaway ? (await personalToken(user.id, ['api'])).id : user.tokenId);
+      }
+      return '987654321';
+    case 'hook_id':
+      return String(throwaway ? (await hookWithEvent(scope, Number(filled.id))).hookId : fx.hooks[scope]);
+    case 'hook_event_id':
+      return String(fx.events[scope]);
+    case 'trigger':
+      return 'push_events';
+    case 'user_id': {
+      if (!route.path.includes('/members/') || !throwaway) return String(people.guest.id);
+      // Someone else to remove: a fresh Guest of this group or project.
+      const other = await person();
+      await addMember(scope, Number(filled.id), other.id, GUEST);
+      return String(other.id);
+    }
+    case 'key': {
+      if (!throwaway) return 'matrix';
+      const key = `throwaway${++serial}`;
+      await ok(`/${resource}/${filled.id}/custom_attributes/${key}`, { method: 'PUT', json: { value: 'v' } }, 200);
+      return key;
+    }
+    case 'uid':
+      return encodeURIComponent(throwaway ? await scimIdentity(Number(filled.id)) : fx.scimUid);
+    default:
+      // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
+      return '987654321';
+  }
+}
+
+async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): Promise<string> {
+  const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+  const filled: Record<string, string> = {};
+  for (const [i, p] of params.entries()) filled[p] = await paramValue(route, p, destructive && i === params.length - 1, caller, filled);
+  if (route.path.endsWith('/push_rule') && route.method !== 'post') {
+    // Something to read, change or delete.
+    const rule = await api(`/groups/${filled.id}/push_rule`, { token: server.rootToken });
+    if (rule.status === 404) await ok(`/groups/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
+  }
+  return route.path.replace(/:([A-Za-z_]+)/g, (_m, p: string) => filled[p]);
+}
+
+/** Statuses answered to the callers let through, by route. */
+const reached: Record<string, number[]> = {};
+
+const describeExpected = (e: Expected) => ('allowed' in e ? 'is let through' : `answers ${e.status}`);
+
+for (const route of routes) {
+  describe(routeKey(route), () => {
+    const destructive = route.method === 'delete' || route.path.endsWith('/rotate');
+    for (const caller of CALLERS) {
+      let title: string;
+      try {
+        title = describeExpected(expectation(route, caller));
+      } catch {
+        title = 'has no expectation: the route declares a name the tables do not know';
+      }
+      it(`as ${caller.name}: ${title}`, async () => {
+        const expected = expectation(route, caller);
+        const path = await pathFor(route, caller, destructive);
+        const res = await fetch(`${server.url}/api/v4${path}`, {
+          method: route.method.toUpperCase(),
+          headers: { ...(await credentialHeader(caller, destructive)) },
+        });
+        const text = await res.text();
+        if ('allowed' in expected) (reached[routeKey(route)] ??= []).push(res.status);
+        const what = `${route.method.toUpperCase()} /api/v4${path} as ${caller.name}: ${res.status} ${text.slice(0, 300)}`;
+        assert.ok(res.status < 500, what);
+        if ('allowed' in expected) {
+          assert.ok(![401, 403].includes(res.status), `expected the call to be let through; ${what}`);
+          // A caller who may see the group or project is never told it does not exist.
+          if (route.load) assert.doesNotMatch(text, /"404 (Group|Project) Not Found"/, what);
+        } else {
+          assert.equal(res.status, expected.status, what);
+          if (expected.status === 404) assert.match(text, route.load === 'project' ? /"404 Project Not Found"/ : /"404 Group Not Found"/, what);
+        }
+      });
+    }
+  });
+}
+
+async function credentialHeader(caller: Caller, fresh: boolean): Promise<Record<string, string>> {
+  const token = await credential(caller, fresh);
+  return token ? { 'PRIVATE-TOKEN': token } : {};
+}
+
+describe('the tables of this matrix', () => {
+  it('know every permission and scope the route table declares', () => {
+    const unknown = routes.flatMap((r) => {
+      const scope = r.scope ?? (r.method === 'get' ? 'read' : 'write');
+      return [
+        ...(r.permission !== undefined && !(r.permission in MINIMUM_ROLE) ? [`${routeKey(r)}: permission ${r.permission}`] : []),
+        ...(!(scope in READ_API_TOKEN_MAY) ? [`${routeKey(r)}: scope ${scope}`] : []),
+      ];
+    });
+    assert.deepEqual(unknown, [], 'add each to MINIMUM_ROLE or READ_API_TOKEN_MAY with what it requires');
+  });
+  it('let some caller reach the handler of every route (past authentication, loading and authorisation)', () => {
+    // Answers of 404 only would mean the fixtures no longer fit the route, and the matrix proves little there.
+    const unreached = routes.map(routeKey).filter((k) => !(reached[k] ?? []).some((status) => status !== 404));
+    assert.deepEqual(unreached, [], JSON.stringify(Object.fromEntries(unreached.map((k) => [k, reached[k] ?? []]))));
+  });
+  it('name only routes that exist in HANDLER_RULES', () => {
+    const keys = new Set(routes.map(routeKey));
+    assert.deepEqual(Object.keys(HANDLER_RULES).filter((k) => !keys.has(k)), []);
+  });
+});
