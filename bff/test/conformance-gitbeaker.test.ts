@@ -176,6 +176,24 @@ describe('gitbeaker: groups and projects', () => {
   });
 });
 
+describe('gitbeaker: group avatars', () => {
+  it('uploads one through PUT /groups/:id (multipart), downloads and removes it', async () => {
+    const group = await newGroup();
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    // gitbeaker 43's uploadAvatar and edit({ avatar }) call routes the platform does not have
+    // (PUT /groups/:id/avatar, POST /groups/:id): the platform's way is a multipart PUT /groups/:id.
+    const form = new FormData();
+    form.append('avatar', new Blob([png], { type: 'image/png' }), 'logo.png');
+    const uploaded = await api.requester.put<{ avatar_url: string | null }>(`groups/${group.id}`, { body: form });
+    assert.ok(uploaded.body.avatar_url);
+    const blob = await api.Groups.downloadAvatar(group.id);
+    assert.deepEqual(Buffer.from(await blob.arrayBuffer()), png);
+    await api.Groups.removeAvatar(group.id);
+    assert.equal((await api.Groups.show(group.id)).avatar_url, null);
+    await rejects(api.Groups.downloadAvatar(group.id), 404);
+  });
+});
+
 describe('gitbeaker: members', () => {
   it('group members: add, show, edit, list (direct, inherited, query), remove', async () => {
     const group = await newGroup();
@@ -321,6 +339,48 @@ describe('gitbeaker: push rules, custom attributes, settings', () => {
   });
 });
 
+describe('gitbeaker: leaked tokens and SCIM identities', () => {
+  it('revokes a leaked personal access token and deploy token through their group', async () => {
+    const group = await newGroup();
+    const { user, token } = await newUser();
+    await api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: user.id });
+    const deploy = await api.DeployTokens.create('leaked', ['read_repository'], { groupId: group.id });
+    const revoke = (leaked: string) => api.requester.post<Record<string, unknown>>(`groups/${group.id}/tokens/revoke`, { body: { token: leaked } });
+    const pat = (await revoke(token)).body;
+    assert.deepEqual([pat.token_type, pat.user_id, pat.revoked], ['personal_access_token', user.id, true]);
+    await rejects(as(token).Users.showCurrentUser(), 401);
+    const dt = (await revoke(deploy.token as string)).body;
+    assert.deepEqual([dt.token_type, dt.id, dt.revoked], ['deploy_token', deploy.id, true]);
+    await rejects(revoke('gtpat-not-a-real-token'), 404);
+  });
+
+  it('lists, updates and deletes the SCIM identities an identity provider made', async () => {
+    const group = await newGroup();
+    const made = (await api.requester.post<{ token: string; scim_api_url: string }>(`groups/${group.id}/scim/token`)).body;
+    const name = unique('scim').replace(/-/g, '');
+    // The identity provider's side is plain SCIM, not the SDK.
+    const provisioned = await fetch(`${made.scim_api_url}/Users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${made.token}`, 'Content-Type': 'application/scim+json' },
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        externalId: `ext-${name}`,
+        userName: name,
+        active: true,
+        name: { givenName: name, familyName: 'Doe' },
+        emails: [{ value: `${name}@corp.example`, primary: true, type: 'work' }],
+      }),
+    });
+    assert.equal(provisioned.status, 201, await provisioned.clone().text());
+    const identities = await api.GroupSCIMIdentities.all(group.id, {});
+    assert.deepEqual(identities.map((i) => [i.extern_uid, i.active]), [[`ext-${name}`, true]]);
+    await api.GroupSCIMIdentities.edit(group.id, `ext-${name}`, { externUid: `new-${name}` } as object);
+    assert.deepEqual((await api.GroupSCIMIdentities.all(group.id, {})).map((i) => i.extern_uid), [`new-${name}`]);
+    await api.requester.delete(`groups/${group.id}/scim/new-${name}`);
+    assert.deepEqual(await api.GroupSCIMIdentities.all(group.id, {}), []);
+  });
+});
+
 describe('gitbeaker: hooks', () => {
   beforeEach(async () => {
     await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: true });
@@ -350,6 +410,14 @@ describe('gitbeaker: hooks', () => {
     assert.equal(created?.headers['x-service-event'], 'Subgroup Hook');
     const joined = delivered.find((r) => r.json?.event_name === 'user_add_to_group');
     assert.equal(joined?.json.user_username, user.username);
+    // A logged delivery resent goes out again with its original Idempotency-Key.
+    const log = (await api.requester.get<{ id: number; request_headers: Record<string, string> }[]>(`groups/${group.id}/hooks/${hook.id}/events`)).body;
+    const logged = log.find((e) => e.request_headers['X-Service-Event'] === 'Member Hook');
+    assert.ok(logged, 'the member event is in the delivery log');
+    const resent = await api.requester.post<{ response_status: number }>(`groups/${group.id}/hooks/${hook.id}/events/${logged.id}/resend`);
+    assert.equal(resent.body.response_status, 200);
+    const again = (await receiver.waitFor(4)).filter((r) => r.json?.event_name === 'user_add_to_group');
+    assert.deepEqual(again.map((r) => r.headers['idempotency-key']), [logged.request_headers['Idempotency-Key'], logged.request_headers['Idempotency-Key']]);
     await api.GroupHooks.remove(group.id, hook.id);
     await rejects(api.GroupHooks.show(group.id, hook.id), 404);
   });

@@ -1,5 +1,7 @@
 """python-gitlab scenarios: authentication, groups and subgroups, projects, members, pagination."""
 
+import base64
+
 import gitlab
 from gitlab import exceptions as glexc
 
@@ -138,6 +140,26 @@ def groups_delete_and_errors(ctx):
     gl.groups.delete(group.id)
     expect_error(glexc.GitlabGetError, 404, lambda: gl.groups.get(group.full_path), "a deleted group, by path")
     expect_error(glexc.GitlabDeleteError, 404, lambda: gl.groups.delete(group.id), "deleting it twice")
+
+
+# A 1×1 PNG.
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+
+@scenario
+def group_avatar_upload_download_and_remove(ctx):
+    gl = ctx["gl"]
+    group = new_group(gl)
+    group.avatar = PNG  # python-gitlab sends PUT /groups/:id as multipart with the file
+    group.save()
+    fresh = gl.groups.get(group.id)
+    expect(fresh.avatar_url, "the group has an avatar_url after the upload")
+    got = gl.http_get(f"/groups/{group.id}/avatar", raw=True)
+    expect_equal((got.status_code, got.headers.get("Content-Type"), got.content), (200, "image/png", PNG), "the avatar downloaded")
+    # Removing it is a blank avatar (through http_put: python-gitlab 3.12 would send "" as an empty file).
+    gl.http_put(f"/groups/{group.id}", post_data={"avatar": ""})
+    expect_equal(gl.groups.get(group.id).avatar_url, None, "avatar_url after removing the avatar")
+    expect_error(glexc.GitlabHttpError, 404, lambda: gl.http_get(f"/groups/{group.id}/avatar", raw=True), "the removed avatar")
 
 
 @scenario

@@ -89,6 +89,12 @@ def group_hooks_create_edit_test_and_deliver_events(ctx):
     receiver.wait_for(path, lambda r: (r["json"] or {}).get("event_name") == "user_add_to_group" and r["json"].get("user_username") == user.username)
     events = gl.http_get(f"/groups/{group.id}/hooks/{hook.id}/events")
     expect(len(events) >= 3, f"the delivery log lists the deliveries: {len(events)}")
+    # Resending a logged delivery sends the same event again with its original Idempotency-Key.
+    logged = next(e for e in events if e["request_headers"].get("X-Service-Event") == "Member Hook")
+    resent = gl.http_post(f"/groups/{group.id}/hooks/{hook.id}/events/{logged['id']}/resend")
+    expect_equal(resent["response_status"], 200, "the resend's outcome")
+    keys = [r["headers"].get("Idempotency-Key") for r in receiver.on(path) if (r["json"] or {}).get("event_name") == "user_add_to_group"]
+    expect_equal(keys, [logged["request_headers"]["Idempotency-Key"]] * 2, "the resent delivery's Idempotency-Key")
     group.hooks.delete(hook.id)
     expect_error(glexc.GitlabGetError, 404, lambda: group.hooks.get(hook.id), "a deleted hook")
 
@@ -130,3 +136,32 @@ def hook_test_refused_by_the_receiver_is_an_error(ctx):
         hook = owner.hooks.create({"url": receiver.url + path, "push_events": True})
         expect_error(glexc.GitlabHttpError, 422, lambda: gl.http_post(f"{base}/hooks/{hook.id}/test/push_events"), f"a test refused with 500 ({base})")
         expect_equal(len(receiver.on(path)), 1, f"the refused test was delivered once ({base})")
+
+
+@scenario
+def scim_identities_list_update_and_delete(ctx):
+    gl = ctx["gl"]
+    group = new_group(gl)
+    made = gl.http_post(f"/groups/{group.id}/scim/token")
+    # The identity provider's side: SCIM provisioning with the group's SCIM token.
+    name = unique("scim").replace("-", "")
+    provisioned = gl.session.post(
+        f"{made['scim_api_url']}/Users",
+        headers={"Authorization": f"Bearer {made['token']}"},
+        json={
+            "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"],
+            "externalId": f"ext-{name}",
+            "userName": name,
+            "active": True,
+            "name": {"givenName": name, "familyName": "Doe"},
+            "emails": [{"value": f"{name}@corp.example", "primary": True, "type": "work"}],
+        },
+    )
+    expect_equal(provisioned.status_code, 201, f"SCIM provisioning: {provisioned.text}")
+    identities = gl.http_get(f"/groups/{group.id}/scim/identities")
+    expect_equal([(i["extern_uid"], i["active"]) for i in identities], [(f"ext-{name}", True)], "the group's SCIM identities")
+    expect_equal(gl.http_get(f"/groups/{group.id}/scim/ext-{name}")["extern_uid"], f"ext-{name}", "one identity by its external UID")
+    gl.http_request("patch", f"/groups/{group.id}/scim/ext-{name}", post_data={"extern_uid": f"new-{name}"})
+    expect_equal(gl.http_get(f"/groups/{group.id}/scim/new-{name}")["extern_uid"], f"new-{name}", "the identity under its new external UID")
+    gl.http_delete(f"/groups/{group.id}/scim/new-{name}")
+    expect_equal(gl.http_get(f"/groups/{group.id}/scim/identities"), [], "no identities after deletion")

@@ -122,3 +122,19 @@ def deploy_tokens_create_get_list_and_revoke(ctx):
     listed = {t.id: t.revoked for t in group.deploytokens.list(get_all=True)}
     expect_equal(listed, {token.id: False, other.id: True}, "revoked flags in the list")
     expect_error(glexc.GitlabCreateError, 400, lambda: group.deploytokens.create({"name": "no-scopes", "scopes": []}), "a deploy token without scopes")
+
+
+@scenario
+def leaked_tokens_revoked_through_their_group(ctx):
+    gl = ctx["gl"]
+    group = new_group(gl)
+    user, token = new_user(gl)
+    group.members.create({"user_id": user.id, "access_level": 30})
+    deploy = group.deploytokens.create({"name": "leaked", "scopes": ["read_repository"]})
+    revoked = gl.http_post(f"/groups/{group.id}/tokens/revoke", post_data={"token": token})
+    expect_equal((revoked["token_type"], revoked["user_id"], revoked["revoked"]), ("personal_access_token", user.id, True), "the revoked personal access token")
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: client(token).auth(), "a token revoked through the group")
+    revoked = gl.http_post(f"/groups/{group.id}/tokens/revoke", post_data={"token": deploy.token})
+    expect_equal((revoked["token_type"], revoked["id"], revoked["revoked"]), ("deploy_token", deploy.id, True), "the revoked deploy token")
+    expect_equal(group.deploytokens.get(deploy.id).revoked, True, "the deploy token reads as revoked")
+    expect_error(glexc.GitlabHttpError, 404, lambda: gl.http_post(f"/groups/{group.id}/tokens/revoke", post_data={"token": "gtpat-not-a-real-token"}), "an unknown token")
