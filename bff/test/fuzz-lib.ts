@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { conforming, encode, formPairs, hostileValue, type JsonSchema } from './fuzz-values.ts';
+import { conforming, encode, formPairs, hostileValue, wrongValue, type JsonSchema } from './fuzz-values.ts';
 
 /**
  * Generators of hostile requests, derived from the OpenAPI document the server publishes (so a
@@ -55,36 +55,44 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
 type Mutation =
   | { kind: 'valid' }
   | { kind: 'drop'; index: number }
-  | { kind: 'set'; index: number; value: unknown }[]
+  | { kind: 'set'; key: string; value: unknown }[]
   | { kind: 'extra'; key: string; value: unknown }
   | { kind: 'replace'; value: unknown };
 
 /**
- * Mostly one thing wrong at a time: a base that passes validation with a single hostile field
- * is what reaches the services and the database; several at once rarely get past the schema.
- * Unbroken bases go too: the schema's own patterns make plausible values (a date 4500-54-02).
+ * Mostly one thing wrong at a time: a base that passes validation with a single field at the
+ * edge of its schema (or hostile) is what reaches the services and the database; several at
+ * once rarely get past the schema. Unbroken bases go too: the schema's own patterns make
+ * plausible values (a date 4500-54-02).
  */
-const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  { arbitrary: fc.constant({ kind: 'valid' as const }), weight: 4 },
-  { arbitrary: fc.nat().map((index) => ({ kind: 'drop' as const, index })), weight: 2 },
-  { arbitrary: fc.array(fc.record({ kind: fc.constant('set' as const), index: fc.nat(), value: hostileValue }), { minLength: 1, maxLength: 1 }), weight: 6 },
-  { arbitrary: fc.array(fc.record({ kind: fc.constant('set' as const), index: fc.nat(), value: hostileValue }), { minLength: 2, maxLength: 3 }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('extra' as const),
-      key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'admin', 'id', 'is_admin', 'user_id', '', 'a\u0000b', 'x'.repeat(300)), fc.string({ maxLength: 10 })),
-      value: hostileValue,
-    }),
-    weight: 1,
-  },
-  { arbitrary: fc.record({ kind: fc.constant('replace' as const), value: hostileValue }), weight: 2 },
-);
+function mutationArb(schema: JsonSchema): fc.Arbitrary<Mutation> {
+  const props = schema.properties ?? {};
+  const keys = Object.keys(props);
+  const set = keys.length
+    ? fc.constantFrom(...keys).chain((key) => wrongValue(props[key]).map((value) => ({ kind: 'set' as const, key, value })))
+    : fc.constant(null);
+  return fc.oneof(
+    { arbitrary: fc.constant({ kind: 'valid' as const }), weight: 4 },
+    { arbitrary: fc.nat().map((index) => ({ kind: 'drop' as const, index })), weight: 2 },
+    { arbitrary: set.map((m) => (m ? [m] : { kind: 'valid' as const })), weight: 6 },
+    { arbitrary: fc.array(set, { minLength: 2, maxLength: 3 }).map((list) => list.filter((m) => m !== null)), weight: 1 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('extra' as const),
+        key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'admin', 'id', 'is_admin', 'user_id', '', 'a\u0000b', 'x'.repeat(300)), fc.string({ maxLength: 10 })),
+        value: hostileValue,
+      }),
+      weight: 1,
+    },
+    { arbitrary: fc.record({ kind: fc.constant('replace' as const), value: hostileValue }), weight: 2 },
+  );
+}
 
 function mutate(base: unknown, schema: JsonSchema, m: Mutation): unknown {
   const keys = Object.keys(schema.properties ?? {});
   const obj = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
   if (Array.isArray(m)) {
-    for (const s of m) if (keys.length) obj[keys[s.index % keys.length]] = s.value;
+    for (const s of m) obj[s.key] = s.value;
     return obj;
   }
   switch (m.kind) {
@@ -159,7 +167,7 @@ export const MALFORMED_MULTIPART: WireBody[] = [
 /** A body value: a base that conforms to the operation's schema, broken by one mutation (or none). */
 function bodyValueArb(op: Operation): fc.Arbitrary<unknown> {
   const schema = op.body ?? { type: 'object', properties: {} };
-  return fc.tuple(conforming(schema), mutationArb).map(([base, m]) => mutate(base, schema, m));
+  return fc.tuple(conforming(schema), mutationArb(schema)).map(([base, m]) => mutate(base, schema, m));
 }
 
 function bodyArb(op: Operation): fc.Arbitrary<WireBody | undefined> {
@@ -309,8 +317,8 @@ function declaredQueryArb(op: Operation, hostile: 'one' | 'any'): fc.Arbitrary<[
   if (!op.query.length) return fc.constant([]);
   return fc.subarray(op.query).chain((params) =>
     fc.tuple(
-      fc.tuple(...params.map((p) => fc.tuple(fc.constant(p.name), hostile === 'any' ? fc.oneof({ arbitrary: conforming(p.schema), weight: 3 }, { arbitrary: hostileValue, weight: 2 }) : conforming(p.schema)))),
-      hostile === 'one' ? fc.option(fc.tuple(fc.constantFrom(...op.query.map((p) => p.name)), hostileValue)) : fc.constant(null),
+      fc.tuple(...params.map((p) => fc.tuple(fc.constant(p.name), hostile === 'any' ? fc.oneof({ arbitrary: conforming(p.schema), weight: 3 }, { arbitrary: wrongValue(p.schema), weight: 2 }) : conforming(p.schema)))),
+      hostile === 'one' ? fc.option(fc.constantFrom(...op.query).chain((p) => fc.tuple(fc.constant(p.name), wrongValue(p.schema)))) : fc.constant(null),
     ).map(([pairs, bad]) => (bad ? [...pairs.filter(([n]) => n !== bad[0]), bad] : pairs) as [string, unknown][]),
   );
 }

@@ -171,3 +171,57 @@ export function formPairs(value: unknown, prefix = '', depth = 0): [string, stri
 
 /** Percent-encoding of any string: a lone surrogate (which UTF-8 cannot carry) becomes U+FFFD, as a browser sends it. */
 export const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+
+/** Integers around the limits storage engines and JavaScript have (int4, int8, 2^53). */
+export const INT_EDGES = [0, -1, 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2, -(2 ** 53), 2 ** 63, 1.5, -0.5, 1e21];
+/** Strings that look like numbers to one parser and not to another. */
+export const NUMERIC_STRINGS = ['0', '-1', '2147483648', '-2147483649', '4294967296', '9007199254740993', '9223372036854775808', '1e3', '1.5', '0x10', '0b1', ' 1', '1 ', '+1', '１２', '٣', '1_000'];
+const DATE_EDGES = ['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '0000-01-01', '9999-12-31', '1970-01-01', '2024-1-1', '20240101', '2024-01-01T25:00:00Z', '2024-01-01T00:00:00+99:00', '2024-W01', '+275760-09-13', '-000001-01-01'];
+
+function stringEdges(schema: JsonSchema): string[] {
+  const max = Math.min(schema.maxLength ?? 255, 100_000);
+  const edges = ['', ' ', 'a\u0000b', '\u202e\u200b', '\ud800', '😀'.repeat(Math.max(1, Math.ceil(max / 2))), 'é'.repeat(max), 'x'.repeat(max), 'x'.repeat(max + 1), ...NUMERIC_STRINGS];
+  if (schema.minLength) edges.push('x'.repeat(schema.minLength - 1));
+  if (schema.pattern?.includes('\\d{4}') || schema.format?.startsWith('date')) edges.push(...DATE_EDGES);
+  return edges;
+}
+
+/**
+ * Values at the edges of what a schema allows: just past its limits, around integer widths,
+ * impossible dates, lone surrogates, numbers written as text. These are what slip through
+ * validation and trip a service or the database.
+ */
+export function edgeValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches?.length) return fc.oneof(...branches.map((b) => edgeValue(b, depth)));
+  if (schema.enum?.length) {
+    const first = String(schema.enum[0]);
+    return fc.constantFrom(first.toUpperCase(), ` ${first}`, `${first}\u0000`, `${first}x`, '', ...NUMERIC_STRINGS.slice(0, 3));
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const limits = [schema.minimum, schema.maximum].filter((n): n is number => n !== undefined && Math.abs(n) < 1e15);
+  switch (type) {
+    case 'string':
+      return fc.constantFrom(...stringEdges(schema));
+    case 'integer':
+    case 'number':
+      return fc.constantFrom(...INT_EDGES, ...limits.flatMap((n) => [n - 1, n + 1]), ...NUMERIC_STRINGS);
+    case 'boolean':
+      return fc.constantFrom<unknown>('yes', 'no', 'TRUE', 'on', '2', '', 2, -1, null, 'nil');
+    case 'array':
+      if (depth > 3) return fc.constant([]);
+      return fc.oneof(
+        fc.constant([]),
+        edgeValue(schema.items ?? {}, depth + 1).map((v) => [v]),
+        edgeValue(schema.items ?? {}, depth + 1).map((v) => new Array<unknown>(Math.max(schema.maxItems ?? 0, 300) + 1).fill(v)),
+        edgeValue(schema.items ?? {}, depth + 1),
+      );
+    case 'object':
+      return fc.constantFrom<unknown>({}, [], 'object', { '': null });
+    default:
+      return hostileValue;
+  }
+}
+
+/** A value to put where the schema describes another: mostly at its edges, sometimes anything. */
+export const wrongValue = (schema: JsonSchema) => fc.oneof({ arbitrary: edgeValue(schema), weight: 2 }, { arbitrary: hostileValue, weight: 1 });
