@@ -97,7 +97,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await table.getByRole('button', { name: 'Test Receiver' }).click();
     await page.getByRole('menuitem', { name: 'Push events', exact: true }).click();
     await expect(page.getByText('Test delivered: Push events')).toBeVisible();
-    await expect(page.getByText('Hook executed successfully: HTTP 200')).toBeVisible();
+    await expect(page.getByText('Receiver answered with a 2xx status.')).toBeVisible();
     const push = receiver.byEvent('Push Hook');
     expect(push).toHaveLength(1);
     expect(push[0].path).toBe('/hook/s3cr3t-part');
@@ -179,7 +179,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     receiver.status = 200;
     await row.getByRole('button', { name: 'Test Receiver' }).click();
     await page.getByRole('menuitem', { name: 'Member events' }).click();
-    await expect(page.getByText(/Hook executed successfully: HTTP 200\. The webhook is enabled again\./)).toBeVisible();
+    await expect(page.getByText(/Receiver answered with a 2xx status\. The webhook is enabled again\./)).toBeVisible();
     await expect(page.getByRole('alert').filter({ hasText: 'temporarily disabled' })).toHaveCount(0);
     await expect(row.getByText('Temporarily disabled')).toHaveCount(0);
   });

@@ -397,8 +397,8 @@ describe('gitbeaker: hooks', () => {
     const edited = await api.GroupHooks.edit(group.id, hook.id, url, { memberEvents: true } as object);
     assert.equal(edited.member_events, true);
     assert.equal((await api.GroupHooks.show(group.id, hook.id)).member_events, true);
-    const test = await api.requester.post<{ response_status: number }>(`groups/${group.id}/hooks/${hook.id}/test/subgroup_events`);
-    assert.equal(test.body.response_status, 200);
+    const test = await api.requester.post<{ message: string }>(`groups/${group.id}/hooks/${hook.id}/test/subgroup_events`);
+    assert.deepEqual(test.body, { message: '201 Created' });
     const [sample] = await receiver.waitFor(1);
     assert.equal(sample.headers['x-service-token'], 'group-hook-secret');
     await newGroup({ parentId: group.id, path: 'announced' });
@@ -430,8 +430,8 @@ describe('gitbeaker: hooks', () => {
     assert.deepEqual([hook.project_id, hook.push_events, hook.issues_events], [project.id, true, false]);
     const edited = await api.ProjectHooks.edit(project.id, hook.id, url, { issuesEvents: true, pushEventsBranchFilter: 'main' });
     assert.deepEqual([edited.issues_events, edited.push_events_branch_filter], [true, 'main']);
-    const test = await api.requester.post<{ response_status: number }>(`projects/${project.id}/hooks/${hook.id}/test/push_events`);
-    assert.equal(test.body.response_status, 200);
+    const test = await api.requester.post<{ message: string }>(`projects/${project.id}/hooks/${hook.id}/test/push_events`);
+    assert.deepEqual(test.body, { message: '201 Created' });
     const [delivered] = await receiver.waitFor(1);
     assert.equal(delivered.json?.object_kind, 'push');
     await rejects(api.ProjectHooks.add(project.id, 'ftp://example.com/hook'), 422);

@@ -20,7 +20,7 @@ after(async () => {
 });
 beforeEach(() => {
   receiver.requests.length = 0;
-  receiver.respond(200);
+  receiver.respond(200, { body: '{"ok":true}' });
 });
 
 const allowLocal = async (on: boolean) =>
@@ -205,7 +205,7 @@ for (const scope of ['groups', 'projects'] as const) {
         ).body;
         const res = await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token });
         expectStatus(res, 201);
-        assert.deepEqual(res.body, { message: 'Hook executed successfully: HTTP 200', response_status: 200 });
+        assert.deepEqual(res.body, { message: '201 Created' });
         const [got] = await receiver.waitFor(1);
         assert.equal(got.url, '/p/a%20b');
         assert.equal(got.headers['content-type'], 'application/json');
@@ -304,8 +304,12 @@ for (const scope of ['groups', 'projects'] as const) {
       it('rests a hook after 4 failures, backs off, stops after 40, and comes back on a success', async () => {
         const { base, admin } = await hookOwner(scope);
         const hook = (await api(base, { method: 'POST', token: admin.token, json: { url: `${receiver.url}/fail` } })).body;
-        receiver.respond(500);
-        for (let i = 0; i < 3; i++) await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token });
+        receiver.respond(500, { body: 'receiver is down' });
+        for (let i = 0; i < 3; i++) {
+          const failed = await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token });
+          expectStatus(failed, 422);
+          assert.deepEqual(failed.body, { message: 'Hook executed successfully but returned HTTP 500 receiver is down' });
+        }
         assert.equal((await api(`${base}/${hook.id}`, { token: admin.token })).body.alert_status, 'executable');
         await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token });
         const resting = (await api(`${base}/${hook.id}`, { token: admin.token })).body;
@@ -337,9 +341,8 @@ for (const scope of ['groups', 'projects'] as const) {
         } finally {
           await allowLocal(true);
         }
-        expectStatus(res, 201);
-        assert.equal(res.body.response_status, null);
-        assert.match(res.body.message, /not allowed/);
+        expectStatus(res, 422);
+        assert.match(res.body.message, /^Hook execution failed: .*not allowed/);
         assert.equal(receiver.requests.length, 0);
         const [log] = (await api(`${base}/${hook.id}/events`, { token: admin.token })).body;
         assert.equal(log.response_status, 'internal error');
@@ -349,8 +352,8 @@ for (const scope of ['groups', 'projects'] as const) {
         const hook = (await api(base, { method: 'POST', token: admin.token, json: { url: `${receiver.url}/slow` } })).body;
         receiver.respond(200, { delayMs: 1500 });
         const res = await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token });
-        assert.equal(res.body.response_status, null);
-        assert.match(res.body.message, /timed out after 1 s/);
+        expectStatus(res, 422);
+        assert.match(res.body.message, /^Hook execution failed: .*timed out after 1 s/);
       });
     });
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { ApiError, tooManyRequests, validationFailed } from '../http/errors.ts';
+import { ApiError, tooManyRequests, unprocessable, validationFailed } from '../http/errors.ts';
 import * as hooks from '../services/hooks.ts';
 import { deliver, newEvent, type DeliveryDeps } from '../services/hook-delivery.ts';
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/hook-events-log.ts';
@@ -82,9 +82,9 @@ export function makeHooksRoutes(scope: Scope) {
       ...common,
       method: 'post',
       path: `${base}/:hook_id/test/:trigger`,
-      summary: `Send a sample event of one kind to a ${what} webhook (also when it is disabled) and answer with the outcome`,
+      summary: `Send a sample event of one kind to a ${what} webhook (also when it is disabled): 201 when the receiver answers 2xx, 422 with the reason otherwise`,
       response: hookTestResult,
-      errors: [400, 401, 403, 404],
+      errors: [400, 401, 403, 404, 422],
       handler: async (ctx) => {
         const hook = await hookOf(scope, ctx);
         const flag = ctx.params.trigger as HookFlag;
@@ -93,14 +93,11 @@ export function makeHooksRoutes(scope: Scope) {
         }
         const data = samplePayload(flag, { baseUrl: ctx.baseUrl, user: ctx.actor.user, group: ctx.group, project: scope === 'projects' ? ctx.project : undefined });
         const log = await deliver(deps(ctx), hook, newEvent(flag, data));
+        // As the platform: 201 only for a 2xx answer, so scripts see a failing receiver as an error.
         const status = log.response_status === 'internal error' ? null : Number(log.response_status);
-        const message =
-          status === null
-            ? `Hook execution failed: ${log.internal_error_message}`
-            : status >= 200 && status < 300
-              ? `Hook executed successfully: HTTP ${status}`
-              : `Hook executed successfully but returned HTTP ${status}`;
-        return { message, response_status: status };
+        if (status === null) throw unprocessable(`Hook execution failed: ${log.internal_error_message}`);
+        if (status < 200 || status >= 300) throw unprocessable(`Hook executed successfully but returned HTTP ${status} ${log.response_body.slice(0, 200)}`.trim());
+        return { message: '201 Created' };
       },
     }),
     defineRoute({

@@ -4,6 +4,7 @@ import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../..
 import { useTestHook } from '../../api/hooks.ts';
 import { IconChevronDown, IconSend } from '../../components/icons.tsx';
 import { notifyError } from '../../components/notify.ts';
+import { isApiError } from '../../api/client.ts';
 import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 
@@ -20,20 +21,23 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
     const label = HOOK_EVENTS[flag].label;
     const id = notifications.show({ loading: true, title: `Sending a test: ${label}`, message: `To ${title}…`, autoClose: false, withCloseButton: false });
     try {
-      const result = await test.mutateAsync({ hookId: hook.id, flag });
-      const code = result.response_status;
-      const ok = code !== null && code >= 200 && code < 300;
-      const revived = ok && hook.alert_status !== 'executable';
+      await test.mutateAsync({ hookId: hook.id, flag });
+      const revived = hook.alert_status !== 'executable';
       notifications.update({
         id,
         loading: false,
-        autoClose: ok ? 5000 : 10_000,
+        autoClose: 5000,
         withCloseButton: true,
-        color: ok ? 'teal' : code === null ? 'red' : 'orange',
-        title: ok ? `Test delivered: ${label}` : `Test failed: ${label}`,
-        message: `${result.message}${revived ? '. The webhook is enabled again.' : ''}`,
+        color: 'teal',
+        title: `Test delivered: ${label}`,
+        message: `${title} answered with a 2xx status.${revived ? ' The webhook is enabled again.' : ''}`,
       });
     } catch (e) {
+      // 422: the event was sent, the receiver failed it (or could not be reached); the reason says which.
+      if (isApiError(e) && e.status === 422) {
+        notifications.update({ id, loading: false, autoClose: 10_000, withCloseButton: true, color: /^Hook execution failed/.test(e.message) ? 'red' : 'orange', title: `Test failed: ${label}`, message: e.message });
+        return;
+      }
       notifications.hide(id);
       notifyError(`The test (${label}) was not sent`, e, 'You no longer have the role to manage these webhooks.');
     }
