@@ -2,15 +2,22 @@
 # `npm test`: everything a change can break, on a possibly fresh machine.
 #   1. type check and lint
 #   2. unit and service tests
-#   3. the HTTP suite against a real server on a SQLite file, client-conformance suites included
-#      (Debian's python3-gitlab installed with apt-get when missing and running as root)
-#   4. the same HTTP suite against PostgreSQL (local cluster started when installed; skipped, and said so, when not)
-#   5. the Playwright suite in Chromium (Debian's chromium installed with apt-get when missing and running as root)
+#   3. the HTTP suite on a real server and a SQLite file: API tests, client conformance (python-gitlab,
+#      gitbeaker), fuzz and authorisation tests generated from the route table
+#   4. the same HTTP suite on PostgreSQL, side by side with 3 (local cluster started when installed; skipped, and said so, when not)
+#   5. the Playwright suite in Chromium
+# Debian's chromium and python3-gitlab are installed with apt-get when missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 [ -d node_modules ] || npm ci --no-audit --no-fund
+
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+# Debian packages (chromium, python3-gitlab) install in the background while the checks run.
+bash scripts/debian-packages.sh >"$LOGS/packages.log" 2>&1 &
+PACKAGES=$!
 
 step "Type check"
 npx tsc --noEmit -p tsconfig.json
@@ -20,19 +27,36 @@ npx eslint .
 step "Unit and service tests"
 npm run --silent test:unit
 
-step "HTTP suite on SQLite"
+step "Debian packages"
+if ! wait "$PACKAGES"; then cat "$LOGS/packages.log"; exit 1; fi
+cat "$LOGS/packages.log"
 source scripts/python-gitlab.sh
-npm run --silent test:http
+source scripts/chromium.sh
 
-step "HTTP suite on PostgreSQL"
+# The two HTTP suites share no port (each server listens on port 0) and no database (a SQLite
+# file each, throwaway PostgreSQL databases), so they run side by side; each prints when done.
+step "HTTP suites on SQLite and on PostgreSQL, side by side"
+npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
+SQLITE=$!
+PG_PID=""
 if source scripts/postgres.sh; then
-  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" npm run --silent test:http
+  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
+  PG_PID=$!
 else
-  echo "SKIPPED: no PostgreSQL server could be started on this machine (see above); the HTTP suite ran on SQLite only."
+  echo "SKIPPED: no PostgreSQL server could be started on this machine (see above); the HTTP suite runs on SQLite only."
 fi
+failed=0
+step "HTTP suite on SQLite"
+wait "$SQLITE" || failed=1
+cat "$LOGS/sqlite.log"
+if [ -n "$PG_PID" ]; then
+  step "HTTP suite on PostgreSQL"
+  wait "$PG_PID" || failed=1
+  cat "$LOGS/postgres.log"
+fi
+[ "$failed" = 0 ] || { echo "An HTTP suite failed (see above)."; exit 1; }
 
 step "Console in Chromium (Playwright)"
-source scripts/chromium.sh
 npx vite build --logLevel warn
 CHROMIUM_PATH="$CHROMIUM_PATH" npx playwright test
 
