@@ -385,10 +385,12 @@ export function caseArb(op: Operation): fc.Arbitrary<FuzzCase> {
 
 function deepCaseArb(op: Operation): fc.Arbitrary<FuzzCase> {
   const body = op.body && op.method !== 'get' ? bodyValueArb(op).map((v): WireBody => ({ kind: 'JSON', contentType: 'application/json', text: JSON.stringify(v) ?? 'null' })) : fc.constant(undefined);
-  return fc.record({ query: declaredQueryArb(op, 'one').map(encodeQuery), body }).map(({ query, body: b }) => ({
+  // Now and then one path parameter at an edge, its parents real: how a child ID is read.
+  const oddParam = op.pathParams.length ? fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.tuple(fc.constantFrom(...op.pathParams), fc.constantFrom(...RAW_SEGMENTS)), weight: 1 }) : fc.constant(null);
+  return fc.record({ query: declaredQueryArb(op, 'one').map(encodeQuery), body, oddParam }).map(({ query, body: b, oddParam: odd }) => ({
     op: { method: op.method, path: op.path },
     method: op.method,
-    params: Object.fromEntries(op.pathParams.map((p) => [p, { fixture: 'id' } as Segment])),
+    params: Object.fromEntries(op.pathParams.map((p) => [p, (odd?.[0] === p ? { raw: odd[1] } : { fixture: 'id' }) as Segment])),
     query,
     caller: { as: 'admin' },
     body: b,

@@ -4,6 +4,7 @@ import type { Db } from '../src/db/index.ts';
 import { tokenDigest } from '../src/auth/secrets.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request, type TestServer } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { FUZZ_CORPUS } from './fuzz-corpus.ts';
 import { caseArb, operationsOf, PNG_BYTES, type FuzzCase, type OpenApiDocument, type Segment } from './fuzz-lib.ts';
 
 /**
@@ -299,8 +300,11 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
     const world = await buildWorld(receiver);
     const db = server.running.db;
     let before = await rowCounts(db);
-    for (const [i, op] of ops.entries()) {
-      const cases = fc.sample(caseArb(op), { numRuns: report.perOperation, seed: (opts.seed + i) | 0 });
+    const batches = [
+      { label: 'the corpus of past failures', cases: FUZZ_CORPUS },
+      ...ops.map((op, i) => ({ label: `${op.method.toUpperCase()} ${op.path}`, cases: fc.sample(caseArb(op), { numRuns: report.perOperation, seed: (opts.seed + i) | 0 }) })),
+    ];
+    for (const { label, cases } of batches) {
       for (const c of cases) {
         const wire = toWire(server.url, world, c);
         const t0 = performance.now();
@@ -328,7 +332,7 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
           before = await rowCounts(db);
         } else before = after;
       }
-      opts.progress?.(`${op.method.toUpperCase()} ${op.path}: ${report.sent} sent, ${report.failures.length} failures`);
+      opts.progress?.(`${label}: ${report.sent} sent, ${report.failures.length} failures`);
     }
   } finally {
     await receiver.close();
