@@ -14,7 +14,8 @@ import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
-import { badRequest, unsupportedMediaType } from './http/errors.ts';
+import { unsupportedMediaType } from './http/errors.ts';
+import { badRequest } from './services/errors.ts';
 import { renderErrors, unknownRoute } from './http/errors.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];

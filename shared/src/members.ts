@@ -1,5 +1,5 @@
 import { z } from './errors.ts';
-import { dateParam, intParam, paginationQuery, stringListParam } from './params.ts';
+import { dateParam, intListParam, intParam, paginationQuery } from './params.ts';
 import { accessLevel } from './roles.ts';
 import { userBasic } from './users.ts';
 
@@ -14,7 +14,7 @@ export type Member = z.infer<typeof member>;
 
 export const memberListQuery = paginationQuery.extend({
   query: z.string().max(255).optional(),
-  user_ids: stringListParam().optional(),
+  user_ids: intListParam().optional(),
 });
 
 export const memberCreateBody = z.object({

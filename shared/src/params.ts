@@ -35,10 +35,20 @@ export const stringListParam = () =>
     z.array(z.string()),
   );
 
-export const dateParam = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+/** A calendar date that exists (no 2026-02-30, no month 13). */
+const isRealDate = (v: string) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
+
+export const dateParam = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
+    .refine(isRealDate, 'is not a valid date');
 
 export const datetimeParam = () =>
-  z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v), 'must be an ISO 8601 datetime');
+  z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}/.test(v) && isRealDate(v.slice(0, 10)), 'must be an ISO 8601 datetime');
 
 /** Path parameter `:id` of a group or project: a numeric ID or the URL-encoded full path. */
 export const idOrPath = z.string().min(1).max(255);

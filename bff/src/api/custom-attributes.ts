@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customAttribute, customAttributeBody, customAttributeKey } from '../../../shared/src/custom-attributes.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { notFound, validationFailed } from '../http/errors.ts';
+import { notFound, validationFailed } from '../services/errors.ts';
 import { findUser } from '../services/users.ts';
 import * as attributes from '../services/custom-attributes.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { ApiError, tooManyRequests, unprocessable, validationFailed } from '../http/errors.ts';
+import { tooManyRequests, unprocessable, validationFailed } from '../services/errors.ts';
 import * as hooks from '../services/hooks.ts';
 import { deliver, newEvent, type DeliveryDeps } from '../services/hook-delivery.ts';
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/hook-events-log.ts';
@@ -129,7 +129,7 @@ export function makeHooksRoutes(scope: Scope) {
         const data = JSON.parse(log.request_data) as Record<string, unknown>;
         const again = await deliver(deps(ctx), { ...hook, custom_webhook_template: null }, { flag, data, eventUuid: log.event_uuid, idempotencyKey: log.idempotency_key });
         if (again.response_status === 'internal error') {
-          throw new ApiError(422, { message: `Resend failed: ${again.internal_error_message}` });
+          throw unprocessable(`Resend failed: ${again.internal_error_message}`);
         }
         return { response_status: Number(again.response_status) };
       },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../../../shared/src/members.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../services/errors.ts';
 import { canGroup, canProject } from '../policies/index.ts';
 import * as members from '../services/members.ts';
 import { presentMember } from '../presenters/members.ts';
@@ -49,7 +49,7 @@ export function makeMembersRoutes(scope: Scope) {
         members.listMembers(
           ctx.db,
           source(scope, ctx),
-          { inherited, query: ctx.query.query, userIds: ctx.query.user_ids?.map(Number).filter(Number.isSafeInteger) },
+          { inherited, query: ctx.query.query, userIds: ctx.query.user_ids },
           pageRequest(ctx.query),
         ),
       present: (m, ctx) => presentMember(m, ctx.baseUrl),

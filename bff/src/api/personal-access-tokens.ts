@@ -7,7 +7,7 @@ import {
 } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../services/errors.ts';
 import * as tokens from '../services/personal-access-tokens.ts';
 import { findUser } from '../services/users.ts';
 import { presentPersonalAccessToken, presentPersonalAccessTokenWithToken } from '../presenters/personal-access-tokens.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow } from '../db/schema.ts';
 import { scimPatchBody, scimUserInput } from '../../../shared/src/scim-identities.ts';
 import * as scim from '../services/scim-identities.ts';
-import { ApiError } from '../http/errors.ts';
+import { asApiError } from '../http/errors.ts';
 import { rejectNul } from '../http/route.ts';
 import { bool } from '../util/rows.ts';
 
@@ -113,9 +113,11 @@ export function scimRouter(db: Db, externalUrl: string | undefined): Router {
   });
 
   router.use((_req, _res, next) => next(new ScimError(404, 'Resource not found')));
-  router.use((err: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
-    if (err instanceof ApiError && err.status === 404) err = new ScimError(404, 'User not found');
-    else if (err instanceof ApiError) err = new ScimError(err.status, JSON.stringify(err.body.message));
+  router.use((thrown: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
+    let err = thrown;
+    const api = asApiError(thrown);
+    if (api?.status === 404) err = new ScimError(404, 'User not found');
+    else if (api) err = new ScimError(api.status, typeof api.body.message === 'string' ? api.body.message : JSON.stringify(api.body.message));
     else if ((err as { type?: string }).type === 'entity.parse.failed') err = new ScimError(400, 'The body is not valid JSON', 'invalidSyntax');
     if (!(err instanceof ScimError)) return next(err);
     send(res, err.status, { schemas: [ERROR_SCHEMA], detail: err.detail, status: String(err.status), ...(err.scimType ? { scimType: err.scimType } : {}) });

@@ -5,7 +5,8 @@ import type { Config } from '../config.ts';
 import type { UserRow } from '../db/schema.ts';
 import { signIn, signOut } from '../services/session.ts';
 import { authenticate, SESSION_COOKIE } from '../http/authenticate.ts';
-import { ApiError, fromZodError, unauthorized } from '../http/errors.ts';
+import { ApiError, asApiError, fromZodError } from '../http/errors.ts';
+import { unauthorized } from '../services/errors.ts';
 import { bool } from '../util/rows.ts';
 
 /**
@@ -52,7 +53,7 @@ export function sessionRouter(db: Db, config: Config): Router {
       if (actor.via === 'session' && actor.session) await signOut(db, actor.session.idDigest);
     } catch (e) {
       // Signing out of a session that has already ended is not an error; a missing CSRF token is.
-      if (!(e instanceof ApiError) || e.status !== 401) throw e;
+      if (asApiError(e)?.status !== 401) throw e;
     }
     res.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).end();
   });

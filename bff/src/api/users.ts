@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { user, userCreateBody, userListQuery } from '../../../shared/src/users.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../http/pagination.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../services/errors.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';
 import { customAttributesOf } from '../services/groups.ts';

@@ -6,7 +6,8 @@ import { anonymous, type Actor } from '../auth/actor.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import { actorForToken } from '../services/authentication.ts';
 import { actorForSession } from '../services/session.ts';
-import { ApiError, unauthorized } from './errors.ts';
+import { ApiError } from './errors.ts';
+import { unauthorized } from '../services/errors.ts';
 
 export const SESSION_COOKIE = 'gatehouse_session';
 export const CLEAR_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax`;

@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { groupUpdateBody, groupCreateBody } from '../../../shared/src/groups.ts';
-import { fromZodError } from './errors.ts';
+import { fromZodError, toApiError } from './errors.ts';
 
 const errorOf = (schema: { safeParse: (v: unknown) => { success: boolean; error?: unknown } }, input: unknown) => {
   const r = schema.safeParse(input);
   assert.equal(r.success, false);
-  return fromZodError(r.error as never);
+  return toApiError(fromZodError(r.error as never));
 };
 
 describe('fromZodError', () => {

@@ -15,7 +15,8 @@ import {
   isProjectAction,
   type Action,
 } from '../policies/index.ts';
-import { ApiError, badRequest, forbidden, fromZodError, notFound, unauthorized, unsupportedMediaType } from './errors.ts';
+import { ApiError, fromZodError, unsupportedMediaType } from './errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../services/errors.ts';
 import { Page, setPaginationHeaders } from './pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { findGroup } from '../services/groups.ts';

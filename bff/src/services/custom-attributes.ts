@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { CustomAttributesTable } from '../db/schema.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 
 export type ModelType = CustomAttributesTable['model_type'];

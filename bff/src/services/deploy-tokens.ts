@@ -3,7 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { DeployTokenRow, GroupRow } from '../db/schema.ts';
 import type { deployTokenCreateBody } from '../../../shared/src/deploy-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
-import { notFound, validationFailed } from '../http/errors.ts';
+import { notFound, validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 

@@ -5,7 +5,7 @@ import type { GroupRow, TokenRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { ApiError, forbidden, notFound, unauthorized, validationFailed } from '../http/errors.ts';
+import { badRequest, forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { hashPassword } from '../auth/secrets.ts';
 import { matchesSearch } from '../db/search.ts';
@@ -143,7 +143,7 @@ async function announce(db: Db, group: GroupRow, event: string, token: TokenRow)
 /** The token that authenticated this request, if it is an access token of `group`. */
 async function callingGroupToken(db: Db, actor: Actor, group: GroupRow): Promise<GroupAccessTokenRecord> {
   if (actor.via !== 'token' || !actor.token || !actor.user?.bot) {
-    throw new ApiError(405, { message: '405 Method Not Allowed - the token used is not a group access token' });
+    throw notAllowed('the token used is not a group access token');
   }
   if (actor.user.bot_group_id !== group.id) throw unauthorized();
   return getGroupAccessToken(db, group, String(actor.token.id));
@@ -174,7 +174,7 @@ export async function rotateGroupAccessToken(
     const admin = actor.user?.is_admin === 1;
     // The spec answers 401 to a caller without access; in the console a 401 means "signed out",
     // so a signed-in session is told 403 instead.
-    if (!canGroup(actor, 'admin_group', { group, level: callerLevel })) throw actor.via === 'session' ? forbidden() : unauthorized();
+    if (!canGroup(actor, 'admin_group', { group, level: callerLevel })) throw unauthorized();
     try {
       current = await getGroupAccessToken(db, group, tokenId);
     } catch (e) {
@@ -192,7 +192,7 @@ export async function rotateGroupAccessToken(
   const rotated = await db.transaction().execute(async (trx) => {
     // Only one rotation of a token can win: the update matches only while it is still active.
     const revoked = await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', old.id).where('revoked', '=', 0).executeTakeFirst();
-    if (Number(revoked.numUpdatedRows) !== 1) throw new ApiError(400, { message: '400 Bad request - the token was not rotated' });
+    if (Number(revoked.numUpdatedRows) !== 1) throw badRequest('400 Bad request - the token was not rotated');
     const { token, plaintext } = await createPersonalAccessToken(trx, old.user_id, {
       name: old.name,
       description: old.description ?? undefined,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import type { GroupPushRuleRow, GroupRow } from '../db/schema.ts';
 import type { GroupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { notFound, unprocessable } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 
@@ -20,7 +20,7 @@ export async function createPushRule(db: Db, group: GroupRow, body: GroupPushRul
     .onConflict((oc) => oc.column('group_id').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!inserted) throw new ApiError(422, { message: 'Group push rule exists, try updating' });
+  if (!inserted) throw unprocessable('Group push rule exists, try updating');
   return findPushRule(db, group);
 }
 

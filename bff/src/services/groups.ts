@@ -5,7 +5,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { newToken } from '../auth/secrets.ts';
-import { forbidden, validationFailed, notFound } from '../http/errors.ts';
+import { forbidden, validationFailed, notFound } from './errors.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { groupAccessLevel } from './access.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';

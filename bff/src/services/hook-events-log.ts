@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import { HOOK_EVENTS, type HookFlag } from '../../../shared/src/hooks.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 
 /** The delivery log shows the past seven days. */

@@ -14,7 +14,7 @@ import {
   type HookCreateBody,
   type HookUpdateBody,
 } from '../../../shared/src/hooks.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { notFound, unprocessable } from './errors.ts';
 import { BlockedRequestError, checkUrl } from '../outbound/http.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
@@ -43,7 +43,6 @@ export async function findHook(db: Db, owner: HookOwner, hookId: string): Promis
 }
 
 /** Rule failures about what the hook would do are 422, with the field named. */
-const unprocessable = (fields: Record<string, string[]>) => new ApiError(422, { message: fields });
 
 /** The URL with its {variable} parts filled in. */
 export const resolveUrl = fillUrl;

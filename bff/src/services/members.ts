@@ -3,7 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow, MemberRow, SourceType, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { ApiError, conflict, forbidden, notFound, validationFailed } from '../http/errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
@@ -202,7 +202,7 @@ export async function removeMember(db: Db, actor: Actor, actorLevel: number, sou
   const self = actor.user?.id === userId;
   if (!self) checkGrant(actor, actorLevel, current.member.access_level);
   if (source.type === 'group' && current.member.access_level === ACCESS_LEVELS.owner && (await ownerCount(db, source)) <= 1) {
-    throw new ApiError(403, { message: '403 Forbidden - the last Owner of a group cannot be removed' });
+    throw forbidden('the last Owner of a group cannot be removed');
   }
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('members').where('id', '=', current.member.id).execute();

@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { personalAccessTokenCreateBody, personalAccessTokenListQuery } from '../../../shared/src/personal-access-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
 import { canInstance } from '../policies/index.ts';
-import { notFound, unauthorized, validationFailed } from '../http/errors.ts';
+import { notFound, unauthorized, validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectCreateBody, ProjectListQuery } from '../../../shared/src/projects.ts';
-import { validationFailed } from '../http/errors.ts';
+import { validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';

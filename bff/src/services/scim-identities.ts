@@ -4,7 +4,7 @@ import type { GroupRow, ScimIdentityRow, UserRow } from '../db/schema.ts';
 import type { ScimUserInput } from '../../../shared/src/scim-identities.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { hashPassword, newToken, safeEqual, tokenDigest } from '../auth/secrets.ts';
-import { notFound, validationFailed } from '../http/errors.ts';
+import { notFound, validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 
 /* ---------- The spec's identity operations (group Owners) ---------- */

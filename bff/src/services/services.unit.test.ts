@@ -7,7 +7,7 @@ import { createProject } from './projects.ts';
 import { groupAccessLevel } from './access.ts';
 import { hit } from './rate-limits.ts';
 import type { Actor } from '../auth/actor.ts';
-import { ApiError } from '../http/errors.ts';
+import { DomainError } from './errors.ts';
 
 // Services take plain values and a database handle: tested here without a server.
 let db: Db;
@@ -41,7 +41,7 @@ describe('group services', () => {
     const parent = await createGroup(db, owner, { name: 'P', path: 'p', visibility: 'private' }, null);
     await assert.rejects(
       createGroup(db, owner, { name: 'C', path: 'c', visibility: 'public' }, parent),
-      (e: unknown) => e instanceof ApiError && e.status === 400,
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid',
     );
   });
 });

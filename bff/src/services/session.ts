@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.ts';
 import { newToken, tokenDigest, verifyPassword } from '../auth/secrets.ts';
 import { isoPlus, nowIso } from '../util/time.ts';
 import { hit, clear } from './rate-limits.ts';
-import { ApiError, tooManyRequests } from '../http/errors.ts';
+import { tooManyRequests, unauthorized } from './errors.ts';
 
 export interface SessionOptions {
   hours: number;
@@ -37,7 +37,7 @@ export async function signIn(db: Db, opts: SessionOptions, username: string, pas
   const ok = await verifyPassword(password, user?.password_digest);
   if (!ok || !user || user.state !== 'active' || user.bot) {
     for (const key of keys) await hit(db, key, FAILURE_WINDOW_MS, 1);
-    throw new ApiError(401, { message: '401 Unauthorized - invalid username or password' });
+    throw unauthorized('invalid username or password');
   }
   await clear(db, keys[0]);
   const id = newToken('');

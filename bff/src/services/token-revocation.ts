@@ -2,7 +2,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow } from '../db/schema.ts';
 import type { RevokedToken } from '../../../shared/src/token-revocation.ts';
 import { tokenDigest } from '../auth/secrets.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from './errors.ts';
 import { bool, json } from '../util/rows.ts';
 import { isActive } from './personal-access-tokens.ts';
 import { isExpired } from './deploy-tokens.ts';
@@ -40,7 +40,7 @@ const NOT_FOUND = () => notFound('Token');
  */
 export async function revokeLeakedToken(db: Db, root: GroupRow, plaintext: string): Promise<RevokedToken> {
   if (!(await getSettings(db)).group_token_revocation_enabled) throw notFound();
-  if (root.parent_id !== null) throw new ApiError(400, { message: '400 Bad request - tokens can only be revoked through a top-level group' });
+  if (root.parent_id !== null) throw badRequest('400 Bad request - tokens can only be revoked through a top-level group');
   const digest = tokenDigest(plaintext);
 
   const pat = await db.selectFrom('personal_access_tokens').selectAll().where('token_digest', '=', digest).executeTakeFirst();

@@ -5,7 +5,7 @@ import type { UserCreateBody } from '../../../shared/src/users.ts';
 import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
-import { conflict, validationFailed } from '../http/errors.ts';
+import { conflict, validationFailed } from './errors.ts';
 import { Page, type PageRequest } from '../http/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
