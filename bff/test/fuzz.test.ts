@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { routes } from '../src/api/index.ts';
-import { startTestServer, type TestServer } from './harness.ts';
-import { formatFailures, runFuzz, type FuzzReport } from './fuzz-run.ts';
+import { buildUser, startTestServer, type TestServer } from './harness.ts';
+import { countChanges, formatFailures, problemsOf, rowCounts, runFuzz, type FuzzReport } from './fuzz-run.ts';
 
 /**
  * A bounded fuzz run over every operation of /api/v4/openapi.json: malformed requests (wrong
@@ -25,6 +25,27 @@ after(() => server.close());
 const failuresWhere = (test: (problem: string) => boolean) => report.failures.filter((f) => test(f.problem));
 const explain = (what: string, list: FuzzReport['failures']) =>
   `${list.length} ${what} (${report.engine}, seed ${report.seed}, ${report.sent} requests):\n${formatFailures(list)}`;
+
+describe('the checks of the fuzz run', () => {
+  it('count the rows of every table, and see a write', async () => {
+    const before = await rowCounts(server.running.db);
+    for (const table of ['users', 'groups', 'projects', 'members', 'personal_access_tokens', 'web_hooks', 'web_hook_logs', 'jobs']) assert.ok(table in before, table);
+    await buildUser();
+    assert.deepEqual(countChanges(before, await rowCounts(server.running.db)), ['personal_access_tokens +1', 'users +1']);
+  });
+  it('report a 5xx, an answer that is not exactly JSON, and rows changed by a rejected write or a read', () => {
+    const wire = (method: string) => ({ method, url: 'http://127.0.0.1:1/api/v4/groups/1', headers: {} });
+    const json = { contentType: 'application/json', text: '{}' };
+    assert.deepEqual(problemsOf(wire('PUT'), { status: 200, ...json }, []), []);
+    assert.deepEqual(problemsOf(wire('PUT'), { status: 200, ...json }, ['groups +1']), []);
+    assert.match(problemsOf(wire('PUT'), { status: 502, ...json }, [])[0], /^answers 502/);
+    assert.match(problemsOf(wire('PUT'), { status: 400, contentType: 'application/json; charset=utf-8', text: '{}' }, [])[0], /^Content-Type/);
+    assert.match(problemsOf(wire('PUT'), { status: 400, contentType: 'application/json', text: '<html>' }, [])[0], /not JSON/);
+    assert.match(problemsOf(wire('PUT'), { status: 422, ...json }, ['groups +1'])[0], /rejected PUT changed row counts: groups \+1/);
+    assert.match(problemsOf(wire('GET'), { status: 200, ...json }, ['jobs +1'])[0], /a GET changed row counts/);
+    assert.match(problemsOf(wire('GET'), { status: 0, contentType: null, text: '', error: 'socket hang up' }, [])[0], /^no answer/);
+  });
+});
 
 describe(`fuzzing /api/v4 from its OpenAPI document`, () => {
   it('sends cases to every route of the table', (t) => {
