@@ -14,11 +14,13 @@ import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
-import { unsupportedMediaType } from './http/errors.ts';
+import { ApiError, unsupportedMediaType } from './http/errors.ts';
 import { badRequest } from './services/errors.ts';
 import { renderErrors, unknownRoute } from './http/errors.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+export const MAX_URL_LENGTH = 3_500;
 
 const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
@@ -136,7 +138,10 @@ export function createApp(deps: AppDeps) {
   );
 
   // A NUL in the path or query (percent-encoded; the HTTP parser refuses a raw one) reaches no router.
+  // A URL is bounded so that the four copies of it in a list's Link header stay within what
+  // HTTP clients read (16 KB of headers).
   app.use((req, _res, next) => {
+    if (req.url.length > MAX_URL_LENGTH) throw new ApiError(414, { message: `414 URI Too Long - keep the path and query under ${MAX_URL_LENGTH} characters` });
     if (/%00/i.test(req.url)) throw badRequest('400 Bad request - parameters must not contain NUL characters');
     next();
   });

@@ -76,6 +76,20 @@ describe('malformed and unsupported bodies', () => {
   });
 });
 
+describe('long URLs', () => {
+  it('answer 414 past 3,500 characters, and a list just under it keeps its Link header readable', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => 100_000 + i).join(',');
+    const group = await buildGroup();
+    const tooLong = await raw(`/api/v4/groups/${group.id}/members?user_ids=${ids(600)}`, { token: server.rootToken });
+    await expectJsonError(tooLong, 414, /URI Too Long/);
+    const longest = `/groups/${group.id}/members?per_page=1&user_ids=${ids(480)}`;
+    assert.ok(longest.length > 3_300 && longest.length < 3_450);
+    const res = await api(longest);
+    expectStatus(res, 200);
+    assert.match(res.headers.get('link') ?? '', /rel="first"/);
+  });
+});
+
 describe('NUL bytes', () => {
   it('are refused with 400 in the path, query and body of every router', async () => {
     const group = await buildGroup();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deployToken, deployTokenCreateBody, deployTokenListQuery, deployTokenWithToken } from '../../../shared/src/deploy-tokens.ts';
 import { defineRoute } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import * as tokens from '../services/deploy-tokens.ts';
 import { presentDeployToken, presentDeployTokenWithToken } from '../presenters/deploy-tokens.ts';
 

@@ -7,7 +7,7 @@ import {
   groupAccessTokenWithToken,
 } from '../../../shared/src/group-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import * as tokens from '../services/group-access-tokens.ts';
 import { presentGroupAccessToken, presentGroupAccessTokenWithToken } from '../presenters/group-access-tokens.ts';
 

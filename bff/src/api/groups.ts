@@ -8,7 +8,7 @@ import {
   groupUpdateBody,
 } from '../../../shared/src/groups.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { pageRequest, type Page } from '../http/pagination.ts';
+import { pageRequest, type Page } from '../db/pagination.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import * as groups from '../services/groups.ts';
 import { revokeLeakedToken } from '../services/token-revocation.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { tooManyRequests, unprocessable, validationFailed } from '../services/errors.ts';
 import * as hooks from '../services/hooks.ts';
 import { deliver, newEvent, type DeliveryDeps } from '../services/hook-delivery.ts';

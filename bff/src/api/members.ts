@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../../../shared/src/members.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { forbidden, notFound } from '../services/errors.ts';
 import { canGroup, canProject } from '../policies/index.ts';
 import * as members from '../services/members.ts';

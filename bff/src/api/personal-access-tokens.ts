@@ -6,7 +6,7 @@ import {
   personalAccessTokenWithToken,
 } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { notFound } from '../services/errors.ts';
 import * as tokens from '../services/personal-access-tokens.ts';
 import { findUser } from '../services/users.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary } from '../../../shared/src/projects.ts';
 import { defineRoute } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { groupToCreateIn } from '../services/groups.ts';
 import * as projects from '../services/projects.ts';
 import { presentProject } from '../presenters/projects.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { user, userCreateBody, userListQuery } from '../../../shared/src/users.ts';
 import { defineRoute } from '../http/route.ts';
-import { pageRequest } from '../http/pagination.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { notFound } from '../services/errors.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';

@@ -1,38 +1,5 @@
 import type { Request, Response } from 'express';
-
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
-
-/** One page of a list, with what the pagination headers need. */
-export class Page<T> {
-  constructor(
-    readonly items: T[],
-    readonly page: number,
-    readonly perPage: number,
-    /** Total count for offset pagination; undefined for keyset pages. */
-    readonly total?: number,
-    /** Keyset pagination: the cursor of the next page, if there is one. */
-    readonly nextCursor?: string | null,
-  ) {}
-
-  map<U>(fn: (item: T) => U): Page<U> {
-    return new Page(this.items.map(fn), this.page, this.perPage, this.total, this.nextCursor);
-  }
-}
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  limit: number;
-  offset: number;
-}
-
-/** page defaults to 1; per_page to 20 and, as on the platform, is capped at 100. */
-export function pageRequest(query: { page?: number; per_page?: number }): PageRequest {
-  const page = query.page ?? 1;
-  const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-  return { page, perPage, limit: perPage, offset: (page - 1) * perPage };
-}
+import type { Page } from '../db/pagination.ts';
 
 function pageUrl(baseUrl: string, req: Request, params: Record<string, string | number>): string {
   const url = new URL(req.originalUrl, baseUrl);

@@ -17,7 +17,8 @@ import {
 } from '../policies/index.ts';
 import { ApiError, fromZodError, unsupportedMediaType } from './errors.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../services/errors.ts';
-import { Page, setPaginationHeaders } from './pagination.ts';
+import { setPaginationHeaders } from './pagination.ts';
+import { Page } from '../db/pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { findGroup } from '../services/groups.ts';
 import { findProject } from '../services/projects.ts';

@@ -4,7 +4,7 @@ import type { DeployTokenRow, GroupRow } from '../db/schema.ts';
 import type { deployTokenCreateBody } from '../../../shared/src/deploy-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
 import { notFound, validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
 export const DEPLOY_TOKEN_PREFIX = 'gtdt-';
@@ -15,9 +15,7 @@ export async function listDeployTokens(db: Db, group: GroupRow, active: boolean 
   let q = db.selectFrom('deploy_tokens').where('group_id', '=', group.id);
   if (active === true) q = q.where('revoked', '=', 0).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso())]));
   if (active === false) q = q.where((eb) => eb.or([eb('revoked', '=', 1), eb('expires_at', '<=', nowIso())]));
-  const [{ total }] = await q.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await q.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(q.selectAll().orderBy('id'), page);
 }
 
 export async function getDeployToken(db: Db, group: GroupRow, id: string): Promise<DeployTokenRow> {

@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { badRequest, forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { hashPassword } from '../auth/secrets.ts';
 import { matchesSearch } from '../db/search.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
@@ -66,15 +66,8 @@ export async function listGroupAccessTokens(db: Db, group: GroupRow, q: GroupAcc
   const now = today();
   if (q.state === 'active') query = query.where('t.revoked', '=', 0).where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]));
   if (q.state === 'inactive') query = query.where((eb) => eb.or([eb('t.revoked', '=', 1), eb('t.expires_at', '<=', now)]));
-  const total = (await query.execute()).length;
   const [column, dir] = SORTS[q.sort ?? 'created_desc'];
-  const rows = await query
-    .orderBy(sql.ref(column), dir)
-    .orderBy('t.id', dir)
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return new Page(rows.map(toRecord(group)), page.page, page.perPage, total);
+  return (await offsetPage(query.orderBy(sql.ref(column), dir).orderBy('t.id', dir), page)).map(toRecord(group));
 }
 
 export async function getGroupAccessToken(db: Db, group: GroupRow, tokenId: string): Promise<GroupAccessTokenRecord> {

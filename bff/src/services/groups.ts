@@ -8,7 +8,7 @@ import { newToken } from '../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from './errors.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { groupAccessLevel } from './access.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
@@ -35,21 +35,6 @@ export async function findGroup(db: Db, idOrPath: string | undefined): Promise<G
 }
 
 const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
-
-export interface Keyset {
-  value: string | number;
-  id: number;
-}
-const encodeCursor = (k: Keyset) => Buffer.from(JSON.stringify(k)).toString('base64url');
-function decodeCursor(cursor: string): Keyset {
-  try {
-    const k = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Keyset;
-    if (typeof k.id === 'number' && (typeof k.value === 'string' || typeof k.value === 'number')) return k;
-  } catch {
-    /* fall through */
-  }
-  throw validationFailed({ cursor: ['is invalid'] });
-}
 
 /** GET /groups: what the caller may see, filtered, sorted, and paginated by offset or keyset. */
 export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest, opts: { parentId?: number } = {}): Promise<Page<GroupRow>> {
@@ -116,25 +101,9 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   const dir = q.sort === 'desc' ? 'desc' : 'asc';
 
   if (q.pagination === 'keyset') {
-    if (q.cursor) {
-      const k = decodeCursor(q.cursor);
-      const op = dir === 'asc' ? '>' : '<';
-      query =
-        orderBy === 'id'
-          ? query.where('id', op, Number(k.value))
-          : query.where((eb) => eb.or([eb(orderBy, op, String(k.value)), eb.and([eb(orderBy, '=', String(k.value)), eb('id', op, k.id)])]));
-    }
-    const rows = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.perPage + 1).execute();
-    const more = rows.length > page.perPage;
-    const items = rows.slice(0, page.perPage);
-    const last = items[items.length - 1];
-    const next = more && last ? encodeCursor({ value: last[orderBy], id: last.id }) : null;
-    return new Page(items, 1, page.perPage, undefined, next);
+    return keysetPage(query.selectAll(), { column: orderBy, dir, cursor: q.cursor, perPage: page.perPage, valueOf: (g) => g[orderBy] });
   }
-
-  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
 
 async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {

@@ -2,7 +2,7 @@ import type { Db } from '../db/index.ts';
 import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import { HOOK_EVENTS, type HookFlag } from '../../../shared/src/hooks.ts';
 import { notFound } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 
 /** The delivery log shows the past seven days. */
 export const LOG_WINDOW_DAYS = 7;
@@ -29,9 +29,7 @@ export async function listHookLogs(db: Db, hook: WebHookRow, q: { status?: strin
     query = query.where('response_status', '=', q.status);
   }
   if (q.trigger) query = query.where('trigger', '=', q.trigger);
-  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
 }
 
 export async function findHookLog(db: Db, hook: WebHookRow, logId: string): Promise<WebHookLogRow> {

@@ -4,7 +4,7 @@ import type { GroupRow, MemberRow, SourceType, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { conflict, forbidden, notFound, validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
 import { canInstance } from '../policies/index.ts';
@@ -67,15 +67,10 @@ export async function listMembers(
     );
   }
   if (opts.userIds?.length) q = q.where('members.user_id', 'in', opts.userIds);
-  const rows = await q.selectAll('members').orderBy('members.access_level', 'desc').orderBy('members.id').execute();
-  // One row per user: the highest level wins, a direct membership breaks ties.
-  const best = new Map<number, MemberRow>();
-  for (const r of rows) {
-    const cur = best.get(r.user_id);
-    if (!cur || r.access_level > cur.access_level) best.set(r.user_id, r);
-  }
-  const all = [...best.values()].sort((a, b) => a.id - b.id);
-  return new Page(await attachUsers(db, all.slice(page.offset, page.offset + page.limit)), page.page, page.perPage, all.length);
+  // One row per user, ranked in the database: the highest level wins, then the oldest membership.
+  const ranked = q.select(['members.id as member_id', sql<number>`row_number() over (partition by members.user_id order by members.access_level desc, members.id)`.as('rank')]);
+  const best = db.selectFrom(ranked.as('r')).innerJoin('members', 'members.id', 'r.member_id').where('r.rank', '=', 1).selectAll('members').orderBy('members.id');
+  return (await offsetPage(best, page)).mapAsync((rows) => attachUsers(db, rows));
 }
 
 export async function getMember(db: Db, source: MemberSource, userId: number, inherited: boolean): Promise<MemberWithUser> {

@@ -7,7 +7,7 @@ import type { personalAccessTokenCreateBody, personalAccessTokenListQuery } from
 import { newToken, tokenDigest } from '../auth/secrets.ts';
 import { canInstance } from '../policies/index.ts';
 import { notFound, unauthorized, validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
 
 export const TOKEN_PREFIX = 'gtpat-';
@@ -72,9 +72,7 @@ export async function listPersonalAccessTokens(
   if (q.created_before) query = query.where('created_at', '<=', new Date(q.created_before).toISOString());
   if (q.last_used_after) query = query.where('last_used_at', '>=', new Date(q.last_used_after).toISOString());
   if (q.last_used_before) query = query.where('last_used_at', '<=', new Date(q.last_used_before).toISOString());
-  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await query.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(query.selectAll().orderBy('id', 'desc'), page);
 }
 
 /** A token the caller may see: their own, or any for an administrator. `self` is the calling token. */

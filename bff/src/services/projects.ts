@@ -4,7 +4,7 @@ import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectCreateBody, ProjectListQuery } from '../../../shared/src/projects.ts';
 import { validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { projectMember, projectVisibleTo } from './visibility.ts';
@@ -103,9 +103,7 @@ export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, pa
   if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
   const orderBy = q.order_by === 'updated_at' ? 'last_activity_at' : (q.order_by ?? 'created_at');
   const dir = q.sort ?? 'desc';
-  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
 
 /** Projects directly in a group that the caller may see, at most `limit` (the group detail's cap). */

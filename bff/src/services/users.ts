@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
 import { conflict, validationFailed } from './errors.ts';
-import { Page, type PageRequest } from '../http/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
 export async function findUser(db: Db, id: string | number | undefined): Promise<UserRow | undefined> {
@@ -99,7 +99,5 @@ export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: 
   }
   const orderBy = q.order_by === 'updated_at' ? 'updated_at' : (q.order_by ?? 'id');
   const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
-  const [{ total }] = await query.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const items = await query.selectAll().orderBy(orderBy, dir).orderBy('id', dir).limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number(total));
+  return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }

@@ -1,0 +1,103 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { validationFailed } from '../services/errors.ts';
+
+/**
+ * Pages of lists, counted and sliced in the database: offset pages (`page`/`per_page`, with a
+ * total) and keyset pages (a cursor after the last row, no total). Every list uses these; the
+ * HTTP layer turns a Page into the platform's headers.
+ */
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+/** One page of a list, with what the pagination headers need. */
+export class Page<T> {
+  constructor(
+    readonly items: T[],
+    readonly page: number,
+    readonly perPage: number,
+    /** Total count for offset pagination; undefined for keyset pages. */
+    readonly total?: number,
+    /** Keyset pagination: the cursor of the next page, if there is one. */
+    readonly nextCursor?: string | null,
+  ) {}
+
+  map<U>(fn: (item: T) => U): Page<U> {
+    return new Page(this.items.map(fn), this.page, this.perPage, this.total, this.nextCursor);
+  }
+
+  async mapAsync<U>(fn: (items: T[]) => Promise<U[]>): Promise<Page<U>> {
+    return new Page(await fn(this.items), this.page, this.perPage, this.total, this.nextCursor);
+  }
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  limit: number;
+  offset: number;
+}
+
+/** page defaults to 1; per_page to 20 and, as on the platform, is capped at 100. */
+export function pageRequest(query: { page?: number; per_page?: number }): PageRequest {
+  const page = query.page ?? 1;
+  const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  return { page, perPage, limit: perPage, offset: (page - 1) * perPage };
+}
+
+/**
+ * An offset page of a query that selects and orders its rows: the same query counted (its
+ * selection and order replaced by count(*)) and sliced.
+ */
+export async function offsetPage<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, page: PageRequest): Promise<Page<O>> {
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirst();
+  const items = await query.limit(page.limit).offset(page.offset).execute();
+  return new Page(items, page.page, page.perPage, Number((counted as { total?: number } | undefined)?.total ?? 0));
+}
+
+interface Keyset {
+  value: string | number;
+  id: number;
+}
+const encodeCursor = (k: Keyset) => Buffer.from(JSON.stringify(k)).toString('base64url');
+function decodeCursor(cursor: string): Keyset {
+  try {
+    const k = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Keyset;
+    if (Number.isSafeInteger(k.id) && (typeof k.value === 'string' || Number.isSafeInteger(k.value))) return k;
+  } catch {
+    /* fall through */
+  }
+  throw validationFailed({ cursor: ['is invalid'] });
+}
+
+/**
+ * A keyset page ordered by `column` then `id`: the rows after the cursor's (value, id), one
+ * more than asked to learn whether a next page exists.
+ */
+export async function keysetPage<DB, TB extends keyof DB, O extends { id: number }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  opts: { column: string; dir: 'asc' | 'desc'; cursor?: string; perPage: number; valueOf: (row: O) => string | number },
+): Promise<Page<O>> {
+  let q = query;
+  const col = sql.ref(opts.column);
+  const op = sql.raw(opts.dir === 'asc' ? '>' : '<');
+  if (opts.cursor) {
+    const k = decodeCursor(opts.cursor);
+    q =
+      opts.column === 'id'
+        ? q.where(sql<boolean>`${col} ${op} ${Number(k.value)}`)
+        : q.where(sql<boolean>`(${col} ${op} ${String(k.value)} OR (${col} = ${String(k.value)} AND ${sql.ref('id')} ${op} ${k.id}))`);
+  }
+  const rows = await q
+    .orderBy(col, opts.dir)
+    .orderBy(sql.ref('id'), opts.dir)
+    .limit(opts.perPage + 1)
+    .execute();
+  const items = rows.slice(0, opts.perPage);
+  const last = items[items.length - 1];
+  const next = rows.length > opts.perPage && last ? encodeCursor({ value: opts.valueOf(last), id: last.id }) : null;
+  return new Page(items, 1, opts.perPage, undefined, next);
+}
