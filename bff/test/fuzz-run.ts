@@ -121,10 +121,13 @@ export async function buildWorld(receiver: Receiver): Promise<World> {
 }
 
 /**
- * Puts back what a successful write may have taken away: the credentials the run uses, the
- * group, the project and the hooks the paths point at, and the setting that lets hooks reach
- * the local receiver.
+ * Puts back what a successful DELETE, PUT or PATCH may have taken away: the credentials the run
+ * uses, the group, the project and the hooks the paths point at (and their paths and URLs), the
+ * fixture member, and the setting that lets hooks reach the local receiver. A POST only adds
+ * (a rotation revokes the fixture token, which then answers as a revoked one should).
  */
+export const mayTakeFixturesAway = (method: string) => ['DELETE', 'PUT', 'PATCH'].includes(method);
+
 async function repair(db: Db, world: World, receiver: Receiver, rootToken: string, c: FuzzCase) {
   await db
     .updateTable('personal_access_tokens')
@@ -151,7 +154,7 @@ async function repair(db: Db, world: World, receiver: Receiver, rootToken: strin
       const made = await hookWithEvent(receiver, scope, owner);
       world.hooks[scope] = made.hookId;
       world.events[scope] = made.eventId;
-    } else if (c.op.path.includes('/hooks/')) {
+    } else if (c.op.path.startsWith(`/${scope}/:id/hooks/`) && c.method !== 'delete') {
       await ok(`/${scope}/${owner}/hooks/${hook.id}`, { method: 'PUT', json: { url: `${receiver.url}/fuzz` } }, 200);
     }
   }
@@ -286,6 +289,8 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   /** The slowest requests, to keep the run's time in view. */
   slowest: { ms: number; request: string; status: number }[];
+  /** Where the time went: answering requests, counting rows, putting fixtures back. */
+  ms: { requests: number; counts: number; repairs: number };
   seconds: number;
 }
 
@@ -295,7 +300,7 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
   const doc = (await (await fetch(`${server.url}/api/v4/openapi.json`)).json()) as OpenApiDocument;
   const ops = operationsOf(doc);
   const receiver = await startReceiver();
-  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], seconds: 0 };
+  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], ms: { requests: 0, counts: 0, repairs: 0 }, seconds: 0 };
   try {
     const world = await buildWorld(receiver);
     const db = server.running.db;
@@ -310,10 +315,13 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
         const t0 = performance.now();
         const answer = await send(wire);
         const ms = Math.round(performance.now() - t0);
+        report.ms.requests += ms;
         if (report.slowest.length < 5 || ms > report.slowest[4].ms) {
           report.slowest = [...report.slowest, { ms, request: describeWire(wire, world).slice(0, 300), status: answer.status }].sort((a, b) => b.ms - a.ms).slice(0, 5);
         }
+        const t1 = performance.now();
         const after = await rowCounts(db);
+        report.ms.counts += performance.now() - t1;
         report.sent++;
         const bucket = answer.error ? 'no answer' : `${answer.status}`;
         report.statuses[bucket] = (report.statuses[bucket] ?? 0) + 1;
@@ -327,9 +335,11 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
             answer: `${answer.status} ${answer.contentType ?? ''} ${preview(answer.text, 300)}`,
           });
         }
-        if (answer.status >= 200 && answer.status < 300 && wire.method !== 'GET') {
+        if (answer.status >= 200 && answer.status < 300 && mayTakeFixturesAway(wire.method)) {
+          const t2 = performance.now();
           await repair(db, world, receiver, server.rootToken, c);
           before = await rowCounts(db);
+          report.ms.repairs += performance.now() - t2;
         } else before = after;
       }
       opts.progress?.(`${label}: ${report.sent} sent, ${report.failures.length} failures`);
