@@ -9,6 +9,8 @@ import type { z } from 'zod';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type Running } from '../src/server.ts';
 import { pgConnection } from '../src/db/index.ts';
+import { routes } from '../src/api/index.ts';
+import type { RouteSpec } from '../src/http/route.ts';
 
 /**
  * A real server on a real database for the HTTP suites: a fresh SQLite file by default, or a
@@ -68,7 +70,37 @@ export async function request<T = any>(p: string, opts: RequestOptions = {}): Pr
   if (type.includes('json') && text) parsed = JSON.parse(text);
   // Every JSON answer of the API carries exactly the platform's header (python-gitlab compares it whole).
   if (type.includes('json') && url.includes('/api/v4')) assert.equal(type, 'application/json', `Content-Type of ${url}`);
+  checkDeclaredShape(opts.method ?? 'GET', url, res.status, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** The route table as Express matches it: in declaration order, `:param` standing for one segment. */
+const routeMatchers = routes.map((r) => ({ route: r, re: new RegExp(`^/api/v4${r.path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`) }));
+export function routeFor(method: string, url: string): RouteSpec | undefined {
+  const path = new URL(url).pathname;
+  return routeMatchers.find((m) => m.route.method === method.toLowerCase() && m.re.test(path))?.route;
+}
+
+/**
+ * Every successful answer of every test is parsed with the response schema its route declares,
+ * so a shape drift fails whichever test meets it.
+ */
+function checkDeclaredShape(method: string, url: string, status: number, body: unknown): void {
+  if (status < 200 || status >= 300 || status === 204) return;
+  const route = routeFor(method, url);
+  if (!route?.response) return;
+  const result = route.response.safeParse(body);
+  if (!result.success) {
+    assert.fail(`${method} ${route.path} answered a body its declared response schema refuses:\n${JSON.stringify(result.error.issues.slice(0, 5), null, 2)}\n${JSON.stringify(body).slice(0, 1000)}`);
+  }
+  // Presenters name every field: nothing beyond the schema may appear (a leaked column would).
+  const schema = route.response as unknown as { element?: { shape?: object }; shape?: object };
+  const shape = schema.shape ?? schema.element?.shape;
+  if (!shape) return;
+  for (const item of Array.isArray(body) ? body : [body]) {
+    const extra: string[] = item && typeof item === 'object' ? Object.keys(item).filter((k) => !(k in shape)) : [];
+    assert.deepEqual(extra, [], `${method} ${route.path} answered fields its declared response schema does not name`);
+  }
 }
 
 async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
