@@ -28,6 +28,11 @@ describe('GET /api/v4/openapi.json', () => {
       assert.ok(op, `${r.method.toUpperCase()} ${r.path} is missing from the document`);
       for (const m of r.path.matchAll(/:([A-Za-z_]+)/g)) assert.ok(op.parameters.some((p) => p.in === 'path' && p.name === m[1]));
       for (const code of r.errors ?? []) assert.ok(op.responses[code], `${r.path} lacks its ${code}`);
+      // What the declaration implies is documented without being listed by hand.
+      if (r.query || r.body) assert.ok(op.responses[400], `${r.method} ${r.path} takes parameters but documents no 400`);
+      if (r.load) assert.ok(op.responses[404], `${r.method} ${r.path} loads by path but documents no 404`);
+      if (r.permission) assert.ok(op.responses[403], `${r.method} ${r.path} needs a permission but documents no 403`);
+      assert.ok(op.responses[401], `${r.method} ${r.path} documents no 401`);
     }
     const list = doc.paths['/groups'].get;
     for (const q of ['search', 'order_by', 'statistics', 'skip_groups', 'page', 'per_page', 'pagination']) {

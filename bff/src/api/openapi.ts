@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { successStatus, type RouteSpec } from '../http/route.ts';
+import { errorStatuses, successStatus, type RouteSpec } from '../http/route.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'A required attribute is missing or an attribute failed validation',
   401: 'Not authenticated or invalid credential',
   403: 'Not allowed for this user',
   404: 'Not found, or not visible to the caller',
+  405: 'Not possible for this kind of caller',
   409: 'A conflicting resource exists',
   413: 'Request entity too large',
+  415: 'The body is of a type this route does not take',
   422: 'Entity could not be processed',
   429: 'Rate limit exceeded',
 };
@@ -56,7 +58,7 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
         ? { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } }
         : { description: status === 204 ? 'No content' : 'Success' },
     };
-    for (const code of r.errors ?? []) {
+    for (const code of errorStatuses(r)) {
       responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } };
     }
     const body = r.body ? jsonSchema(r.body, 'input') : undefined;

@@ -67,7 +67,10 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   upload?: string;
   status?: number;
   response?: z.ZodType;
-  /** Error statuses a client should expect, for the OpenAPI document. */
+  /**
+   * Error statuses this route answers beyond those its declaration implies (see
+   * errorStatuses: 400/401/403/404/415 follow from its parameters, auth, scope and loading).
+   */
   errors?: number[];
   handler: (ctx: RouteContext<z.output<Q>, z.output<B>>) => Promise<R>;
   /** Turns the handler's result (or each item of a Page) into the wire shape. */
@@ -80,6 +83,25 @@ export function defineRoute<Q extends z.ZodType = z.ZodObject<{}>, B extends z.Z
   },
 ): RouteSpec {
   return spec as unknown as RouteSpec;
+}
+
+/**
+ * The error statuses a client should expect of a route, derived from what it declares: 401 for
+ * a missing or unusable credential (any route), 400 for parameters (path, query or body), 403
+ * where a permission or a write scope is needed, 404 where something is looked up by the
+ * path, 415 where a body is taken; plus the route's own extras.
+ */
+export function errorStatuses(r: RouteSpec): number[] {
+  const pathParams = /:[A-Za-z_]+/.test(r.path);
+  const writes = (r.scope ?? (r.method === 'get' ? 'read' : 'write')) === 'write';
+  const derived = [
+    ...(r.query || r.body || pathParams ? [400] : []),
+    401,
+    ...(r.permission || writes ? [403] : []),
+    ...(r.load || pathParams ? [404] : []),
+    ...(r.body && r.method !== 'get' ? [415] : []),
+  ];
+  return [...new Set([...derived, ...(r.errors ?? [])])].sort((a, b) => a - b);
 }
 
 const DEFAULT_STATUS: Record<Method, number> = { get: 200, post: 201, put: 200, patch: 200, delete: 204 };
