@@ -47,7 +47,7 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.externalUrl ?? `http://${host}:${port}`;
-  const workers = startJobWorkers({ db, vault, config, instanceUrl: url }, logger);
+  const workers = startJobWorkers({ db, vault, config, instanceUrl: url, logger });
   return {
     server,
     db,

@@ -1,7 +1,7 @@
-import type { Logger } from 'pino';
-import type { DeliveryDeps } from '../services/hook-delivery.ts';
-import { deliveryJobHandler, purgeHookLogs } from '../services/hook-delivery.ts';
+import { z } from 'zod';
+import { hookDeliveryJob, purgeHookLogs } from '../services/hook-delivery.ts';
 import { purgeExpiredSessions } from '../services/session.ts';
+import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
 import { isoPlus } from '../util/time.ts';
@@ -9,23 +9,29 @@ import { isoPlus } from '../util/time.ts';
 const HOUR = 3_600_000;
 
 /**
- * The job kinds this process runs: webhook deliveries, and an hourly housekeeping job that
- * purges delivery logs past their retention, finished jobs and ended sessions, then schedules
- * its next run (one row with a unique key, whichever instance runs it).
+ * Hourly housekeeping: purges delivery logs past their retention, finished jobs and ended
+ * sessions, then schedules its next run (one row with a unique key, whichever instance runs it).
  */
-export function startJobWorkers(deps: DeliveryDeps, logger: Logger): Workers {
+export const housekeepingJob = defineJob({
+  kind: 'housekeeping',
+  payload: z.object({}),
+  leaseMs: () => 10 * 60_000,
+  maxAttempts: 5,
+  handler: async (_payload, { db, config, logger }) => {
+    const logs = await purgeHookLogs(db, config.hookLogRetentionDays);
+    const jobs = await purgeFinishedJobs(db, 24 * HOUR);
+    const sessions = await purgeExpiredSessions(db);
+    logger.info({ logs, jobs, sessions }, 'housekeeping');
+    await db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', 'housekeeping').execute();
+    await enqueue(db, housekeepingJob, {}, { runAt: isoPlus(HOUR), uniqueKey: 'housekeeping' });
+  },
+});
+
+/** Every kind of job this process runs. */
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob];
+
+export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };
-  const handlers = {
-    hook_delivery: deliveryJobHandler(deps),
-    housekeeping: async () => {
-      const logs = await purgeHookLogs(deps.db, deps.config.hookLogRetentionDays);
-      const jobs = await purgeFinishedJobs(deps.db, 24 * HOUR);
-      const sessions = await purgeExpiredSessions(deps.db);
-      logger.info({ logs, jobs, sessions }, 'housekeeping');
-      await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', 'housekeeping').execute();
-      await enqueue(deps.db, 'housekeeping', {}, { runAt: isoPlus(HOUR), uniqueKey: 'housekeeping' });
-    },
-  };
-  void enqueue(deps.db, 'housekeeping', {}, { uniqueKey: 'housekeeping' }).catch((e) => logger.warn({ err: e }, 'could not schedule housekeeping'));
-  return startWorkers(deps.db, handlers, { count: deps.config.workers, leaseMs: 2 * deps.config.hookTimeoutMs + 5_000, logger });
+  void enqueue(deps.db, housekeepingJob, {}, { uniqueKey: 'housekeeping' }).catch((e) => deps.logger.warn({ err: e }, 'could not schedule housekeeping'));
+  return startWorkers(deps, jobDefinitions, { count: deps.config.workers });
 }

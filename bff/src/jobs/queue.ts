@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
 import { isPostgres } from '../db/dialect.ts';
+import type { z } from 'zod';
 import { isoPlus, nowIso } from '../util/time.ts';
+import type { JobDefinition } from './define.ts';
 
 /**
  * Durable jobs: a row per job, claimed with a lease (several workers and instances share the
@@ -15,28 +17,28 @@ export const jobEvents = new EventEmitter();
 jobEvents.setMaxListeners(100);
 
 /** Several jobs of one kind in one statement (an event's deliveries to all its hooks). */
-export async function enqueueMany(db: Db, kind: string, payloads: unknown[]): Promise<void> {
+export async function enqueueMany<S extends z.ZodType>(db: Db, def: JobDefinition<S>, payloads: z.input<S>[]): Promise<void> {
   if (!payloads.length) return;
   const now = nowIso();
   await db
     .insertInto('jobs')
-    .values(payloads.map((p) => ({ kind, payload: JSON.stringify(p), run_at: now, created_at: now, updated_at: now })))
+    .values(payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now })))
     .execute();
   jobEvents.emit('enqueued');
 }
 
-export async function enqueue(
+export async function enqueue<S extends z.ZodType>(
   db: Db,
-  kind: string,
-  payload: unknown,
-  opts: { runAt?: string; maxAttempts?: number; uniqueKey?: string } = {},
+  def: JobDefinition<S>,
+  payload: z.input<S>,
+  opts: { runAt?: string; uniqueKey?: string } = {},
 ): Promise<void> {
   const now = nowIso();
   let q = db.insertInto('jobs').values({
-    kind,
-    payload: JSON.stringify(payload),
+    kind: def.kind,
+    payload: JSON.stringify(def.payload.parse(payload)),
     run_at: opts.runAt ?? now,
-    max_attempts: opts.maxAttempts ?? 5,
+    max_attempts: def.maxAttempts,
     unique_key: opts.uniqueKey ?? null,
     created_at: now,
     updated_at: now,
@@ -75,6 +77,21 @@ async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pendi
 
 export async function complete(db: Db, job: JobRow): Promise<void> {
   await db.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
+}
+
+/**
+ * Extends the lease of a job its worker still holds (long work calls this as it goes);
+ * false when the lease was lost, and the work should stop.
+ */
+export async function renewLease(db: Db, job: JobRow, leaseMs: number): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ locked_until: isoPlus(leaseMs), updated_at: nowIso() })
+    .where('id', '=', job.id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', job.locked_by)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 /**

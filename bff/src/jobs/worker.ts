@@ -1,19 +1,22 @@
-import type { Logger } from 'pino';
-import type { Db } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
-import { claim, complete, fail, jobEvents, workerId } from './queue.ts';
-
-export type JobHandler = (job: JobRow, payload: unknown) => Promise<void>;
+import type { JobDefinition, JobDeps } from './define.ts';
+import { claim, complete, fail, jobEvents, renewLease, workerId } from './queue.ts';
 
 export interface Workers {
   stop(): Promise<void>;
 }
 
 /**
- * Runs `count` workers in this process. Each claims a job, runs its handler, and marks it
- * done or failed; when there is nothing to do it waits for an enqueue or a short poll.
+ * Runs `count` workers in this process over the given job definitions. Each claims a job,
+ * checks its payload against the definition, runs its handler while renewing the lease (a
+ * third of the lease at a time), and marks it done or failed; when there is nothing to do it
+ * waits for an enqueue or a short poll.
  */
-export function startWorkers(db: Db, handlers: Record<string, JobHandler>, opts: { count: number; leaseMs: number; logger: Logger; pollMs?: number }): Workers {
+export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: { count: number; pollMs?: number }): Workers {
+  const { db, logger } = deps;
+  const byKind = new Map(definitions.map((d) => [d.kind, d]));
+  // A claim holds the job for the longest lease until its own definition's lease takes over.
+  const claimLeaseMs = Math.max(...definitions.map((d) => d.leaseMs(deps.config)));
   let stopping = false;
   const wakeups = new Set<() => void>();
   const wake = () => {
@@ -32,15 +35,29 @@ export function startWorkers(db: Db, handlers: Record<string, JobHandler>, opts:
       wakeups.add(done);
     });
 
+  const run = async (job: JobRow) => {
+    const def = byKind.get(job.kind);
+    if (!def) throw Object.assign(new Error(`no definition for job kind ${job.kind}`), { permanent: true });
+    const parsed = def.payload.safeParse(JSON.parse(job.payload));
+    if (!parsed.success) throw Object.assign(new Error(`payload does not fit ${job.kind}: ${parsed.error.message}`), { permanent: true });
+    const leaseMs = def.leaseMs(deps.config);
+    const heartbeat = setInterval(() => void renewLease(db, job, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
+    try {
+      await def.handler(parsed.data, { ...deps, job });
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+
   const loop = async () => {
     const me = workerId();
     while (!stopping) {
       let job: JobRow | undefined;
       try {
-        job = await claim(db, me, opts.leaseMs);
+        job = await claim(db, me, claimLeaseMs);
       } catch (e) {
         if (stopping) break;
-        opts.logger.warn({ err: e }, 'job claim failed');
+        logger.warn({ err: e }, 'job claim failed');
         await sleep(1000);
         continue;
       }
@@ -48,14 +65,14 @@ export function startWorkers(db: Db, handlers: Record<string, JobHandler>, opts:
         await sleep(opts.pollMs ?? 500);
         continue;
       }
-      const handler = handlers[job.kind];
       try {
-        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        await handler(job, JSON.parse(job.payload));
+        await run(job);
         await complete(db, job);
       } catch (e) {
-        opts.logger.warn({ err: e, job: job.id, kind: job.kind }, 'job failed');
-        if (!stopping) await fail(db, job, e).catch(() => undefined);
+        logger.warn({ err: e, job: job.id, kind: job.kind }, 'job failed');
+        // A job that can never run (unknown kind, payload that no longer fits) is given up at once.
+        const permanent = (e as { permanent?: boolean }).permanent === true;
+        if (!stopping) await fail(db, permanent ? { ...job, attempts: job.max_attempts } : job, e).catch(() => undefined);
       }
     }
   };

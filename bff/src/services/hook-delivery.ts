@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { JobRow, WebHookLogRow, WebHookRow } from '../db/schema.ts';
+import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
 import type { Config } from '../config.ts';
-import { HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
+import { z } from 'zod';
+import { GROUP_ONLY_HOOK_FLAGS, HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
 import { quoteRe2, re2Problem, re2Test } from '../../../shared/src/re2.ts';
 import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
+import { defineJob } from '../jobs/define.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
@@ -148,26 +150,30 @@ export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookE
   });
 }
 
-/** Job payload of a queued delivery. */
-interface DeliveryJob {
-  hook_id: number;
-  flag: HookFlag;
-  data: Record<string, unknown>;
-  event_uuid: string;
-  idempotency_key: string;
-}
-
-/** The job handler: deliver unless the hook is gone, resting, or this event was already recorded. */
-export function deliveryJobHandler(deps: DeliveryDeps) {
-  return async (_job: JobRow, payload: unknown) => {
-    const p = payload as DeliveryJob;
+/**
+ * A queued delivery: delivered unless the hook is gone, resting, or this event was already
+ * recorded (a retry after a crash between the request and the job's completion). The lease
+ * outlasts a delivery's timeout twice over.
+ */
+export const hookDeliveryJob = defineJob({
+  kind: 'hook_delivery',
+  payload: z.object({
+    hook_id: z.number().int(),
+    flag: z.enum([...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS]),
+    data: z.record(z.string(), z.unknown()),
+    event_uuid: z.string(),
+    idempotency_key: z.string(),
+  }),
+  leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
+  maxAttempts: 5,
+  handler: async (p, deps) => {
     const hook = await deps.db.selectFrom('web_hooks').selectAll().where('id', '=', p.hook_id).executeTakeFirst();
     if (!hook || alertStatus(hook) !== 'executable') return;
     const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
     if (done) return;
     await deliver(deps, hook, { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key });
-  };
-}
+  },
+});
 
 /**
  * An event happened in a group (and maybe one of its projects): every hook of that group, its
@@ -187,10 +193,10 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
     )
     .execute();
   const eventUuid = crypto.randomUUID();
-  const jobs: DeliveryJob[] = hooks
+  const jobs = hooks
     .filter((hook) => flag !== 'push_events' || typeof data.ref !== 'string' || branchMatches(hook, data.ref))
     .map((hook) => ({ hook_id: hook.id, flag, data, event_uuid: eventUuid, idempotency_key: crypto.randomUUID() }));
-  await enqueueMany(db, 'hook_delivery', jobs);
+  await enqueueMany(db, hookDeliveryJob, jobs);
   return jobs.length;
 }
 

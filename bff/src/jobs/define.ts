@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Db } from '../db/index.ts';
+import type { JobRow } from '../db/schema.ts';
+import type { Config } from '../config.ts';
+import type { Vault } from '../auth/vault.ts';
+
+/** What every job handler may use: the database, the secrets, the configuration, the log. */
+export interface JobDeps {
+  db: Db;
+  vault: Vault;
+  config: Config;
+  logger: Logger;
+  /** This instance's URL (sent as X-Service-Instance by deliveries). */
+  instanceUrl: string;
+}
+
+export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+  /** The `kind` column of its rows. */
+  kind: string;
+  /** Checked when the job is queued and again when it runs: a row that no longer fits fails at once. */
+  payload: S;
+  /** How long a claimed job is held before another worker may take it over; renewed while the handler runs. */
+  leaseMs: (config: Config) => number;
+  /** Attempts before the job is given up (failed), each after 2^attempt seconds. */
+  maxAttempts: number;
+  /** Must be idempotent: a job whose worker died is run again. */
+  handler: (payload: z.output<S>, ctx: JobDeps & { job: JobRow }) => Promise<void>;
+}
+
+/** Declares a kind of long work once: its payload, lease, attempts and handler. */
+export const defineJob = <S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> => def;
