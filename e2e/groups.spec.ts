@@ -42,7 +42,9 @@ test.describe('Groups list (GET /groups)', () => {
     await expect(page).toHaveURL(/\/groups\?search=plat$/);
     await expect(table.getByRole('link', { name: 'Platform', exact: true })).toBeVisible();
     await expect(table.getByRole('link', { name: 'Umbrella Labs', exact: true })).toHaveCount(0);
-    await expect(page.getByText('Showing 1–1 of 1 group')).toBeVisible();
+    // As on the platform, the search matches full paths: Platform's subgroup is found by its parent's path.
+    await expect(table.getByRole('link', { name: 'Observability', exact: true })).toBeVisible();
+    await expect(page.getByText('Showing 1–2 of 2 groups')).toBeVisible();
 
     await page.reload();
     await expect(page.getByRole('searchbox', { name: 'Search groups' })).toHaveValue('plat');
