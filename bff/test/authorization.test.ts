@@ -20,23 +20,24 @@ const MAINTAINER = 40;
 const OWNER = 50;
 /** Who may perform an action: a minimum role on the group or project, any signed-in user, or administrators only. */
 type Need = number | 'signed-in' | 'admin';
+/** Group and project twins ask for one action, whose need depends on what the route loads. */
+type TwinNeed = { group: Need; project: Need };
 
-const MINIMUM_ROLE: Record<string, Need> = {
+const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
+  read_members: { group: GUEST, project: GUEST },
+  admin_members: { group: MAINTAINER, project: MAINTAINER },
+  admin_hooks: { group: OWNER, project: MAINTAINER },
   read_group: GUEST,
-  read_group_members: GUEST,
   read_group_settings: OWNER,
   admin_group: OWNER,
   remove_group: OWNER,
-  admin_group_member: MAINTAINER,
   admin_deploy_tokens: MAINTAINER,
   revoke_group_tokens: OWNER,
   // A new group's defaults: subgroups by Maintainers, projects by Developers.
   create_subgroup: MAINTAINER,
   create_project: DEVELOPER,
   read_project: GUEST,
-  read_project_members: GUEST,
   admin_project: MAINTAINER,
-  admin_project_member: MAINTAINER,
   remove_project: OWNER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
@@ -58,8 +59,8 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
     denied: 401,
     why: 'the spec answers 401 to a caller without access; the rule is in the service because a token may also rotate itself',
   },
-  'DELETE /groups/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_group_member' },
-  'DELETE /projects/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_project_member' },
+  'DELETE /groups/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_members' },
+  'DELETE /projects/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_members' },
 };
 
 type CallerKind = 'anonymous' | 'member' | 'non-member' | 'administrator' | 'read_api' | 'revoked' | 'expired';
@@ -97,7 +98,8 @@ function expectation(route: RouteSpec, caller: Caller): Expected {
   if (!(scope in READ_API_TOKEN_MAY)) throw new Error(`${routeKey(route)} declares the scope ${scope}, which READ_API_TOKEN_MAY does not know`);
   if (caller.kind === 'revoked' || caller.kind === 'expired') return { status: 401 };
   const rule = HANDLER_RULES[routeKey(route)];
-  const need: Need | undefined = rule?.need ?? (route.permission ? MINIMUM_ROLE[route.permission] : undefined);
+  const declared = route.permission ? MINIMUM_ROLE[route.permission] : undefined;
+  const need: Need | undefined = rule?.need ?? (typeof declared === 'object' ? declared[route.load ?? 'group'] : declared);
   if (caller.kind === 'anonymous') {
     if (route.auth !== 'optional') return { status: 401 };
     // Anonymous callers see public resources only; the fixtures are private.

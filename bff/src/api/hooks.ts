@@ -24,7 +24,7 @@ const RESEND_LIMIT = 5;
 export function makeHooksRoutes(scope: Scope) {
   const area = scope === 'groups' ? 'group-hooks' : 'project-hooks';
   const load = scope === 'groups' ? ('group' as const) : ('project' as const);
-  const permission = scope === 'groups' ? ('admin_group' as const) : ('admin_project' as const);
+  const permission = 'admin_hooks' as const;
   const base = `/${scope}/:id/hooks`;
   const what = scope === 'groups' ? 'group' : 'project';
   const common = { area, load, permission };

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../../../shared/src/members.ts';
-import { defineRoute, type RouteContext } from '../http/route.ts';
+import { allowed, defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { forbidden, notFound } from '../services/errors.ts';
-import { canGroup, canProject } from '../policies/index.ts';
 import * as members from '../services/members.ts';
 import { presentMember } from '../presenters/members.ts';
 
@@ -20,17 +19,11 @@ function userIdParam(ctx: RouteContext<unknown, unknown>): number {
   return Number(id);
 }
 
-function canAdminMembers(scope: Scope, ctx: RouteContext<unknown, unknown>): boolean {
-  return scope === 'groups'
-    ? canGroup(ctx.actor, 'admin_group_member', { group: ctx.group, level: ctx.level })
-    : canProject(ctx.actor, 'admin_project_member', { project: ctx.project, group: ctx.group, level: ctx.level });
-}
-
 /** Members of groups and of projects, written once for both scopes. */
 export function makeMembersRoutes(scope: Scope) {
   const load = scope === 'groups' ? 'group' : 'project';
-  const read = scope === 'groups' ? 'read_group_members' : 'read_project_members';
-  const admin = scope === 'groups' ? 'admin_group_member' : 'admin_project_member';
+  const read = 'read_members';
+  const admin = 'admin_members';
   const base = `/${scope}/:id/members`;
   const what = scope === 'groups' ? 'group' : 'project';
   const list = (inherited: boolean) =>
@@ -108,7 +101,7 @@ export function makeMembersRoutes(scope: Scope) {
       errors: [401, 403, 404],
       handler: async (ctx) => {
         const userId = userIdParam(ctx);
-        if (userId !== ctx.actor.user?.id && !canAdminMembers(scope, ctx)) throw forbidden();
+        if (userId !== ctx.actor.user?.id && !allowed('admin_members', ctx)) throw forbidden();
         return members.removeMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), userId);
       },
     }),

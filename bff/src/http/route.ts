@@ -207,9 +207,10 @@ function hasNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
-function allowed(action: Action, ctx: RouteContext<unknown, unknown>): boolean {
+/** Whether the caller may do `action` on what the route loaded (the project's rule where a project was loaded). */
+export function allowed(action: Action, ctx: RouteContext<unknown, unknown>): boolean {
   if (isInstanceAction(action)) return canInstance(ctx.actor, action);
-  if (isGroupAction(action)) return canGroup(ctx.actor, action, { group: ctx.group, level: ctx.level });
-  if (isProjectAction(action)) return canProject(ctx.actor, action, { project: ctx.project, group: ctx.group, level: ctx.level });
+  if (ctx.project && isProjectAction(action)) return canProject(ctx.actor, action, { project: ctx.project, group: ctx.group, level: ctx.level });
+  if (ctx.group && isGroupAction(action)) return canGroup(ctx.actor, action, { group: ctx.group, level: ctx.level });
   return false;
 }

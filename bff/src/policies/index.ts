@@ -3,7 +3,8 @@ import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import { isAdmin, type Actor } from '../auth/actor.ts';
 
 /**
- * Every permission rule in one place. A route names the action it needs; the rule decides
+ * Every permission rule in one place. Group and project twins (members, hooks) ask for one
+ * action name; the rule that applies is the one of the resource the route loaded. A route names the action it needs; the rule decides
  * from the actor, the resource and the actor's effective role on it.
  */
 export interface GroupSubject {
@@ -43,12 +44,14 @@ const readProject = (a: Actor, s: ProjectSubject) => atLeast(L.guest)(a, s) || v
 
 export const groupRules = {
   read_group: readGroup,
-  read_group_members: readGroup,
+  read_members: readGroup,
   /** Owner-only details of a group (runners token, git access protocol, download limits). */
   read_group_settings: atLeast(L.owner),
   admin_group: atLeast(L.owner),
   remove_group: atLeast(L.owner),
-  admin_group_member: atLeast(L.maintainer),
+  admin_members: atLeast(L.maintainer),
+  /** Group hooks carry the events of every project below: Owners only. */
+  admin_hooks: atLeast(L.owner),
   admin_deploy_tokens: atLeast(L.maintainer),
   /** Revoking any leaked credential of the tree by its plaintext. */
   revoke_group_tokens: atLeast(L.owner),
@@ -60,9 +63,10 @@ export const groupRules = {
 
 export const projectRules = {
   read_project: readProject,
-  read_project_members: readProject,
+  read_members: readProject,
   admin_project: atLeast(L.maintainer),
-  admin_project_member: atLeast(L.maintainer),
+  admin_members: atLeast(L.maintainer),
+  admin_hooks: atLeast(L.maintainer),
   remove_project: atLeast(L.owner),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 

@@ -13,7 +13,8 @@ const group = (attrs: Partial<GroupRow> = {}) =>
 describe('group rules', () => {
   const table: [GroupAction, number][] = [
     ['read_group', 10],
-    ['admin_group_member', 40],
+    ['admin_members', 40],
+    ['admin_hooks', 50],
     ['admin_group', 50],
     ['remove_group', 50],
     ['read_group_settings', 50],
