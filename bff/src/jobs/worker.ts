@@ -15,8 +15,9 @@ export interface Workers {
 export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: { count: number; pollMs?: number }): Workers {
   const { db, logger } = deps;
   const byKind = new Map(definitions.map((d) => [d.kind, d]));
-  // A claim holds the job for the longest lease until its own definition's lease takes over.
-  const claimLeaseMs = Math.max(...definitions.map((d) => d.leaseMs(deps.config)));
+  // A claim holds the job for the shortest lease (a worker that dies right after claiming loses
+  // little time); a kind with a longer lease extends it before its handler starts.
+  const claimLeaseMs = Math.min(...definitions.map((d) => d.leaseMs(deps.config)));
   let stopping = false;
   const wakeups = new Set<() => void>();
   const wake = () => {
@@ -41,6 +42,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
     const parsed = def.payload.safeParse(JSON.parse(job.payload));
     if (!parsed.success) throw Object.assign(new Error(`payload does not fit ${job.kind}: ${parsed.error.message}`), { permanent: true });
     const leaseMs = def.leaseMs(deps.config);
+    if (leaseMs !== claimLeaseMs && !(await renewLease(db, job, leaseMs))) return;
     const heartbeat = setInterval(() => void renewLease(db, job, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
     try {
       await def.handler(parsed.data, { ...deps, job });
