@@ -19,3 +19,15 @@ export const sessionInfo = z.object({
   expires_at: z.string(),
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;
+
+/**
+ * What the signed-in user may do on a group or project, decided by the server's permission
+ * rules (console endpoint `GET /api/console/{groups|projects}/:id/abilities`): the console
+ * shows and hides by these instead of re-deriving roles. `access_level` is the effective role
+ * (0 for a non-member), for wording only.
+ */
+export const abilities = z.object({
+  access_level: z.number().int(),
+  abilities: z.record(z.string(), z.boolean()),
+});
+export type Abilities = z.infer<typeof abilities>;

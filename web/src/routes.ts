@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import { ACCESS_LEVELS } from '../../shared/src/roles.ts';
 import type { SessionUser } from './api/session.ts';
 import { IconBook, IconFlame, IconGroups, IconHome, IconKey, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
@@ -52,7 +51,8 @@ export interface GroupSection {
   slug: string;
   label: string;
   icon: ComponentType<{ size?: number }>;
-  minRole?: number;
+  /** The ability (server permission rule) the tab needs; none: everyone who can read the page. */
+  action?: string;
   load: Screen;
 }
 
@@ -62,35 +62,35 @@ export const groupSections: GroupSection[] = [
     slug: 'settings',
     label: 'Settings',
     icon: IconSettings,
-    minRole: ACCESS_LEVELS.owner,
+    action: 'admin_group',
     load: () => import('./screens/groups/GroupSettingsPage.tsx'),
   },
   {
     slug: 'access_tokens',
     label: 'Access tokens',
     icon: IconKey,
-    minRole: ACCESS_LEVELS.owner,
+    action: 'admin_group',
     load: () => import('./screens/group-access-tokens/AccessTokensPage.tsx'),
   },
   {
     slug: 'push_rules',
     label: 'Push rules',
     icon: IconShieldCheck,
-    minRole: ACCESS_LEVELS.owner,
+    action: 'admin_group',
     load: () => import('./screens/group-push-rules/PushRulesPage.tsx'),
   },
   {
     slug: 'revoke_token',
     label: 'Leaked tokens',
     icon: IconFlame,
-    minRole: ACCESS_LEVELS.owner,
+    action: 'revoke_group_tokens',
     load: () => import('./screens/token-revocation/RevokeTokenPage.tsx'),
   },
   {
     slug: 'hooks',
     label: 'Webhooks',
     icon: IconWebhook,
-    minRole: ACCESS_LEVELS.owner,
+    action: 'admin_hooks',
     load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
 ];
@@ -104,7 +104,7 @@ export const projectSections: GroupSection[] = [
     slug: 'hooks',
     label: 'Webhooks',
     icon: IconWebhook,
-    minRole: ACCESS_LEVELS.maintainer,
+    action: 'admin_hooks',
     load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
   },
 ];

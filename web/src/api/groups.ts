@@ -1,8 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupDetail, GroupListItem, GroupUpdateInput } from '../../../shared/src/groups.ts';
-import type { Member } from '../../../shared/src/members.ts';
-import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { ApiError, api, pageInfo, request, type PageInfo } from './client.ts';
+import type { Abilities } from '../../../shared/src/session.ts';
+import { api, pageInfo, request, type PageInfo } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 /** What the groups list keeps in the URL and sends to GET /groups. */
@@ -68,21 +67,15 @@ export function useSubgroups(group: Pick<GroupDetail, 'id'>) {
   });
 }
 
-/** The signed-in user's effective role in the group: administrators count as Owners, non-members as 0. */
-export function useGroupRole(group: Pick<GroupDetail, 'id'> | undefined, user: SessionUser) {
+/**
+ * What the signed-in user may do on the group, as the server's permission rules decide
+ * (and their effective role, for wording).
+ */
+export function useGroupRole(group: { id: number } | undefined, user: SessionUser) {
   return useQuery({
     queryKey: groupsKeys.role(group?.id ?? 0, user.id),
     enabled: group !== undefined,
-    queryFn: async ({ signal }) => {
-      if (user.is_admin) return ACCESS_LEVELS.owner as number;
-      try {
-        const m = await api.get<Pick<Member, 'access_level'>>(`${groupUrl(group!.id)}/members/all/${user.id}`, { signal });
-        return m.access_level;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 404) return 0;
-        throw e;
-      }
-    },
+    queryFn: ({ signal }) => api.get<Abilities>(`/api/console/groups/${group!.id}/abilities`, { signal }),
   });
 }
 

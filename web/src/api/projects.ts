@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Member } from '../../../shared/src/members.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
-import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { ApiError, api } from './client.ts';
+import type { Abilities } from '../../../shared/src/session.ts';
+import { api } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 export const projectsKeys = {
@@ -22,20 +21,14 @@ export function useProject(id: string | number) {
   });
 }
 
-/** The signed-in user's effective role in the project (inherited from its groups too): administrators count as Owners, others as 0. */
-export function useProjectRole(project: Pick<ProjectSummary, 'id'> | undefined, user: SessionUser) {
+/**
+ * What the signed-in user may do on the project, as the server's permission rules decide
+ * (and their effective role, for wording).
+ */
+export function useProjectRole(project: { id: number } | undefined, user: SessionUser) {
   return useQuery({
     queryKey: projectsKeys.role(project?.id ?? 0, user.id),
     enabled: project !== undefined,
-    queryFn: async ({ signal }) => {
-      if (user.is_admin) return ACCESS_LEVELS.owner as number;
-      try {
-        const m = await api.get<Pick<Member, 'access_level'>>(`${projectUrl(project!.id)}/members/all/${user.id}`, { signal });
-        return m.access_level;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 404) return 0;
-        throw e;
-      }
-    },
+    queryFn: ({ signal }) => api.get<Abilities>(`/api/console/projects/${project!.id}/abilities`, { signal }),
   });
 }

@@ -40,14 +40,14 @@ export function resourceState(
   return <ErrorState title={`The ${kind} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
 }
 
-/** The sections the caller's role opens, as tabs; on a narrow screen the current one stays in view. */
-export function SectionTabs({ sections, section, level, kind, hrefOf }: { sections: GroupSection[]; section: string; level: number | undefined; kind: Kind; hrefOf: (slug: string) => string }) {
+/** The sections the server's rules open to the caller, as tabs; on a narrow screen the current one stays in view. */
+export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections: GroupSection[]; section: string; can: (action: string) => boolean; kind: Kind; hrefOf: (slug: string) => string }) {
   const navigate = useNavigate();
   const tabList = useRef<HTMLDivElement>(null);
+  const tabs = sections.filter((s) => !s.action || can(s.action));
   useEffect(() => {
     tabList.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [section, level]);
-  const tabs = sections.filter((s) => !s.minRole || (level ?? 0) >= s.minRole);
+  }, [section, tabs.length]);
   return (
     <Tabs
       // Mantine needs a non-empty tab value; the overview's slug is empty.

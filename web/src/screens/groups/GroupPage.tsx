@@ -1,3 +1,4 @@
+import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { Anchor, Breadcrumbs, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useGroup, useGroupRole } from '../../api/groups.ts';
@@ -12,6 +13,12 @@ import { GroupContext, type GroupContextValue } from './group-context.ts';
 const sectionScreens = screensOf(groupSections);
 
 /** /groups/<full path>[/-/<section>]: the group's header, its tabs and the chosen section. */
+/** The caller's role as the console uses it: the server's abilities, and a level for wording. */
+function roleOf(role: ReturnType<typeof useGroupRole>, user: { is_admin: boolean }) {
+  const level = role.data ? (user.is_admin ? ACCESS_LEVELS.owner : role.data.access_level) : undefined;
+  return { level, can: (action: string) => role.data?.abilities[action] === true, isPending: role.isPending, error: role.error, refetch: () => void role.refetch() };
+}
+
 export default function GroupPage() {
   const { '*': splat = '' } = useParams();
   const { fullPath, section } = parseGroupSplat(splat);
@@ -22,7 +29,7 @@ export default function GroupPage() {
   usePageTitle(group.data ? `${current && current.slug ? `${current.label} · ` : ''}${group.data.full_name}` : 'Group');
 
   const ctx: GroupContextValue | null = group.data
-    ? { group: group.data, role: { level: role.data, isPending: role.isPending, error: role.error, refetch: () => void role.refetch() } }
+    ? { group: group.data, role: roleOf(role, user) }
     : null;
 
   const state = resourceState(group, 'group', fullPath);
@@ -76,7 +83,7 @@ export default function GroupPage() {
           </Stack>
         </Group>
 
-        <SectionTabs sections={groupSections} section={section} level={role.data} kind="group" hrefOf={(slug) => groupHref(g.full_path, slug)} />
+        <SectionTabs sections={groupSections} section={section} can={roleOf(role, user).can} kind="group" hrefOf={(slug) => groupHref(g.full_path, slug)} />
 
         <SectionScreen screens={sectionScreens} section={section} kind="group" />
       </Stack>

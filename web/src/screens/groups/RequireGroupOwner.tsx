@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { Link } from 'react-router';
-import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
 import { roleName } from '../../components/format.ts';
 import { groupHref } from '../../routes.ts';
@@ -27,11 +26,14 @@ export function GroupOwnerForbidden({ title, hint }: { title: string; hint: stri
   );
 }
 
-/** Renders `children` for Owners of the group and administrators; everyone else gets the forbidden state. */
-export function RequireGroupOwner({ title, hint, children }: { title: string; hint: string; children: ReactNode }) {
+/**
+ * Renders `children` for those the server's rules allow `action` (by default administering the
+ * group: Owners and administrators); everyone else gets the forbidden state.
+ */
+export function RequireGroupOwner({ action = 'admin_group', title, hint, children }: { action?: string; title: string; hint: string; children: ReactNode }) {
   const { role } = useGroupContext();
   if (role.isPending) return <LoadingState label="Checking your role…" />;
   if (role.error) return <ErrorState title="Your role in this group could not be checked" error={role.error} onRetry={role.refetch} />;
-  if ((role.level ?? 0) < ACCESS_LEVELS.owner) return <GroupOwnerForbidden title={title} hint={hint} />;
+  if (!role.can(action)) return <GroupOwnerForbidden title={title} hint={hint} />;
   return children;
 }

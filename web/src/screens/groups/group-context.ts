@@ -4,7 +4,8 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 /** The group a section screen works on, and the signed-in user's role in it (undefined while loading). */
 export interface GroupContextValue {
   group: GroupDetail;
-  role: { level: number | undefined; isPending: boolean; error: unknown; refetch: () => void };
+  /** `level` is for wording (administrators count as Owners); `can` asks the server's rules. */
+  role: { level: number | undefined; can: (action: string) => boolean; isPending: boolean; error: unknown; refetch: () => void };
 }
 
 export const GroupContext = createContext<GroupContextValue | null>(null);

@@ -21,7 +21,7 @@ export default function GroupHooksPage() {
     [group.id, group.full_name, group.full_path],
   );
   return (
-    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireGroupOwner action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <HookScopeContext.Provider value={scope}>
         <HooksSection key={group.id} />
       </HookScopeContext.Provider>

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { projectHref } from '../../routes.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { ProjectRoleForbidden, RequireProjectRole } from '../projects/RequireProjectRole.tsx';
@@ -22,7 +21,7 @@ export default function ProjectHooksPage() {
     [project.id, project.name_with_namespace, project.path_with_namespace],
   );
   return (
-    <RequireProjectRole minRole={ACCESS_LEVELS.maintainer} title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireProjectRole action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <HookScopeContext.Provider value={scope}>
         <HooksSection key={project.id} />
       </HookScopeContext.Provider>

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Anchor, Badge, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconFolder, IconWebhook } from '../../components/icons.tsx';
@@ -67,7 +66,7 @@ export default function ProjectOverview() {
               </Group>
             )}
           </Paper>
-          {(role.level ?? 0) >= ACCESS_LEVELS.maintainer && (
+          {role.can('admin_hooks') && (
             <Anchor component={Link} to={projectHref(p.path_with_namespace, 'hooks')} size="sm">
               <Group gap={6} component="span">
                 <IconWebhook size={16} />

@@ -1,3 +1,4 @@
+import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { Anchor, Breadcrumbs, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useProject, useProjectRole } from '../../api/projects.ts';
@@ -12,6 +13,12 @@ import { ProjectContext, type ProjectContextValue } from './project-context.ts';
 const sectionScreens = screensOf(projectSections);
 
 /** /projects/<path with namespace>[/-/<section>]: the project's header, its tabs and the chosen section. */
+/** The caller's role as the console uses it: the server's abilities, and a level for wording. */
+function roleOf(role: ReturnType<typeof useProjectRole>, user: { is_admin: boolean }) {
+  const level = role.data ? (user.is_admin ? ACCESS_LEVELS.owner : role.data.access_level) : undefined;
+  return { level, can: (action: string) => role.data?.abilities[action] === true, isPending: role.isPending, error: role.error, refetch: () => void role.refetch() };
+}
+
 export default function ProjectPage() {
   const { '*': splat = '' } = useParams();
   // A project's path splits like a group's: everything before /-/ is the path.
@@ -23,7 +30,7 @@ export default function ProjectPage() {
   usePageTitle(project.data ? `${current && current.slug ? `${current.label} · ` : ''}${project.data.name_with_namespace}` : 'Project');
 
   const ctx: ProjectContextValue | null = project.data
-    ? { project: project.data, role: { level: role.data, isPending: role.isPending, error: role.error, refetch: () => void role.refetch() } }
+    ? { project: project.data, role: roleOf(role, user) }
     : null;
 
   const state = resourceState(project, 'project', fullPath);
@@ -88,7 +95,7 @@ export default function ProjectPage() {
           </Stack>
         </Group>
 
-        <SectionTabs sections={projectSections} section={section} level={role.data} kind="project" hrefOf={(slug) => projectHref(p.path_with_namespace, slug)} />
+        <SectionTabs sections={projectSections} section={section} can={roleOf(role, user).can} kind="project" hrefOf={(slug) => projectHref(p.path_with_namespace, slug)} />
 
         <SectionScreen screens={sectionScreens} section={section} kind="project" />
       </Stack>

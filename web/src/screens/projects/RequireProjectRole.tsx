@@ -24,10 +24,10 @@ export function ProjectRoleForbidden({ title, hint }: { title: string; hint: str
 }
 
 /** Renders `children` for members with at least `minRole` (administrators count as Owners); everyone else gets the forbidden state. */
-export function RequireProjectRole({ minRole, title, hint, children }: { minRole: number; title: string; hint: string; children: ReactNode }) {
+export function RequireProjectRole({ action, title, hint, children }: { action: string; title: string; hint: string; children: ReactNode }) {
   const { role } = useProjectContext();
   if (role.isPending) return <LoadingState label="Checking your role…" />;
   if (role.error) return <ErrorState title="Your role in this project could not be checked" error={role.error} onRetry={role.refetch} />;
-  if ((role.level ?? 0) < minRole) return <ProjectRoleForbidden title={title} hint={hint} />;
+  if (!role.can(action)) return <ProjectRoleForbidden title={title} hint={hint} />;
   return children;
 }

@@ -4,7 +4,8 @@ import type { ProjectSummary } from '../../../../shared/src/projects.ts';
 /** The project a section screen works on, and the signed-in user's role in it (undefined while loading). */
 export interface ProjectContextValue {
   project: ProjectSummary;
-  role: { level: number | undefined; isPending: boolean; error: unknown; refetch: () => void };
+  /** `level` is for wording (administrators count as Owners); `can` asks the server's rules. */
+  role: { level: number | undefined; can: (action: string) => boolean; isPending: boolean; error: unknown; refetch: () => void };
 }
 
 export const ProjectContext = createContext<ProjectContextValue | null>(null);

@@ -34,7 +34,7 @@ type Failure = { kind: 'not-found' } | { kind: 'forbidden' } | { kind: 'other'; 
 export default function RevokeTokenPage() {
   const { group } = useGroupContext();
   return (
-    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireGroupOwner action="revoke_group_tokens" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <Stack gap="md">
         <div>
           <Title order={2} size="h3">
