@@ -1,9 +1,27 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { CustomAttributesTable } from '../db/schema.ts';
 import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 
 export type ModelType = CustomAttributesTable['model_type'];
+
+/**
+ * The `custom_attributes[key]=value` filter of a list: one condition per pair, each true when
+ * the record (its id column named by `idColumn`, e.g. `users.id`) has that attribute.
+ */
+export function customAttributeConditions(db: Db, type: ModelType, idColumn: string, attrs: Record<string, string>): RawBuilder<boolean>[] {
+  return Object.entries(attrs).map(
+    ([key, value]) =>
+      sql<boolean>`exists ${db
+        .selectFrom('custom_attributes as ca')
+        .select(sql`1`.as('one'))
+        .where('ca.model_type', '=', type)
+        .where('ca.model_id', '=', sql<number>`${sql.ref(idColumn)}`)
+        .where('ca.key', '=', key)
+        .where('ca.value', '=', value)}`,
+  );
+}
 
 export async function listCustomAttributes(db: Db, type: ModelType, id: number) {
   return db.selectFrom('custom_attributes').select(['key', 'value']).where('model_type', '=', type).where('model_id', '=', id).orderBy('key').execute();

@@ -6,6 +6,7 @@ import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { newToken } from '../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from './errors.ts';
+import { customAttributeConditions } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { groupAccessLevel } from './access.ts';
 import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
@@ -82,19 +83,7 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   if (q.active === false) query = query.where((eb) => eb.or([eb('archived', '=', 1), eb('marked_for_deletion_on', 'is not', null)]));
   if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
   if (q.custom_attributes && admin) {
-    for (const [key, value] of Object.entries(q.custom_attributes)) {
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('custom_attributes as ca')
-            .select(sql`1`.as('one'))
-            .where('ca.model_type', '=', 'group')
-            .whereRef('ca.model_id', '=', 'groups.id')
-            .where('ca.key', '=', key)
-            .where('ca.value', '=', value),
-        ),
-      );
-    }
+    for (const condition of customAttributeConditions(db, 'group', 'groups.id', q.custom_attributes)) query = query.where(condition);
   }
 
   const orderBy = q.order_by === 'path' ? 'path' : q.order_by === 'id' ? 'id' : 'name';

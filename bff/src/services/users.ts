@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
 import { conflict, validationFailed } from './errors.ts';
+import { customAttributeConditions } from './custom-attributes.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
@@ -83,19 +84,7 @@ export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: 
   if (q.admins && admin) query = query.where('is_admin', '=', 1);
   if (q.exclude_bots) query = query.where('bot', '=', 0);
   if (q.custom_attributes && admin) {
-    for (const [key, value] of Object.entries(q.custom_attributes)) {
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('custom_attributes as ca')
-            .select(sql`1`.as('one'))
-            .where('ca.model_type', '=', 'user')
-            .whereRef('ca.model_id', '=', 'users.id')
-            .where('ca.key', '=', key)
-            .where('ca.value', '=', value),
-        ),
-      );
-    }
+    for (const condition of customAttributeConditions(db, 'user', 'users.id', q.custom_attributes)) query = query.where(condition);
   }
   const orderBy = q.order_by === 'updated_at' ? 'updated_at' : (q.order_by ?? 'id');
   const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
