@@ -15,9 +15,8 @@ import { sessionRouter } from './api/session.ts';
 import { abilitiesRouter } from './api/abilities.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
-import { ApiError, unsupportedMediaType } from './http/errors.ts';
+import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
 import { badRequest } from './services/errors.ts';
-import { renderErrors, unknownRoute } from './http/errors.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
