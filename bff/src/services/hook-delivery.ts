@@ -14,6 +14,7 @@ import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
 import { getSettings } from './application-settings.ts';
+import { unprocessable } from './errors.ts';
 import { ancestorIds } from './access.ts';
 
 /** What a delivery needs besides the database: the key to the secrets and where we are. */
@@ -148,6 +149,17 @@ export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookE
     }
     return log;
   });
+}
+
+/**
+ * A test delivery of a sample event, logged like any other. As on the platform it succeeds only
+ * when the receiver answers 2xx, so scripts see a failing receiver as an error.
+ */
+export async function testHook(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent): Promise<void> {
+  const log = await deliver(deps, hook, event);
+  const status = log.response_status === 'internal error' ? null : Number(log.response_status);
+  if (status === null) throw unprocessable(`Hook execution failed: ${log.internal_error_message}`);
+  if (status < 200 || status >= 300) throw unprocessable(`Hook executed successfully but returned HTTP ${status} ${log.response_body.slice(0, 200)}`.trim());
 }
 
 /**
