@@ -165,8 +165,8 @@ export async function rotateGroupAccessToken(
     if (actor.user?.bot) throw unauthorized();
     if (actor.via === 'token' && !actor.scopes.includes('api')) throw forbidden('insufficient_scope: rotating another token needs the api scope');
     const admin = actor.user?.is_admin === 1;
-    // The spec answers 401 to a caller without access; in the console a 401 means "signed out",
-    // so a signed-in session is told 403 instead.
+    // The spec answers 401 to a caller without access (the error mapping tells a console
+    // session 403, since there a 401 means "signed out").
     if (!canGroup(actor, 'admin_group', { group, level: callerLevel })) throw unauthorized();
     try {
       current = await getGroupAccessToken(db, group, tokenId);
