@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { routes } from '../src/api/index.ts';
 import type { RouteSpec } from '../src/http/route.ts';
-import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer, scimUserBody } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { PNG_BYTES } from './fuzz-lib.ts';
 
@@ -214,14 +214,7 @@ async function hookWithEvent(scope: 'groups' | 'projects', id: number) {
 async function scimIdentity(groupId: number): Promise<string> {
   const scim = await ok(`/groups/${groupId}/scim/token`, { method: 'POST' }, 201);
   const n = `m${++serial}x${groupId}`;
-  const user = {
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-    externalId: `ext-${n}`,
-    userName: `${n}@corp.example`,
-    active: true,
-    name: { givenName: n, familyName: 'Doe' },
-    emails: [{ value: `${n}@corp.example`, primary: true, type: 'work' }],
-  };
+  const user = scimUserBody(n);
   await ok(`${scim.scim_api_url}/Users`, { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: user }, 201);
   return user.externalId;
 }

@@ -230,3 +230,13 @@ export async function userWithRole(groupId: number, level: number, scopes?: stri
   if (level > 0) await addMember('groups', groupId, u.user.id, level);
   return u;
 }
+
+/** The body an identity provider sends to create a SCIM user named `n`. */
+export const scimUserBody = (n: string) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  externalId: `ext-${n}`,
+  userName: `${n}@corp.example`,
+  active: true,
+  name: { givenName: n, familyName: 'Doe' },
+  emails: [{ value: `${n}@corp.example`, primary: true, type: 'work' }],
+});

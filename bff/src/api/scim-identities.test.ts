@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { scimIdentity, scimTokenWithToken } from '../../../shared/src/scim-identities.ts';
-import { buildGroup, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { buildGroup, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer, scimUserBody } from '../../test/harness.ts';
 
 let server: TestServer;
 before(async () => {
@@ -22,19 +22,11 @@ async function provisioned() {
   return { group, owner, token, idp };
 }
 
-const scimUser = (n: string) => ({
-  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-  externalId: `ext-${n}`,
-  userName: `${n}@corp.example`,
-  active: true,
-  name: { givenName: n, familyName: 'Doe' },
-  emails: [{ value: `${n}@corp.example`, primary: true, type: 'work' }],
-});
 
 describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
   it('creates a user, gives them the Guest role, and finds them by filter', async () => {
     const { group, owner, idp } = await provisioned();
-    const created = await idp('/Users', { method: 'POST', body: scimUser('jane') });
+    const created = await idp('/Users', { method: 'POST', body: scimUserBody('jane') });
     expectStatus(created, 201);
     assert.equal(created.body.id, 'ext-jane');
     assert.equal(created.body.active, true);
@@ -52,7 +44,7 @@ describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
   });
   it('deprovisions with PATCH active=false (membership removed) and provisions again with true', async () => {
     const { group, owner, idp } = await provisioned();
-    await idp('/Users', { method: 'POST', body: scimUser('max') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('max') });
     const off = await idp('/Users/ext-max', { method: 'PATCH', body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] } });
     expectStatus(off, 200);
     assert.equal(off.body.active, false);
@@ -66,7 +58,7 @@ describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
   });
   it('deletes a user’s identity and membership', async () => {
     const { group, owner, idp } = await provisioned();
-    await idp('/Users', { method: 'POST', body: scimUser('del') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('del') });
     expectStatus(await idp('/Users/ext-del', { method: 'DELETE' }), 204);
     expectStatus(await idp('/Users/ext-del'), 404);
     expectStatus(await api(`/groups/${group.id}/scim/ext-del`, { token: owner.token }), 404);
@@ -77,8 +69,8 @@ describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
     expectStatus(bad, 401);
     assert.deepEqual(bad.body.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
     assert.equal(bad.body.status, '401');
-    await idp('/Users', { method: 'POST', body: scimUser('dup') });
-    const dup = await idp('/Users', { method: 'POST', body: scimUser('dup') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('dup') });
+    const dup = await idp('/Users', { method: 'POST', body: scimUserBody('dup') });
     expectStatus(dup, 409);
     assert.equal(dup.body.scimType, 'uniqueness');
     expectStatus(await idp('/Users', { method: 'POST', body: { userName: 'x' } }), 400);
@@ -90,7 +82,7 @@ describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
     const res = await fetch(`${server.url}/api/scim/v2/groups/${encodeURIComponent(group.full_path)}/Users`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' },
-      body: JSON.stringify(scimUser('scimjson')),
+      body: JSON.stringify(scimUserBody('scimjson')),
     });
     assert.equal(res.status, 201);
     assert.match(res.headers.get('content-type') ?? '', /application\/scim\+json/);
@@ -105,7 +97,7 @@ describe('SCIM provisioning /api/scim/v2/groups/:group_path/Users', () => {
 describe('GET /groups/:id/scim/identities and /groups/:id/scim/:uid', () => {
   it('list and read identities for an Owner, and refuse a Maintainer', async () => {
     const { group, owner, idp } = await provisioned();
-    await idp('/Users', { method: 'POST', body: scimUser('ann') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('ann') });
     const list = await api(`/groups/${group.id}/scim/identities`, { token: owner.token });
     expectStatus(list, 200);
     const [identity] = expectShape(z.array(scimIdentity), list.body);
@@ -121,8 +113,8 @@ describe('GET /groups/:id/scim/identities and /groups/:id/scim/:uid', () => {
 describe('PATCH /groups/:id/scim/:uid', () => {
   it('changes the external UID; a taken one or a missing one answers 400 and changes nothing', async () => {
     const { group, owner, idp } = await provisioned();
-    await idp('/Users', { method: 'POST', body: scimUser('bo') });
-    await idp('/Users', { method: 'POST', body: scimUser('cy') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('bo') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('cy') });
     const res = await api(`/groups/${group.id}/scim/ext-bo`, { method: 'PATCH', token: owner.token, form: { extern_uid: 'ext-bo-2' } });
     expectStatus(res, 200);
     assert.equal(res.body.extern_uid, 'ext-bo-2');
@@ -139,7 +131,7 @@ describe('PATCH /groups/:id/scim/:uid', () => {
 describe('DELETE /groups/:id/scim/:uid', () => {
   it('deletes the identity (204) and answers 404 after', async () => {
     const { group, owner, idp } = await provisioned();
-    await idp('/Users', { method: 'POST', body: scimUser('dee') });
+    await idp('/Users', { method: 'POST', body: scimUserBody('dee') });
     expectStatus(await api(`/groups/${group.id}/scim/ext-dee`, { method: 'DELETE', token: owner.token }), 204);
     expectStatus(await api(`/groups/${group.id}/scim/ext-dee`, { method: 'DELETE', token: owner.token }), 404);
   });

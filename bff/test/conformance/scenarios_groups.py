@@ -5,7 +5,7 @@ import base64
 import gitlab
 from gitlab import exceptions as glexc
 
-from support import ADMIN_TOKEN, URL, ScenarioFailure, client, expect, expect_equal, expect_error, in_days, new_group, new_user, scenario, unique
+from support import ADMIN_TOKEN, URL, ScenarioFailure, client, expect, expect_equal, expect_error, in_days, new_group, new_group_with_project, new_user, scenario, unique
 
 
 @scenario
@@ -213,8 +213,7 @@ def group_members_add_edit_list_and_remove(ctx):
 @scenario
 def project_members_add_edit_list_and_remove(ctx):
     gl = ctx["gl"]
-    group = new_group(gl)
-    project = gl.projects.create({"name": unique("py-members"), "namespace_id": group.id})
+    group, project = new_group_with_project(gl, "py-members")
     user, token = new_user(gl)
     member = project.members.create({"user_id": user.id, "access_level": gitlab.const.REPORTER_ACCESS})
     expect_equal(member.access_level, 20, "the added project member")

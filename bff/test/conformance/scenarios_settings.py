@@ -4,7 +4,7 @@ import uuid
 
 from gitlab import exceptions as glexc
 
-from support import allow_local_hooks, client, expect, expect_equal, expect_error, new_group, new_user, scenario, unique
+from support import allow_local_hooks, client, expect, expect_equal, expect_error, new_group, new_group_with_project, new_user, scenario, unique
 
 
 @scenario
@@ -29,8 +29,7 @@ def group_push_rules_create_edit_and_delete(ctx):
 @scenario
 def custom_attributes_of_users_groups_and_projects(ctx):
     gl = ctx["gl"]
-    group = new_group(gl)
-    project = gl.projects.create({"name": unique("py-attrs"), "namespace_id": group.id})
+    group, project = new_group_with_project(gl, "py-attrs")
     user, _ = new_user(gl)
     value = uuid.uuid4().hex
     for owner, what in ((user, "user"), (group, "group"), (project, "project")):
@@ -103,8 +102,7 @@ def group_hooks_create_edit_test_and_deliver_events(ctx):
 def project_hooks_create_edit_test_and_delete(ctx):
     gl, receiver = ctx["gl"], ctx["receiver"]
     allow_local_hooks(gl)
-    group = new_group(gl)
-    project = gl.projects.create({"name": unique("py-hooked"), "namespace_id": group.id})
+    group, project = new_group_with_project(gl, "py-hooked")
     path = f"/project-{project.id}"
     hook = project.hooks.create({"url": receiver.url + path, "push_events": True, "issues_events": False, "enable_ssl_verification": False})
     expect_equal((hook.project_id, hook.push_events, hook.issues_events), (project.id, True, False), "the created project hook")
@@ -129,8 +127,7 @@ def hook_test_refused_by_the_receiver_is_an_error(ctx):
     # response as the message), so scripts see the failure as an error.
     gl, receiver = ctx["gl"], ctx["receiver"]
     allow_local_hooks(gl)
-    group = new_group(gl)
-    project = gl.projects.create({"name": unique("py-refused"), "namespace_id": group.id})
+    group, project = new_group_with_project(gl, "py-refused")
     for owner, base in ((group, f"/groups/{group.id}"), (project, f"/projects/{project.id}")):
         path = f"/status/500/{base.strip('/').replace('/', '-')}"
         hook = owner.hooks.create({"url": receiver.url + path, "push_events": True})

@@ -82,6 +82,12 @@ def new_group(gl, **attrs):
     return gl.groups.create({"name": attrs.pop("name", f"Group {path}"), "path": path, **attrs})
 
 
+def new_group_with_project(gl, prefix):
+    """A fresh group and a project in it, for scenarios about projects."""
+    group = new_group(gl)
+    return group, gl.projects.create({"name": unique(prefix), "namespace_id": group.id})
+
+
 def new_user(gl, scopes=("api",)):
     username = unique("py-user").replace("-", "_")
     user = gl.users.create(
