@@ -5,27 +5,21 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
-import * as m001 from './migrations/001_core.ts';
-import * as m002 from './migrations/002_resource_tokens.ts';
-import * as m003 from './migrations/003_push_rules.ts';
-import * as m004 from './migrations/004_deploy_feed_settings.ts';
-import * as m005 from './migrations/005_scim.ts';
-import * as m006 from './migrations/006_hooks_jobs.ts';
-import * as m007 from './migrations/007_delivery_indexes.ts';
 
 export type Db = Kysely<Database>;
 
-/** Every migration, in order; one history for both engines. */
-const migrations: Record<string, Migration> = {
-  '001_core': m001,
-  '002_resource_tokens': m002,
-  '003_push_rules': m003,
-  '004_deploy_feed_settings': m004,
-  '005_scim': m005,
-  '006_hooks_jobs': m006,
-  '007_delivery_indexes': m007,
-};
+/**
+ * Every migration, in file-name order (NNN_name.ts in ./migrations): one history for both
+ * engines. Read from the folder, so adding a migration is adding a file.
+ */
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+async function loadMigrations(): Promise<Record<string, Migration>> {
+  const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}_[a-z0-9_]+\.ts$/.test(f)).sort();
+  const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(path.join(MIGRATIONS_DIR, f))) as Migration] as const));
+  return Object.fromEntries(entries);
+}
 
 // COUNT(*) and other int8 values arrive as strings from pg; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -83,7 +77,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
 }
 
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: { getMigrations: loadMigrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
