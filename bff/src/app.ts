@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
 import type { Config } from './config.ts';
@@ -94,6 +93,76 @@ function sendJson(this: express.Response, body: unknown): express.Response {
   return this.send(Buffer.from(JSON.stringify(body) ?? 'null'));
 }
 
+declare module 'http' {
+  interface IncomingMessage {
+    /** Set first of all: the caller's X-Request-Id when well-formed, or a new UUID. */
+    id: string;
+    /** The request's logger (its ID, method and redacted URL bound), made on first use. */
+    readonly log: Logger;
+  }
+}
+
+/**
+ * One line per request, when it ends: its ID (also sent back as X-Request-Id), method, URL
+ * with credential values redacted, status and duration; never headers, which carry
+ * credentials. `req.log` (the logger with the request bound) is made on first use and the
+ * line only where its level is logged, so a quiet logger costs a request little but its ID.
+ */
+function requestLog(app: express.Express, logger: Logger): express.RequestHandler {
+  const fields = (req: express.Request) => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl) });
+  const requestLogger = Symbol('request logger');
+  Object.defineProperty(app.request, 'log', {
+    get(this: express.Request & { [requestLogger]?: Logger }) {
+      return (this[requestLogger] ??= logger.child({ req: fields(this) }));
+    },
+  });
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    req.id = typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+    res.setHeader('X-Request-Id', req.id);
+    if (logger.isLevelEnabled('error')) {
+      const started = performance.now();
+      // 'close' follows 'finish', and also comes when the client went away first.
+      res.once('close', () => {
+        const level = res.statusCode >= 500 ? 'error' : 'info';
+        if (!logger.isLevelEnabled(level)) return;
+        const line = { req: fields(req), res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+        logger[level](line, level === 'error' ? 'request errored' : 'request completed');
+      });
+    }
+    next();
+  };
+}
+
+/**
+ * The security headers every response carries, as helmet sets them with this configuration,
+ * computed once: they do not depend on the request, so the response gets them as one list
+ * instead of through helmet's twelve middlewares.
+ */
+function securityHeaders(config: Config): [string, string][] {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        // Served over plain HTTP on a LAN address too: do not force https for assets.
+        'upgrade-insecure-requests': null,
+      },
+    },
+    strictTransportSecurity: config.externalUrl?.startsWith('https://') ?? false,
+    crossOriginEmbedderPolicy: false,
+  })({} as never, recorder as never, () => {});
+  return [...headers];
+}
+
 export function createApp(deps: AppDeps) {
   const app = express();
   app.response.json = sendJson;
@@ -101,41 +170,12 @@ export function createApp(deps: AppDeps) {
   app.set('query parser', 'extended');
   app.set('etag', false);
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Only what helps an operator; never headers that carry credentials, never secret query values.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
-
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'default-src': ["'self'"],
-          'script-src': ["'self'"],
-          'style-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:'],
-          'connect-src': ["'self'"],
-          // Served over plain HTTP on a LAN address too: do not force https for assets.
-          'upgrade-insecure-requests': null,
-        },
-      },
-      strictTransportSecurity: deps.config.externalUrl?.startsWith('https://') ?? false,
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  app.use(requestLog(app, deps.logger));
+  const security = securityHeaders(deps.config);
+  app.use((_req, res, next) => {
+    for (const [name, value] of security) res.setHeader(name, value);
+    next();
+  });
 
   // A NUL in the path or query (percent-encoded; the HTTP parser refuses a raw one) reaches no router.
   // A URL is bounded so that the four copies of it in a list's Link header stay within what
