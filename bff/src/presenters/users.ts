@@ -21,13 +21,14 @@ export function presentUserBasic(u: UserRow, baseUrl: string) {
  * fields such as email.
  */
 export function presentUser(u: UserRow, baseUrl: string, opts: { full: boolean; customAttributes?: { key: string; value: string }[] }): User {
-  const out: User = {
-    ...presentUserBasic(u, baseUrl),
+  // Added to the basic fields rather than spread from them: V8 copies a spread, then the
+  // fields set after it, key by key (several times slower on the /user path).
+  const out: User = Object.assign(presentUserBasic(u, baseUrl), {
     created_at: u.created_at,
     bio: u.bio,
     public_email: u.public_email,
     bot: bool(u.bot),
-  };
+  });
   if (opts.full) {
     out.email = u.email;
     out.is_admin = bool(u.is_admin);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.ts';
+import type { TokenRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { safeEqual, tokenDigest } from '../auth/secrets.ts';
 import { nowIso, today } from '../util/time.ts';
@@ -6,18 +7,58 @@ import { json } from '../util/rows.ts';
 
 export type TokenProblem = 'unknown' | 'revoked' | 'expired' | 'user_blocked';
 
-/** Resolves a plaintext access token to its actor, or says why it cannot be used. */
+/** The token's columns, read as `token_<column>` beside its user's (the two tables share names such as id). */
+const TOKEN_COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'description',
+  'scopes',
+  'token_digest',
+  'expires_at',
+  'revoked',
+  'last_used_at',
+  'created_at',
+  'previous_token_id',
+  'family_id',
+] as const satisfies readonly (keyof TokenRow)[];
+// Every column of the table is listed: a new one fails the type check here until it is.
+const _everyTokenColumn: [Exclude<keyof TokenRow, (typeof TOKEN_COLUMNS)[number]>] extends [never] ? true : never = true;
+const PREFIX = 'token_';
+
+/**
+ * Resolves a plaintext access token to its actor, or says why it cannot be used. One query
+ * reads the token with its user: this runs on every API call made with a token.
+ */
 export async function actorForToken(db: Db, plaintext: string): Promise<Actor | TokenProblem> {
   const digest = tokenDigest(plaintext);
-  const token = await db.selectFrom('personal_access_tokens').selectAll().where('token_digest', '=', digest).executeTakeFirst();
+  const row = await db
+    .selectFrom('personal_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select(TOKEN_COLUMNS.map((c) => `t.${c} as ${PREFIX}${c}` as const))
+    .where('t.token_digest', '=', digest)
+    .executeTakeFirst();
+  if (!row) return 'unknown';
+  const { user, token } = split(row);
   // The lookup is by digest; comparing the digests again in constant time costs nothing.
-  if (!token || !safeEqual(token.token_digest, digest)) return 'unknown';
+  if (!safeEqual(token.token_digest, digest)) return 'unknown';
   if (token.revoked) return 'revoked';
   if (token.expires_at !== null && token.expires_at <= today()) return 'expired';
-  const user = await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst();
-  if (!user || user.state !== 'active') return 'user_blocked';
+  if (user.state !== 'active') return 'user_blocked';
   await touchToken(db, token.id, token.last_used_at);
   return { user, via: 'token', token, scopes: json<string[]>(token.scopes, []) };
+}
+
+/** The joined row as the user's row and the token's (its `token_` columns, unprefixed). */
+function split(row: object): { user: UserRow; token: TokenRow } {
+  const user: Record<string, unknown> = {};
+  const token: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(PREFIX)) token[key.slice(PREFIX.length)] = value;
+    else user[key] = value;
+  }
+  return { user: user as UserRow, token: token as TokenRow };
 }
 
 /** last_used_at is kept to the minute: one write per token per minute at most. */
