@@ -12,7 +12,6 @@ export const applicationSettingsRoutes = [
     summary: 'Instance settings (administrators)',
     permission: 'admin_instance',
     response: applicationSettings,
-    errors: [401, 403],
     handler: async (ctx) => getSettings(ctx.db),
   }),
   defineRoute({
@@ -23,7 +22,6 @@ export const applicationSettingsRoutes = [
     permission: 'admin_instance',
     body: applicationSettingsUpdateBody,
     response: applicationSettings,
-    errors: [400, 401, 403],
     handler: async (ctx) => updateSettings(ctx.db, ctx.body),
   }),
 ];

@@ -1,35 +1,28 @@
 import { z } from 'zod';
 import { customAttribute, customAttributeBody, customAttributeKey } from '../../../shared/src/custom-attributes.ts';
-import { defineRoute, type RouteContext } from '../http/route.ts';
-import { notFound, validationFailed } from '../services/errors.ts';
-import { findUser } from '../services/users.ts';
+import { defineRoute, type LoadKind, type ParamShape, type ParamsOf, type RouteContext } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
+import { getUser } from '../services/users.ts';
 import * as attributes from '../services/custom-attributes.ts';
 
 const area = 'custom-attributes';
-type Resource = 'users' | 'groups' | 'projects';
-const MODEL: Record<Resource, attributes.ModelType> = { users: 'user', groups: 'group', projects: 'project' };
 
-/** The ID of the user, group or project in the path; groups and projects are loaded by the route. */
-async function modelId(resource: Resource, ctx: RouteContext<unknown, unknown>): Promise<number> {
-  if (resource === 'groups') return ctx.group.id;
-  if (resource === 'projects') return ctx.project.id;
-  const user = await findUser(ctx.db, ctx.params.id);
-  if (!user) throw notFound('User');
-  return user.id;
-}
-
-function key(ctx: RouteContext<unknown, unknown>): string {
-  const parsed = customAttributeKey.safeParse(ctx.params.key);
-  if (!parsed.success) throw validationFailed({ key: parsed.error.issues.map((i) => i.message) });
-  return parsed.data;
+/** Where a custom attribute belongs: the model type, and how the route finds the model's id. */
+interface Target<P extends ParamShape, L extends LoadKind | undefined> {
+  resource: 'users' | 'groups' | 'projects';
+  type: attributes.ModelType;
+  load?: L;
+  /** The path's :id when the route does not load it (users). */
+  params: P;
+  modelId: (ctx: RouteContext<unknown, unknown, ParamsOf<P>, L>) => Promise<number>;
 }
 
 /** Custom attributes of users, groups and projects, written once for the three (administrators only). */
-export function makeCustomAttributeRoutes(resource: Resource) {
-  const load = resource === 'groups' ? ('group' as const) : resource === 'projects' ? ('project' as const) : undefined;
-  const base = `/${resource}/:id/custom_attributes`;
-  const type = MODEL[resource];
-  const common = { area, load, permission: 'admin_instance' as const };
+function makeCustomAttributeRoutes<P extends ParamShape, L extends LoadKind | undefined>(target: Target<P, L>) {
+  const { type } = target;
+  const base = `/${target.resource}/:id/custom_attributes`;
+  const common = { area, load: target.load, permission: 'admin_instance' as const, params: target.params, with: { modelId: target.modelId } };
+  const withKey = { ...common, params: { ...target.params, key: customAttributeKey } };
   return [
     defineRoute({
       ...common,
@@ -37,37 +30,37 @@ export function makeCustomAttributeRoutes(resource: Resource) {
       path: base,
       summary: `List a ${type}'s custom attributes (administrators)`,
       response: z.array(customAttribute),
-      errors: [401, 403, 404],
-      handler: async (ctx) => attributes.listCustomAttributes(ctx.db, type, await modelId(resource, ctx)),
+      handler: async (ctx) => attributes.listCustomAttributes(ctx.db, type, ctx.modelId),
     }),
     defineRoute({
-      ...common,
+      ...withKey,
       method: 'get',
       path: `${base}/:key`,
       summary: `Get one custom attribute of a ${type}`,
       response: customAttribute,
-      errors: [401, 403, 404],
-      handler: async (ctx) => attributes.getCustomAttribute(ctx.db, type, await modelId(resource, ctx), key(ctx)),
+      handler: async (ctx) => attributes.getCustomAttribute(ctx.db, type, ctx.modelId, ctx.params.key),
     }),
     defineRoute({
-      ...common,
+      ...withKey,
       method: 'put',
       path: `${base}/:key`,
       summary: `Set a custom attribute of a ${type} (created or updated)`,
       body: customAttributeBody,
       response: customAttribute,
-      errors: [400, 401, 403, 404],
-      handler: async (ctx) => attributes.setCustomAttribute(ctx.db, type, await modelId(resource, ctx), key(ctx), ctx.body.value),
+      handler: async (ctx) => attributes.setCustomAttribute(ctx.db, type, ctx.modelId, ctx.params.key, ctx.body.value),
     }),
     defineRoute({
-      ...common,
+      ...withKey,
       method: 'delete',
       path: `${base}/:key`,
       summary: `Delete a custom attribute of a ${type}`,
-      errors: [401, 403, 404],
-      handler: async (ctx) => attributes.deleteCustomAttribute(ctx.db, type, await modelId(resource, ctx), key(ctx)),
+      handler: async (ctx) => attributes.deleteCustomAttribute(ctx.db, type, ctx.modelId, ctx.params.key),
     }),
   ];
 }
 
-export const customAttributeRoutes = (['users', 'groups', 'projects'] as const).flatMap(makeCustomAttributeRoutes);
+export const customAttributeRoutes = [
+  ...makeCustomAttributeRoutes({ resource: 'users', type: 'user', params: { id: recordId('User') }, modelId: async (ctx) => (await getUser(ctx.db, ctx.params.id)).id }),
+  ...makeCustomAttributeRoutes({ resource: 'groups', type: 'group', load: 'group', params: {}, modelId: async (ctx) => ctx.group.id }),
+  ...makeCustomAttributeRoutes({ resource: 'projects', type: 'project', load: 'project', params: {}, modelId: async (ctx) => ctx.project.id }),
+];

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { deployToken, deployTokenCreateBody, deployTokenListQuery, deployTokenWithToken } from '../../../shared/src/deploy-tokens.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as tokens from '../services/deploy-tokens.ts';
 import { presentDeployToken, presentDeployTokenWithToken } from '../presenters/deploy-tokens.ts';
 
 const area = 'deploy-tokens';
 const base = '/groups/:id/deploy_tokens';
+/** The deploy token named by :token_id, among the group's own. */
+const withToken = {
+  params: { token_id: recordId('Deploy Token') },
+  with: { token: (ctx: RouteContext<unknown, unknown, { token_id: number }, 'group'>) => tokens.getDeployToken(ctx.db, ctx.group, ctx.params.token_id) },
+};
 
 export const deployTokenRoutes = [
   defineRoute({
@@ -18,9 +24,8 @@ export const deployTokenRoutes = [
     permission: 'admin_deploy_tokens',
     query: deployTokenListQuery,
     response: z.array(deployToken),
-    errors: [400, 401, 403, 404],
     handler: async (ctx) => tokens.listDeployTokens(ctx.db, ctx.group, ctx.query.active, pageRequest(ctx.query)),
-    present: (t) => presentDeployToken(t),
+    present: presentDeployToken,
   }),
   defineRoute({
     method: 'get',
@@ -29,9 +34,10 @@ export const deployTokenRoutes = [
     summary: 'Get a group deploy token',
     load: 'group',
     permission: 'admin_deploy_tokens',
+    ...withToken,
     response: deployToken,
-    errors: [401, 403, 404],
-    handler: async (ctx) => presentDeployToken(await tokens.getDeployToken(ctx.db, ctx.group, ctx.params.token_id)),
+    handler: async (ctx) => ctx.token,
+    present: presentDeployToken,
   }),
   defineRoute({
     method: 'post',
@@ -42,8 +48,8 @@ export const deployTokenRoutes = [
     permission: 'admin_deploy_tokens',
     body: deployTokenCreateBody,
     response: deployTokenWithToken,
-    errors: [400, 401, 403, 404],
-    handler: async (ctx) => presentDeployTokenWithToken(await tokens.createDeployToken(ctx.db, ctx.group, ctx.body)),
+    handler: async (ctx) => tokens.createDeployToken(ctx.db, ctx.group, ctx.body),
+    present: presentDeployTokenWithToken,
   }),
   defineRoute({
     method: 'delete',
@@ -52,7 +58,7 @@ export const deployTokenRoutes = [
     summary: 'Revoke a group deploy token',
     load: 'group',
     permission: 'admin_deploy_tokens',
-    errors: [401, 403, 404],
-    handler: async (ctx) => tokens.revokeDeployToken(ctx.db, await tokens.getDeployToken(ctx.db, ctx.group, ctx.params.token_id)),
+    ...withToken,
+    handler: async (ctx) => tokens.revokeDeployToken(ctx.db, ctx.token),
   }),
 ];

@@ -10,7 +10,6 @@ export const feedTokenRoutes = [
     summary: 'Reset the caller’s feed token (for RSS and calendar feeds); the previous one stops working and the plaintext is returned once',
     permission: 'read_self',
     response: z.object({ token: z.string(), created_at: z.string() }),
-    errors: [401],
     handler: async (ctx) => {
       const { plaintext, created_at } = await resetFeedToken(ctx.db, ctx.actor.user!.id);
       return { token: plaintext, created_at };

@@ -7,12 +7,14 @@ import {
   groupAccessTokenWithToken,
 } from '../../../shared/src/group-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
+import { recordId, selfOrId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as tokens from '../services/group-access-tokens.ts';
 import { presentGroupAccessToken, presentGroupAccessTokenWithToken } from '../presenters/group-access-tokens.ts';
 
 const area = 'group-access-tokens';
 const base = '/groups/:id/access_tokens';
+const tokenId = { token_id: recordId('Token') };
 
 export const groupAccessTokenRoutes = [
   defineRoute({
@@ -24,9 +26,8 @@ export const groupAccessTokenRoutes = [
     permission: 'admin_group',
     query: groupAccessTokenListQuery,
     response: z.array(groupAccessToken),
-    errors: [400, 401, 403, 404],
     handler: async (ctx) => tokens.listGroupAccessTokens(ctx.db, ctx.group, ctx.query, pageRequest(ctx.query)),
-    present: (r) => presentGroupAccessToken(r),
+    present: presentGroupAccessToken,
   }),
   defineRoute({
     method: 'get',
@@ -35,9 +36,10 @@ export const groupAccessTokenRoutes = [
     summary: 'Get a group access token',
     load: 'group',
     permission: 'admin_group',
+    params: tokenId,
     response: groupAccessToken,
-    errors: [401, 403, 404],
-    handler: async (ctx) => presentGroupAccessToken(await tokens.getGroupAccessToken(ctx.db, ctx.group, ctx.params.token_id)),
+    handler: async (ctx) => tokens.getGroupAccessToken(ctx.db, ctx.group, ctx.params.token_id),
+    present: presentGroupAccessToken,
   }),
   defineRoute({
     method: 'post',
@@ -48,8 +50,8 @@ export const groupAccessTokenRoutes = [
     permission: 'admin_group',
     body: groupAccessTokenCreateBody,
     response: groupAccessTokenWithToken,
-    errors: [400, 401, 403, 404],
-    handler: async (ctx) => presentGroupAccessTokenWithToken(await tokens.createGroupAccessToken(ctx.db, ctx.actor, ctx.group, ctx.body)),
+    handler: async (ctx) => tokens.createGroupAccessToken(ctx.db, ctx.actor, ctx.group, ctx.body),
+    present: presentGroupAccessTokenWithToken,
   }),
   defineRoute({
     method: 'post',
@@ -58,14 +60,15 @@ export const groupAccessTokenRoutes = [
     summary: 'Rotate a group access token (`self`: the calling token); the old one is revoked at once',
     load: 'group',
     scope: 'self_rotate',
+    // A malformed id is looked up like one that does not exist: the rotation rules decide
+    // between 401 and 404 for the caller, as for any unknown token.
+    params: { token_id: selfOrId('Token').catch(0) },
     body: groupAccessTokenRotateBody,
     status: 200,
     response: groupAccessTokenWithToken,
-    errors: [400, 401, 403, 404, 405],
-    handler: async (ctx) =>
-      presentGroupAccessTokenWithToken(
-        await tokens.rotateGroupAccessToken(ctx.db, ctx.actor, ctx.group, ctx.level, ctx.params.token_id, ctx.body.expires_at),
-      ),
+    errors: [405],
+    handler: async (ctx) => tokens.rotateGroupAccessToken(ctx.db, ctx.actor, ctx.group, ctx.level, ctx.params.token_id, ctx.body.expires_at),
+    present: presentGroupAccessTokenWithToken,
   }),
   defineRoute({
     method: 'delete',
@@ -74,7 +77,8 @@ export const groupAccessTokenRoutes = [
     summary: 'Revoke a group access token',
     load: 'group',
     permission: 'admin_group',
-    errors: [400, 401, 403, 404],
+    params: tokenId,
+    errors: [400],
     handler: async (ctx) => tokens.revokeGroupAccessToken(ctx.db, ctx.group, ctx.params.token_id),
   }),
 ];

@@ -15,8 +15,8 @@ export const groupPushRuleRoutes = [
     load: 'group',
     permission: 'admin_group',
     response: groupPushRule,
-    errors: [401, 403, 404],
-    handler: async (ctx) => presentPushRule(await rules.findPushRule(ctx.db, ctx.group)),
+    handler: async (ctx) => rules.findPushRule(ctx.db, ctx.group),
+    present: presentPushRule,
   }),
   defineRoute({
     method: 'post',
@@ -27,8 +27,9 @@ export const groupPushRuleRoutes = [
     permission: 'admin_group',
     body: groupPushRuleBody,
     response: groupPushRule,
-    errors: [400, 401, 403, 404, 422],
-    handler: async (ctx) => presentPushRule(await rules.createPushRule(ctx.db, ctx.group, ctx.body)),
+    errors: [422],
+    handler: async (ctx) => rules.createPushRule(ctx.db, ctx.group, ctx.body),
+    present: presentPushRule,
   }),
   defineRoute({
     method: 'put',
@@ -39,8 +40,8 @@ export const groupPushRuleRoutes = [
     permission: 'admin_group',
     body: groupPushRuleBody,
     response: groupPushRule,
-    errors: [400, 401, 403, 404],
-    handler: async (ctx) => presentPushRule(await rules.updatePushRule(ctx.db, ctx.group, ctx.body)),
+    handler: async (ctx) => rules.updatePushRule(ctx.db, ctx.group, ctx.body),
+    present: presentPushRule,
   }),
   defineRoute({
     method: 'delete',
@@ -49,7 +50,6 @@ export const groupPushRuleRoutes = [
     summary: 'Remove the group’s push rule',
     load: 'group',
     permission: 'admin_group',
-    errors: [401, 403, 404],
     handler: async (ctx) => rules.deletePushRule(ctx.db, ctx.group),
   }),
 ];

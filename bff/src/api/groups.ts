@@ -16,31 +16,42 @@ import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-rev
 import { namespacesOf, projectsOfGroup } from '../services/projects.ts';
 import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
 import { presentProject } from '../presenters/projects.ts';
-import type { GroupRow } from '../db/schema.ts';
+import type { GroupRow, ProjectRow } from '../db/schema.ts';
 
 const area = 'groups';
 
 /** List items with the administrator-only extras asked for (statistics, custom attributes). */
-async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>, unknown>, page: Page<GroupRow>) {
+async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>>, page: Page<GroupRow>) {
   const admin = canInstance(ctx.actor, 'read_admin_fields');
   const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
   const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
   return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
 }
 
-/** The group detail as this caller may see it. */
-async function detail(ctx: RouteContext<unknown, unknown>, group: GroupRow, opts: { withProjects: boolean; withCustomAttributes: boolean }) {
+/** What the group detail shows this caller: the group, and the projects and extras asked for. */
+interface GroupDetail {
+  group: GroupRow;
+  level: number;
+  projects?: ProjectRow[];
+  namespaces: Map<number, GroupRow>;
+  customAttributes?: { key: string; value: string }[];
+}
+
+async function detail(ctx: RouteContext, group: GroupRow, level: number, opts: { withProjects: boolean; withCustomAttributes: boolean }): Promise<GroupDetail> {
   const admin = canInstance(ctx.actor, 'read_admin_fields');
   const projects = opts.withProjects ? await projectsOfGroup(ctx.db, ctx.actor, group.id, 100) : undefined;
-  const namespaces = projects ? await namespacesOf(ctx.db, projects) : new Map();
-  const custom = opts.withCustomAttributes && admin ? (await groups.customAttributesOf(ctx.db, 'group', [group.id])).get(group.id) ?? [] : undefined;
-  return presentGroupDetail(group, ctx.baseUrl, {
-    showSettings: canGroup(ctx.actor, 'read_group_settings', { group, level: ctx.level }),
-    projects: projects?.map((p) => presentProject(p, namespaces.get(p.namespace_id)!, ctx.baseUrl)),
-    sharedProjects: opts.withProjects ? [] : undefined,
-    customAttributes: custom,
-  });
+  const namespaces = projects ? await namespacesOf(ctx.db, projects) : new Map<number, GroupRow>();
+  const customAttributes = opts.withCustomAttributes && admin ? ((await groups.customAttributesOf(ctx.db, 'group', [group.id])).get(group.id) ?? []) : undefined;
+  return { group, level, projects, namespaces, customAttributes };
 }
+
+const presentDetail = (d: GroupDetail, ctx: RouteContext) =>
+  presentGroupDetail(d.group, ctx.baseUrl, {
+    showSettings: canGroup(ctx.actor, 'read_group_settings', { group: d.group, level: d.level }),
+    projects: d.projects?.map((p) => presentProject(p, d.namespaces.get(p.namespace_id)!, ctx.baseUrl)),
+    sharedProjects: d.projects ? [] : undefined,
+    customAttributes: d.customAttributes,
+  });
 
 export const groupRoutes = [
   defineRoute({
@@ -51,7 +62,6 @@ export const groupRoutes = [
     auth: 'optional',
     query: groupListQuery,
     response: z.array(groupListItem),
-    errors: [400, 401],
     handler: async (ctx) => listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query))),
     present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
   }),
@@ -64,7 +74,6 @@ export const groupRoutes = [
     load: 'group',
     query: groupListQuery,
     response: z.array(groupListItem),
-    errors: [400, 401, 404],
     handler: async (ctx) =>
       listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { parentId: ctx.group.id })),
     present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
@@ -78,9 +87,9 @@ export const groupRoutes = [
     load: 'group',
     query: groupDetailQuery,
     response: groupDetail,
-    errors: [401, 404],
     handler: async (ctx) =>
-      detail(ctx, ctx.group, { withProjects: ctx.query.with_projects ?? true, withCustomAttributes: ctx.query.with_custom_attributes ?? false }),
+      detail(ctx, ctx.group, ctx.level, { withProjects: ctx.query.with_projects ?? true, withCustomAttributes: ctx.query.with_custom_attributes ?? false }),
+    present: presentDetail,
   }),
   defineRoute({
     method: 'put',
@@ -92,14 +101,14 @@ export const groupRoutes = [
     body: groupUpdateBody,
     upload: 'avatar',
     response: groupDetail,
-    errors: [400, 401, 403, 404],
     handler: async (ctx) => {
       let group = await groups.updateGroup(ctx.db, ctx.actor, ctx.group, ctx.body);
       if (ctx.file) await groups.setGroupAvatar(ctx.db, group, ctx.file);
       else if (ctx.body.avatar === '' || ctx.body.avatar === null) await groups.removeGroupAvatar(ctx.db, group);
       group = (await groups.findGroup(ctx.db, String(group.id)))!;
-      return detail(ctx, group, { withProjects: true, withCustomAttributes: false });
+      return detail(ctx, group, ctx.level, { withProjects: true, withCustomAttributes: false });
     },
+    present: presentDetail,
   }),
   defineRoute({
     method: 'post',
@@ -108,12 +117,13 @@ export const groupRoutes = [
     summary: 'Create a group or subgroup (not shown in the spec; the platform’s usual shape)',
     body: groupCreateBody,
     response: groupDetail,
-    errors: [400, 401, 403, 404],
+    errors: [404],
     handler: async (ctx) => {
       const group = await groups.createGroupAs(ctx.db, ctx.actor, ctx.body);
-      ctx.level = 50;
-      return detail(ctx, group, { withProjects: true, withCustomAttributes: false });
+      // The creator is the new group's Owner.
+      return detail(ctx, group, 50, { withProjects: true, withCustomAttributes: false });
     },
+    present: presentDetail,
   }),
   defineRoute({
     method: 'delete',
@@ -124,7 +134,6 @@ export const groupRoutes = [
     permission: 'remove_group',
     status: 202,
     response: z.object({ message: z.string() }),
-    errors: [401, 403, 404],
     handler: async (ctx) => {
       await groups.deleteGroup(ctx.db, ctx.group);
       return { message: '202 Accepted' };
@@ -140,7 +149,6 @@ export const groupRoutes = [
     body: tokenRevocationBody,
     status: 200,
     response: revokedToken,
-    errors: [400, 401, 403, 404],
     handler: async (ctx) => revokeLeakedToken(ctx.db, ctx.group, ctx.body.token),
   }),
   defineRoute({
@@ -150,7 +158,6 @@ export const groupRoutes = [
     summary: 'Download the group avatar',
     auth: 'optional',
     load: 'group',
-    errors: [401, 404],
     handler: async (ctx) => {
       const upload = await groups.getGroupAvatar(ctx.db, ctx.group);
       ctx.res

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { tooManyRequests, unprocessable, validationFailed } from '../services/errors.ts';
+import { tooManyRequests, unprocessable } from '../services/errors.ts';
+import type { WebHookRow } from '../db/schema.ts';
 import * as hooks from '../services/hooks.ts';
 import { deliver, newEvent, testHook, type DeliveryDeps } from '../services/hook-delivery.ts';
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/hook-events-log.ts';
@@ -13,9 +15,9 @@ import { presentHook, presentHookEvent } from '../presenters/hooks.ts';
 
 type Scope = hooks.HookScope;
 
-const owner = (scope: Scope, ctx: RouteContext<unknown, unknown>): hooks.HookOwner => ({ scope, id: scope === 'groups' ? ctx.group.id : ctx.project.id });
-const deps = (ctx: RouteContext<unknown, unknown>): DeliveryDeps => ({ db: ctx.db, vault: ctx.vault, config: ctx.config, instanceUrl: ctx.baseUrl });
-const hookOf = (scope: Scope, ctx: RouteContext<unknown, unknown>) => hooks.findHook(ctx.db, owner(scope, ctx), ctx.params.hook_id);
+type Loaded = RouteContext<unknown, unknown, unknown, 'group' | 'project'>;
+const owner = (scope: Scope, ctx: Loaded): hooks.HookOwner => ({ scope, id: scope === 'groups' ? ctx.group.id : ctx.project!.id });
+const deps = (ctx: RouteContext): DeliveryDeps => ({ db: ctx.db, vault: ctx.vault, config: ctx.config, instanceUrl: ctx.baseUrl });
 
 /** Resends: 5 a minute per hook and user, unless the instance lifts the limit. */
 const RESEND_LIMIT = 5;
@@ -28,6 +30,11 @@ export function makeHooksRoutes(scope: Scope) {
   const base = `/${scope}/:id/hooks`;
   const what = scope === 'groups' ? 'group' : 'project';
   const common = { area, load, permission };
+  /** The hook named by :hook_id, among this group's or project's own. */
+  const withHook = {
+    params: { hook_id: recordId('Hook') },
+    with: { hook: (ctx: Loaded & { params: { hook_id: number } }) => hooks.findHook(ctx.db, owner(scope, ctx), ctx.params.hook_id) },
+  };
   return [
     defineRoute({
       ...common,
@@ -35,17 +42,18 @@ export function makeHooksRoutes(scope: Scope) {
       path: base,
       summary: `List the ${what}'s webhooks`,
       response: z.array(webhook),
-      errors: [401, 403, 404],
-      handler: async (ctx) => (await hooks.listHooks(ctx.db, owner(scope, ctx))).map((h) => presentHook(h, ctx.vault)),
+      handler: async (ctx) => hooks.listHooks(ctx.db, owner(scope, ctx)),
+      present: (h, ctx) => presentHook(h, ctx.vault),
     }),
     defineRoute({
       ...common,
+      ...withHook,
       method: 'get',
       path: `${base}/:hook_id`,
       summary: `Get a ${what} webhook`,
       response: webhook,
-      errors: [401, 403, 404],
-      handler: async (ctx) => presentHook(await hookOf(scope, ctx), ctx.vault),
+      handler: async (ctx) => ctx.hook,
+      present: (h, ctx) => presentHook(h, ctx.vault),
     }),
     defineRoute({
       ...common,
@@ -54,69 +62,71 @@ export function makeHooksRoutes(scope: Scope) {
       summary: `Add a ${what} webhook`,
       body: hookCreateBody,
       response: webhook,
-      errors: [400, 401, 403, 404, 422],
-      handler: async (ctx) => presentHook(await hooks.createHook(ctx.db, ctx.vault, owner(scope, ctx), ctx.body), ctx.vault),
+      errors: [422],
+      handler: async (ctx) => hooks.createHook(ctx.db, ctx.vault, owner(scope, ctx), ctx.body),
+      present: (h, ctx) => presentHook(h, ctx.vault),
     }),
     defineRoute({
       ...common,
+      ...withHook,
       method: 'put',
       path: `${base}/:hook_id`,
       summary: `Change a ${what} webhook (at least one parameter)`,
       body: hookUpdateBody,
       response: webhook,
-      errors: [400, 401, 403, 404, 422],
-      handler: async (ctx) => {
-        const hook = await hookOf(scope, ctx);
-        return presentHook(await hooks.updateHook(ctx.db, ctx.vault, owner(scope, ctx), hook, ctx.body), ctx.vault);
-      },
+      errors: [422],
+      handler: async (ctx) => hooks.updateHook(ctx.db, ctx.vault, owner(scope, ctx), ctx.hook, ctx.body),
+      present: (h, ctx) => presentHook(h, ctx.vault),
     }),
     defineRoute({
       ...common,
+      ...withHook,
       method: 'delete',
       path: `${base}/:hook_id`,
       summary: `Delete a ${what} webhook and its delivery log`,
-      errors: [401, 403, 404],
-      handler: async (ctx) => hooks.deleteHook(ctx.db, await hookOf(scope, ctx)),
+      handler: async (ctx) => hooks.deleteHook(ctx.db, ctx.hook),
     }),
     defineRoute({
       ...common,
+      params: { ...withHook.params, trigger: z.string().refine((t) => hookFlagsFor(scope).includes(t as HookFlag), `must be one of ${hookFlagsFor(scope).join(', ')}`) },
+      with: withHook.with,
       method: 'post',
       path: `${base}/:hook_id/test/:trigger`,
       summary: `Send a sample event of one kind to a ${what} webhook (also when it is disabled): 201 when the receiver answers 2xx, 422 with the reason otherwise`,
       response: hookTestResult,
-      errors: [400, 401, 403, 404, 422],
+      errors: [422],
       handler: async (ctx) => {
-        const hook = await hookOf(scope, ctx);
         const flag = ctx.params.trigger as HookFlag;
-        if (!hookFlagsFor(scope).includes(flag)) {
-          throw validationFailed({ trigger: [`must be one of ${hookFlagsFor(scope).join(', ')}`] });
-        }
         const data = samplePayload(flag, { baseUrl: ctx.baseUrl, user: ctx.actor.user, group: ctx.group, project: scope === 'projects' ? ctx.project : undefined });
-        await testHook(deps(ctx), hook, newEvent(flag, data));
+        await testHook(deps(ctx), ctx.hook, newEvent(flag, data));
         return { message: '201 Created' };
       },
     }),
     defineRoute({
       ...common,
+      ...withHook,
       method: 'get',
       path: `${base}/:hook_id/events`,
       summary: `The ${what} webhook's deliveries of the past seven days; status is a code or successful, client_failure, server_failure`,
       query: hookEventsQuery,
       response: z.array(hookEvent),
-      errors: [400, 401, 403, 404],
-      handler: async (ctx) => listHookLogs(ctx.db, await hookOf(scope, ctx), ctx.query, pageRequest(ctx.query)),
+      handler: async (ctx) => listHookLogs(ctx.db, ctx.hook, ctx.query, pageRequest(ctx.query)),
       present: (l) => presentHookEvent(l),
     }),
     defineRoute({
       ...common,
+      params: { ...withHook.params, hook_event_id: recordId('Hook Log') },
+      with: {
+        ...withHook.with,
+        log: (ctx: Loaded & { params: { hook_event_id: number }; hook: WebHookRow }) => findHookLog(ctx.db, ctx.hook, ctx.params.hook_event_id),
+      },
       method: 'post',
       path: `${base}/:hook_id/events/:hook_event_id/resend`,
       summary: `Deliver a logged event again with its original Idempotency-Key (5 a minute per hook and user)`,
       response: resendResult,
-      errors: [401, 403, 404, 422, 429],
+      errors: [422, 429],
       handler: async (ctx) => {
-        const hook = await hookOf(scope, ctx);
-        const log = await findHookLog(ctx.db, hook, ctx.params.hook_event_id);
+        const { hook, log } = ctx;
         if ((await getSettings(ctx.db)).web_hook_event_resend_api_endpoint_rate_limit) {
           const state = await hit(ctx.db, `hook_resend:${hook.id}:${ctx.actor.user!.id}`, 60_000, 1);
           if (state.count > RESEND_LIMIT) throw tooManyRequests(state.retryAfterSeconds);

@@ -1,23 +1,21 @@
 import { z } from 'zod';
 import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../../../shared/src/members.ts';
 import { allowed, defineRoute, type RouteContext } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { forbidden, notFound } from '../services/errors.ts';
+import { forbidden } from '../services/errors.ts';
 import * as members from '../services/members.ts';
 import { presentMember } from '../presenters/members.ts';
 
 const area = 'members';
 type Scope = 'groups' | 'projects';
 
-function source(scope: Scope, ctx: RouteContext<unknown, unknown>): members.MemberSource {
-  return scope === 'groups' ? { type: 'group', id: ctx.group.id, group: ctx.group } : { type: 'project', id: ctx.project.id, group: ctx.group };
+function source(scope: Scope, ctx: RouteContext<unknown, unknown, unknown, 'group' | 'project'>): members.MemberSource {
+  return scope === 'groups' ? { type: 'group', id: ctx.group.id, group: ctx.group } : { type: 'project', id: ctx.project!.id, group: ctx.group };
 }
 
-function userIdParam(ctx: RouteContext<unknown, unknown>): number {
-  const id = ctx.params.user_id;
-  if (!/^\d+$/.test(id) || Number(id) > 2_147_483_647) throw notFound('Member');
-  return Number(id);
-}
+/** :user_id names a member: a malformed one is a member that does not exist. */
+const userId = { user_id: recordId('Member') };
 
 /** Members of groups and of projects, written once for both scopes. */
 export function makeMembersRoutes(scope: Scope) {
@@ -37,7 +35,6 @@ export function makeMembersRoutes(scope: Scope) {
       permission: read,
       query: memberListQuery,
       response: z.array(member),
-      errors: [400, 401, 404],
       handler: async (ctx) =>
         members.listMembers(
           ctx.db,
@@ -56,9 +53,10 @@ export function makeMembersRoutes(scope: Scope) {
       auth: 'optional',
       load,
       permission: read,
+      params: userId,
       response: member,
-      errors: [401, 404],
-      handler: async (ctx) => presentMember(await members.getMember(ctx.db, source(scope, ctx), userIdParam(ctx), inherited), ctx.baseUrl),
+      handler: async (ctx) => members.getMember(ctx.db, source(scope, ctx), ctx.params.user_id, inherited),
+      present: (m, ctx) => presentMember(m, ctx.baseUrl),
     });
   return [
     list(false),
@@ -74,8 +72,9 @@ export function makeMembersRoutes(scope: Scope) {
       permission: admin,
       body: memberCreateBody,
       response: member,
-      errors: [400, 401, 403, 404, 409],
-      handler: async (ctx) => presentMember(await members.addMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), ctx.body), ctx.baseUrl),
+      errors: [409],
+      handler: async (ctx) => members.addMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), ctx.body),
+      present: (m, ctx) => presentMember(m, ctx.baseUrl),
     }),
     defineRoute({
       method: 'put',
@@ -84,11 +83,11 @@ export function makeMembersRoutes(scope: Scope) {
       summary: `Change a member's role or expiry in the ${what}`,
       load,
       permission: admin,
+      params: userId,
       body: memberUpdateBody,
       response: member,
-      errors: [400, 401, 403, 404],
-      handler: async (ctx) =>
-        presentMember(await members.updateMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), userIdParam(ctx), ctx.body), ctx.baseUrl),
+      handler: async (ctx) => members.updateMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), ctx.params.user_id, ctx.body),
+      present: (m, ctx) => presentMember(m, ctx.baseUrl),
     }),
     defineRoute({
       method: 'delete',
@@ -98,11 +97,11 @@ export function makeMembersRoutes(scope: Scope) {
       load,
       // Leaving needs only read access; removing someone else needs the admin action, checked below.
       permission: read,
-      errors: [401, 403, 404],
+      params: userId,
       handler: async (ctx) => {
-        const userId = userIdParam(ctx);
-        if (userId !== ctx.actor.user?.id && !allowed('admin_members', ctx)) throw forbidden();
-        return members.removeMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), userId);
+        const { user_id } = ctx.params;
+        if (user_id !== ctx.actor.user?.id && !allowed('admin_members', ctx)) throw forbidden();
+        return members.removeMember(ctx.db, ctx.actor, ctx.level, source(scope, ctx), user_id);
       },
     }),
   ];

@@ -6,10 +6,11 @@ import {
   personalAccessTokenWithToken,
 } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { notFound } from '../services/errors.ts';
+import type { Db } from '../db/index.ts';
 import * as tokens from '../services/personal-access-tokens.ts';
-import { findUser } from '../services/users.ts';
+import { getUser } from '../services/users.ts';
 import { presentPersonalAccessToken, presentPersonalAccessTokenWithToken } from '../presenters/personal-access-tokens.ts';
 
 const area = 'personal-access-tokens';
@@ -21,14 +22,12 @@ export const personalAccessTokenRoutes = [
     area,
     summary: 'Create a personal access token for a user (administrators); the plaintext is returned once',
     permission: 'admin_instance',
+    params: { user_id: recordId('User') },
+    with: { user: (ctx: { db: Db; params: { user_id: number } }) => getUser(ctx.db, ctx.params.user_id) },
     body: personalAccessTokenCreateBody,
     response: personalAccessTokenWithToken,
-    errors: [400, 401, 403, 404],
-    handler: async (ctx) => {
-      const user = await findUser(ctx.db, ctx.params.user_id);
-      if (!user) throw notFound('User');
-      return presentPersonalAccessTokenWithToken(await tokens.createPersonalAccessToken(ctx.db, user.id, ctx.body));
-    },
+    handler: async (ctx) => tokens.createPersonalAccessToken(ctx.db, ctx.user.id, ctx.body),
+    present: presentPersonalAccessTokenWithToken,
   }),
   defineRoute({
     method: 'get',
@@ -37,9 +36,8 @@ export const personalAccessTokenRoutes = [
     summary: 'List personal access tokens (your own; every user’s for administrators)',
     query: personalAccessTokenListQuery,
     response: z.array(personalAccessToken),
-    errors: [400, 401],
     handler: async (ctx) => tokens.listPersonalAccessTokens(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query)),
-    present: (t) => presentPersonalAccessToken(t),
+    present: presentPersonalAccessToken,
   }),
   // Any token may read and revoke itself, whatever its scopes (a read_repository token included).
   defineRoute({
@@ -49,8 +47,9 @@ export const personalAccessTokenRoutes = [
     summary: 'Get the personal access token used for this call (any scope)',
     scope: 'any',
     response: personalAccessToken,
-    errors: [401, 404],
-    handler: async (ctx) => presentPersonalAccessToken(await tokens.findVisibleToken(ctx.db, ctx.actor, 'self')),
+    errors: [404],
+    handler: async (ctx) => tokens.findVisibleToken(ctx.db, ctx.actor, 'self'),
+    present: presentPersonalAccessToken,
   }),
   defineRoute({
     method: 'delete',
@@ -58,29 +57,26 @@ export const personalAccessTokenRoutes = [
     area,
     summary: 'Revoke the personal access token used for this call (any scope)',
     scope: 'any',
-    errors: [400, 401, 404],
-    handler: async (ctx) => {
-      if (!ctx.actor.token) throw notFound('Token');
-      await tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, 'self'));
-    },
+    errors: [400, 404],
+    handler: async (ctx) => tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, 'self')),
   }),
   defineRoute({
     method: 'get',
     path: '/personal_access_tokens/:token_id',
     area,
     summary: 'Get a personal access token',
+    params: { token_id: recordId('Token') },
     response: personalAccessToken,
-    errors: [401, 404],
-    handler: async (ctx) => presentPersonalAccessToken(await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id)),
+    handler: async (ctx) => tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id),
+    present: presentPersonalAccessToken,
   }),
   defineRoute({
     method: 'delete',
     path: '/personal_access_tokens/:token_id',
     area,
     summary: 'Revoke a personal access token',
-    errors: [400, 401, 404],
-    handler: async (ctx) => {
-      await tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id));
-    },
+    params: { token_id: recordId('Token') },
+    errors: [400],
+    handler: async (ctx) => tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id)),
   }),
 ];

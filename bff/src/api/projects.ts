@@ -17,7 +17,6 @@ export const projectRoutes = [
     auth: 'optional',
     query: projectListQuery,
     response: z.array(projectSummary),
-    errors: [400, 401],
     handler: async (ctx) => {
       const page = await projects.listProjects(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
       const namespaces = await projects.namespacesOf(ctx.db, page.items);
@@ -34,8 +33,8 @@ export const projectRoutes = [
     load: 'project',
     query: projectDetailQuery,
     response: projectSummary,
-    errors: [401, 404],
-    handler: async (ctx) => presentProject(ctx.project, ctx.group, ctx.baseUrl),
+    handler: async (ctx) => ({ project: ctx.project, group: ctx.group }),
+    present: ({ project, group }, ctx) => presentProject(project, group, ctx.baseUrl),
   }),
   defineRoute({
     method: 'post',
@@ -44,12 +43,11 @@ export const projectRoutes = [
     summary: 'Create a project in a group (namespace_id)',
     body: projectCreateBody,
     response: projectSummary,
-    errors: [400, 401, 403],
     handler: async (ctx) => {
       const namespace = await groupToCreateIn(ctx.db, ctx.actor, ctx.body.namespace_id, 'create_project', 'namespace_id');
-      const project = await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body);
-      return presentProject(project, namespace, ctx.baseUrl);
+      return { project: await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body), namespace };
     },
+    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl),
   }),
   defineRoute({
     method: 'delete',
@@ -60,7 +58,6 @@ export const projectRoutes = [
     permission: 'remove_project',
     status: 202,
     response: z.object({ message: z.string() }),
-    errors: [401, 403, 404],
     handler: async (ctx) => {
       await projects.deleteProject(ctx.db, ctx.project, ctx.group);
       return { message: '202 Accepted' };

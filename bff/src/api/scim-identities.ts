@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { scimIdentity, scimIdentityUpdateBody, scimToken, scimTokenWithToken } from '../../../shared/src/scim-identities.ts';
 import { defineRoute } from '../http/route.ts';
+import { recordKey } from '../http/params.ts';
 import * as scim from '../services/scim-identities.ts';
 import type { ScimIdentityRow } from '../db/schema.ts';
 import { bool } from '../util/rows.ts';
@@ -18,8 +19,8 @@ export const scimIdentityRoutes = [
     load: 'group',
     permission: 'admin_group',
     response: z.array(scimIdentity),
-    errors: [401, 403, 404],
-    handler: async (ctx) => (await scim.listIdentities(ctx.db, ctx.group)).map(presentIdentity),
+    handler: async (ctx) => scim.listIdentities(ctx.db, ctx.group),
+    present: presentIdentity,
   }),
   defineRoute({
     method: 'get',
@@ -29,7 +30,6 @@ export const scimIdentityRoutes = [
     load: 'group',
     permission: 'admin_group',
     response: scimToken,
-    errors: [401, 403, 404],
     handler: async (ctx) => scim.scimTokenInfo(ctx.db, ctx.group),
   }),
   defineRoute({
@@ -40,7 +40,6 @@ export const scimIdentityRoutes = [
     load: 'group',
     permission: 'admin_group',
     response: scimTokenWithToken,
-    errors: [401, 403, 404],
     handler: async (ctx) => {
       const { plaintext, created_at } = await scim.resetScimToken(ctx.db, ctx.group);
       return { token: plaintext, created_at, scim_api_url: `${ctx.baseUrl}/api/scim/v2/groups/${encodeURIComponent(ctx.group.full_path)}` };
@@ -53,9 +52,10 @@ export const scimIdentityRoutes = [
     summary: 'Get a SCIM identity by its external UID',
     load: 'group',
     permission: 'admin_group',
+    params: { uid: recordKey('Identity') },
     response: scimIdentity,
-    errors: [401, 403, 404],
-    handler: async (ctx) => presentIdentity(await scim.getIdentity(ctx.db, ctx.group, ctx.params.uid)),
+    handler: async (ctx) => scim.getIdentity(ctx.db, ctx.group, ctx.params.uid),
+    present: presentIdentity,
   }),
   defineRoute({
     method: 'patch',
@@ -64,10 +64,11 @@ export const scimIdentityRoutes = [
     summary: 'Change the external UID of a SCIM identity',
     load: 'group',
     permission: 'admin_group',
+    params: { uid: recordKey('Identity') },
     body: scimIdentityUpdateBody,
     response: scimIdentity,
-    errors: [400, 401, 403, 404],
-    handler: async (ctx) => presentIdentity(await scim.updateIdentity(ctx.db, ctx.group, ctx.params.uid, ctx.body.extern_uid)),
+    handler: async (ctx) => scim.updateIdentity(ctx.db, ctx.group, ctx.params.uid, ctx.body.extern_uid),
+    present: presentIdentity,
   }),
   defineRoute({
     method: 'delete',
@@ -76,7 +77,7 @@ export const scimIdentityRoutes = [
     summary: 'Delete a SCIM identity',
     load: 'group',
     permission: 'admin_group',
-    errors: [401, 403, 404],
+    params: { uid: recordKey('Identity') },
     handler: async (ctx) => scim.deleteIdentity(ctx.db, ctx.group, ctx.params.uid),
   }),
 ];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { user, userCreateBody, userListQuery } from '../../../shared/src/users.ts';
 import { defineRoute } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { notFound } from '../services/errors.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';
 import { customAttributesOf } from '../services/groups.ts';
@@ -19,8 +19,8 @@ export const userRoutes = [
     summary: 'The authenticated user',
     scope: 'read_user',
     response: user,
-    errors: [401],
-    handler: async (ctx) => presentUser(ctx.actor.user!, ctx.baseUrl, { full: true }),
+    handler: async (ctx) => ctx.actor.user!,
+    present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
   }),
   defineRoute({
     method: 'get',
@@ -32,7 +32,6 @@ export const userRoutes = [
     permission: 'read_users',
     query: userListQuery,
     response: z.array(user),
-    errors: [400, 401],
     handler: async (ctx) => {
       const admin = canInstance(ctx.actor, 'read_admin_fields');
       const page = await users.listUsers(ctx.db, ctx.query, pageRequest(ctx.query), admin);
@@ -48,16 +47,16 @@ export const userRoutes = [
     summary: 'Get a user',
     scope: 'read_user',
     permission: 'read_users',
+    params: { user_id: recordId('User') },
     query: withCustomAttributes,
     response: user,
-    errors: [401, 404],
     handler: async (ctx) => {
-      const u = await users.findUser(ctx.db, ctx.params.user_id);
-      if (!u) throw notFound('User');
+      const u = await users.getUser(ctx.db, ctx.params.user_id);
       const admin = canInstance(ctx.actor, 'read_admin_fields');
       const custom = ctx.query.with_custom_attributes && admin ? ((await customAttributesOf(ctx.db, 'user', [u.id])).get(u.id) ?? []) : undefined;
-      return presentUser(u, ctx.baseUrl, { full: canReadUserPrivate(ctx.actor, u), customAttributes: custom });
+      return { u, custom };
     },
+    present: ({ u, custom }, ctx) => presentUser(u, ctx.baseUrl, { full: canReadUserPrivate(ctx.actor, u), customAttributes: custom }),
   }),
   defineRoute({
     method: 'post',
@@ -67,7 +66,8 @@ export const userRoutes = [
     permission: 'admin_instance',
     body: userCreateBody,
     response: user,
-    errors: [400, 401, 403, 409],
-    handler: async (ctx) => presentUser(await users.createUser(ctx.db, ctx.body), ctx.baseUrl, { full: true }),
+    errors: [409],
+    handler: async (ctx) => users.createUser(ctx.db, ctx.body),
+    present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
   }),
 ];

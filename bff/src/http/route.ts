@@ -1,6 +1,6 @@
 import type { Request, Response, RequestHandler } from 'express';
 import multer from 'multer';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Config } from '../config.ts';
@@ -20,34 +20,62 @@ import { badRequest, forbidden, notFound, unauthorized } from '../services/error
 import { setPaginationHeaders } from './pagination.ts';
 import { Page } from '../db/pagination.ts';
 import { authenticate } from './authenticate.ts';
+import { notFoundWording } from './params.ts';
 import { findGroup } from '../services/groups.ts';
 import { findProject } from '../services/projects.ts';
 import { groupAccessLevel, projectAccessLevel } from '../services/access.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+export type LoadKind = 'group' | 'project';
+type GroupLoaded = { group: GroupRow; level: number };
+type ProjectLoaded = { group: GroupRow; project: ProjectRow; level: number };
+/**
+ * What `load` puts in the context, and only that: the group and the caller's role in it, the
+ * project with its group, or (for routes written once for groups and projects) the group and
+ * perhaps the project.
+ */
+export type Loaded<L> = [L] extends [undefined]
+  ? {}
+  : undefined extends L
+    ? Partial<ProjectLoaded>
+    : [L] extends ['group']
+      ? GroupLoaded
+      : [L] extends ['project']
+        ? ProjectLoaded
+        : GroupLoaded & Partial<ProjectLoaded>;
+
+/** Path parameters other than a loaded `:id`, each with its schema (see http/params.ts). */
+export type ParamShape = Record<string, z.ZodType>;
+export type ParamsOf<P extends ParamShape> = { [K in keyof P]: z.output<P[K]> };
+
 /** What every handler gets: plain values, the database and the caller, never HTTP details it must parse. */
-export interface RouteContext<Q, B> {
+export type RouteContext<Q = unknown, B = unknown, P = {}, L = undefined> = {
   db: Db;
   config: Config;
   /** Opens the secrets Gatehouse keeps encrypted (webhook tokens, headers, URL variables). */
   vault: Vault;
   actor: Actor;
-  params: Record<string, string>;
+  /** The declared path parameters, parsed. */
+  params: P;
   query: Q;
   body: B;
   /** Base of absolute URLs (web_url, Link): GATEHOUSE_EXTERNAL_URL, or the request's own origin. */
   baseUrl: string;
-  /** Loaded by `load: 'group'`: the group named by :id and the caller's effective role in it. */
-  group: GroupRow;
-  project: ProjectRow;
-  level: number;
   file?: { buffer: Buffer; originalname: string; mimetype: string; size: number };
   req: Request;
   res: Response;
-}
+} & Loaded<L>;
 
-export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R = unknown> {
+/** Child loaders: each key joins the context with what its function found (or it throws its own 404). */
+export type Loaders<C> = Record<string, (ctx: C) => Promise<unknown>>;
+type Children<W> = { [K in keyof W]: W[K] extends (ctx: never) => Promise<infer T> ? T : never };
+
+/** The wire shape `present` must produce: one item of a list route, or the whole answer. */
+type Presented<S> = S extends z.ZodArray<infer E> ? z.output<E> : S extends z.ZodType ? z.output<S> : unknown;
+
+/** A route as declared: what it takes, what it loads, who may call it, and how its result is shown. */
+export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P extends ParamShape, L extends LoadKind | undefined, W, S, R> {
   method: Method;
   /** Express path relative to /api/v4, e.g. /groups/:id. */
   path: string;
@@ -59,43 +87,64 @@ export interface RouteSpec<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   /** Scope a token needs; defaults to read for GET and write otherwise. */
   scope?: ScopeNeed;
   /** Resolve :id to a group or project first; unreadable ones answer 404 like missing ones. */
-  load?: 'group' | 'project';
+  load?: L;
   permission?: Action;
+  /** Every path parameter besides a loaded :id, with its schema; an id that cannot exist answers the same 404 as one that does not. */
+  params?: P;
+  /** Children of what was loaded (a hook, a token), loaded in order after the permission check. */
+  with?: W;
   query?: Q;
   body?: B;
   /** Name of a multipart file field this route accepts. */
   upload?: string;
   status?: number;
-  response?: z.ZodType;
+  response?: S;
   /**
    * Error statuses this route answers beyond those its declaration implies (see
    * errorStatuses: 400/401/403/404/415 follow from its parameters, auth, scope and loading).
    */
   errors?: number[];
-  handler: (ctx: RouteContext<z.output<Q>, z.output<B>>) => Promise<R>;
-  /** Turns the handler's result (or each item of a Page) into the wire shape. */
-  present?: (value: never, ctx: RouteContext<z.output<Q>, z.output<B>>) => unknown;
+  handler: (ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Promise<R>;
+  /** Turns the handler's result (or each item of a Page or list) into the wire shape its response schema declares. */
+  present?: (value: R extends Page<infer I> ? I : R extends readonly (infer I)[] ? I : R, ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Presented<S>;
 }
 
-export function defineRoute<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodObject<{}>, R = unknown>(
-  spec: Omit<RouteSpec<Q, B, R>, 'present'> & {
-    present?: (value: R extends Page<infer I> ? I : R, ctx: RouteContext<z.output<Q>, z.output<B>>) => unknown;
-  },
-): RouteSpec {
-  return spec as unknown as RouteSpec;
+/** A declaration with its types erased: what the app mounts, the OpenAPI document lists and the tests walk. */
+export type RouteSpec = Omit<RouteDeclaration<z.ZodType, z.ZodType, ParamShape, LoadKind | undefined, unknown, z.ZodType, unknown>, 'handler' | 'present' | 'with'> & {
+  with?: Loaders<never>;
+  handler: (ctx: never) => Promise<unknown>;
+  present?: (value: never, ctx: never) => unknown;
+};
+
+export function defineRoute<
+  Q extends z.ZodType = z.ZodObject<{}>,
+  B extends z.ZodType = z.ZodObject<{}>,
+  P extends ParamShape = {},
+  L extends LoadKind | undefined = undefined,
+  // Each child loader sees the route's context and its fellow children (loaded in declaration order).
+  W extends { [K in keyof W]: (ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Promise<unknown> } = {},
+  S extends z.ZodType = z.ZodType,
+  R = unknown,
+>(declaration: RouteDeclaration<Q, B, P, L, W, S, R>): RouteSpec {
+  const undeclared = [...declaration.path.matchAll(/:([A-Za-z_]+)/g)]
+    .map((m) => m[1])
+    .filter((name) => !(name === 'id' && declaration.load) && !(declaration.params && name in declaration.params));
+  if (undeclared.length) throw new Error(`${declaration.method.toUpperCase()} ${declaration.path}: declare the path parameter(s) ${undeclared.join(', ')} in params`);
+  return declaration as unknown as RouteSpec;
 }
 
 /**
  * The error statuses a client should expect of a route, derived from what it declares: 401 for
- * a missing or unusable credential (any route), 400 for parameters (path, query or body), 403
- * where a permission or a write scope is needed, 404 where something is looked up by the
- * path, 415 where a body is taken; plus the route's own extras.
+ * a missing or unusable credential (any route), 400 for a query, a body or a path parameter
+ * that is not an id, 403 where a permission or a write scope is needed, 404 where something is
+ * looked up by the path, 415 where a body is taken; plus the route's own extras.
  */
 export function errorStatuses(r: RouteSpec): number[] {
   const pathParams = /:[A-Za-z_]+/.test(r.path);
   const writes = (r.scope ?? (r.method === 'get' ? 'read' : 'write')) === 'write';
+  const textParams = Object.values(r.params ?? {}).some((schema) => notFoundWording(schema) === undefined);
   const derived = [
-    ...(r.query || r.body || pathParams ? [400] : []),
+    ...(r.query || r.body || textParams ? [400] : []),
     401,
     ...(r.permission || writes ? [403] : []),
     ...(r.load || pathParams ? [404] : []),
@@ -114,9 +163,32 @@ function parse<T extends z.ZodType>(schema: T | undefined, input: unknown): z.ou
   return result.data;
 }
 
-/** authenticate → load the group or project → authorise → validate → handler → present. */
+/** Each declared path parameter parsed by its schema: a malformed record id is that record's 404, anything else a 400. */
+function parseParams(shape: ParamShape | undefined, raw: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape ?? {})) {
+    const result = schema.safeParse(raw[name]);
+    if (result.success) {
+      out[name] = result.data;
+      continue;
+    }
+    const what = notFoundWording(schema);
+    if (what) throw notFound(what);
+    throw fromZodError(new z.ZodError(result.error.issues.map((i) => ({ ...i, path: [name, ...i.path] }))));
+  }
+  return out;
+}
+
+/**
+ * authenticate → load the group or project → authorise → validate (query, body, path) → load
+ * the children → handler → present.
+ */
 export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
+  const children = Object.entries(route.with ?? {}) as [string, (ctx: unknown) => Promise<unknown>][];
+  const handler = route.handler as (ctx: unknown) => Promise<unknown>;
+  const present = (route.present ?? ((v: unknown) => v)) as (v: unknown, c: unknown) => unknown;
+  const status = successStatus(route);
   return async (req, res) => {
     rejectNul(req.params, req.query, req.body);
     const actor = await authenticate(req, app.db, app.config);
@@ -127,17 +199,15 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
         error: 'insufficient_scope',
       });
     }
-    const ctx = {
+    const ctx: Record<string, unknown> & AllowedContext = {
       db: app.db,
       config: app.config,
       vault: app.vault,
       actor,
-      params: req.params as Record<string, string>,
       baseUrl: app.config.externalUrl ?? `${req.protocol}://${req.get('host')}`,
       req,
       res,
-      level: 0,
-    } as RouteContext<unknown, unknown>;
+    };
 
     if (route.load === 'group') {
       const group = await findGroup(app.db, String(req.params.id));
@@ -161,16 +231,18 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     const input = route.method === 'get' || route.method === 'delete' ? req.query : { ...req.query, ...(req.body ?? {}) };
     ctx.query = parse(route.query, req.query);
     ctx.body = parse(route.body, input);
-    const files = (req as Request & { files?: RouteContext<unknown, unknown>['file'][] }).files;
+    ctx.params = parseParams(route.params, req.params as Record<string, string>);
+    const files = (req as Request & { files?: RouteContext['file'][] }).files;
     if (route.upload) ctx.file = files?.find((f) => (f as { fieldname?: string } | undefined)?.fieldname === route.upload);
+    for (const [key, load] of children) ctx[key] = await load(ctx);
 
-    const result = await route.handler(ctx);
-    const present = (route.present ?? ((v: unknown) => v)) as (v: unknown, c: typeof ctx) => unknown;
-    const status = successStatus(route);
+    const result = await handler(ctx);
     if (res.headersSent) return;
     if (result instanceof Page) {
-      setPaginationHeaders(req, res, ctx.baseUrl, result);
+      setPaginationHeaders(req, res, ctx.baseUrl as string, result);
       res.status(status).json(result.items.map((item) => present(item, ctx)));
+    } else if (Array.isArray(result)) {
+      res.status(status).json(result.map((item) => present(item, ctx)));
     } else if (status === 204) {
       res.status(204).end();
     } else {
@@ -207,10 +279,19 @@ function hasNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
+/** What a permission is checked against: the caller, and the group or project a route loaded. */
+export interface AllowedContext {
+  actor: Actor;
+  group?: GroupRow;
+  project?: ProjectRow;
+  level?: number;
+}
+
 /** Whether the caller may do `action` on what the route loaded (the project's rule where a project was loaded). */
-export function allowed(action: Action, ctx: RouteContext<unknown, unknown>): boolean {
+export function allowed(action: Action, ctx: AllowedContext): boolean {
   if (isInstanceAction(action)) return canInstance(ctx.actor, action);
-  if (ctx.project && isProjectAction(action)) return canProject(ctx.actor, action, { project: ctx.project, group: ctx.group, level: ctx.level });
-  if (ctx.group && isGroupAction(action)) return canGroup(ctx.actor, action, { group: ctx.group, level: ctx.level });
+  const level = ctx.level ?? 0;
+  if (ctx.project && ctx.group && isProjectAction(action)) return canProject(ctx.actor, action, { project: ctx.project, group: ctx.group, level });
+  if (ctx.group && isGroupAction(action)) return canGroup(ctx.actor, action, { group: ctx.group, level });
   return false;
 }

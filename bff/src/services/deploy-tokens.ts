@@ -18,9 +18,8 @@ export async function listDeployTokens(db: Db, group: GroupRow, active: boolean 
   return offsetPage(q.selectAll().orderBy('id'), page);
 }
 
-export async function getDeployToken(db: Db, group: GroupRow, id: string): Promise<DeployTokenRow> {
-  const n = Number(id);
-  const row = /^\d+$/.test(id) && n <= 2_147_483_647 ? await db.selectFrom('deploy_tokens').selectAll().where('group_id', '=', group.id).where('id', '=', n).executeTakeFirst() : undefined;
+export async function getDeployToken(db: Db, group: GroupRow, id: number): Promise<DeployTokenRow> {
+  const row = await db.selectFrom('deploy_tokens').selectAll().where('group_id', '=', group.id).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Deploy Token');
   return row;
 }

@@ -70,9 +70,7 @@ export async function listGroupAccessTokens(db: Db, group: GroupRow, q: GroupAcc
   return (await offsetPage(query.orderBy(sql.ref(column), dir).orderBy('t.id', dir), page)).map(toRecord(group));
 }
 
-export async function getGroupAccessToken(db: Db, group: GroupRow, tokenId: string): Promise<GroupAccessTokenRecord> {
-  const id = Number(tokenId);
-  if (!/^\d+$/.test(tokenId) || id > 2_147_483_647) throw notFound('Token');
+export async function getGroupAccessToken(db: Db, group: GroupRow, id: number): Promise<GroupAccessTokenRecord> {
   const row = await baseQuery(db, group).where('t.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Token');
   return toRecord(group)(row);
@@ -139,7 +137,7 @@ async function callingGroupToken(db: Db, actor: Actor, group: GroupRow): Promise
     throw notAllowed('the token used is not a group access token');
   }
   if (actor.user.bot_group_id !== group.id) throw unauthorized();
-  return getGroupAccessToken(db, group, String(actor.token.id));
+  return getGroupAccessToken(db, group, actor.token.id);
 }
 
 /**
@@ -152,7 +150,7 @@ export async function rotateGroupAccessToken(
   actor: Actor,
   group: GroupRow,
   callerLevel: number,
-  tokenId: string,
+  tokenId: number | 'self',
   expiresAt: string | undefined,
 ): Promise<GroupAccessTokenRecord & { plaintext: string }> {
   let current: GroupAccessTokenRecord;
@@ -210,7 +208,7 @@ async function revokeFamily(db: Db, token: TokenRow): Promise<void> {
     .execute();
 }
 
-export async function revokeGroupAccessToken(db: Db, group: GroupRow, tokenId: string): Promise<void> {
+export async function revokeGroupAccessToken(db: Db, group: GroupRow, tokenId: number): Promise<void> {
   const { token } = await getGroupAccessToken(db, group, tokenId);
   if (token.revoked) throw validationFailed({ token: ['is already revoked'] });
   await db.transaction().execute(async (trx) => {

@@ -31,7 +31,7 @@ const stateOf = async (id: number) => db.selectFrom('personal_access_tokens').se
 describe('rotateGroupAccessToken', () => {
   it('revokes the old token and returns a new one of the same family, which works', async () => {
     const { group, token } = await groupWithToken();
-    const rotated = await rotateGroupAccessToken(db, owner, group, 50, String(token.token.id), undefined);
+    const rotated = await rotateGroupAccessToken(db, owner, group, 50, token.token.id, undefined);
     assert.notEqual(rotated.token.id, token.token.id);
     assert.equal((await stateOf(token.token.id)).revoked, 1);
     assert.deepEqual(await stateOf(rotated.token.id), { revoked: 0, family_id: token.token.id, previous_token_id: token.token.id });
@@ -41,9 +41,9 @@ describe('rotateGroupAccessToken', () => {
 
   it('treats rotating an already revoked token as reuse: the whole family is revoked', async () => {
     const { group, token } = await groupWithToken();
-    const first = await rotateGroupAccessToken(db, owner, group, 50, String(token.token.id), undefined);
-    const second = await rotateGroupAccessToken(db, owner, group, 50, String(first.token.id), undefined);
-    await assert.rejects(rotateGroupAccessToken(db, owner, group, 50, String(token.token.id), undefined), rejectsAs('unauthorized'));
+    const first = await rotateGroupAccessToken(db, owner, group, 50, token.token.id, undefined);
+    const second = await rotateGroupAccessToken(db, owner, group, 50, first.token.id, undefined);
+    await assert.rejects(rotateGroupAccessToken(db, owner, group, 50, token.token.id, undefined), rejectsAs('unauthorized'));
     for (const id of [token.token.id, first.token.id, second.token.id]) assert.equal((await stateOf(id)).revoked, 1, `token ${id} of the family`);
   });
 
@@ -65,21 +65,21 @@ describe('rotateGroupAccessToken', () => {
     const { token: other } = await groupWithToken();
     const bot = await actorForToken(db, token.plaintext);
     assert.ok(typeof bot === 'object');
-    await assert.rejects(rotateGroupAccessToken(db, bot, group, 40, String(token.token.id), undefined), rejectsAs('unauthorized'));
-    await assert.rejects(rotateGroupAccessToken(db, owner, group, 40, String(token.token.id), undefined), rejectsAs('unauthorized'));
-    await assert.rejects(rotateGroupAccessToken(db, { ...owner, scopes: ['read_api'] }, group, 50, String(token.token.id), undefined), rejectsAs('forbidden'));
+    await assert.rejects(rotateGroupAccessToken(db, bot, group, 40, token.token.id, undefined), rejectsAs('unauthorized'));
+    await assert.rejects(rotateGroupAccessToken(db, owner, group, 40, token.token.id, undefined), rejectsAs('unauthorized'));
+    await assert.rejects(rotateGroupAccessToken(db, { ...owner, scopes: ['read_api'] }, group, 50, token.token.id, undefined), rejectsAs('forbidden'));
     // A token of another group is not found through this one: the caller learns nothing (401).
-    await assert.rejects(rotateGroupAccessToken(db, owner, group, 50, String(other.token.id), undefined), rejectsAs('unauthorized'));
+    await assert.rejects(rotateGroupAccessToken(db, owner, group, 50, other.token.id, undefined), rejectsAs('unauthorized'));
     assert.equal((await stateOf(token.token.id)).revoked, 0, 'nothing was rotated');
   });
 
   it('uses the expiry asked for, and refuses an expired token', async () => {
     const { group, token } = await groupWithToken();
     const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const rotated = await rotateGroupAccessToken(db, owner, group, 50, String(token.token.id), inAMonth);
+    const rotated = await rotateGroupAccessToken(db, owner, group, 50, token.token.id, inAMonth);
     assert.equal(rotated.token.expires_at, inAMonth);
     const { group: g2, token: t2 } = await groupWithToken();
     await db.updateTable('personal_access_tokens').set({ expires_at: '2000-01-01' }).where('id', '=', t2.token.id).execute();
-    await assert.rejects(rotateGroupAccessToken(db, owner, g2, 50, String(t2.token.id), undefined), rejectsAs('unauthorized'));
+    await assert.rejects(rotateGroupAccessToken(db, owner, g2, 50, t2.token.id, undefined), rejectsAs('unauthorized'));
   });
 });

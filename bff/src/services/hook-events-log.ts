@@ -32,12 +32,8 @@ export async function listHookLogs(db: Db, hook: WebHookRow, q: { status?: strin
   return offsetPage(query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
 }
 
-export async function findHookLog(db: Db, hook: WebHookRow, logId: string): Promise<WebHookLogRow> {
-  const id = Number(logId);
-  const row =
-    /^\d+$/.test(logId) && id <= 2_147_483_647
-      ? await db.selectFrom('web_hook_logs').selectAll().where('id', '=', id).where('web_hook_id', '=', hook.id).executeTakeFirst()
-      : undefined;
+export async function findHookLog(db: Db, hook: WebHookRow, id: number): Promise<WebHookLogRow> {
+  const row = await db.selectFrom('web_hook_logs').selectAll().where('id', '=', id).where('web_hook_id', '=', hook.id).executeTakeFirst();
   if (!row) throw notFound('Hook Log');
   return row;
 }

@@ -32,12 +32,8 @@ export async function listHooks(db: Db, owner: HookOwner): Promise<WebHookRow[]>
   return db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id').execute();
 }
 
-export async function findHook(db: Db, owner: HookOwner, hookId: string): Promise<WebHookRow> {
-  const id = Number(hookId);
-  const row =
-    /^\d+$/.test(hookId) && id <= 2_147_483_647
-      ? await db.selectFrom('web_hooks').selectAll().where('id', '=', id).where(ownerColumn(owner.scope), '=', owner.id).executeTakeFirst()
-      : undefined;
+export async function findHook(db: Db, owner: HookOwner, id: number): Promise<WebHookRow> {
+  const row = await db.selectFrom('web_hooks').selectAll().where('id', '=', id).where(ownerColumn(owner.scope), '=', owner.id).executeTakeFirst();
   if (!row) throw notFound('Hook');
   return row;
 }

@@ -76,14 +76,13 @@ export async function listPersonalAccessTokens(
 }
 
 /** A token the caller may see: their own, or any for an administrator. `self` is the calling token. */
-export async function findVisibleToken(db: Db, actor: Actor, id: string): Promise<TokenRow> {
+export async function findVisibleToken(db: Db, actor: Actor, id: number | 'self'): Promise<TokenRow> {
   if (id === 'self') {
     if (!actor.token) throw notFound('Token');
     // Read again: authenticating this very request may just have set last_used_at.
     return (await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', actor.token.id).executeTakeFirst()) ?? actor.token;
   }
-  const n = Number(id);
-  const token = /^\d+$/.test(id) && n <= 2_147_483_647 ? await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', n).executeTakeFirst() : undefined;
+  const token = await db.selectFrom('personal_access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   if (!token || (!canInstance(actor, 'admin_instance') && token.user_id !== actor.user!.id)) throw notFound('Token');
   return token;
 }

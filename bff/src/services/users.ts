@@ -5,17 +5,20 @@ import type { UserCreateBody } from '../../../shared/src/users.ts';
 import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
-import { conflict, validationFailed } from './errors.ts';
+import { conflict, notFound, validationFailed } from './errors.ts';
 import { customAttributeConditions } from './custom-attributes.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 
-export async function findUser(db: Db, id: string | number | undefined): Promise<UserRow | undefined> {
-  // Digits only: Number() would also read "0x1", "1.0" or " 1" as an ID.
-  if (!/^\d+$/.test(String(id ?? ''))) return undefined;
-  const n = Number(id);
-  if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) return undefined;
-  return db.selectFrom('users').selectAll().where('id', '=', n).executeTakeFirst();
+export async function findUser(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The user with this id, or `404 User Not Found`. */
+export async function getUser(db: Db, id: number): Promise<UserRow> {
+  const user = await findUser(db, id);
+  if (!user) throw notFound('User');
+  return user;
 }
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
