@@ -42,8 +42,8 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
-      description: m[1] === 'id' ? 'Numeric ID or URL-encoded full path' : undefined,
+      schema: r.params?.[m[1]] ? jsonSchema(r.params[m[1]], 'input') : { type: 'string' },
+      description: m[1] === 'id' && r.load ? 'Numeric ID or URL-encoded full path' : undefined,
     }));
     const queryParams: unknown[] = [];
     if (r.query) {
