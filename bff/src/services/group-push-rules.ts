@@ -1,9 +1,11 @@
 import type { Db } from '../db/index.ts';
-import type { GroupPushRuleRow, GroupRow } from '../db/schema.ts';
+import type { GroupPushRuleRow, GroupPushRulesTable, GroupRow } from '../db/schema.ts';
+import { columnsOf } from '../db/columns.ts';
 import type { GroupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
 import { notFound, unprocessable } from './errors.ts';
 import { nowIso } from '../util/time.ts';
-import { toColumns } from '../util/rows.ts';
+
+const pushRuleColumns = columnsOf<GroupPushRulesTable>();
 
 export async function findPushRule(db: Db, group: GroupRow): Promise<GroupPushRuleRow> {
   const rule = await db.selectFrom('group_push_rules').selectAll().where('group_id', '=', group.id).executeTakeFirst();
@@ -16,7 +18,7 @@ export async function createPushRule(db: Db, group: GroupRow, body: GroupPushRul
   const now = nowIso();
   const inserted = await db
     .insertInto('group_push_rules')
-    .values({ ...toColumns(body), group_id: group.id, created_at: now, updated_at: now })
+    .values({ ...pushRuleColumns(body), group_id: group.id, created_at: now, updated_at: now })
     .onConflict((oc) => oc.column('group_id').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -26,7 +28,7 @@ export async function createPushRule(db: Db, group: GroupRow, body: GroupPushRul
 
 export async function updatePushRule(db: Db, group: GroupRow, body: GroupPushRuleBody): Promise<GroupPushRuleRow> {
   const rule = await findPushRule(db, group);
-  await db.updateTable('group_push_rules').set({ ...toColumns(body), updated_at: nowIso() }).where('id', '=', rule.id).execute();
+  await db.updateTable('group_push_rules').set({ ...pushRuleColumns(body), updated_at: nowIso() }).where('id', '=', rule.id).execute();
   return findPushRule(db, group);
 }
 

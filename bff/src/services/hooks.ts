@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import type { WebHookRow } from '../db/schema.ts';
+import type { WebHookRow, WebHooksTable } from '../db/schema.ts';
+import { columnsOf } from '../db/columns.ts';
+import { ownerColumn, ownerColumns, type TwinOwner, type TwinScope } from '../db/twins.ts';
 import type { Vault } from '../auth/vault.ts';
 import {
   GROUP_ONLY_HOOK_FLAGS,
@@ -17,16 +19,14 @@ import {
 import { notFound, unprocessable } from './errors.ts';
 import { BlockedRequestError, checkUrl } from '../outbound/http.ts';
 import { nowIso } from '../util/time.ts';
-import { toColumns } from '../util/rows.ts';
 import { getSettings } from './application-settings.ts';
 
-export type HookScope = 'groups' | 'projects';
-export interface HookOwner {
+export type HookScope = TwinScope;
+export interface HookOwner extends TwinOwner {
   scope: HookScope;
   id: number;
 }
 
-const ownerColumn = (scope: HookScope) => (scope === 'groups' ? 'group_id' : 'project_id');
 
 export async function listHooks(db: Db, owner: HookOwner): Promise<WebHookRow[]> {
   return db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id').execute();
@@ -75,10 +75,13 @@ async function validate(
   if (Object.keys(errors).length) throw unprocessable(errors);
 }
 
-function columnsOf(vault: Vault, body: Partial<HookCreateBody>) {
+const hookColumns = columnsOf<WebHooksTable>();
+
+/** The body's columns: plain fields as stored, secrets encrypted. */
+function columnsFor(vault: Vault, body: Partial<HookCreateBody>) {
   const { token, custom_headers, url_variables, ...rest } = body;
   return {
-    ...toColumns(rest),
+    ...hookColumns(rest),
     ...(token !== undefined ? { encrypted_token: token === '' ? null : vault.encrypt(token) } : {}),
     ...(custom_headers !== undefined ? { encrypted_custom_headers: vault.encryptJson(custom_headers) } : {}),
     ...(url_variables !== undefined ? { encrypted_url_variables: vault.encryptJson(url_variables) } : {}),
@@ -91,15 +94,14 @@ export async function createHook(db: Db, vault: Vault, owner: HookOwner, body: H
   const inserted = await db
     .insertInto('web_hooks')
     .values({
-      ...columnsOf(vault, body),
+      ...columnsFor(vault, body),
+      ...ownerColumns(owner),
       uuid: crypto.randomUUID(),
       scope: owner.scope === 'groups' ? 'group' : 'project',
-      group_id: owner.scope === 'groups' ? owner.id : null,
-      project_id: owner.scope === 'projects' ? owner.id : null,
       url: body.url,
       created_at: now,
       updated_at: now,
-    } as never)
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return db.selectFrom('web_hooks').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
@@ -138,7 +140,7 @@ export async function updateHook(db: Db, vault: Vault, owner: HookOwner, hook: W
     },
     body,
   );
-  await db.updateTable('web_hooks').set({ ...columnsOf(vault, body), updated_at: nowIso() } as never).where('id', '=', hook.id).execute();
+  await db.updateTable('web_hooks').set({ ...columnsFor(vault, body), updated_at: nowIso() }).where('id', '=', hook.id).execute();
   return db.selectFrom('web_hooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
 }
 
