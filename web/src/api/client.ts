@@ -1,7 +1,13 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { ConsolePaths } from './console-schema.ts';
+import type { paths } from './schema.d.ts';
+
 /**
  * The console's one fetch client. The browser holds no API credential: calls ride on the
  * httpOnly session cookie, and every write echoes the session's CSRF token, which is kept in
- * memory only (it is re-read from GET /api/console/session after a reload).
+ * memory only (it is re-read from GET /api/console/session after a reload). Paths, parameters
+ * and bodies are checked at compile time against the types generated from the route table
+ * (`npm run openapi:types`); `data()`/`page()` turn an answer into its body or an ApiError.
  */
 
 /** Field errors of a 400 `{"message": {"field": ["error", ...]}}`, flattened to dotted paths. */
@@ -52,21 +58,6 @@ export const setUnauthorizedHandler = (fn: UnauthorizedHandler) => {
   onUnauthorized = fn;
 };
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined | null>;
-  /** A plain value is sent as JSON; FormData as multipart. */
-  body?: unknown;
-  signal?: AbortSignal;
-  /** A 401 is an expected answer here (sign-in, "am I signed in?"): do not redirect. */
-  allowUnauthorized?: boolean;
-}
-
-export interface ApiResponse<T> {
-  data: T;
-  headers: Headers;
-}
-
 /** `{"message": {"a": ["x"], "b": {"c": ["y"]}}}` → `{"a": ["x"], "b.c": ["y"]}`. */
 export function flattenFieldErrors(node: unknown, prefix = '', out: FieldErrors = {}): FieldErrors {
   if (Array.isArray(node)) {
@@ -93,53 +84,82 @@ function errorFrom(status: number, body: unknown, statusText: string, headers: H
   return new ApiError(status, `${status} ${statusText || 'Request failed'}`, null, body, headers);
 }
 
-export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const method = opts.method ?? 'GET';
-  const url = new URL(path, window.location.origin);
-  for (const [k, v] of Object.entries(opts.query ?? {})) {
-    if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-  }
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  let body: BodyInit | undefined;
-  if (opts.body instanceof FormData) body = opts.body;
-  else if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  }
-  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+/** Every request asks for JSON; writes echo the session's CSRF token. */
+const sessionMiddleware: Middleware = {
+  onRequest({ request }) {
+    request.headers.set('Accept', 'application/json');
+    if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+};
 
-  let res: Response;
+/** Empty filters (a cleared search box) are left out of the URL, as the server reads "" as a value. */
+const querySerializer = (query: Record<string, unknown>) => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  return params.toString();
+};
+
+const makeClient = <P extends {}>(baseUrl: string) => {
+  const client = createClient<P>({ baseUrl, credentials: 'same-origin', querySerializer });
+  client.use(sessionMiddleware);
+  return client;
+};
+
+/** The platform API, typed by web/src/api/schema.d.ts (generated from the route table). */
+export const v4 = makeClient<paths>('/api/v4');
+/** The console's own endpoints (session, abilities), typed by console-schema.ts. */
+export const consoleApi = makeClient<ConsolePaths>('/api/console');
+
+export interface CallOptions {
+  /** A 401 is an expected answer here (sign-in, "am I signed in?"): do not redirect. */
+  allowUnauthorized?: boolean;
+}
+
+/** What an openapi-fetch call resolves to: data on a 2xx, error otherwise. */
+type Answer = { data?: unknown; error?: unknown; response: Response };
+/** The success body of a call (void for a 204). */
+export type DataOf<A extends Answer> = Exclude<A['data'], undefined>;
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
+/** Awaits a typed call and gives its body and headers, or throws an ApiError. */
+export async function answer<A extends Answer>(call: Promise<A>, opts: CallOptions = {}): Promise<ApiResponse<DataOf<A>>> {
+  let res: A;
   try {
-    res = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: opts.signal });
+    res = await call;
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
-  const text = res.status === 204 ? '' : await res.text();
-  let parsed: unknown = null;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-  }
-  if (!res.ok) {
-    const error = errorFrom(res.status, parsed, res.statusText, res.headers);
-    if (res.status === 401 && !opts.allowUnauthorized) onUnauthorized();
+  const { response } = res;
+  if (!response.ok) {
+    const error = errorFrom(response.status, res.error ?? null, response.statusText, response.headers);
+    if (response.status === 401 && !opts.allowUnauthorized) onUnauthorized();
     throw error;
   }
-  return { data: parsed as T, headers: res.headers };
+  return { data: res.data as DataOf<A>, headers: response.headers };
 }
 
-export const api = {
-  get: <T>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...opts, method: 'GET' }).then((r) => r.data),
-  put: <T>(path: string, body: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
-    request<T>(path, { ...opts, method: 'PUT', body }).then((r) => r.data),
-  post: <T>(path: string, body: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
-    request<T>(path, { ...opts, method: 'POST', body }).then((r) => r.data),
-  delete: <T>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...opts, method: 'DELETE' }).then((r) => r.data),
-};
+/** The body of a typed call, or an ApiError. */
+export const data = async <A extends Answer>(call: Promise<A>, opts?: CallOptions) => (await answer(call, opts)).data;
+
+/** One page of a list: its items and the pagination headers. */
+export interface Page<T> {
+  items: T[];
+  page: PageInfo;
+}
+
+/** A list call read as a page (items plus X-Total, X-Page, …). */
+export async function page<T>(call: Promise<{ data?: T[]; error?: unknown; response: Response }>, opts?: CallOptions): Promise<Page<T>> {
+  const res = await answer(call, opts);
+  return { items: res.data, page: pageInfo(res.headers) };
+}
 
 /** Pagination headers of the platform's offset pagination. */
 export interface PageInfo {

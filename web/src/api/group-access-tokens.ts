@@ -1,11 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  GroupAccessToken,
-  GroupAccessTokenCreateBody,
-  GroupAccessTokenListQuery,
-  GroupAccessTokenWithToken,
-} from '../../../shared/src/group-access-tokens.ts';
-import { api, pageInfo, request, type PageInfo } from './client.ts';
+import type { GroupAccessToken, GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
+import { data, page, v4, type Page } from './client.ts';
 
 /** What the access-token list keeps in the URL and sends to GET /groups/:id/access_tokens. */
 export type AccessTokensQuery = Pick<
@@ -20,12 +15,9 @@ export const groupAccessTokensKeys = {
   list: (groupId: number, query: AccessTokensQuery) => [...groupAccessTokensKeys.lists(groupId), query] as const,
 };
 
-const tokensUrl = (groupId: number) => `/api/v4/groups/${groupId}/access_tokens`;
+const group = (groupId: number) => ({ id: String(groupId) });
 
-export interface AccessTokensPage {
-  items: GroupAccessToken[];
-  page: PageInfo;
-}
+export type AccessTokensPage = Page<GroupAccessToken>;
 
 /**
  * The list never carries a plaintext, but the cache must not hold one even if the server ever
@@ -41,8 +33,8 @@ export function useGroupAccessTokens(groupId: number, query: AccessTokensQuery, 
     queryKey: groupAccessTokensKeys.list(groupId, query),
     enabled: opts.enabled ?? true,
     queryFn: async ({ signal }): Promise<AccessTokensPage> => {
-      const res = await request<GroupAccessToken[]>(tokensUrl(groupId), { query: { per_page: 20, ...query }, signal });
-      return { items: res.data.map(withoutSecret), page: pageInfo(res.headers) };
+      const res = await page(v4.GET('/groups/{id}/access_tokens', { params: { path: group(groupId), query: { per_page: 20, ...query } }, signal }));
+      return { ...res, items: res.items.map(withoutSecret) };
     },
     placeholderData: keepPreviousData,
   });
@@ -57,7 +49,7 @@ export function useCreateGroupAccessToken(groupId: number) {
   const qc = useQueryClient();
   return useMutation({
     gcTime: 0,
-    mutationFn: (body: GroupAccessTokenCreateBody) => api.post<GroupAccessTokenWithToken>(tokensUrl(groupId), body),
+    mutationFn: (body: GroupAccessTokenCreateBody) => data(v4.POST('/groups/{id}/access_tokens', { params: { path: group(groupId) }, body })),
     onSettled: () => qc.invalidateQueries({ queryKey: groupAccessTokensKeys.group(groupId) }),
   });
 }
@@ -67,7 +59,12 @@ export function useRotateGroupAccessToken(groupId: number) {
   return useMutation({
     gcTime: 0,
     mutationFn: ({ tokenId, expires_at }: { tokenId: number; expires_at?: string }) =>
-      api.post<GroupAccessTokenWithToken>(`${tokensUrl(groupId)}/${tokenId}/rotate`, expires_at ? { expires_at } : {}),
+      data(
+        v4.POST('/groups/{id}/access_tokens/{token_id}/rotate', {
+          params: { path: { ...group(groupId), token_id: String(tokenId) } },
+          body: expires_at ? { expires_at } : {},
+        }),
+      ),
     onSettled: () => qc.invalidateQueries({ queryKey: groupAccessTokensKeys.group(groupId) }),
   });
 }
@@ -75,7 +72,7 @@ export function useRotateGroupAccessToken(groupId: number) {
 export function useRevokeGroupAccessToken(groupId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (tokenId: number) => api.delete<void>(`${tokensUrl(groupId)}/${tokenId}`),
+    mutationFn: (tokenId: number) => data(v4.DELETE('/groups/{id}/access_tokens/{token_id}', { params: { path: { ...group(groupId), token_id: String(tokenId) } } })),
     onSettled: () => qc.invalidateQueries({ queryKey: groupAccessTokensKeys.group(groupId) }),
   });
 }

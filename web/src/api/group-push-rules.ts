@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupPushRule, GroupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
-import { ApiError, api } from './client.ts';
+import { ApiError, data, v4 } from './client.ts';
 
 export const groupPushRulesKeys = {
   all: ['group-push-rules'] as const,
   detail: (groupId: number) => [...groupPushRulesKeys.all, groupId] as const,
 };
 
-const ruleUrl = (groupId: number) => `/api/v4/groups/${groupId}/push_rule`;
+const ruleParams = (groupId: number) => ({ params: { path: { id: String(groupId) } } });
 
 /** The group's push rule, or null when it was never configured (the API answers 404 then). */
 export function useGroupPushRule(groupId: number, opts: { enabled?: boolean } = {}) {
@@ -16,7 +16,7 @@ export function useGroupPushRule(groupId: number, opts: { enabled?: boolean } = 
     enabled: opts.enabled ?? true,
     queryFn: async ({ signal }): Promise<GroupPushRule | null> => {
       try {
-        return await api.get<GroupPushRule>(ruleUrl(groupId), { signal });
+        return await data(v4.GET('/groups/{id}/push_rule', { ...ruleParams(groupId), signal }));
       } catch (e) {
         if (e instanceof ApiError && e.status === 404 && /push rule/i.test(e.message)) return null;
         throw e;
@@ -30,7 +30,7 @@ export function useSaveGroupPushRule(groupId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ body, exists }: { body: GroupPushRuleBody; exists: boolean }) =>
-      exists ? api.put<GroupPushRule>(ruleUrl(groupId), body) : api.post<GroupPushRule>(ruleUrl(groupId), body),
+      data(exists ? v4.PUT('/groups/{id}/push_rule', { ...ruleParams(groupId), body }) : v4.POST('/groups/{id}/push_rule', { ...ruleParams(groupId), body })),
     onSuccess: (rule) => qc.setQueryData(groupPushRulesKeys.detail(groupId), rule),
     onSettled: () => qc.invalidateQueries({ queryKey: groupPushRulesKeys.all }),
   });
@@ -39,7 +39,7 @@ export function useSaveGroupPushRule(groupId: number) {
 export function useDeleteGroupPushRule(groupId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<void>(ruleUrl(groupId)),
+    mutationFn: () => data(v4.DELETE('/groups/{id}/push_rule', ruleParams(groupId))),
     onSuccess: () => qc.setQueryData(groupPushRulesKeys.detail(groupId), null),
     onSettled: () => qc.invalidateQueries({ queryKey: groupPushRulesKeys.all }),
   });

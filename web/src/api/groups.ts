@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GroupDetail, GroupListItem, GroupUpdateInput } from '../../../shared/src/groups.ts';
-import type { Abilities } from '../../../shared/src/session.ts';
-import { api, pageInfo, request, type PageInfo } from './client.ts';
+import type { GroupDetail, GroupListItem, GroupUpdateBody } from '../../../shared/src/groups.ts';
+import { consoleApi, data, page, v4, type Page } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 /** What the groups list keeps in the URL and sends to GET /groups. */
@@ -25,20 +24,15 @@ export const groupsKeys = {
   role: (id: number, userId: number) => [...groupsKeys.all, 'role', id, userId] as const,
 };
 
-const groupUrl = (id: string | number) => `/api/v4/groups/${encodeURIComponent(String(id))}`;
+/** The numeric ID or the full path; the client encodes it into the URL. */
+const groupPath = (id: string | number) => ({ params: { path: { id: String(id) } } });
 
-export interface GroupsPage {
-  items: GroupListItem[];
-  page: PageInfo;
-}
+export type GroupsPage = Page<GroupListItem>;
 
 export function useGroups(query: GroupsListQuery) {
   return useQuery({
     queryKey: groupsKeys.list(query),
-    queryFn: async ({ signal }): Promise<GroupsPage> => {
-      const res = await request<GroupListItem[]>('/api/v4/groups', { query: { per_page: 20, ...query }, signal });
-      return { items: res.data, page: pageInfo(res.headers) };
-    },
+    queryFn: ({ signal }): Promise<GroupsPage> => page(v4.GET('/groups', { params: { query: { per_page: 20, ...query } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -46,24 +40,16 @@ export function useGroups(query: GroupsListQuery) {
 export function useGroup(id: string | number) {
   return useQuery({
     queryKey: groupsKeys.detail(id),
-    queryFn: ({ signal }) => api.get<GroupDetail>(groupUrl(id), { signal }),
+    queryFn: ({ signal }) => data(v4.GET('/groups/{id}', { ...groupPath(id), signal })),
   });
 }
 
-/**
- * Direct subgroups of a group. The API has no GET /groups/:id/subgroups yet, so this reads
- * the visible groups (up to 100) and keeps the children.
- */
+/** Direct subgroups of a group the caller can see (the first 100, by name). */
 export function useSubgroups(group: Pick<GroupDetail, 'id'>) {
   return useQuery({
     queryKey: groupsKeys.subgroups(group.id),
-    queryFn: async ({ signal }) => {
-      const all = await api.get<GroupListItem[]>('/api/v4/groups', {
-        query: { all_available: true, per_page: 100, order_by: 'name' },
-        signal,
-      });
-      return all.filter((g) => g.parent_id === group.id);
-    },
+    queryFn: ({ signal }) =>
+      data(v4.GET('/groups/{id}/subgroups', { params: { path: { id: String(group.id) }, query: { all_available: true, per_page: 100, order_by: 'name' } }, signal })),
   });
 }
 
@@ -75,13 +61,13 @@ export function useGroupRole(group: { id: number } | undefined, user: SessionUse
   return useQuery({
     queryKey: groupsKeys.role(group?.id ?? 0, user.id),
     enabled: group !== undefined,
-    queryFn: ({ signal }) => api.get<Abilities>(`/api/console/groups/${group!.id}/abilities`, { signal }),
+    queryFn: ({ signal }) => data(consoleApi.GET('/groups/{id}/abilities', { params: { path: { id: group!.id } }, signal })),
   });
 }
 
 export interface GroupUpdate {
   /** Only the fields that changed, in the shape of the PUT body. */
-  fields: Partial<GroupUpdateInput>;
+  fields: Partial<GroupUpdateBody>;
   /** A new avatar image to upload (sent as multipart after the other fields). */
   avatarFile?: File | null;
 }
@@ -91,13 +77,17 @@ export function useUpdateGroup(id: number) {
   return useMutation({
     mutationFn: async ({ fields, avatarFile }: GroupUpdate) => {
       let group: GroupDetail | undefined;
-      if (Object.keys(fields).length > 0) group = await api.put<GroupDetail>(groupUrl(id), fields);
+      // Removing the avatar is `avatar: ""` (null means the same to the schema).
+      const { avatar, ...rest } = fields;
+      const body = avatar === undefined ? rest : { ...rest, avatar: avatar ?? '' };
+      if (Object.keys(body).length > 0) group = await data(v4.PUT('/groups/{id}', { ...groupPath(id), body }));
       if (avatarFile) {
         const form = new FormData();
         form.append('avatar', avatarFile, avatarFile.name);
-        group = await api.put<GroupDetail>(groupUrl(id), form);
+        // Multipart: the typed body is empty, the serializer sends the form instead.
+        group = await data(v4.PUT('/groups/{id}', { ...groupPath(id), body: {}, bodySerializer: () => form }));
       }
-      return group ?? api.get<GroupDetail>(groupUrl(id));
+      return group ?? data(v4.GET('/groups/{id}', groupPath(id)));
     },
     onSuccess: (group) => {
       qc.setQueryData(groupsKeys.detail(group.full_path), group);

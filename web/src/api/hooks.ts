@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { HookCreateInput, HookEvent, HookFlag, Webhook, hookTestResult, resendResult } from '../../../shared/src/hooks.ts';
-import { api, pageInfo, request, type PageInfo } from './client.ts';
+import type { HookCreateInput, HookEvent, HookFlag, Webhook } from '../../../shared/src/hooks.ts';
+import { data, page, v4, type DataOf, type Page } from './client.ts';
 
 /** Group hooks and project hooks are one area: the same endpoints under /groups/:id or /projects/:id. */
 export type HookScope = 'groups' | 'projects';
@@ -35,15 +34,24 @@ export const hooksKeys = {
   eventList: (scope: HookScope, id: number, hookId: number, query: HookEventsQuery) => [...hooksKeys.events(scope, id, hookId), query] as const,
 };
 
-const hooksUrl = (o: HookOwner) => `/api/v4/${o.scope}/${o.id}/hooks`;
+/** The typed path of a hook endpoint under either scope, and its owner's path parameter. */
+const at = <P extends string>(o: HookOwner, rest: P) => `/${o.scope}/{id}/hooks${rest}` as const;
+const owned = (o: HookOwner) => ({ params: { path: { id: String(o.id) } } });
+const ids = (o: HookOwner, hookId: number) => ({ id: String(o.id), hook_id: String(hookId) });
+const hook = (o: HookOwner, hookId: number) => ({ params: { path: ids(o, hookId) } });
 
-export type HookTestResult = z.infer<typeof hookTestResult>;
-export type ResendResult = z.infer<typeof resendResult>;
+export type HookTestResult = DataOf<Awaited<ReturnType<typeof testCall>>>;
+export type ResendResult = DataOf<Awaited<ReturnType<typeof resendCall>>>;
+
+const testCall = (o: HookOwner, hookId: number, flag: HookFlag) =>
+  v4.POST(at(o, '/{hook_id}/test/{trigger}'), { params: { path: { ...ids(o, hookId), trigger: flag } } });
+const resendCall = (o: HookOwner, hookId: number, eventId: number) =>
+  v4.POST(at(o, '/{hook_id}/events/{hook_event_id}/resend'), { params: { path: { ...ids(o, hookId), hook_event_id: String(eventId) } } });
 
 export function useHooks(owner: HookOwner) {
   return useQuery({
     queryKey: hooksKeys.list(owner.scope, owner.id),
-    queryFn: ({ signal }) => api.get<Webhook[]>(hooksUrl(owner), { signal }),
+    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { ...owned(owner), signal })),
   });
 }
 
@@ -53,7 +61,7 @@ export function useHook(owner: HookOwner, hookId: number) {
   const listed = qc.getQueryData<Webhook[]>(hooksKeys.list(owner.scope, owner.id))?.find((h) => h.id === hookId);
   return useQuery({
     queryKey: hooksKeys.detail(owner.scope, owner.id, hookId),
-    queryFn: ({ signal }) => api.get<Webhook>(`${hooksUrl(owner)}/${hookId}`, { signal }),
+    queryFn: ({ signal }) => data(v4.GET(at(owner, '/{hook_id}'), { ...hook(owner, hookId), signal })),
     placeholderData: listed,
   });
 }
@@ -62,24 +70,18 @@ export function useHook(owner: HookOwner, hookId: number) {
 export function useLatestDelivery(owner: HookOwner, hookId: number) {
   return useQuery({
     queryKey: hooksKeys.latest(owner.scope, owner.id, hookId),
-    queryFn: async ({ signal }) => (await api.get<HookEvent[]>(`${hooksUrl(owner)}/${hookId}/events`, { query: { per_page: 1 }, signal }))[0] ?? null,
+    queryFn: async ({ signal }) =>
+      (await data(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { per_page: 1 } }, signal })))[0] ?? null,
   });
 }
 
-export interface HookEventsPage {
-  items: HookEvent[];
-  page: PageInfo;
-}
+export type HookEventsPage = Page<HookEvent>;
 
 export function useHookEvents(owner: HookOwner, hookId: number, query: HookEventsQuery) {
   return useQuery({
     queryKey: hooksKeys.eventList(owner.scope, owner.id, hookId, query),
     queryFn: async ({ signal }): Promise<HookEventsPage> => {
-      const res = await request<HookEvent[]>(`${hooksUrl(owner)}/${hookId}/events`, {
-        query: { ...query, per_page: HOOK_EVENTS_PER_PAGE },
-        signal,
-      });
-      return { items: res.data, page: pageInfo(res.headers) };
+      return page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { ...query, per_page: HOOK_EVENTS_PER_PAGE } }, signal }));
     },
     placeholderData: keepPreviousData,
   });
@@ -89,8 +91,8 @@ export function useHookEvents(owner: HookOwner, hookId: number, query: HookEvent
 export function useSaveHook(owner: HookOwner) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ hookId, body }: { hookId?: number; body: Partial<HookCreateInput> }) =>
-      hookId === undefined ? api.post<Webhook>(hooksUrl(owner), body) : api.put<Webhook>(`${hooksUrl(owner)}/${hookId}`, body),
+    mutationFn: ({ hookId, body }: { hookId?: number; body: HookCreateInput }) =>
+      data(hookId === undefined ? v4.POST(at(owner, ''), { ...owned(owner), body }) : v4.PUT(at(owner, '/{hook_id}'), { ...hook(owner, hookId), body })),
     onSuccess: (hook) => qc.setQueryData(hooksKeys.detail(owner.scope, owner.id, hook.id), hook),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
@@ -99,7 +101,7 @@ export function useSaveHook(owner: HookOwner) {
 export function useDeleteHook(owner: HookOwner) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (hookId: number) => api.delete<void>(`${hooksUrl(owner)}/${hookId}`),
+    mutationFn: (hookId: number) => data(v4.DELETE(at(owner, '/{hook_id}'), hook(owner, hookId))),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }
@@ -108,7 +110,7 @@ export function useDeleteHook(owner: HookOwner) {
 export function useTestHook(owner: HookOwner) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ hookId, flag }: { hookId: number; flag: HookFlag }) => api.post<HookTestResult>(`${hooksUrl(owner)}/${hookId}/test/${flag}`, {}),
+    mutationFn: ({ hookId, flag }: { hookId: number; flag: HookFlag }) => data(testCall(owner, hookId, flag)),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }
@@ -117,7 +119,7 @@ export function useTestHook(owner: HookOwner) {
 export function useResendHookEvent(owner: HookOwner, hookId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (eventId: number) => api.post<ResendResult>(`${hooksUrl(owner)}/${hookId}/events/${eventId}/resend`, {}),
+    mutationFn: (eventId: number) => data(resendCall(owner, hookId, eventId)),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }

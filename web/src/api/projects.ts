@@ -1,7 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ProjectSummary } from '../../../shared/src/projects.ts';
-import type { Abilities } from '../../../shared/src/session.ts';
-import { api } from './client.ts';
+import { consoleApi, data, v4 } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 export const projectsKeys = {
@@ -12,12 +10,10 @@ export const projectsKeys = {
   role: (id: number, userId: number) => [...projectsKeys.all, 'role', id, userId] as const,
 };
 
-const projectUrl = (id: string | number) => `/api/v4/projects/${encodeURIComponent(String(id))}`;
-
 export function useProject(id: string | number) {
   return useQuery({
     queryKey: projectsKeys.detail(id),
-    queryFn: ({ signal }) => api.get<ProjectSummary>(projectUrl(id), { signal }),
+    queryFn: ({ signal }) => data(v4.GET('/projects/{id}', { params: { path: { id: String(id) } }, signal })),
   });
 }
 
@@ -29,6 +25,6 @@ export function useProjectRole(project: { id: number } | undefined, user: Sessio
   return useQuery({
     queryKey: projectsKeys.role(project?.id ?? 0, user.id),
     enabled: project !== undefined,
-    queryFn: ({ signal }) => api.get<Abilities>(`/api/console/projects/${project!.id}/abilities`, { signal }),
+    queryFn: ({ signal }) => data(consoleApi.GET('/projects/{id}/abilities', { params: { path: { id: project!.id } }, signal })),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionInfo, SignInBody } from '../../../shared/src/session.ts';
-import { ApiError, api, setCsrfToken } from './client.ts';
+import { ApiError, consoleApi, data, setCsrfToken } from './client.ts';
 
 export const sessionKeys = {
   all: ['session'] as const,
@@ -12,7 +12,7 @@ export type SessionUser = SessionInfo['user'];
 /** The signed-in session, or null when there is none. Keeps the CSRF token in memory. */
 async function fetchSession(): Promise<SessionInfo | null> {
   try {
-    const info = await api.get<SessionInfo>('/api/console/session', { allowUnauthorized: true });
+    const info = await data(consoleApi.GET('/session'), { allowUnauthorized: true });
     setCsrfToken(info.csrf_token);
     return info;
   } catch (e) {
@@ -43,7 +43,7 @@ export function useCurrentUser(): SessionUser {
 export function useSignIn() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SignInBody) => api.post<SessionInfo>('/api/console/session', body, { allowUnauthorized: true }),
+    mutationFn: (body: SignInBody) => data(consoleApi.POST('/session', { body }), { allowUnauthorized: true }),
     onSuccess: (info) => {
       setCsrfToken(info.csrf_token);
       // Whatever was cached belonged to someone else (or to nobody).
@@ -59,7 +59,7 @@ export function useSignIn() {
  */
 export function useSignOut() {
   return useMutation({
-    mutationFn: () => api.delete<void>('/api/console/session', { allowUnauthorized: true }),
+    mutationFn: () => data(consoleApi.DELETE('/session'), { allowUnauthorized: true }),
     onSettled: () => {
       setCsrfToken(null);
       window.location.assign('/sign-in');

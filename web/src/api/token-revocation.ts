@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RevokedToken } from '../../../shared/src/token-revocation.ts';
-import { api } from './client.ts';
+import { data, v4 } from './client.ts';
 import { groupAccessTokensKeys } from './group-access-tokens.ts';
 
 /**
@@ -12,7 +11,7 @@ export function useRevokeLeakedToken(groupId: number) {
   const qc = useQueryClient();
   return useMutation({
     gcTime: 0,
-    mutationFn: (token: string) => api.post<RevokedToken>(`/api/v4/groups/${groupId}/tokens/revoke`, { token }),
+    mutationFn: (token: string) => data(v4.POST('/groups/{id}/tokens/revoke', { params: { path: { id: String(groupId) } }, body: { token } })),
     // A group access token of this tree may have been the one revoked: its list changes.
     onSuccess: (revoked) => {
       if (revoked.token_type === 'group_access_token') void qc.invalidateQueries({ queryKey: groupAccessTokensKeys.all });

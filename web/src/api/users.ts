@@ -1,9 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { userBasic } from '../../../shared/src/users.ts';
-import { api } from './client.ts';
-
-type UserBasic = z.infer<typeof userBasic>;
+import { data, v4 } from './client.ts';
 
 export const usersKeys = {
   all: ['users'] as const,
@@ -15,6 +11,6 @@ export function useUser(id: number | undefined) {
   return useQuery({
     queryKey: usersKeys.detail(id ?? 0),
     enabled: id !== undefined,
-    queryFn: ({ signal }) => api.get<UserBasic>(`/api/v4/users/${id}`, { signal }),
+    queryFn: ({ signal }) => data(v4.GET('/users/{user_id}', { params: { path: { user_id: String(id) } }, signal })),
   });
 }

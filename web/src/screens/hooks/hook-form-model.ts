@@ -155,9 +155,9 @@ export function toFormValues(hook: Webhook | null): HookFormValues {
  * The POST/PUT body: every field the form shows, the flags of the scope only, a secret only
  * when one was typed (or its removal asked for), a list only when it is being replaced.
  */
-export function toBody(v: HookFormValues, scope: HookScope, hook: Webhook | null): Partial<HookCreateInput> {
+export function toBody(v: HookFormValues, scope: HookScope, hook: Webhook | null): HookCreateInput {
   const editing = hook !== null;
-  const body: Partial<HookCreateInput> = {
+  const body: HookCreateInput = {
     url: v.url.trim(),
     name: v.name.trim(),
     description: v.description.trim(),
