@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { routes } from '../src/api/index.ts';
 import { repoRoot } from '../src/server.ts';
+import { z } from 'zod';
+import { defineRoute, errorStatuses } from '../src/http/route.ts';
+import { notFoundWording, recordId } from '../src/http/params.ts';
 import { expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
 
 /** Areas that are not sections of the spec but what any administration needs (issue 2, section 5). */
@@ -90,5 +93,42 @@ describe('the route table', () => {
     const lines = [...byArea].map(([area, a]) => `  ${area.padEnd(32)} ${a.served}/${a.served + a.missing.length}`);
     t.diagnostic(`spec endpoints served: ${done}/${total}\n${lines.join('\n')}`);
     assert.ok(done >= 4);
+  });
+});
+
+describe('route declarations', () => {
+  const declaration = { method: 'get' as const, area: 'groups', summary: 'test', handler: async () => ({}) };
+
+  it('refuse a path parameter that is neither loaded nor declared', () => {
+    assert.throws(() => defineRoute({ ...declaration, path: '/groups/:id/things/:thing_id', load: 'group' }), /declare the path parameter\(s\) thing_id/);
+    assert.throws(() => defineRoute({ ...declaration, path: '/users/:id' }), /declare the path parameter\(s\) id/);
+    assert.doesNotThrow(() => defineRoute({ ...declaration, path: '/groups/:id/things/:thing_id', load: 'group', params: { thing_id: recordId('Thing') } }));
+  });
+
+  it('give every path parameter of the table a schema, or the load that resolves it', () => {
+    for (const r of routes) {
+      for (const [, name] of r.path.matchAll(/:([A-Za-z_]+)/g)) {
+        assert.ok((name === 'id' && r.load) || r.params?.[name], `${r.method.toUpperCase()} ${r.path}: :${name} has no schema`);
+      }
+    }
+  });
+
+  it('parse a record id as digits up to 2³¹−1, with the record\'s own 404 wording', () => {
+    const id = recordId('Hook');
+    assert.equal(notFoundWording(id), 'Hook');
+    assert.equal(id.parse('42'), 42);
+    assert.equal(id.parse('2147483647'), 2_147_483_647);
+    for (const bad of ['2147483648', '-1', '1.0', '0x1', ' 1', '', 'abc']) assert.equal(id.safeParse(bad).success, false, bad);
+    assert.equal(notFoundWording(z.string()), undefined);
+  });
+
+  it('derive their documented error codes from what they declare', () => {
+    const base = { ...declaration, path: '/x' };
+    assert.deepEqual(errorStatuses(defineRoute(base)), [401]);
+    assert.deepEqual(errorStatuses(defineRoute({ ...base, method: 'post' })), [401, 403]);
+    assert.deepEqual(errorStatuses(defineRoute({ ...base, path: '/groups/:id', load: 'group', permission: 'admin_group' })), [401, 403, 404]);
+    assert.deepEqual(errorStatuses(defineRoute({ ...base, path: '/users/:user_id', params: { user_id: recordId('User') } })), [401, 404]);
+    assert.deepEqual(errorStatuses(defineRoute({ ...base, path: '/things/:key', params: { key: z.string().max(3) } })), [400, 401, 404]);
+    assert.deepEqual(errorStatuses(defineRoute({ ...base, method: 'put', body: z.object({ a: z.string() }), errors: [422] })), [400, 401, 403, 415, 422]);
   });
 });
