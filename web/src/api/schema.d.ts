@@ -2211,19 +2211,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -2529,19 +2516,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -2664,7 +2638,7 @@ export interface operations {
             path: {
                 /** @description Numeric ID or URL-encoded full path */
                 id: string;
-                token_id: string;
+                token_id: "self" | string;
             };
             cookie?: never;
         };
@@ -2720,19 +2694,6 @@ export interface operations {
             };
             /** @description Not authenticated or invalid credential */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
-            /** @description Not allowed for this user */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2804,19 +2765,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -2867,19 +2815,6 @@ export interface operations {
                         key: string;
                         value: string;
                     }[];
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
@@ -3406,19 +3341,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -3479,19 +3401,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -3595,19 +3504,6 @@ export interface operations {
                         }[];
                         wiki_page_events?: boolean;
                     }[];
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
@@ -3939,19 +3835,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -4238,19 +4121,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -4411,19 +4281,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         response_status: number;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -4872,19 +4729,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -5068,19 +4912,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -5271,19 +5102,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -5359,19 +5177,6 @@ export interface operations {
                         prevent_secrets: boolean;
                         reject_non_dco_commits: boolean | null;
                         reject_unsigned_commits: boolean | null;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -5722,19 +5527,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -5802,19 +5594,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -5875,19 +5654,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -6057,19 +5823,6 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -6131,19 +5884,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         created_at: string;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -6210,19 +5950,6 @@ export interface operations {
                         created_at: string;
                         scim_api_url: string;
                         token: string;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -6633,19 +6360,6 @@ export interface operations {
                         revoked: boolean;
                         scopes: string[];
                         user_id: number;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -7273,19 +6987,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -7349,19 +7050,6 @@ export interface operations {
                         key: string;
                         value: string;
                     }[];
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
@@ -7722,19 +7410,6 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -8064,19 +7739,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -8363,19 +8025,6 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -8536,19 +8185,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         response_status: number;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -8997,19 +8633,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
             /** @description Not authenticated or invalid credential */
             401: {
                 headers: {
@@ -9193,19 +8816,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
-                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -9393,19 +9003,6 @@ export interface operations {
                         state: "active" | "blocked" | "deactivated";
                         username: string;
                         web_url: string;
-                    };
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
                     };
                 };
             };
@@ -9806,7 +9403,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Numeric ID or URL-encoded full path */
                 id: string;
             };
             cookie?: never;
@@ -9823,19 +9419,6 @@ export interface operations {
                         key: string;
                         value: string;
                     }[];
-                };
-            };
-            /** @description A required attribute is missing or an attribute failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string | {
-                            [key: string]: string[];
-                        };
-                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
@@ -9884,7 +9467,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 key: string;
             };
@@ -9963,7 +9545,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 key: string;
             };
@@ -10064,7 +9645,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 key: string;
             };
