@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import type { Vault } from '../auth/vault.ts';
 import { HOOK_EVENTS, type HookFlag } from '../../../shared/src/hooks.ts';
-import { samplePayload } from '../services/hook-payloads.ts';
+import { samplePayload, type PayloadContext } from '../services/hook-payloads.ts';
+import { ownerColumns, type TwinOwner } from '../db/twins.ts';
 import type { Config } from '../config.ts';
 import type { GroupRow, UserRow } from '../db/schema.ts';
 import { randomPassword } from '../auth/secrets.ts';
@@ -107,77 +108,131 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
     prevent_secrets: true,
     max_file_size: 50,
   });
-  await seedHookDeliveries(db, config, vault, acme, alice);
+  const baseUrl = config.externalUrl ?? `http://localhost:${config.port}`;
+  const website = await db.selectFrom('projects').selectAll().where('namespace_id', '=', acme.id).where('path', '=', 'website').executeTakeFirstOrThrow();
+  await seedHook(db, vault, {
+    owner: { scope: 'groups', id: acme.id },
+    name: 'CI notifier (demo)',
+    description: 'Tells the CI system about pushes and membership changes',
+    url: 'https://ci.example.com/hooks/{pipeline_key}',
+    urlVariables: [{ key: 'pipeline_key', value: crypto.randomBytes(8).toString('hex') }],
+    headers: [{ key: 'X-CI-Tenant', value: 'acme' }],
+    flags: ['push_events', 'member_events', 'subgroup_events', 'tag_push_events'],
+    payload: { baseUrl, user: alice, group: acme },
+    deliveries: GROUP_HOOK_DELIVERIES,
+  });
+  // A project hook, so a Maintainer (who may not see group hooks) has deliveries to review.
+  await seedHook(db, vault, {
+    owner: { scope: 'projects', id: website.id },
+    name: 'Deploy previews (demo)',
+    description: 'Builds a preview site for every merge request and push',
+    url: 'https://previews.example.com/webhooks/website',
+    urlVariables: [],
+    headers: [],
+    flags: ['push_events', 'merge_requests_events', 'pipeline_events', 'tag_push_events'],
+    payload: { baseUrl, user: users.bob, group: acme, project: website },
+    deliveries: weekOfDeliveries(['push_events', 'merge_requests_events', 'pipeline_events', 'tag_push_events']),
+  });
   return { password };
 }
 
+const HOOK_FLAGS_ALL = Object.keys(HOOK_EVENTS) as HookFlag[];
+
+/** A delivery of the demo's history: the event, the receiver's status (null: no answer) and body. */
+type DemoDelivery = [HookFlag, number | null, string];
+
+const GROUP_HOOK_DELIVERIES: DemoDelivery[] = [
+  ['push_events', 200, '{"status":"queued"}'],
+  ['member_events', 200, '{"status":"ok"}'],
+  ['push_events', 404, '{"error":"pipeline not found"}'],
+  ['subgroup_events', 200, '{"status":"ok"}'],
+  ['push_events', 500, 'Internal Server Error'],
+  ['push_events', null, ''],
+  ['tag_push_events', 200, '{"status":"queued"}'],
+];
+
+/** A week of mostly successful deliveries with the failures a real receiver has: a 404, 500s, a 429, timeouts. */
+function weekOfDeliveries(flags: HookFlag[]): DemoDelivery[] {
+  const out: DemoDelivery[] = [];
+  for (let i = 0; i < 42; i++) {
+    const flag = flags[i % flags.length];
+    const failure =
+      i % 17 === 5 ? [500, 'Internal Server Error'] : i % 13 === 7 ? [null, ''] : i === 24 ? [404, '{"error":"no such site"}'] : i === 31 ? [429, '{"error":"slow down"}'] : null;
+    out.push(failure ? [flag, failure[0] as number | null, failure[1] as string] : [flag, i % 3 ? 200 : 202, '{"status":"accepted"}']);
+  }
+  return out;
+}
+
+interface DemoHook {
+  owner: TwinOwner;
+  name: string;
+  description: string;
+  url: string;
+  urlVariables: { key: string; value: string }[];
+  headers: { key: string; value: string }[];
+  flags: HookFlag[];
+  payload: PayloadContext;
+  /** Oldest first, spread evenly over the past week. */
+  deliveries: DemoDelivery[];
+}
+
 /**
- * A hook of the Acme group with a few days of deliveries, so the delivery log has something to
- * show. Its receiver is not reachable from a fresh install (example.com), so the hook row and
- * its past deliveries are written directly rather than sent; new events will fail against it
- * until its URL is changed, which is also what the health column and banner are for.
+ * A hook with a history of deliveries, so the delivery log has something to show. Its receiver
+ * is not reachable from a fresh install (example.com), so the hook row and its past deliveries
+ * are written directly rather than sent; new events will fail against it until its URL is
+ * changed, which is also what the health column and banner are for.
  */
-async function seedHookDeliveries(db: Db, config: Config, vault: Vault, acme: GroupRow, alice: UserRow) {
+async function seedHook(db: Db, vault: Vault, h: DemoHook) {
   const now = Date.now();
-  const baseUrl = config.externalUrl ?? `http://localhost:${config.port}`;
+  const week = 7 * 86_400_000;
+  const created = new Date(now - week - 3_600_000).toISOString();
   const hook = await db
     .insertInto('web_hooks')
     .values({
+      ...ownerColumns(h.owner),
       uuid: crypto.randomUUID(),
-      scope: 'group',
-      group_id: acme.id,
-      project_id: null,
-      url: 'https://ci.example.com/hooks/{pipeline_key}',
-      name: 'CI notifier (demo)',
-      description: 'Tells the CI system about pushes and membership changes',
+      scope: h.owner.scope === 'groups' ? 'group' : 'project',
+      url: h.url,
+      name: h.name,
+      description: h.description,
       encrypted_token: vault.encrypt(crypto.randomBytes(12).toString('hex')),
-      encrypted_custom_headers: vault.encryptJson([{ key: 'X-CI-Tenant', value: 'acme' }]),
-      encrypted_url_variables: vault.encryptJson([{ key: 'pipeline_key', value: crypto.randomBytes(8).toString('hex') }]),
+      encrypted_custom_headers: vault.encryptJson(h.headers),
+      encrypted_url_variables: vault.encryptJson(h.urlVariables),
       custom_webhook_template: null,
       push_events_branch_filter: null,
       disabled_until: null,
-      member_events: 1,
-      subgroup_events: 1,
-      tag_push_events: 1,
-      created_at: new Date(now - 5 * 86_400_000).toISOString(),
-      updated_at: new Date(now - 5 * 86_400_000).toISOString(),
+      ...Object.fromEntries(HOOK_FLAGS_ALL.map((f) => [f, h.flags.includes(f) ? 1 : 0])),
+      created_at: created,
+      updated_at: created,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const answers: [HookFlag, number | null, string][] = [
-    ['push_events', 200, '{"status":"queued"}'],
-    ['member_events', 200, '{"status":"ok"}'],
-    ['push_events', 404, '{"error":"pipeline not found"}'],
-    ['subgroup_events', 200, '{"status":"ok"}'],
-    ['push_events', 500, 'Internal Server Error'],
-    ['push_events', null, ''],
-    ['tag_push_events', 200, '{"status":"queued"}'],
-  ];
-  for (const [i, [flag, status, body]] of answers.entries()) {
-    const data = samplePayload(flag, { baseUrl, user: alice, group: acme });
+  const redacted = Object.fromEntries(h.headers.map((x) => [x.key, '[REDACTED]']));
+  const step = week / h.deliveries.length;
+  for (const [i, [flag, status, body]] of h.deliveries.entries()) {
     await db
       .insertInto('web_hook_logs')
       .values({
         web_hook_id: hook.id,
         trigger: HOOK_EVENTS[flag].trigger,
-        url: 'https://ci.example.com/hooks/{pipeline_key}',
+        url: h.url,
         request_headers: JSON.stringify({
           'Content-Type': 'application/json',
           'User-Agent': 'Gatehouse/0.1',
           'Idempotency-Key': crypto.randomUUID(),
           'X-Service-Event': HOOK_EVENTS[flag].header,
           'X-Service-Token': '[REDACTED]',
-          'X-CI-Tenant': '[REDACTED]',
+          ...redacted,
         }),
-        request_data: JSON.stringify(data),
+        request_data: JSON.stringify(samplePayload(flag, h.payload)),
         response_headers: JSON.stringify(status === null ? {} : { 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain' }),
         response_body: body,
         response_status: status === null ? 'internal error' : String(status),
-        execution_duration: status === null ? 10 : 0.05 + i * 0.03,
+        execution_duration: status === null ? 10 : 0.05 + (i % 7) * 0.03,
         internal_error_message: status === null ? 'Request timed out after 10 s' : null,
         idempotency_key: crypto.randomUUID(),
         event_uuid: crypto.randomUUID(),
-        created_at: new Date(now - (answers.length - i) * 7 * 3_600_000).toISOString(),
+        created_at: new Date(now - week + (i + 0.5) * step).toISOString(),
       })
       .execute();
   }
