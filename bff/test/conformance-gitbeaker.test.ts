@@ -83,6 +83,19 @@ describe('gitbeaker: users and credentials', () => {
     await rejects(api.Users.create({ username: user.username, name: 'Twin', email: `${unique('twin')}@example.com`, password: 'long-enough-pw' }), 409, 'Username has already been taken');
   });
 
+  it('edits, blocks and unblocks a user (administrators)', async () => {
+    const { user, token } = await newUser();
+    const edited = await api.Users.edit(user.id, { name: 'Edited by gitbeaker', bio: 'bio' });
+    assert.equal(edited.name, 'Edited by gitbeaker');
+    assert.equal((await api.Users.show(user.id)).bio, 'bio');
+    await api.Users.block(user.id);
+    assert.equal((await api.Users.show(user.id)).state, 'blocked');
+    assert.deepEqual((await api.Users.all({ blocked: true, username: user.username })).map((u) => u.id), [user.id]);
+    await rejects(as(token).Users.showCurrentUser(), 401);
+    await api.Users.unblock(user.id);
+    assert.equal((await as(token).Users.showCurrentUser()).id, user.id);
+  });
+
   it('personal access tokens: create, show self, list, scope limits, revoke', async () => {
     const { user } = await newUser();
     const writer = await api.PersonalAccessTokens.create(user.id, 'writer', ['api'], { expiresAt: inDays(10) });

@@ -49,6 +49,21 @@ export const userCreateBody = z.object({
 });
 export type UserCreateBody = z.infer<typeof userCreateBody>;
 
+/** PUT /users/:id (administrators): any of the account's attributes; what is not sent is kept. */
+export const userUpdateBody = z.object({
+  email: z.email().max(255).optional(),
+  username: username.optional(),
+  name: z.string().trim().min(1).max(255).optional(),
+  password: password.optional(),
+  admin: boolParam().optional(),
+  bio: z.string().max(255).optional(),
+  public_email: z.union([z.email().max(255), z.literal('')]).optional(),
+  skip_reconfirmation: boolParam().optional(),
+  external: boolParam().optional(),
+  can_create_group: boolParam().optional(),
+});
+export type UserUpdateBody = z.infer<typeof userUpdateBody>;
+
 export const userListQuery = paginationQuery.extend({
   search: z.string().max(255).optional(),
   username: z.string().max(255).optional(),

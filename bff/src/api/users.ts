@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { user, userCreateBody, userListQuery } from '../../../shared/src/users.ts';
+import { user, userCreateBody, userListQuery, userUpdateBody } from '../../../shared/src/users.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
+import type { Db } from '../db/index.ts';
+import { validationFailed } from '../services/errors.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';
@@ -10,6 +12,11 @@ import { presentUser } from '../presenters/users.ts';
 
 const area = 'users';
 const withCustomAttributes = z.object({ with_custom_attributes: userListQuery.shape.with_custom_attributes });
+/** The user named by :user_id, for the administrators' routes. */
+const withUser = {
+  params: { user_id: recordId('User') },
+  with: { user: (ctx: { db: Db; params: { user_id: number } }) => users.getUser(ctx.db, ctx.params.user_id) },
+};
 
 export const userRoutes = [
   defineRoute({
@@ -70,4 +77,40 @@ export const userRoutes = [
     handler: async (ctx) => users.createUser(ctx.db, ctx.body),
     present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
   }),
+  defineRoute({
+    method: 'put',
+    path: '/users/:user_id',
+    area,
+    summary: 'Change a user’s account (administrators): what is not sent is kept',
+    permission: 'admin_instance',
+    ...withUser,
+    body: userUpdateBody,
+    // Clients send this form as multipart (it may carry an avatar); user avatars are not kept yet.
+    upload: 'avatar',
+    response: user,
+    errors: [409],
+    handler: async (ctx) => {
+      if (ctx.file) throw validationFailed({ avatar: ['cannot be uploaded for users yet'] });
+      return users.updateUser(ctx.db, ctx.user, ctx.body);
+    },
+    present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
+  }),
+  ...(['block', 'unblock'] as const).map((action) =>
+    defineRoute({
+      method: 'post',
+      path: `/users/:user_id/${action}`,
+      area,
+      summary:
+        action === 'block'
+          ? 'Block a user (administrators): their tokens and sessions stop working, their data stays'
+          : 'Unblock a user (administrators)',
+      permission: 'admin_instance',
+      ...withUser,
+      response: z.literal(true),
+      handler: async (ctx) => {
+        await (action === 'block' ? users.blockUser : users.unblockUser)(ctx.db, ctx.user);
+        return true as const;
+      },
+    }),
+  ),
 ];

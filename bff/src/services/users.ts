@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { UserRow } from '../db/schema.ts';
-import type { UserCreateBody } from '../../../shared/src/users.ts';
+import type { UserRow, UsersTable } from '../db/schema.ts';
+import type { UserCreateBody, UserUpdateBody } from '../../../shared/src/users.ts';
 import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
 import { hashPassword, randomPassword } from '../auth/secrets.ts';
-import { conflict, notFound, validationFailed } from './errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from './errors.ts';
+import { columnsOf } from '../db/columns.ts';
 import { customAttributeConditions } from './custom-attributes.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
+
+const userColumns = columnsOf<UsersTable>();
 
 export async function findUser(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -33,14 +36,7 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
   if (!body.password && !body.reset_password && !body.force_random_password) {
     throw validationFailed({ password: ['is missing (or send reset_password or force_random_password)'] });
   }
-  // As on the platform, a taken email or username is a conflict (409), not a validation failure.
-  const emailTaken = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', body.email.toLowerCase()))
-    .executeTakeFirst();
-  if (emailTaken) throw conflict('Email has already been taken');
-  if (await findUserByUsername(db, body.username)) throw conflict('Username has already been taken');
+  await checkTaken(db, body);
   const now = nowIso();
   const digest = await hashPassword(body.password ?? randomPassword());
   // Two requests creating the same user at once both pass the checks above: the unique indexes decide.
@@ -64,6 +60,52 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
     .returning('id')
     .executeTakeFirstOrThrow();
   return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+}
+
+/** Email and username are unique whatever their case; a taken one is a conflict (409), as on the platform. */
+async function checkTaken(db: Db, fields: { email?: string; username?: string }, exceptId?: number): Promise<void> {
+  const taken = async (column: 'email' | 'username', value: string) =>
+    db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', [column]), '=', value.toLowerCase()))
+      .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
+      .executeTakeFirst();
+  if (fields.email && (await taken('email', fields.email))) throw conflict('Email has already been taken');
+  if (fields.username && (await taken('username', fields.username))) throw conflict('Username has already been taken');
+}
+
+/** Changes what the body sends; the rest is kept. A new password replaces the old one's digest. */
+export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody): Promise<UserRow> {
+  await checkTaken(db, body, user.id);
+  const { password, admin, skip_reconfirmation: _confirmed, public_email, ...fields } = body;
+  await db
+    .updateTable('users')
+    .set({
+      ...userColumns(fields),
+      ...(admin !== undefined ? { is_admin: admin ? 1 : 0 } : {}),
+      ...(public_email !== undefined ? { public_email: public_email === '' ? null : public_email } : {}),
+      ...(password !== undefined ? { password_digest: await hashPassword(password) } : {}),
+      updated_at: nowIso(),
+    })
+    .where('id', '=', user.id)
+    .execute();
+  return db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Blocks an account: its tokens and sessions stop working at once (authentication reads the
+ * state on every request), its data stays. The bots behind access tokens are internal users,
+ * which the platform refuses to block.
+ */
+export async function blockUser(db: Db, user: UserRow): Promise<void> {
+  if (user.bot) throw forbidden('An internal user cannot be blocked');
+  await db.updateTable('users').set({ state: 'blocked', updated_at: nowIso() }).where('id', '=', user.id).execute();
+}
+
+export async function unblockUser(db: Db, user: UserRow): Promise<void> {
+  if (user.state === 'deactivated') throw forbidden('Deactivated users cannot be unblocked by the API');
+  await db.updateTable('users').set({ state: 'active', updated_at: nowIso() }).where('id', '=', user.id).execute();
 }
 
 export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: PageRequest, admin: boolean): Promise<Page<UserRow>> {

@@ -20,6 +20,27 @@ def users_create_get_and_list(ctx):
 
 
 @scenario
+def users_edit_block_and_unblock(ctx):
+    gl = ctx["gl"]
+    user, token = new_user(gl)
+    user.name = "Edited by save()"
+    user.bio = "From python-gitlab"
+    user.save()
+    again = gl.users.get(user.id)
+    expect_equal((again.name, again.bio), ("Edited by save()", "From python-gitlab"), "user.save() changes the account")
+    other, _ = new_user(gl)
+    other.username = user.username
+    expect_error(glexc.GitlabUpdateError, 409, other.save, "a username another user has")
+    expect_equal(user.block(), True, "user.block() returns True")
+    expect_equal(gl.users.get(user.id).state, "blocked", "the blocked user's state")
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: client(token).auth(), "a blocked user's token")
+    expect_equal(user.unblock(), True, "user.unblock() returns True")
+    me = client(token)
+    me.auth()
+    expect_equal(me.user.id, user.id, "the token works again after unblock")
+
+
+@scenario
 def personal_access_tokens_authenticate_list_and_revoke(ctx):
     gl = ctx["gl"]
     user, _ = new_user(gl)
