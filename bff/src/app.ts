@@ -12,6 +12,7 @@ import { routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { abilitiesRouter } from './api/abilities.ts';
+import { instanceRouter } from './api/instance.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
@@ -189,7 +190,7 @@ export function createApp(deps: AppDeps) {
   app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);
     next();
-  }, sessionRouter(deps.db, deps.config), abilitiesRouter(deps.db, deps.config));
+  }, sessionRouter(deps.db, deps.config), abilitiesRouter(deps.db, deps.config), instanceRouter(deps.db, deps.config));
   app.use('/api/scim/v2/groups/:group_path', scimRouter(deps.db, deps.config.externalUrl));
   app.use('/api/docs', apiDocs());
   app.use('/api', unknownRoute);
