@@ -11,6 +11,19 @@ import { startServer, type Running } from '../src/server.ts';
 import { pgConnection } from '../src/db/index.ts';
 import { routes } from '../src/api/index.ts';
 import type { RouteSpec } from '../src/http/route.ts';
+import type { Actor } from '../src/auth/actor.ts';
+import { actorForToken } from '../src/services/authentication.ts';
+import { hashPassword } from '../src/auth/secrets.ts';
+import { createPersonalAccessToken } from '../src/services/personal-access-tokens.ts';
+import { createGroupAs, findGroup, groupToCreateIn } from '../src/services/groups.ts';
+import { createProject, findProject } from '../src/services/projects.ts';
+import { addMember as addMemberTo, type MemberSource } from '../src/services/members.ts';
+import { nowIso } from '../src/util/time.ts';
+import { userCreateBody } from '../../shared/src/users.ts';
+import { groupCreateBody } from '../../shared/src/groups.ts';
+import { projectCreateBody } from '../../shared/src/projects.ts';
+import { memberCreateBody } from '../../shared/src/members.ts';
+import { personalAccessTokenCreateBody } from '../../shared/src/personal-access-tokens.ts';
 
 /**
  * A real server on a real database for the HTTP suites: a fresh SQLite file by default, or a
@@ -47,6 +60,8 @@ export interface RequestOptions {
 
 let baseUrl = '';
 let defaultToken: string | null = null;
+/** The server the factories write to: the one started last. */
+let running: Running | undefined;
 
 /** Calls the API like any client: `api('/groups', { token })`; path relative to /api/v4 unless it starts with /api. */
 export async function request<T = any>(p: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -139,18 +154,20 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const running = await startServer(config, opts);
-  baseUrl = running.url;
+  const started = await startServer(config, opts);
+  running = started;
+  administrator = undefined;
+  baseUrl = started.url;
   defaultToken = rootToken;
   return {
-    url: running.url,
-    running,
+    url: started.url,
+    running: started,
     rootToken,
     rootPassword,
     engine: database ? 'postgres' : 'sqlite',
     api: request,
     async close() {
-      await running.close();
+      await started.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -177,51 +194,102 @@ export function expectStatus(res: ApiResponse, status: number): void {
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${process.pid}x${++seq}${crypto.randomBytes(2).toString('hex')}`;
 
-/** Factories: build real records through the API as the administrator. */
+/**
+ * Factories: real records for tests whose route under test is not the one creating them.
+ * They are written in-process through the services, on the test server's own database, as its
+ * administrator — what the API would do, without an HTTP round trip each. Given a `token`, a
+ * factory calls the API as that caller instead, since the caller's credential is then part of
+ * what the test exercises.
+ */
+let administrator: Promise<Actor> | undefined;
+function asAdministrator(): Promise<Actor> {
+  return (administrator ??= actorForToken(currentServer().db, defaultToken!).then((a) => {
+    if (typeof a !== 'object') throw new Error(`the test server's root token cannot be used: ${a}`);
+    return a;
+  }));
+}
+
+function currentServer(): Running {
+  if (!running) throw new Error('start a test server first (startTestServer)');
+  return running;
+}
+
+/**
+ * Every built user shares one password per test process, hashed once: scrypt costs 150–250 ms
+ * a user on this machine, most of the time a user fixture took. The row is what POST /users
+ * writes (users.createUser), save that hash.
+ */
+const sharedPassword = `pw-${crypto.randomBytes(8).toString('hex')}`;
+let sharedDigest: Promise<string> | undefined;
+
 export async function buildUser(attrs: { admin?: boolean; scopes?: string[]; external?: boolean } = {}) {
+  const { db } = currentServer();
   const username = unique('user');
-  const password = `pw-${crypto.randomBytes(8).toString('hex')}`;
-  const created = await request('/users', {
-    method: 'POST',
-    token: defaultToken,
-    json: { username, name: `User ${username}`, email: `${username}@example.com`, password, admin: attrs.admin ?? false, external: attrs.external ?? false },
-  });
-  expectStatus(created, 201);
-  const tok = await request(`/users/${created.body.id}/personal_access_tokens`, {
-    method: 'POST',
-    token: defaultToken,
-    json: { name: 'test', scopes: attrs.scopes ?? ['api'] },
-  });
-  expectStatus(tok, 201);
-  return { user: created.body as { id: number; username: string; name: string }, token: tok.body.token as string, password, tokenId: tok.body.id as number };
+  const body = userCreateBody.parse({ username, name: `User ${username}`, email: `${username}@example.com`, admin: attrs.admin ?? false, external: attrs.external ?? false });
+  const now = nowIso();
+  const { id } = await db
+    .insertInto('users')
+    .values({
+      username: body.username,
+      name: body.name,
+      email: body.email,
+      state: 'active',
+      is_admin: body.admin ? 1 : 0,
+      bot: 0,
+      external: body.external ? 1 : 0,
+      can_create_group: 1,
+      bio: '',
+      password_digest: await (sharedDigest ??= hashPassword(sharedPassword)),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const token = await createPersonalAccessToken(db, id, personalAccessTokenCreateBody.parse({ name: 'test', scopes: attrs.scopes ?? ['api'] }));
+  return { user: { id, username: body.username, name: body.name }, token: token.plaintext, password: sharedPassword, tokenId: token.token.id };
 }
 
 export async function buildGroup(attrs: { parent_id?: number; visibility?: string; token?: string; name?: string; path?: string } = {}) {
   const p = attrs.path ?? unique('group');
-  const res = await request('/groups', {
-    method: 'POST',
-    token: attrs.token ?? defaultToken,
-    json: { name: attrs.name ?? `Group ${p}`, path: p, parent_id: attrs.parent_id, visibility: attrs.visibility ?? 'private' },
-  });
-  expectStatus(res, 201);
-  return res.body as { id: number; full_path: string; path: string; name: string; visibility: string };
+  const json = { name: attrs.name ?? `Group ${p}`, path: p, parent_id: attrs.parent_id, visibility: attrs.visibility ?? 'private' };
+  if (attrs.token) {
+    const res = await request('/groups', { method: 'POST', token: attrs.token, json });
+    expectStatus(res, 201);
+    return res.body as { id: number; full_path: string; path: string; name: string; visibility: string };
+  }
+  const g = await createGroupAs(currentServer().db, await asAdministrator(), groupCreateBody.parse(json));
+  return { id: g.id, full_path: g.full_path, path: g.path, name: g.name, visibility: g.visibility };
 }
 
 export async function buildProject(namespaceId: number, attrs: { visibility?: string; token?: string } = {}) {
   const p = unique('project');
-  const res = await request('/projects', {
-    method: 'POST',
-    token: attrs.token ?? defaultToken,
-    json: { name: p, namespace_id: namespaceId, visibility: attrs.visibility ?? 'private' },
-  });
-  expectStatus(res, 201);
-  return res.body as { id: number; path_with_namespace: string };
+  const json = { name: p, namespace_id: namespaceId, visibility: attrs.visibility ?? 'private' };
+  if (attrs.token) {
+    const res = await request('/projects', { method: 'POST', token: attrs.token, json });
+    expectStatus(res, 201);
+    return res.body as { id: number; path_with_namespace: string };
+  }
+  const { db } = currentServer();
+  const actor = await asAdministrator();
+  const body = projectCreateBody.parse(json);
+  const project = await createProject(db, actor.user!, await groupToCreateIn(db, actor, body.namespace_id, 'create_project', 'namespace_id'), body);
+  return { id: project.id, path_with_namespace: project.path_with_namespace };
 }
 
-export async function addMember(scope: 'groups' | 'projects', id: number, userId: number, level: number) {
-  const res = await request(`/${scope}/${id}/members`, { method: 'POST', token: defaultToken, json: { user_id: userId, access_level: level } });
-  expectStatus(res, 201);
-  return res.body;
+/** Makes the user a direct member of the group or project, as an administrator adding them would. */
+export async function addMember(scope: 'groups' | 'projects', id: number, userId: number, level: number): Promise<void> {
+  const { db } = currentServer();
+  let source: MemberSource;
+  if (scope === 'groups') {
+    const group = await findGroup(db, String(id));
+    if (!group) throw new Error(`no group ${id}`);
+    source = { type: 'group', id, group };
+  } else {
+    const found = await findProject(db, String(id));
+    if (!found) throw new Error(`no project ${id}`);
+    source = { type: 'project', id, group: found.group };
+  }
+  await addMemberTo(db, await asAdministrator(), 0, source, memberCreateBody.parse({ user_id: userId, access_level: level }));
 }
 
 /** A user with a given role in a group (0: no membership), and their token. */

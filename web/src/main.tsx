@@ -13,10 +13,12 @@ import { theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
 import { sessionKeys } from './api/session.ts';
 import { buildRouter } from './router.tsx';
+import { notifyMutationError } from './components/notify.ts';
 
 const queryClient = new QueryClient({
   queryCache: new QueryCache(),
-  mutationCache: new MutationCache(),
+  // Every failed write says so, unless its screen shows the error itself (meta.showsError).
+  mutationCache: new MutationCache({ onError: (error, _variables, _context, mutation) => notifyMutationError(error, mutation.meta) }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

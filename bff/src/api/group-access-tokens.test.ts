@@ -16,6 +16,7 @@ async function setup() {
   const owner = await userWithRole(group.id, 50);
   return { group, owner };
 }
+type Built = Awaited<ReturnType<typeof setup>>;
 async function createToken(groupId: number, token: string, body: Record<string, unknown> = {}) {
   const res = await api(`/groups/${groupId}/access_tokens`, { method: 'POST', token, json: { name: 'ci', scopes: ['api'], ...body } });
   expectStatus(res, 201);
@@ -70,9 +71,11 @@ describe('POST /groups/:id/access_tokens', () => {
       ['an expiry in the past', { expires_at: day(-1) }, 'expires_at'],
       ['a malformed expiry', { expires_at: 'tomorrow' }, 'expires_at'],
     ];
+    // Nothing is created, so one group and Owner serve every case.
+    let group: Built['group'], owner: Built['owner'];
+    before(async () => ({ group, owner } = await setup()));
     for (const [what, body, expected] of cases) {
       it(`answers 400 for ${what} and creates nothing`, async () => {
-        const { group, owner } = await setup();
         const res = await api(`/groups/${group.id}/access_tokens`, { method: 'POST', token: owner.token, json: { name: 'ci', scopes: ['api'], ...body } });
         expectStatus(res, 400);
         if (typeof expected === 'string' && expected.includes(' ')) assert.deepEqual(res.body, { message: expected });
@@ -118,21 +121,23 @@ describe('GET /groups/:id/access_tokens', () => {
     assert.deepEqual(await list('created_after=2000-01-01T00:00:00Z&sort=created_asc'), [a.id, b.id, c.id]);
     assert.deepEqual(await list('created_before=2000-01-01T00:00:00Z'), []);
   });
-  it('answers 400 for an unknown sort or state', async () => {
-    const { group, owner } = await setup();
-    for (const q of ['sort=size_asc', 'state=sleeping', 'revoked=perhaps', 'created_after=yesterday']) {
-      expectStatus(await api(`/groups/${group.id}/access_tokens?${q}`, { token: owner.token }), 400);
-    }
-  });
-  it('answers 403 to a Developer', async () => {
-    const { group } = await setup();
-    const dev = await userWithRole(group.id, 30);
-    expectStatus(await api(`/groups/${group.id}/access_tokens`, { token: dev.token }), 403);
-  });
-  it('answers 404 for an unknown token', async () => {
-    const { group, owner } = await setup();
-    expectStatus(await api(`/groups/${group.id}/access_tokens/99999`, { token: owner.token }), 404);
-    expectStatus(await api(`/groups/${group.id}/access_tokens/abc`, { token: owner.token }), 404);
+  describe('refusing', () => {
+    // These calls change nothing: one group and Owner serve them all.
+    let group: Built['group'], owner: Built['owner'];
+    before(async () => ({ group, owner } = await setup()));
+    it('answers 400 for an unknown sort or state', async () => {
+      for (const q of ['sort=size_asc', 'state=sleeping', 'revoked=perhaps', 'created_after=yesterday']) {
+        expectStatus(await api(`/groups/${group.id}/access_tokens?${q}`, { token: owner.token }), 400);
+      }
+    });
+    it('answers 403 to a Developer', async () => {
+      const dev = await userWithRole(group.id, 30);
+      expectStatus(await api(`/groups/${group.id}/access_tokens`, { token: dev.token }), 403);
+    });
+    it('answers 404 for an unknown token', async () => {
+      expectStatus(await api(`/groups/${group.id}/access_tokens/99999`, { token: owner.token }), 404);
+      expectStatus(await api(`/groups/${group.id}/access_tokens/abc`, { token: owner.token }), 404);
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
 
@@ -44,7 +44,10 @@ export function openDb(opts: DbOptions): Db {
     // An idle connection that the server drops (restart, failover) must not crash the process:
     // the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onIdleError?.(err));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const statements = new PreparedStatements();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statements.preparing(pool) }) });
+    schemaChanged.set(db, () => statements.forgetAll());
+    return db;
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -115,10 +118,71 @@ export function rowBuilder(names: string[]): (values: unknown[]) => Row {
   return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Row;
 }
 
+/**
+ * PostgreSQL parses and plans every unnamed statement anew, which costs more than running the
+ * small queries of a request. The queries Kysely builds are few distinct texts run again and
+ * again, so each connection prepares them under a name once (pg sends Parse for a name only
+ * the first time) and later runs only bind and execute. Bounded: statements with many
+ * parameters (IN lists of every length) run unnamed, and a connection names at most
+ * MAX_PER_CONNECTION texts. Transaction control and DDL always run unnamed.
+ */
+class PreparedStatements {
+  static readonly MAX_PER_CONNECTION = 256;
+  static readonly MAX_PARAMETERS = 16;
+  static readonly PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+  /** Raised when the schema changes: names of an older schema are not reused (a prepared `select *` keeps its columns). */
+  #generation = 0;
+  readonly #byClient = new WeakMap<pg.PoolClient, { generation: number; names: Map<string, string>; wrapped: PostgresPoolClient }>();
+
+  forgetAll(): void {
+    this.#generation++;
+  }
+
+  preparing(pool: pg.Pool): PostgresPool {
+    return { connect: async () => this.#wrap(await pool.connect()), end: () => pool.end() };
+  }
+
+  #wrap(client: pg.PoolClient): PostgresPoolClient {
+    let state = this.#byClient.get(client);
+    if (!state) {
+      const names = new Map<string, string>();
+      // Kysely passes SQL text and parameters (a cursor only for streaming, which Gatehouse does not use).
+      const query = (sql: string | pg.Submittable, parameters: readonly unknown[]) =>
+        typeof sql === 'string' ? client.query(this.#config(client, sql, parameters)) : client.query(sql);
+      const wrapped = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+      state = { generation: this.#generation, names, wrapped };
+      this.#byClient.set(client, state);
+    }
+    return state.wrapped;
+  }
+
+  #config(client: pg.PoolClient, text: string, parameters: readonly unknown[]): pg.QueryConfig {
+    const values = [...parameters];
+    if (parameters.length > PreparedStatements.MAX_PARAMETERS || !PreparedStatements.PREPARABLE.test(text)) return { text, values };
+    const state = this.#byClient.get(client)!;
+    if (state.generation !== this.#generation) {
+      state.generation = this.#generation;
+      state.names.clear();
+    }
+    let name = state.names.get(text);
+    if (name === undefined) {
+      if (state.names.size >= PreparedStatements.MAX_PER_CONNECTION) return { text, values };
+      // Unique on the connection: a name is never given to another text, even after a schema change.
+      name = `gh_${this.#generation}_${state.names.size}`;
+      state.names.set(text, name);
+    }
+    return { name, text, values };
+  }
+}
+
+/** What openDb registered to run once migrations changed the schema. */
+const schemaChanged = new WeakMap<Db, () => void>();
+
 export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: loadMigrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
+  schemaChanged.get(db)?.();
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }

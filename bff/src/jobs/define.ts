@@ -15,7 +15,8 @@ export interface JobDeps {
   instanceUrl: string;
 }
 
-export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any> {
   /** The `kind` column of its rows. */
   kind: string;
   /** Checked when the job is queued and again when it runs: a row that no longer fits fails at once. */
@@ -24,9 +25,19 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   leaseMs: (config: Config) => number;
   /** Attempts before the job is given up (failed), each after 2^attempt seconds. */
   maxAttempts: number;
-  /** Must be idempotent: a job whose worker died is run again. */
-  handler: (payload: z.output<S>, ctx: JobDeps & { job: JobRow }) => Promise<void>;
+  /**
+   * Loads once per claimed batch what its jobs of this kind share (the rows they all read),
+   * which each handler gets as `ctx.batch`.
+   */
+  prepare?: (payloads: z.output<S>[], deps: JobDeps) => Promise<B>;
+  /** Must be idempotent: a job whose worker died is run again. Its result goes to `record`. */
+  handler: (payload: z.output<S>, ctx: JobDeps & { job: JobRow; batch: B }) => Promise<R>;
+  /**
+   * Writes the results of finished jobs of this kind in the transaction that marks them done,
+   * one per batch of completions: what a job produced is stored exactly when it is done.
+   */
+  record?: (trx: Db, results: R[]) => Promise<void>;
 }
 
 /** Declares a kind of long work once: its payload, lease, attempts and handler. */
-export const defineJob = <S extends z.ZodType>(def: JobDefinition<S>): JobDefinition<S> => def;
+export const defineJob = <S extends z.ZodType, R = void, B = undefined>(def: JobDefinition<S, R, B>): JobDefinition<S, R, B> => def;

@@ -50,33 +50,76 @@ export async function enqueue<S extends z.ZodType>(
 
 export const workerId = () => `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
 
+/** Lists longer than this go to the database in several statements (bound-parameter limits). */
+const CHUNK = 500;
+const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
 /**
  * Claims the next due job for `worker`: first a pending one (an index walk on state, run_at),
  * and only when none is due, one whose worker's lease ran out.
  */
 export async function claim(db: Db, worker: string, leaseMs: number): Promise<JobRow | undefined> {
-  return (await claimWhere(db, worker, leaseMs, 'pending')) ?? (await claimWhere(db, worker, leaseMs, 'expired'));
+  return (await claimBatch(db, worker, leaseMs, 1))[0];
 }
 
-async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pending' | 'expired'): Promise<JobRow | undefined> {
+/**
+ * Claims up to `limit` due jobs for `worker`, one statement for the pending ones and, when
+ * they do not fill the batch (and `expired` is not false), one for jobs whose lease ran out.
+ */
+export async function claimBatch(db: Db, worker: string, leaseMs: number, limit: number, opts: { expired?: boolean } = {}): Promise<JobRow[]> {
+  const pending = await claimWhere(db, worker, leaseMs, 'pending', limit);
+  if (pending.length >= limit || opts.expired === false) return pending;
+  return [...pending, ...(await claimWhere(db, worker, leaseMs, 'expired', limit - pending.length))];
+}
+
+async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pending' | 'expired', limit: number): Promise<JobRow[]> {
   const now = nowIso();
   let next = db.selectFrom('jobs').select('id');
   next =
     which === 'pending'
       ? next.where('state', '=', 'pending').where('run_at', '<=', now).orderBy('run_at').orderBy('id')
       : next.where('state', '=', 'running').where('locked_until', '<', now).orderBy('locked_until');
-  next = next.limit(1);
+  next = next.limit(limit);
   if (isPostgres(db)) next = next.forUpdate().skipLocked();
-  return db
+  const rows = await db
     .updateTable('jobs')
     .set({ state: 'running', locked_by: worker, locked_until: isoPlus(leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
-    .where('id', '=', next)
+    .where('id', 'in', next)
     .returningAll()
-    .executeTakeFirst();
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 export async function complete(db: Db, job: JobRow): Promise<void> {
-  await db.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
+  await completeBatch(db, job.locked_by ?? '', [job.id]);
+}
+
+/**
+ * Finishes a batch in one transaction: marks done the jobs `worker` still holds (a job whose
+ * lease ran out may be another worker's now) and hands exactly those to `record`, which writes
+ * what they produced. A job is done exactly when its result is stored: a crash before the
+ * commit leaves both undone, and the job runs again once its lease runs out.
+ */
+export async function completeBatch(db: Db, worker: string, ids: number[], record?: (trx: Db, held: Set<number>) => Promise<void>): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  return db.transaction().execute(async (trx) => {
+    // A write first: on SQLite the transaction takes the write lock now, not halfway through.
+    const held = new Set<number>();
+    const now = nowIso();
+    for (const part of chunks(ids)) {
+      const rows = await trx
+        .updateTable('jobs')
+        .set({ state: 'done', locked_by: null, locked_until: null, updated_at: now })
+        .where('id', 'in', part)
+        .where('state', '=', 'running')
+        .where('locked_by', '=', worker)
+        .returning('id')
+        .execute();
+      for (const r of rows) held.add(r.id);
+    }
+    if (record && held.size) await record(trx, held);
+    return held;
+  });
 }
 
 /**
@@ -84,14 +127,24 @@ export async function complete(db: Db, job: JobRow): Promise<void> {
  * false when the lease was lost, and the work should stop.
  */
 export async function renewLease(db: Db, job: JobRow, leaseMs: number): Promise<boolean> {
-  const res = await db
-    .updateTable('jobs')
-    .set({ locked_until: isoPlus(leaseMs), updated_at: nowIso() })
-    .where('id', '=', job.id)
-    .where('state', '=', 'running')
-    .where('locked_by', '=', job.locked_by)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return (await renewLeases(db, job.locked_by ?? '', [job.id], leaseMs)).has(job.id);
+}
+
+/** Extends the leases `worker` still holds on these jobs, in one statement; returns those it still holds. */
+export async function renewLeases(db: Db, worker: string, ids: number[], leaseMs: number): Promise<Set<number>> {
+  const held = new Set<number>();
+  for (const part of chunks(ids)) {
+    const rows = await db
+      .updateTable('jobs')
+      .set({ locked_until: isoPlus(leaseMs), updated_at: nowIso() })
+      .where('id', 'in', part)
+      .where('state', '=', 'running')
+      .where('locked_by', '=', worker)
+      .returning('id')
+      .execute();
+    for (const r of rows) held.add(r.id);
+  }
+  return held;
 }
 
 /**

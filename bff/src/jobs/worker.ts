@@ -1,29 +1,72 @@
 import type { JobRow } from '../db/schema.ts';
 import type { JobDefinition, JobDeps } from './define.ts';
-import { claim, complete, fail, jobEvents, renewLease, workerId } from './queue.ts';
+import { claimBatch, completeBatch, fail, jobEvents, renewLease, renewLeases, workerId } from './queue.ts';
 
 export interface Workers {
   stop(): Promise<void>;
 }
 
+/** A claimed job, checked against its definition, with what its batch shares. */
+interface Held {
+  job: JobRow;
+  def: JobDefinition;
+  payload: unknown;
+  batch: Promise<unknown>;
+  leaseMs: number;
+  /** When its lease was last set (performance.now()). */
+  renewedAt: number;
+}
+
+/** A job whose handler returned, waiting to be completed with the others of its batch. */
+interface Finished {
+  job: JobRow;
+  def: JobDefinition;
+  result: unknown;
+}
+
+/** Jobs claimed ahead of the free slots, at most. */
+const DEFAULT_BATCH = 64;
+/** How long a finished job may wait for others to complete with. */
+const COMPLETE_DELAY_MS = 10;
+/** Jobs completed in one transaction at most (more wait for the next one). */
+const COMPLETE_BATCH = 500;
+/** After an enqueue finds nothing (its transaction has not committed yet), look again this soon… */
+const QUICK_POLL_MS = 5;
+/** …for this long. */
+const QUICK_POLL_WINDOW_MS = 250;
+
+const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
+
 /**
- * Runs `count` workers in this process over the given job definitions. Each claims a job,
- * checks its payload against the definition, runs its handler while renewing the lease (a
- * third of the lease at a time), and marks it done or failed; when there is nothing to do it
- * waits for an enqueue or a short poll.
+ * Runs up to `count` jobs at a time in this process over the given job definitions. One
+ * claimer takes due jobs in batches (one statement each, up to `batch` ahead of the free
+ * slots), checks each payload against its definition and loads what a batch's jobs share (the
+ * definition's `prepare`); the handlers run; the jobs that finished meanwhile are completed
+ * together, in one transaction with what their handlers produced (the definition's `record`);
+ * one heartbeat renews the leases of every job held. With nothing to do it waits for an
+ * enqueue or a short poll.
  */
-export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: { count: number; pollMs?: number }): Workers {
+export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: { count: number; pollMs?: number; batch?: number }): Workers {
   const { db, logger } = deps;
+  const pollMs = opts.pollMs ?? 500;
+  const batch = opts.batch ?? DEFAULT_BATCH;
   const byKind = new Map(definitions.map((d) => [d.kind, d]));
   // A claim holds the job for the shortest lease (a worker that dies right after claiming loses
   // little time); a kind with a longer lease extends it before its handler starts.
   const claimLeaseMs = Math.min(...definitions.map((d) => d.leaseMs(deps.config)));
+  const me = workerId();
   let stopping = false;
+
   const wakeups = new Set<() => void>();
   const wake = () => {
     for (const w of wakeups) w();
   };
-  jobEvents.on('enqueued', wake);
+  let enqueuedAt = -Infinity;
+  const onEnqueue = () => {
+    enqueuedAt = performance.now();
+    wake();
+  };
+  jobEvents.on('enqueued', onEnqueue);
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -36,56 +79,183 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
       wakeups.add(done);
     });
 
-  const run = async (job: JobRow) => {
-    const def = byKind.get(job.kind);
-    if (!def) throw Object.assign(new Error(`no definition for job kind ${job.kind}`), { permanent: true });
-    const parsed = def.payload.safeParse(JSON.parse(job.payload));
-    if (!parsed.success) throw Object.assign(new Error(`payload does not fit ${job.kind}: ${parsed.error.message}`), { permanent: true });
-    const leaseMs = def.leaseMs(deps.config);
-    if (leaseMs !== claimLeaseMs && !(await renewLease(db, job, leaseMs))) return;
-    const heartbeat = setInterval(() => void renewLease(db, job, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
-    try {
-      await def.handler(parsed.data, { ...deps, job });
-    } finally {
-      clearInterval(heartbeat);
+  /** Jobs claimed and not finished: `ready` ones wait for a slot, `running` ones have one. */
+  const held = new Map<number, Held>();
+  const ready: Held[] = [];
+  const running = new Set<Promise<void>>();
+  const finished: Finished[] = [];
+
+  // Every lease is extended once a quarter of it has passed (a job is never closer than half
+  // its lease to losing it), in one statement per lease length.
+  const heartbeat = setInterval(() => void renewDue().catch((e) => logger.warn({ err: e }, 'job lease renewal failed')), Math.max(claimLeaseMs / 4, 25));
+  heartbeat.unref();
+  async function renewDue() {
+    const now = performance.now();
+    const due = new Map<number, number[]>();
+    for (const h of held.values()) {
+      if (now - h.renewedAt < h.leaseMs / 4) continue;
+      const ids = due.get(h.leaseMs);
+      if (ids) ids.push(h.job.id);
+      else due.set(h.leaseMs, [h.job.id]);
+    }
+    for (const [leaseMs, ids] of due) {
+      await renewLeases(db, me, ids, leaseMs);
+      for (const id of ids) {
+        const h = held.get(id);
+        if (h) h.renewedAt = now;
+      }
+    }
+  }
+
+  const failed = async (job: JobRow, e: unknown) => {
+    logger.warn({ err: e, job: job.id, kind: job.kind }, 'job failed');
+    // A job that can never run (unknown kind, payload that no longer fits) is given up at once.
+    const never = (e as { permanent?: boolean }).permanent === true;
+    if (!stopping) await fail(db, never ? { ...job, attempts: job.max_attempts } : job, e).catch(() => undefined);
+  };
+
+  /** Checks claimed jobs against their definitions and starts loading what each kind's batch shares. */
+  const accept = (jobs: JobRow[]) => {
+    const byDef = new Map<JobDefinition, Held[]>();
+    for (const job of jobs) {
+      const def = byKind.get(job.kind);
+      const parsed = def?.payload.safeParse(JSON.parse(job.payload));
+      if (!def || !parsed?.success) {
+        const why = !def ? `no definition for job kind ${job.kind}` : `payload does not fit ${job.kind}: ${parsed?.error?.message}`;
+        running.add(track(failed(job, permanent(why))));
+        continue;
+      }
+      const h: Held = { job, def, payload: parsed.data, batch: Promise.resolve(undefined), leaseMs: claimLeaseMs, renewedAt: performance.now() };
+      held.set(job.id, h);
+      ready.push(h);
+      const same = byDef.get(def);
+      if (same) same.push(h);
+      else byDef.set(def, [h]);
+    }
+    for (const [def, list] of byDef) {
+      if (!def.prepare) continue;
+      const shared = def.prepare(
+        list.map((h) => h.payload),
+        deps,
+      );
+      shared.catch(() => undefined); // each job's handler reports it
+      for (const h of list) h.batch = shared;
     }
   };
 
-  const loop = async () => {
-    const me = workerId();
-    while (!stopping) {
-      let job: JobRow | undefined;
+  const run = async (h: Held): Promise<Finished | undefined> => {
+    const leaseMs = h.def.leaseMs(deps.config);
+    if (leaseMs !== claimLeaseMs) {
+      if (!(await renewLease(db, h.job, leaseMs))) return undefined;
+      Object.assign(h, { leaseMs, renewedAt: performance.now() });
+    }
+    return { job: h.job, def: h.def, result: await h.def.handler(h.payload, { ...deps, job: h.job, batch: await h.batch }) };
+  };
+
+  const track = (p: Promise<void>) => {
+    const task: Promise<void> = p.finally(() => {
+      running.delete(task);
+      fill();
+    });
+    return task;
+  };
+
+  /** Starts ready jobs while there are free slots; asks for more when few are left. */
+  const fill = () => {
+    while (running.size < opts.count && ready.length) {
+      const h = ready.shift()!;
+      const task = run(h).then(
+        (done) => {
+          if (done) finished.push(done);
+          completeSoon();
+        },
+        (e) => failed(h.job, e),
+      );
+      running.add(track(task.finally(() => held.delete(h.job.id))));
+    }
+    if (ready.length < batch / 2) wake();
+  };
+
+  // Completion: whatever finished while the previous transaction ran goes in the next one.
+  let completing: Promise<void> | undefined;
+  const completeSoon = () => {
+    if (completing) return;
+    // A few ms later, so that the jobs answered meanwhile share the transaction (a job's
+    // result is stored only then, but its work is done: this delays no one).
+    completing = new Promise<void>((resolve) => setTimeout(resolve, finished.length >= batch ? 0 : COMPLETE_DELAY_MS))
+      .then(completeAll)
+      .finally(() => {
+        completing = undefined;
+        if (finished.length) completeSoon();
+      });
+  };
+  const completeAll = async () => {
+    while (finished.length) {
+      const group = finished.splice(0, COMPLETE_BATCH);
       try {
-        job = await claim(db, me, claimLeaseMs);
+        await completeBatch(
+          db,
+          me,
+          group.map((f) => f.job.id),
+          async (trx, stillHeld) => {
+            for (const def of definitions) {
+              const results = group.filter((f) => f.def === def && stillHeld.has(f.job.id)).map((f) => f.result);
+              if (def.record && results.length) await def.record(trx, results);
+            }
+          },
+        );
+      } catch (e) {
+        logger.warn({ err: e, jobs: group.length }, 'completing jobs failed');
+        await Promise.all(group.map((f) => fail(db, f.job, e).catch(() => undefined)));
+      }
+    }
+  };
+
+  // Slots take jobs from `ready`, which the claimer tops up when it is half empty, so that
+  // claims come in batches whatever the number of slots.
+  const claimer = async () => {
+    let sweptAt = -Infinity;
+    while (!stopping) {
+      if (ready.length >= batch / 2) {
+        await sleep(pollMs);
+        continue;
+      }
+      const want = opts.count + batch - running.size - ready.length;
+      // Jobs whose worker died are looked for at most once a poll: they are rare, and this
+      // keeps the busy path at one statement per claim.
+      const sweep = performance.now() - sweptAt >= pollMs;
+      let jobs: JobRow[];
+      try {
+        jobs = await claimBatch(db, me, claimLeaseMs, want, { expired: sweep });
       } catch (e) {
         if (stopping) break;
         logger.warn({ err: e }, 'job claim failed');
         await sleep(1000);
         continue;
       }
-      if (!job) {
-        await sleep(opts.pollMs ?? 500);
-        continue;
-      }
-      try {
-        await run(job);
-        await complete(db, job);
-      } catch (e) {
-        logger.warn({ err: e, job: job.id, kind: job.kind }, 'job failed');
-        // A job that can never run (unknown kind, payload that no longer fits) is given up at once.
-        const permanent = (e as { permanent?: boolean }).permanent === true;
-        if (!stopping) await fail(db, permanent ? { ...job, attempts: job.max_attempts } : job, e).catch(() => undefined);
-      }
+      if (sweep && jobs.length < want) sweptAt = performance.now();
+      accept(jobs);
+      fill();
+      // An enqueue inside a transaction announces rows that other connections see only after
+      // its commit: look again soon rather than a whole poll later.
+      if (!jobs.length) await sleep(performance.now() - enqueuedAt < QUICK_POLL_WINDOW_MS ? QUICK_POLL_MS : pollMs);
     }
   };
+  const claiming = claimer();
 
-  const running = Array.from({ length: opts.count }, () => loop());
   return {
     async stop() {
       stopping = true;
-      jobEvents.off('enqueued', wake);
+      jobEvents.off('enqueued', onEnqueue);
       wake();
-      await Promise.allSettled(running);
+      await claiming;
+      // Jobs claimed ahead run too: their leases would keep them from other instances meanwhile.
+      while (running.size || ready.length) {
+        fill();
+        await Promise.allSettled([...running]);
+      }
+      while (completing) await completing;
+      clearInterval(heartbeat);
     },
   };
 }

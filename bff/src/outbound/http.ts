@@ -1,5 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 
@@ -124,6 +126,38 @@ export interface OutboundResult {
 
 export const RESPONSE_BODY_LIMIT = 64 * 1024;
 
+/**
+ * A request's overall deadline. One timer checks every request in flight, and a request is
+ * aborted through a plain emitter (undici takes one as its signal): at thousands of
+ * deliveries a second, a timer and an AbortSignal per request cost more than the request.
+ */
+type Deadline = EventEmitter & { at: number; reason?: Error };
+const inFlight = new Set<Deadline>();
+let sweeper: NodeJS.Timeout | undefined;
+const SWEEP_MS = 25;
+
+function deadline(ms: number): Deadline {
+  const d: Deadline = Object.assign(new EventEmitter(), { at: performance.now() + ms });
+  inFlight.add(d);
+  if (!sweeper) {
+    sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const e of inFlight) {
+        if (e.at > now) continue;
+        inFlight.delete(e);
+        e.reason = new DOMException('The operation timed out.', 'TimeoutError');
+        e.emit('abort');
+      }
+      if (!inFlight.size) {
+        clearInterval(sweeper);
+        sweeper = undefined;
+      }
+    }, SWEEP_MS);
+    sweeper.unref();
+  }
+  return d;
+}
+
 export async function postJson(opts: {
   url: string;
   headers: Record<string, string>;
@@ -134,21 +168,19 @@ export async function postJson(opts: {
   maxRedirects?: number;
 }): Promise<OutboundResult> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const signal = deadline(opts.timeoutMs);
   let method: 'POST' | 'GET' = 'POST';
   try {
     // Credentials written into the URL are sent as Basic authentication (the HTTP client would
     // drop them), and only to the URL's own origin, never after a redirect elsewhere.
-    const { url: first, authorization } = splitCredentials(opts.url);
-    const origin = new URL(first).origin;
-    let url = first;
+    const { url: first, origin, authorization } = splitCredentials(opts.url);
+    let target = first;
     for (let hop = 0; ; hop++) {
-      const target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedRequestError(`redirect to ${target.protocol} refused`);
       const basic = authorization && target.origin === origin && !Object.keys(opts.headers).some((h) => h.toLowerCase() === 'authorization') ? { Authorization: authorization } : {};
       // IP literals are never looked up, so they are checked here; names are checked at connect.
       if (net.isIP(target.hostname.replace(/^\[|\]$/g, '')) || /localhost$/i.test(target.hostname)) await checkHost(target.hostname, opts.allowLocal);
-      const res = await request(url, {
+      const res = await request(target, {
         method,
         headers: method === 'POST' ? { ...opts.headers, ...basic } : { 'User-Agent': opts.headers['User-Agent'] ?? 'Gatehouse', ...basic },
         body: method === 'POST' ? opts.body : undefined,
@@ -158,7 +190,7 @@ export async function postJson(opts: {
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && hop < (opts.maxRedirects ?? 3)) {
         await res.body.dump();
-        url = new URL(location, url).toString();
+        target = new URL(location, target);
         if (res.statusCode !== 307 && res.statusCode !== 308) method = 'GET';
         continue;
       }
@@ -176,29 +208,36 @@ export async function postJson(opts: {
         ? `Request timed out after ${opts.timeoutMs / 1000} s`
         : `${err.cause?.code ?? err.code ?? err.name}: ${err.cause?.message ?? err.message}`;
     return { status: null, headers: {}, body: '', durationMs: performance.now() - started, error: message };
+  } finally {
+    inFlight.delete(signal);
   }
 }
 
-/** The URL without its user:password@, and those as a Basic Authorization value. */
-function splitCredentials(raw: string): { url: string; authorization?: string } {
+/** The URL without its user:password@, its origin, and those credentials as a Basic Authorization value. */
+function splitCredentials(raw: string): { url: URL; origin: string; authorization?: string } {
   const url = new URL(raw);
-  if (!url.username && !url.password) return { url: raw };
+  if (!url.username && !url.password) return { url, origin: url.origin };
   const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
   url.username = '';
   url.password = '';
-  return { url: url.toString(), authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` };
+  return { url, origin: url.origin, authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` };
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) {
-      body.destroy?.();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+/** The body up to `limit` bytes; the rest is not read (the connection is then closed). */
+function readCapped(body: Readable, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
+    body.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        body.destroy();
+        done();
+      }
+    });
+    body.on('end', done);
+    body.on('error', reject);
+  });
 }

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { GroupRow } from '../db/schema.ts';
+import type { Database, GroupRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
@@ -8,12 +8,12 @@ import { newToken } from '../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from './errors.ts';
 import { customAttributeConditions } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
-import { groupAccessLevel } from './access.ts';
 import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
-import { nowIso } from '../util/time.ts';
+import { nowIso, today } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
+import { inTraversal } from '../db/dialect.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { subgroupPayload } from './hook-payloads.ts';
 
@@ -24,15 +24,55 @@ export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
   developer_can_initial_push: false,
 };
 
-/** `:id` is a numeric ID or a (URL-decoded) full path, matched case-insensitively. */
-export async function findGroup(db: Db, idOrPath: string | undefined): Promise<GroupRow | undefined> {
+/** The condition naming a group by `:id`: a numeric ID (at most 2³¹−1) or a (URL-decoded) full path, matched case-insensitively. */
+function groupNamed(idOrPath: string | undefined) {
   if (!idOrPath) return undefined;
-  const q = db.selectFrom('groups').selectAll();
   if (/^\d+$/.test(idOrPath)) {
     const id = Number(idOrPath);
-    return Number.isSafeInteger(id) && id <= 2_147_483_647 ? q.where('id', '=', id).executeTakeFirst() : undefined;
+    return Number.isSafeInteger(id) && id <= 2_147_483_647 ? (eb: ExpressionBuilder<Database, 'groups'>) => eb('groups.id', '=', id) : undefined;
   }
-  return q.where((eb) => eb(eb.fn('lower', ['full_path']), '=', idOrPath.toLowerCase())).executeTakeFirst();
+  const fullPath = idOrPath.toLowerCase();
+  return (eb: ExpressionBuilder<Database, 'groups'>) => eb(eb.fn('lower', ['groups.full_path']), '=', fullPath);
+}
+
+export async function findGroup(db: Db, idOrPath: string | undefined): Promise<GroupRow | undefined> {
+  const named = groupNamed(idOrPath);
+  return named && db.selectFrom('groups').selectAll().where(named).executeTakeFirst();
+}
+
+/**
+ * The group named by `:id` with the caller's effective role in it (as groupAccessLevel
+ * reckons it: the highest of their memberships in the group and its ancestors), in one
+ * query: every group route loads both before anything else.
+ */
+export async function findGroupWithLevel(db: Db, idOrPath: string | undefined, userId: number | undefined): Promise<{ group: GroupRow; level: number } | undefined> {
+  const named = groupNamed(idOrPath);
+  if (!named) return undefined;
+  if (userId === undefined) {
+    const group = await db.selectFrom('groups').selectAll().where(named).executeTakeFirst();
+    return group && { group, level: 0 };
+  }
+  const row = await db
+    .selectFrom('groups')
+    .selectAll()
+    // Last, so that removing it leaves the row the object the other queries return.
+    .select((eb) =>
+      eb
+        .selectFrom('members as m')
+        .select((e) => e.fn.max('m.access_level').as('level'))
+        .where('m.source_type', '=', 'group')
+        .where(inTraversal(db, 'm.source_id', 'groups.traversal'))
+        .where('m.user_id', '=', userId)
+        .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
+        .as('caller_level'),
+    )
+    .where(named)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const level = Number(row.caller_level ?? 0);
+  // Deleting the last property keeps V8's fast object (a rest copy would copy 55 fields).
+  delete (row as { caller_level?: unknown }).caller_level;
+  return { group: row, level };
 }
 
 const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
@@ -384,10 +424,10 @@ export async function groupToCreateIn(
   action: 'create_subgroup' | 'create_project',
   field: 'parent_id' | 'namespace_id',
 ): Promise<GroupRow> {
-  const group = await db.selectFrom('groups').selectAll().where('id', '=', groupId).executeTakeFirst();
-  const level = group ? await groupAccessLevel(db, actor.user?.id, group) : 0;
-  if (!group || !canGroup(actor, 'read_group', { group, level })) throw validationFailed({ [field]: ['does not exist'] });
-  if (!canGroup(actor, action, { group, level })) {
+  const found = await findGroupWithLevel(db, String(groupId), actor.user?.id);
+  if (!found || !canGroup(actor, 'read_group', found)) throw validationFailed({ [field]: ['does not exist'] });
+  const { group } = found;
+  if (!canGroup(actor, action, found)) {
     throw forbidden(action === 'create_subgroup' ? 'you cannot create subgroups in this group' : 'you cannot create projects in this group');
   }
   return group;

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
@@ -9,6 +8,7 @@ import { GROUP_ONLY_HOOK_FLAGS, HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '.
 import { quoteRe2, re2Problem, re2Test } from '../../../shared/src/re2.ts';
 import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
+import { isPostgres } from '../db/dialect.ts';
 import { defineJob } from '../jobs/define.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
@@ -72,12 +72,17 @@ export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEve
   return { flag, data, eventUuid: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
 }
 
+/** A delivery made but not yet written: its log row, and whether the receiver took it (2xx). */
+export interface DeliveryOutcome {
+  log: Omit<WebHookLogRow, 'id'>;
+  ok: boolean;
+}
+
 /**
- * One delivery: the POST with the spec's headers, the template and URL variables applied, its
- * log record and the hook's failure count written together, so a delivery is either fully
- * recorded or (after a crash) tried again with the same Idempotency-Key.
+ * One delivery: the POST with the spec's headers, the template and URL variables applied; what
+ * its log shows. Written by `recordDeliveries`, with the job's completion when it is one.
  */
-export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent): Promise<WebHookLogRow> {
+async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allowLocal: boolean): Promise<DeliveryOutcome> {
   const { token, customHeaders, urlVariables } = hookSecrets(deps.vault, hook);
   const meta = HOOK_EVENTS[event.flag];
   const body = hook.custom_webhook_template ? applyTemplate(hook.custom_webhook_template, event.data) : JSON.stringify(event.data);
@@ -92,14 +97,13 @@ export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookE
   };
   if (token) headers['X-Service-Token'] = token;
   for (const h of customHeaders) headers[h.key] = h.value;
-  const settings = await getSettings(deps.db);
   const result = await postJson({
     url: resolveUrl(hook.url, urlVariables),
     headers,
     body,
     timeoutMs: deps.config.hookTimeoutMs,
     verifyTls: hook.enable_ssl_verification === 1,
-    allowLocal: settings.allow_local_requests_from_web_hooks_and_services,
+    allowLocal,
   });
 
   // What the log shows: the token and custom header values redacted, the URL with its variables masked.
@@ -108,47 +112,106 @@ export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookE
   for (const h of customHeaders) logged[h.key] = '[REDACTED]';
   let requestData: unknown = event.data;
   if (hook.custom_webhook_template) requestData = json(body, body);
-  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  return {
+    ok: result.status !== null && result.status >= 200 && result.status < 300,
+    log: {
+      web_hook_id: hook.id,
+      trigger: meta.trigger,
+      url: hook.url,
+      request_headers: JSON.stringify(logged),
+      request_data: JSON.stringify(requestData),
+      response_headers: JSON.stringify(result.headers),
+      response_body: result.body.slice(0, LOG_BODY_LIMIT),
+      response_status: result.status === null ? 'internal error' : String(result.status),
+      execution_duration: Math.round(result.durationMs) / 1000,
+      internal_error_message: result.error ?? null,
+      idempotency_key: event.idempotencyKey,
+      event_uuid: event.eventUuid,
+      created_at: nowIso(),
+    },
+  };
+}
 
-  return deps.db.transaction().execute(async (trx) => {
-    const log = await trx
+/** Log rows per INSERT (13 bound values each, well under both engines' limits). */
+const LOG_ROWS_PER_INSERT = 200;
+
+/**
+ * Writes deliveries in the caller's transaction: their log rows, and each hook's failure count
+ * as if they had been written one by one in this order (a success clears it; failures count up
+ * to a rest, then to disabling). Returns the log ids in order.
+ */
+export async function recordDeliveries(trx: Db, outcomes: DeliveryOutcome[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < outcomes.length; i += LOG_ROWS_PER_INSERT) {
+    const rows = await trx
       .insertInto('web_hook_logs')
-      .values({
-        web_hook_id: hook.id,
-        trigger: meta.trigger,
-        url: hook.url,
-        request_headers: JSON.stringify(logged),
-        request_data: JSON.stringify(requestData),
-        response_headers: JSON.stringify(result.headers),
-        response_body: result.body.slice(0, LOG_BODY_LIMIT),
-        response_status: result.status === null ? 'internal error' : String(result.status),
-        execution_duration: Math.round(result.durationMs) / 1000,
-        internal_error_message: result.error ?? null,
-        idempotency_key: event.idempotencyKey,
-        event_uuid: event.eventUuid,
-        created_at: nowIso(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (ok) {
-      await trx.updateTable('web_hooks').set({ recent_failures: 0, backoff_count: 0, disabled_until: null, permanently_disabled: 0 }).where('id', '=', hook.id).execute();
-    } else {
-      // Counted in SQL so that concurrent deliveries to one hook all count.
-      const row = await trx
-        .updateTable('web_hooks')
-        .set({ recent_failures: sql<number>`recent_failures + 1` })
-        .where('id', '=', hook.id)
-        .returning(['recent_failures', 'backoff_count'])
-        .executeTakeFirstOrThrow();
-      if (row.recent_failures >= PERMANENT_DISABLE_AFTER) {
-        await trx.updateTable('web_hooks').set({ permanently_disabled: 1, disabled_until: null }).where('id', '=', hook.id).execute();
-      } else if (row.recent_failures >= TEMPORARY_DISABLE_AFTER) {
-        const backoff = Math.min(BACKOFF_START_MS * 2 ** row.backoff_count, BACKOFF_MAX_MS);
-        await trx.updateTable('web_hooks').set({ backoff_count: row.backoff_count + 1, disabled_until: isoPlus(backoff) }).where('id', '=', hook.id).execute();
+      .values(outcomes.slice(i, i + LOG_ROWS_PER_INSERT).map((o) => o.log))
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  await countFailures(trx, outcomes);
+  return ids;
+}
+
+async function countFailures(trx: Db, outcomes: DeliveryOutcome[]): Promise<void> {
+  // Per hook: whether a success came (which clears the count), and the failures after the last one.
+  const byHook = new Map<number, { cleared: boolean; failures: number }>();
+  for (const o of outcomes) {
+    const s = byHook.get(o.log.web_hook_id) ?? { cleared: false, failures: 0 };
+    if (o.ok) Object.assign(s, { cleared: true, failures: 0 });
+    else s.failures++;
+    byHook.set(o.log.web_hook_id, s);
+  }
+  const failing = [...byHook].filter(([, s]) => s.failures > 0).map(([id]) => id);
+  const cleared = [...byHook].filter(([, s]) => s.failures === 0).map(([id]) => id);
+  // Only rows that change are read and written: a hook that failed, or that succeeded while it
+  // still had failures on record. On PostgreSQL they are locked in id order, so that concurrent
+  // batches neither lose a count nor deadlock.
+  let rows = trx
+    .selectFrom('web_hooks')
+    .select(['id', 'recent_failures', 'backoff_count', 'disabled_until', 'permanently_disabled'])
+    .where((eb) =>
+      eb.or([
+        ...(failing.length ? [eb('id', 'in', failing)] : []),
+        ...(cleared.length
+          ? [
+              eb.and([
+                eb('id', 'in', cleared),
+                eb.or([eb('recent_failures', '!=', 0), eb('backoff_count', '!=', 0), eb('disabled_until', 'is not', null), eb('permanently_disabled', '!=', 0)]),
+              ]),
+            ]
+          : []),
+      ]),
+    )
+    .orderBy('id');
+  if (isPostgres(trx)) rows = rows.forUpdate();
+  for (const row of await rows.execute()) {
+    const s = byHook.get(row.id)!;
+    const next = s.cleared ? { recent_failures: 0, backoff_count: 0, disabled_until: null as string | null, permanently_disabled: 0 } : { ...row };
+    for (let i = 0; i < s.failures; i++) {
+      next.recent_failures++;
+      if (next.recent_failures >= PERMANENT_DISABLE_AFTER) {
+        Object.assign(next, { permanently_disabled: 1, disabled_until: null });
+      } else if (next.recent_failures >= TEMPORARY_DISABLE_AFTER) {
+        next.disabled_until = isoPlus(Math.min(BACKOFF_START_MS * 2 ** next.backoff_count, BACKOFF_MAX_MS));
+        next.backoff_count++;
       }
     }
-    return log;
-  });
+    const { recent_failures, backoff_count, disabled_until, permanently_disabled } = next;
+    await trx.updateTable('web_hooks').set({ recent_failures, backoff_count, disabled_until, permanently_disabled }).where('id', '=', row.id).execute();
+  }
+}
+
+/**
+ * One delivery now (a test, a resend), recorded at once: its log row and the hook's failure
+ * count written together.
+ */
+export async function deliver(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent): Promise<WebHookLogRow> {
+  const settings = await getSettings(deps.db);
+  const outcome = await send(deps, hook, event, settings.allow_local_requests_from_web_hooks_and_services);
+  const [id] = await deps.db.transaction().execute((trx) => recordDeliveries(trx, [outcome]));
+  return { id, ...outcome.log };
 }
 
 /**
@@ -164,8 +227,10 @@ export async function testHook(deps: DeliveryDeps, hook: WebHookRow, event: Hook
 
 /**
  * A queued delivery: delivered unless the hook is gone, resting, or this event was already
- * recorded (a retry after a crash between the request and the job's completion). The lease
- * outlasts a delivery's timeout twice over.
+ * recorded (a retry after a crash between the request and the job's completion). A claimed
+ * batch loads its hooks and the settings once; the log rows and the hooks' failure counts are
+ * written with the jobs' completion, a batch at a time. The lease outlasts a delivery's timeout
+ * twice over.
  */
 export const hookDeliveryJob = defineJob({
   kind: 'hook_delivery',
@@ -178,13 +243,23 @@ export const hookDeliveryJob = defineJob({
   }),
   leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
   maxAttempts: 5,
-  handler: async (p, deps) => {
-    const hook = await deps.db.selectFrom('web_hooks').selectAll().where('id', '=', p.hook_id).executeTakeFirst();
-    if (!hook || alertStatus(hook) !== 'executable') return;
-    const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
-    if (done) return;
-    await deliver(deps, hook, { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key });
+  prepare: async (payloads, { db }) => {
+    const ids = [...new Set(payloads.map((p) => p.hook_id))];
+    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', ids).execute(), getSettings(db)]);
+    return { hooks: new Map(hooks.map((h) => [h.id, h])), allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
   },
+  handler: async (p, deps): Promise<DeliveryOutcome | undefined> => {
+    const hook = deps.batch.hooks.get(p.hook_id);
+    if (!hook || alertStatus(hook) !== 'executable') return undefined;
+    // Logs are written with the job's completion, so only a job claimed again can find its own.
+    if (deps.job.attempts > 1) {
+      const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
+      if (done) return undefined;
+    }
+    const event = { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key };
+    return send(deps, hook, event, deps.batch.allowLocal);
+  },
+  record: (trx, outcomes) => recordDeliveries(trx, outcomes.filter((o) => o !== undefined)).then(() => undefined),
 });
 
 /**

@@ -118,11 +118,12 @@ export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, lim
     .execute();
 }
 
-export async function namespacesOf(db: Db, projects: ProjectRow[]): Promise<Map<number, GroupRow>> {
-  const ids = [...new Set(projects.map((p) => p.namespace_id))];
-  if (!ids.length) return new Map();
-  const groups = await db.selectFrom('groups').selectAll().where('id', 'in', ids).execute();
-  return new Map(groups.map((g) => [g.id, g]));
+/** The namespace of each project by ID; `known` groups (the group whose projects these are) are not read again. */
+export async function namespacesOf(db: Db, projects: ProjectRow[], known: GroupRow[] = []): Promise<Map<number, GroupRow>> {
+  const found = new Map(known.map((g) => [g.id, g]));
+  const ids = [...new Set(projects.map((p) => p.namespace_id))].filter((id) => !found.has(id));
+  if (ids.length) for (const g of await db.selectFrom('groups').selectAll().where('id', 'in', ids).execute()) found.set(g.id, g);
+  return found;
 }
 
 export async function deleteProject(db: Db, project: ProjectRow, namespace: GroupRow): Promise<void> {

@@ -188,9 +188,28 @@ export function pageInfo(headers: Headers): PageInfo {
   };
 }
 
+/**
+ * What a write says when it fails. Every mutation gets an error toast (MutationCache in
+ * main.tsx) unless the screen shows that error itself.
+ */
+export type MutationMeta = {
+  /** The toast's title, e.g. "Push rules were not saved". */
+  errorTitle?: string;
+  /** What a 403 means here, when the screen knows which role is missing. */
+  forbidden?: string;
+  /** Errors the screen shows itself (a form putting a 400 under its fields): no toast for them. */
+  showsError?: (error: ApiError) => boolean;
+};
+
+/** Options every mutation hook of web/src/api takes from its screen. */
+export interface MutationOptions {
+  meta?: MutationMeta;
+}
+
 declare module '@tanstack/react-query' {
   interface Register {
     // Every query and mutation of the console goes through this client.
     defaultError: ApiError;
+    mutationMeta: MutationMeta;
   }
 }

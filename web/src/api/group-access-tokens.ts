@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupAccessToken, GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
-import { data, page, v4, type Page } from './client.ts';
+import { data, page, v4, type Page, type MutationOptions } from './client.ts';
 
 /** What the access-token list keeps in the URL and sends to GET /groups/:id/access_tokens. */
 export type AccessTokensQuery = Pick<
@@ -45,18 +45,20 @@ export function useGroupAccessTokens(groupId: number, query: AccessTokensQuery, 
  * `gcTime: 0` drops the mutation from the cache as soon as nothing observes it, and callers
  * `reset()` it right after handing the token to the dialog.
  */
-export function useCreateGroupAccessToken(groupId: number) {
+export function useCreateGroupAccessToken(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     gcTime: 0,
     mutationFn: (body: GroupAccessTokenCreateBody) => data(v4.POST('/groups/{id}/access_tokens', { params: { path: group(groupId) }, body })),
     onSettled: () => qc.invalidateQueries({ queryKey: groupAccessTokensKeys.group(groupId) }),
   });
 }
 
-export function useRotateGroupAccessToken(groupId: number) {
+export function useRotateGroupAccessToken(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     gcTime: 0,
     mutationFn: ({ tokenId, expires_at }: { tokenId: number; expires_at?: string }) =>
       data(
@@ -69,9 +71,10 @@ export function useRotateGroupAccessToken(groupId: number) {
   });
 }
 
-export function useRevokeGroupAccessToken(groupId: number) {
+export function useRevokeGroupAccessToken(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: (tokenId: number) => data(v4.DELETE('/groups/{id}/access_tokens/{token_id}', { params: { path: { ...group(groupId), token_id: String(tokenId) } } })),
     onSettled: () => qc.invalidateQueries({ queryKey: groupAccessTokensKeys.group(groupId) }),
   });

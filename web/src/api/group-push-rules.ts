@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupPushRule, GroupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
-import { ApiError, data, v4 } from './client.ts';
+import { ApiError, data, v4, type MutationOptions } from './client.ts';
 
 export const groupPushRulesKeys = {
   all: ['group-push-rules'] as const,
@@ -26,9 +26,10 @@ export function useGroupPushRule(groupId: number, opts: { enabled?: boolean } = 
 }
 
 /** Saves the rule: POST when the group had none, PUT otherwise. */
-export function useSaveGroupPushRule(groupId: number) {
+export function useSaveGroupPushRule(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: ({ body, exists }: { body: GroupPushRuleBody; exists: boolean }) =>
       data(exists ? v4.PUT('/groups/{id}/push_rule', { ...ruleParams(groupId), body }) : v4.POST('/groups/{id}/push_rule', { ...ruleParams(groupId), body })),
     onSuccess: (rule) => qc.setQueryData(groupPushRulesKeys.detail(groupId), rule),
@@ -36,9 +37,10 @@ export function useSaveGroupPushRule(groupId: number) {
   });
 }
 
-export function useDeleteGroupPushRule(groupId: number) {
+export function useDeleteGroupPushRule(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: () => data(v4.DELETE('/groups/{id}/push_rule', ruleParams(groupId))),
     onSuccess: () => qc.setQueryData(groupPushRulesKeys.detail(groupId), null),
     onSettled: () => qc.invalidateQueries({ queryKey: groupPushRulesKeys.all }),

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupDetail, GroupListItem, GroupUpdateBody } from '../../../shared/src/groups.ts';
-import { consoleApi, data, page, v4, type Page } from './client.ts';
+import { consoleApi, data, page, v4, type Page, type MutationOptions } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 /** What the groups list keeps in the URL and sends to GET /groups. */
@@ -72,9 +72,10 @@ export interface GroupUpdate {
   avatarFile?: File | null;
 }
 
-export function useUpdateGroup(id: number) {
+export function useUpdateGroup(id: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: async ({ fields, avatarFile }: GroupUpdate) => {
       let group: GroupDetail | undefined;
       // Removing the avatar is `avatar: ""` (null means the same to the schema).

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HookCreateInput, HookEvent, HookFlag, Webhook } from '../../../shared/src/hooks.ts';
-import { data, page, v4, type DataOf, type Page } from './client.ts';
+import { data, page, v4, type DataOf, type Page, type MutationOptions } from './client.ts';
 
 /** Group hooks and project hooks are one area: the same endpoints under /groups/:id or /projects/:id. */
 export type HookScope = 'groups' | 'projects';
@@ -88,9 +88,10 @@ export function useHookEvents(owner: HookOwner, hookId: number, query: HookEvent
 }
 
 /** Creates a hook (no `hookId`) or changes one; either way the owner's hooks are read again. */
-export function useSaveHook(owner: HookOwner) {
+export function useSaveHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: ({ hookId, body }: { hookId?: number; body: HookCreateInput }) =>
       data(hookId === undefined ? v4.POST(at(owner, ''), { ...owned(owner), body }) : v4.PUT(at(owner, '/{hook_id}'), { ...hook(owner, hookId), body })),
     onSuccess: (hook) => qc.setQueryData(hooksKeys.detail(owner.scope, owner.id, hook.id), hook),
@@ -98,27 +99,30 @@ export function useSaveHook(owner: HookOwner) {
   });
 }
 
-export function useDeleteHook(owner: HookOwner) {
+export function useDeleteHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: (hookId: number) => data(v4.DELETE(at(owner, '/{hook_id}'), hook(owner, hookId))),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }
 
 /** Sends a sample event; a success also re-enables a disabled hook, so its status is read again. */
-export function useTestHook(owner: HookOwner) {
+export function useTestHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: ({ hookId, flag }: { hookId: number; flag: HookFlag }) => data(testCall(owner, hookId, flag)),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }
 
 /** Delivers a logged event again (same Idempotency-Key); the log gains a record and the hook may come back. */
-export function useResendHookEvent(owner: HookOwner, hookId: number) {
+export function useResendHookEvent(owner: HookOwner, hookId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: (eventId: number) => data(resendCall(owner, hookId, eventId)),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionInfo, SignInBody } from '../../../shared/src/session.ts';
-import { ApiError, consoleApi, data, setCsrfToken } from './client.ts';
+import { ApiError, consoleApi, data, setCsrfToken, type MutationOptions } from './client.ts';
 
 export const sessionKeys = {
   all: ['session'] as const,
@@ -40,9 +40,10 @@ export function useCurrentUser(): SessionUser {
   return data.user;
 }
 
-export function useSignIn() {
+export function useSignIn(options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: (body: SignInBody) => data(consoleApi.POST('/session', { body }), { allowUnauthorized: true }),
     onSuccess: (info) => {
       setCsrfToken(info.csrf_token);
@@ -57,8 +58,9 @@ export function useSignIn() {
  * Signs out, then reloads the console on the sign-in page: a fresh page load is the surest
  * way to drop every cached answer and the CSRF token held in memory.
  */
-export function useSignOut() {
+export function useSignOut(options: MutationOptions = {}) {
   return useMutation({
+    ...options,
     mutationFn: () => data(consoleApi.DELETE('/session'), { allowUnauthorized: true }),
     onSettled: () => {
       setCsrfToken(null);

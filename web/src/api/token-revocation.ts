@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { data, v4 } from './client.ts';
+import { data, v4, type MutationOptions } from './client.ts';
 import { groupAccessTokensKeys } from './group-access-tokens.ts';
 
 /**
@@ -7,9 +7,10 @@ import { groupAccessTokensKeys } from './group-access-tokens.ts';
  * mutation is not kept once nothing observes it (`gcTime: 0`), and the screen resets it as soon
  * as it has the answer.
  */
-export function useRevokeLeakedToken(groupId: number) {
+export function useRevokeLeakedToken(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
+    ...options,
     gcTime: 0,
     mutationFn: (token: string) => data(v4.POST('/groups/{id}/tokens/revoke', { params: { path: { id: String(groupId) } }, body: { token } })),
     // A group access token of this tree may have been the one revoked: its list changes.

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { isApiError } from '../api/client.ts';
+import { isApiError, type ApiError, type MutationMeta } from '../api/client.ts';
 import { errorMessage } from './states.tsx';
 
 /**
@@ -10,6 +10,12 @@ export function notifyError(title: string, error: unknown, forbidden?: string) {
   if (isApiError(error) && error.status === 401) return;
   const message = isApiError(error) && error.status === 403 && forbidden ? forbidden : errorMessage(error);
   notifications.show({ color: 'red', title, message });
+}
+
+/** The default for every failed mutation (wired in main.tsx's MutationCache). */
+export function notifyMutationError(error: ApiError, meta: MutationMeta | undefined) {
+  if (meta?.showsError?.(error)) return;
+  notifyError(meta?.errorTitle ?? 'The change was not saved', error, meta?.forbidden);
 }
 
 export function notifySuccess(title: string, message: string) {

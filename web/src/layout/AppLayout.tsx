@@ -19,7 +19,7 @@ const initials = (name: string) =>
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const user = useCurrentUser();
-  const signOut = useSignOut();
+  const signOut = useSignOut({ meta: { errorTitle: 'Signing out failed' } });
   const { pathname } = useLocation();
 
   return (

@@ -6,7 +6,7 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useGroupAccessTokens, useRevokeGroupAccessToken, useRotateGroupAccessToken } from '../../api/group-access-tokens.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
@@ -33,12 +33,16 @@ export default function AccessTokensPage() {
 function AccessTokens({ group }: { group: GroupDetail }) {
   const list = useTokenListParams();
   const tokens = useGroupAccessTokens(group.id, list.query);
-  const rotate = useRotateGroupAccessToken(group.id);
-  const revoke = useRevokeGroupAccessToken(group.id);
   const reveal = useRef<TokenRevealHandle>(null);
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<GroupAccessToken | null>(null);
   const [revoking, setRevoking] = useState<GroupAccessToken | null>(null);
+  const rotate = useRotateGroupAccessToken(group.id, {
+    meta: { errorTitle: `“${rotating?.name ?? 'The token'}” was not rotated`, forbidden: 'You need the Owner role to rotate access tokens of this group.' },
+  });
+  const revoke = useRevokeGroupAccessToken(group.id, {
+    meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked`, forbidden: 'You need the Owner role to revoke access tokens of this group.' },
+  });
 
   // The box follows the URL (back/forward), and the URL follows the box after a pause in typing.
   const [typed, setTyped] = useState(list.search);
@@ -54,28 +58,29 @@ function AccessTokens({ group }: { group: GroupDetail }) {
     [list.state],
   );
 
-  const confirmRotate = async (expiresAt: string) => {
+  const confirmRotate = (expiresAt: string) => {
     if (!rotating) return;
-    try {
-      const rotated = await rotate.mutateAsync({ tokenId: rotating.id, expires_at: expiresAt });
-      // The answer holds the new plaintext: hand it to the reveal dialog and keep it nowhere else.
-      rotate.reset();
-      setRotating(null);
-      reveal.current?.show(rotated, 'rotated');
-    } catch (e) {
-      notifyError(`“${rotating.name}” was not rotated`, e, 'You need the Owner role to rotate access tokens of this group.');
-    }
+    rotate.mutate(
+      { tokenId: rotating.id, expires_at: expiresAt },
+      {
+        onSuccess: (rotated) => {
+          // The answer holds the new plaintext: hand it to the reveal dialog and keep it nowhere else.
+          rotate.reset();
+          setRotating(null);
+          reveal.current?.show(rotated, 'rotated');
+        },
+      },
+    );
   };
 
-  const confirmRevoke = async () => {
+  const confirmRevoke = () => {
     if (!revoking) return;
-    try {
-      await revoke.mutateAsync(revoking.id);
-      notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
-      setRevoking(null);
-    } catch (e) {
-      notifyError(`“${revoking.name}” was not revoked`, e, 'You need the Owner role to revoke access tokens of this group.');
-    }
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
+        setRevoking(null);
+      },
+    });
   };
 
   const items = tokens.data?.items ?? [];

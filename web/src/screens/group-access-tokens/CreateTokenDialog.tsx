@@ -1,8 +1,7 @@
 import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import {
@@ -14,10 +13,9 @@ import {
 } from '../../../../shared/src/group-access-tokens.ts';
 import { ACCESS_LEVELS, memberAccessLevels, ROLE_NAMES, SCOPE_DESCRIPTIONS, TOKEN_SCOPES } from '../../../../shared/src/roles.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { isApiError } from '../../api/client.ts';
 import { useCreateGroupAccessToken } from '../../api/group-access-tokens.ts';
 import { sentence } from '../../components/format.ts';
-import { errorMessage } from '../../components/states.tsx';
+import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { expiryBounds } from './expiry.ts';
 
 type Values = GroupAccessTokenCreateInput;
@@ -48,7 +46,13 @@ export function CreateTokenDialog({
   onCreated: (token: GroupAccessTokenWithToken) => void;
 }) {
   const narrow = useMediaQuery('(max-width: 36em)');
-  const create = useCreateGroupAccessToken(group.id);
+  const create = useCreateGroupAccessToken(group.id, {
+    meta: {
+      errorTitle: 'The token was not created',
+      forbidden: 'You need the Owner role to create access tokens for this group.',
+      showsError: formShowsFieldErrors,
+    },
+  });
   const bounds = expiryBounds();
   const form = useForm<Values, unknown, GroupAccessTokenCreateBody>({
     resolver: zodResolver(groupAccessTokenCreateBody),
@@ -75,25 +79,12 @@ export function CreateTokenDialog({
       onClose();
       onCreated(created);
     } catch (e) {
-      if (isApiError(e) && e.status === 401) return;
-      if (isApiError(e) && e.fieldErrors) {
-        const elsewhere: string[] = [];
-        let first = true;
-        for (const [path, messages] of Object.entries(e.fieldErrors)) {
-          const field = FIELDS.find((f) => f === path.split('.')[0]);
-          if (field) {
-            form.setError(field as FieldPath<Values>, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
-            first = false;
-          } else elsewhere.push(`${LABELS[path] ?? path}: ${messages.join(', ')}`);
-        }
-        notifications.show({
-          color: 'red',
-          title: 'The token was not created',
-          message: elsewhere.length ? elsewhere.join('; ') : 'Fix the highlighted fields and try again.',
-        });
-      } else if (isApiError(e) && e.status === 403) {
-        notifications.show({ color: 'red', title: 'Not allowed', message: 'You need the Owner role to create access tokens for this group.' });
-      } else notifications.show({ color: 'red', title: 'The token was not created', message: errorMessage(e) });
+      // Other errors got the mutation's toast.
+      showServerFieldErrors(form.setError, e, {
+        fieldOf: (path) => FIELDS.find((f) => f === path.split('.')[0]) ?? null,
+        labelOf: (path) => LABELS[path] ?? path,
+        title: 'The token was not created',
+      });
     }
   };
 

@@ -3,9 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { FormProvider, useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { groupPushRuleBody, type GroupPushRule, type GroupPushRuleBody } from '../../../../shared/src/group-push-rules.ts';
-import { isApiError } from '../../api/client.ts';
 import { useSaveGroupPushRule } from '../../api/group-push-rules.ts';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { isField, toBody, toFormValues, type PushRuleValues } from './push-rule-model.ts';
 import { FileSizeField, FlagField, PatternField, RuleSection } from './rule-fields.tsx';
 import { PushRuleTester } from './PushRuleTester.tsx';
@@ -23,7 +23,13 @@ const SAVE_ERROR = 'push-rules-save-error';
  * (POST) or changes it (PUT).
  */
 export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rule: GroupPushRule | null; onCancel: () => void }) {
-  const save = useSaveGroupPushRule(groupId);
+  const save = useSaveGroupPushRule(groupId, {
+    meta: {
+      errorTitle: 'Push rules were not saved',
+      forbidden: 'You need the Owner role to change the push rules of this group.',
+      showsError: formShowsFieldErrors,
+    },
+  });
   const form = useForm<PushRuleValues, unknown, GroupPushRuleBody>({
     resolver,
     defaultValues: toFormValues(rule),
@@ -40,24 +46,15 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
       notifications.hide(SAVE_ERROR);
       notifySuccess(exists ? 'Push rules saved' : 'Push rules set up', 'Every push to the group’s projects is checked against them.');
     } catch (e) {
-      if (isApiError(e) && e.fieldErrors) {
-        const elsewhere: string[] = [];
-        let first = true;
-        for (const [path, messages] of Object.entries(e.fieldErrors)) {
+      // Other errors got the mutation's toast.
+      showServerFieldErrors(form.setError, e, {
+        fieldOf: (path) => {
           const name = path.split('.')[0];
-          if (isField(name)) {
-            form.setError(name, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
-            first = false;
-          } else elsewhere.push(`${path}: ${messages.join(', ')}`);
-        }
-        notifications.hide(SAVE_ERROR);
-        notifications.show({
-          id: SAVE_ERROR,
-          color: 'red',
-          title: 'Push rules were not saved',
-          message: elsewhere.length ? elsewhere.join('; ') : 'Fix the highlighted fields and save again.',
-        });
-      } else notifyError('Push rules were not saved', e, 'You need the Owner role to change the push rules of this group.');
+          return isField(name) ? name : null;
+        },
+        title: 'Push rules were not saved',
+        toastId: SAVE_ERROR,
+      });
     }
   };
 

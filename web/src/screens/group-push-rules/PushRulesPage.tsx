@@ -4,7 +4,7 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useDeleteGroupPushRule, useGroupPushRule } from '../../api/group-push-rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconShieldCheck, IconTrash } from '../../components/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
@@ -25,20 +25,20 @@ export default function PushRulesPage() {
 
 function PushRules({ group }: { group: GroupDetail }) {
   const rule = useGroupPushRule(group.id);
-  const remove = useDeleteGroupPushRule(group.id);
+  const remove = useDeleteGroupPushRule(group.id, {
+    meta: { errorTitle: 'Push rules were not deleted', forbidden: 'You need the Owner role to delete the push rules of this group.' },
+  });
   const [settingUp, setSettingUp] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
-  const confirmDelete = async () => {
-    try {
-      await remove.mutateAsync();
-      setConfirming(false);
-      setSettingUp(false);
-      notifySuccess('Push rules deleted', `Pushes to ${group.full_name} are no longer checked against them.`);
-    } catch (e) {
-      notifyError('Push rules were not deleted', e, 'You need the Owner role to delete the push rules of this group.');
-    }
-  };
+  const confirmDelete = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        setSettingUp(false);
+        notifySuccess('Push rules deleted', `Pushes to ${group.full_name} are no longer checked against them.`);
+      },
+    });
 
   let body: React.ReactNode;
   if (rule.isPending) body = <LoadingState label="Loading push rules…" />;

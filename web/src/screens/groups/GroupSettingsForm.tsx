@@ -5,9 +5,9 @@ import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { groupUpdateBody, type GroupDetail, type GroupUpdateBody } from '../../../../shared/src/groups.ts';
-import { isApiError } from '../../api/client.ts';
+import { isApiError, type FieldErrors } from '../../api/client.ts';
 import { useUpdateGroup } from '../../api/groups.ts';
-import { errorMessage } from '../../components/states.tsx';
+import { formShowsFieldErrors, showFieldErrors } from '../../components/server-errors.ts';
 import { groupHref } from '../../routes.ts';
 import { type AvatarChange } from './AvatarField.tsx';
 import { changedFields, formPathFor, isTopLevel, knownPaths, labelFor, toFormValues, type SettingsValues } from './settings-model.ts';
@@ -19,7 +19,9 @@ import { BranchesSection, DownloadsSection, FeaturesSection, GeneralSection, Per
  */
 export function GroupSettingsForm({ group }: { group: GroupDetail }) {
   const navigate = useNavigate();
-  const update = useUpdateGroup(group.id);
+  const update = useUpdateGroup(group.id, {
+    meta: { errorTitle: 'Settings were not saved', forbidden: "You need the Owner role to change this group's settings.", showsError: formShowsFieldErrors },
+  });
   const [avatar, setAvatar] = useState<AvatarChange>({ kind: 'keep' });
   const [avatarError, setAvatarError] = useState<string | null>(null);
   const form = useForm<SettingsValues, unknown, GroupUpdateBody>({
@@ -30,27 +32,14 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
   const { isDirty } = form.formState;
   const pending = isDirty || avatar.kind !== 'keep';
 
-  const showServerErrors = (fieldErrors: Record<string, string[]>) => {
+  const showServerErrors = ({ avatar: avatarMessages, ...fieldErrors }: FieldErrors) => {
+    // The avatar is not a form field: its picker shows the message.
+    if (avatarMessages) setAvatarError(avatarMessages.join(' '));
     const known = knownPaths(form.getValues());
-    const elsewhere: string[] = [];
-    let first = true;
-    for (const [path, messages] of Object.entries(fieldErrors)) {
-      if (path === 'avatar') {
-        setAvatarError(messages.join(' '));
-        continue;
-      }
-      const target = formPathFor(path, known);
-      if (target) {
-        form.setError(target as FieldPath<SettingsValues>, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
-        first = false;
-      } else {
-        elsewhere.push(`${labelFor(path)}: ${messages.join(', ')}`);
-      }
-    }
-    notifications.show({
-      color: 'red',
+    showFieldErrors(form.setError, fieldErrors, {
+      fieldOf: (path) => formPathFor(path, known) as FieldPath<SettingsValues> | null,
+      labelOf: labelFor,
       title: 'Settings were not saved',
-      message: elsewhere.length ? elsewhere.join('; ') : 'Fix the highlighted fields and save again.',
     });
   };
 
@@ -65,12 +54,8 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
       notifications.show({ color: 'teal', title: 'Settings saved', message: `${saved.full_name} was updated.` });
       if (saved.full_path !== group.full_path) navigate(groupHref(saved.full_path, 'settings'), { replace: true });
     } catch (e) {
-      // A 401 has already sent the user to sign in; nothing more to say here.
-      if (isApiError(e) && e.status === 401) return;
+      // Other errors got the mutation's toast.
       if (isApiError(e) && e.fieldErrors) showServerErrors(e.fieldErrors);
-      else if (isApiError(e) && e.status === 403) {
-        notifications.show({ color: 'red', title: 'Not allowed', message: "You need the Owner role to change this group's settings." });
-      } else notifications.show({ color: 'red', title: 'Settings were not saved', message: errorMessage(e) });
     }
   };
 

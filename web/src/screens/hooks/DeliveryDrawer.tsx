@@ -143,7 +143,8 @@ export function DeliveryDrawer({ owner, hookId, event, onClose }: { owner: HookO
 }
 
 function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: number; event: HookEvent }) {
-  const resend = useResendHookEvent(owner, hookId);
+  // The outcome shows in the panel, beside the button.
+  const resend = useResendHookEvent(owner, hookId, { meta: { showsError: () => true } });
   const [outcome, setOutcome] = useState<ResendOutcome | null>(null);
   const key = event.request_headers['Idempotency-Key'];
 

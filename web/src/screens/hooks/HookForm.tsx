@@ -5,10 +5,10 @@ import { FormProvider, useController, useForm, useWatch, type FieldPath, type Re
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
-import { isApiError } from '../../api/client.ts';
 import { useSaveHook } from '../../api/hooks.ts';
 import { sentence } from '../../components/format.ts';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EventFields } from './EventFields.tsx';
 import { FIELD_LABELS, formPathOf, hookFormSchema, placeholdersOf, toBody, toFormValues, type HookFormValues } from './hook-form-model.ts';
 import { hookTitle } from './hook-format.ts';
@@ -50,8 +50,14 @@ const mono = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 export function HookForm({ hook }: { hook: Webhook | null }) {
   const { owner, ownerName, href } = useHookScope();
   const navigate = useNavigate();
-  const save = useSaveHook(owner);
   const editing = hook !== null;
+  const save = useSaveHook(owner, {
+    meta: {
+      errorTitle: editing ? 'The webhook was not saved' : 'The webhook was not added',
+      forbidden: 'You no longer have the role to manage these webhooks.',
+      showsError: formShowsFieldErrors,
+    },
+  });
   // Checked on submit, then as the user fixes things; not on blur, where an error appearing would
   // shift the buttons under the pointer (the click on "Add header" would miss).
   const form = useForm<HookFormValues>({ resolver, defaultValues: toFormValues(hook), mode: 'onSubmit', reValidateMode: 'onChange' });
@@ -66,24 +72,13 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
       notifySuccess(editing ? 'Webhook saved' : 'Webhook added', `${hookTitle(saved)} receives the events you chose. Send a test from the list to try it.`);
       navigate(href());
     } catch (e) {
-      if (isApiError(e) && e.fieldErrors) {
-        const elsewhere: string[] = [];
-        let first = true;
-        for (const [path, messages] of Object.entries(e.fieldErrors)) {
-          const target = formPathOf(path, owner.scope);
-          if (target) {
-            form.setError(target as FieldPath<HookFormValues>, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
-            first = false;
-          } else elsewhere.push(`${FIELD_LABELS[path] ?? path}: ${messages.join(', ')}`);
-        }
-        notifications.hide(SAVE_ERROR);
-        notifications.show({
-          id: SAVE_ERROR,
-          color: 'red',
-          title: editing ? 'The webhook was not saved' : 'The webhook was not added',
-          message: elsewhere.length ? elsewhere.join('; ') : 'Fix the highlighted fields and try again.',
-        });
-      } else notifyError(editing ? 'The webhook was not saved' : 'The webhook was not added', e, 'You no longer have the role to manage these webhooks.');
+      // Other errors got the mutation's toast.
+      showServerFieldErrors(form.setError, e, {
+        fieldOf: (path) => formPathOf(path, owner.scope) as FieldPath<HookFormValues> | null,
+        labelOf: (path) => FIELD_LABELS[path] ?? path,
+        title: editing ? 'The webhook was not saved' : 'The webhook was not added',
+        toastId: SAVE_ERROR,
+      });
     }
   };
 

@@ -6,7 +6,7 @@ import type { Webhook } from '../../../../shared/src/hooks.ts';
 import { useDeleteHook, useHooks } from '../../api/hooks.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconPlus } from '../../components/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/notify.ts';
+import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { DataTable } from './DataTable.tsx';
 import { DisabledBanner } from './DisabledBanner.tsx';
@@ -19,20 +19,21 @@ import { useHookScope } from './hook-scope.ts';
 export function HooksListPage() {
   const { owner, ownerName, href, forbidden } = useHookScope();
   const hooks = useHooks(owner);
-  const remove = useDeleteHook(owner);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const remove = useDeleteHook(owner, {
+    meta: { errorTitle: `“${deleting ? hookTitle(deleting) : 'The webhook'}” was not deleted`, forbidden: 'You no longer have the role to manage these webhooks.' },
+  });
   const narrow = useMediaQuery('(max-width: 48em)');
   const columns = useMemo(() => hookColumns({ scope: owner.scope, href, onDelete: setDeleting }), [owner.scope, href]);
 
-  const confirmDelete = async () => {
+  const confirmDelete = () => {
     if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifySuccess('Webhook deleted', `${hookTitle(deleting)} no longer receives events.`);
-      setDeleting(null);
-    } catch (e) {
-      notifyError(`“${hookTitle(deleting)}” was not deleted`, e, 'You no longer have the role to manage these webhooks.');
-    }
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        notifySuccess('Webhook deleted', `${hookTitle(deleting)} no longer receives events.`);
+        setDeleting(null);
+      },
+    });
   };
 
   const addButton = (

@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
 import { useTestHook } from '../../api/hooks.ts';
 import { IconChevronDown, IconSend } from '../../components/icons.tsx';
-import { notifyError } from '../../components/notify.ts';
 import { isApiError } from '../../api/client.ts';
 import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
@@ -14,7 +13,8 @@ import { useHookScope } from './hook-scope.ts';
  */
 export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 'compact-sm' | 'sm' }) {
   const { owner } = useHookScope();
-  const test = useTestHook(owner);
+  // A 422 (the receiver failed the test) is a result shown in the progress toast, not an error toast.
+  const test = useTestHook(owner, { meta: { errorTitle: 'The test was not sent', forbidden: 'You no longer have the role to manage these webhooks.', showsError: (e) => e.status === 422 } });
   const title = hookTitle(hook);
 
   const send = async (flag: HookFlag) => {
@@ -38,8 +38,8 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
         notifications.update({ id, loading: false, autoClose: 10_000, withCloseButton: true, color: /^Hook execution failed/.test(e.message) ? 'red' : 'orange', title: `Test failed: ${label}`, message: e.message });
         return;
       }
+      // The mutation's toast says why the test was not sent.
       notifications.hide(id);
-      notifyError(`The test (${label}) was not sent`, e, 'You no longer have the role to manage these webhooks.');
     }
   };
 

@@ -25,7 +25,8 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const returnTo = safeReturnTo(params.get('return_to'));
   const session = useSession();
-  const signIn = useSignIn();
+  // The page shows why signing in failed, next to the form.
+  const signIn = useSignIn({ meta: { showsError: () => true } });
   const form = useForm<SignInBody>({ resolver: zodResolver(signInBody), defaultValues: { username: '', password: '' } });
 
   if (session.data) return <Navigate to={returnTo} replace />;

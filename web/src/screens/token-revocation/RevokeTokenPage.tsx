@@ -72,7 +72,8 @@ function TopLevelOnly({ group }: { group: GroupDetail }) {
 }
 
 function RevokeForm({ group }: { group: GroupDetail }) {
-  const revoke = useRevokeLeakedToken(group.id);
+  // The page shows every outcome in place.
+  const revoke = useRevokeLeakedToken(group.id, { meta: { showsError: () => true } });
   const [result, setResult] = useState<RevokedToken | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const form = useForm<Body, unknown, z.output<typeof tokenRevocationBody>>({
