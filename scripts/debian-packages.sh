@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs, in one apt-get run, the Debian packages the suites need when any is missing:
-# chromium (Playwright) and python3-gitlab (client conformance, imported by /usr/bin/python3).
+# chromium (Playwright), python3-gitlab (client conformance, imported by /usr/bin/python3) and
+# git (repositories are served by `git http-backend` and driven by the git client in the tests).
 # test.sh runs it in the background while the type check and lint run.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 /usr/bin/python3 -c 'import gitlab' >/dev/null 2>&1 || missing+=(python3-gitlab)
+command -v git >/dev/null 2>&1 || missing+=(git)
 [ ${#missing[@]} -eq 0 ] && { echo "Debian packages: all present"; exit 0; }
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "Missing Debian packages (${missing[*]}) and no root apt-get to install them: install them and re-run."

@@ -13,6 +13,7 @@ import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { abilitiesRouter } from './api/abilities.ts';
 import { instanceRouter } from './api/instance.ts';
+import { gitHttp } from './git/smart-http.ts';
 import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
@@ -186,6 +187,8 @@ export function createApp(deps: AppDeps) {
     if (/%00/i.test(req.url)) throw badRequest('400 Bad request - parameters must not contain NUL characters');
     next();
   });
+  // Git over HTTP at the platform's URL shape, <full path>.git/…: bodies stream to git.
+  app.use(gitHttp(deps));
   app.use('/api/v4', apiRouter(deps));
   app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);

@@ -13,6 +13,7 @@ const envSchema = z.object({
     .pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().max(65535, 'must be a port number'))),
   HOST: z.string().default('0.0.0.0'),
   GATEHOUSE_DATA_DIR: z.string().default('./data'),
+  GATEHOUSE_REPOSITORIES_DIR: optionalNonEmpty,
   DATABASE_URL: optionalNonEmpty.pipe(
     z
       .string()
@@ -43,6 +44,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where the projects' bare git repositories live (one per project, named by its id). */
+  repositoriesDir: string;
   databaseUrl: string | undefined;
   externalUrl: string | undefined;
   rootPassword: string | undefined;
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.GATEHOUSE_DATA_DIR),
+    repositoriesDir: path.resolve(e.GATEHOUSE_REPOSITORIES_DIR ?? path.join(e.GATEHOUSE_DATA_DIR, 'repositories')),
     databaseUrl: e.DATABASE_URL,
     externalUrl: e.GATEHOUSE_EXTERNAL_URL?.replace(/\/+$/, ''),
     rootPassword: e.GATEHOUSE_ROOT_PASSWORD,

@@ -4,6 +4,7 @@ import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { groupToCreateIn } from '../services/groups.ts';
 import * as projects from '../services/projects.ts';
+import { removeRepository } from '../services/repositories.ts';
 import { presentProject } from '../presenters/projects.ts';
 
 const area = 'projects';
@@ -60,6 +61,7 @@ export const projectRoutes = [
     response: z.object({ message: z.string() }),
     handler: async (ctx) => {
       await projects.deleteProject(ctx.db, ctx.project, ctx.group);
+      removeRepository(ctx.config.repositoriesDir, ctx.project);
       return { message: '202 Accepted' };
     },
   }),

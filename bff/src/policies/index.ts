@@ -68,6 +68,12 @@ export const projectRules = {
   admin_members: atLeast(L.maintainer),
   admin_hooks: atLeast(L.maintainer),
   remove_project: atLeast(L.owner),
+  /** Clone and fetch: anyone who may see a public or internal project; Reporters and up of a private one. */
+  download_code: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  /** Push to unprotected branches. */
+  push_code: atLeast(L.developer),
+  /** Push to the default branch, which is protected by default: Maintainers. */
+  push_to_default_branch: atLeast(L.maintainer),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Db } from '../db/index.ts';
+import type { Config } from '../config.ts';
+import { findProject } from '../services/projects.ts';
+import { ensureRepository } from '../services/repositories.ts';
+import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/git-access.ts';
+
+/** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
+const GIT_PATH = /^\/(.+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload', 'git-receive-pack': 'receive' };
+
+const NOT_FOUND = 'The project you were looking for could not be found or you don\'t have permission to view it.';
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Gatehouse"' };
+
+function basicCredentials(req: Request): { username: string; password: string } | undefined {
+  const m = /^basic\s+(.+)$/i.exec(req.get('authorization') ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+const refuse = (res: Response, status: number, message: string, headers: Record<string, string> = {}) =>
+  res.status(status).set({ ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send(`${message}\n`);
+
+/**
+ * Git's smart HTTP protocol at the platform's URL shape, served by the system's
+ * `git http-backend`: the request body streams into it and its answer streams back, so a push
+ * of any size never sits in memory. Who may clone and push is decided here, before git runs.
+ */
+export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): RequestHandler {
+  return async (req, res, next) => {
+    const m = GIT_PATH.exec(req.path);
+    if (!m) return next();
+    const [, fullPath, action] = m;
+    const serviceName = action === 'info/refs' ? String(req.query.service ?? '') : action;
+    const service = SERVICES[serviceName];
+    // Only the smart protocol: the dumb one would serve files without these checks.
+    if (!service) return refuse(res, 403, 'Only the smart HTTP protocol is supported: use git 1.6.6 or later.');
+    if ((action === 'info/refs') !== (req.method === 'GET') ) return refuse(res, 405, 'Method not allowed');
+
+    const caller = await gitCaller(deps.db, basicCredentials(req));
+    if (caller === BAD_CREDENTIALS) {
+      return refuse(res, 401, 'HTTP Basic: Access denied. If a password was provided for Git authentication, it was not accepted: use a personal access token with the read_repository or write_repository scope.', CHALLENGE);
+    }
+    const found = await findProject(deps.db, decodeURIComponent(fullPath));
+    const access = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : 'hidden';
+    const wanted = service === 'receive' ? 'write' : 'read';
+    if (access !== wanted && !(wanted === 'read' && access === 'write')) {
+      // Anonymous callers are asked to sign in (git then prompts); others are told what is wrong.
+      if (caller.kind === 'anonymous') return refuse(res, 401, 'HTTP Basic: Access denied', CHALLENGE);
+      if (access === 'hidden') return refuse(res, 404, NOT_FOUND);
+      return refuse(res, 403, service === 'receive' ? 'You are not allowed to push code to this project.' : 'You are not allowed to download code from this project.');
+    }
+
+    const dir = await ensureRepository(deps.config.repositoriesDir, found!.project);
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH,
+        GIT_PROJECT_ROOT: dir,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: `/${action}`,
+        REQUEST_METHOD: req.method,
+        QUERY_STRING: new URL(req.originalUrl, 'http://x').search.slice(1),
+        CONTENT_TYPE: req.get('content-type') ?? '',
+        ...(req.get('content-encoding') ? { HTTP_CONTENT_ENCODING: req.get('content-encoding') } : {}),
+        ...(req.get('git-protocol') ? { GIT_PROTOCOL: req.get('git-protocol') } : {}),
+        REMOTE_USER: caller.kind === 'user' ? caller.actor.user!.username : caller.kind === 'deploy_token' ? caller.token.username : '',
+        REMOTE_ADDR: req.socket.remoteAddress ?? '',
+      },
+    });
+    req.pipe(child.stdin);
+    child.stdin.on('error', () => {});
+    child.stderr.on('data', (chunk: Buffer) => deps.logger.warn({ project: found!.project.id, git: chunk.toString().trim() }, 'git http-backend'));
+    streamCgiResponse(child.stdout, res);
+    child.on('error', (err) => {
+      deps.logger.error({ err }, 'git http-backend could not run');
+      if (!res.headersSent) refuse(res, 500, 'The repository cannot be served: is git installed?');
+    });
+    // A client that goes away stops the work.
+    res.on('close', () => {
+      if (child.exitCode === null) child.kill();
+    });
+  };
+}
+
+/** A CGI answer: header lines (Status among them), a blank line, then the body, streamed. */
+function streamCgiResponse(out: NodeJS.ReadableStream, res: Response) {
+  let head = Buffer.alloc(0);
+  let headed = false;
+  const onData = (chunk: Buffer) => {
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    headed = true;
+    out.removeListener('data', onData);
+    let status = 200;
+    for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim();
+      const value = line.slice(colon + 1).trim();
+      if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10) || 200;
+      else if (name) res.setHeader(name, value);
+    }
+    res.status(status);
+    const rest = head.subarray(end + 4);
+    if (rest.length) res.write(rest);
+    out.pipe(res);
+  };
+  out.on('data', onData);
+  // git said nothing at all (it could not start, or died): the gateway failed.
+  out.on('end', () => {
+    if (!headed) res.status(502).end();
+  });
+}

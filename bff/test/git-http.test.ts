@@ -1,0 +1,196 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from './harness.ts';
+
+/**
+ * Git over HTTP driven by the real `git` client: clone, fetch and push at `<full path>.git`,
+ * with the platform's credentials (tokens as the Basic password, deploy tokens, passwords),
+ * scopes and roles.
+ */
+
+const run = promisify(execFile);
+let server: TestServer;
+let work: string;
+
+before(async () => {
+  server = await startTestServer();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-git-'));
+});
+after(async () => {
+  await server.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+let seq = 0;
+/** Runs git with no prompt and no user configuration; resolves with its output or rejects with it. */
+async function git(args: string[], cwd = work): Promise<{ ok: boolean; out: string }> {
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: work, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' };
+  try {
+    const { stdout, stderr } = await run('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true, out: stdout + stderr };
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    return { ok: false, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+  }
+}
+
+const urlOf = (fullPath: string, user?: string, password?: string) => {
+  const u = new URL(`${server.url}/${fullPath}.git`);
+  if (user !== undefined) u.username = encodeURIComponent(user);
+  if (password !== undefined) u.password = encodeURIComponent(password);
+  return u.toString();
+};
+
+/** A fresh clone directory name. */
+const dir = () => path.join(work, `clone${++seq}`);
+
+/** Clones, commits a file and pushes `branch`; returns the push's outcome. */
+async function pushCommit(url: string, branch = 'main', file = `f${seq}.txt`) {
+  const d = dir();
+  const cloned = await git(['clone', '--quiet', url, d]);
+  if (!cloned.ok) return cloned;
+  fs.writeFileSync(path.join(d, file), `content ${seq}\n`);
+  await git(['checkout', '-q', '-B', branch], d);
+  await git(['add', file], d);
+  await git(['commit', '-q', '-m', `feat: add ${file}`], d);
+  return git(['push', '--quiet', 'origin', branch], d);
+}
+
+async function headOf(url: string, branch = 'main'): Promise<string> {
+  const res = await git(['ls-remote', url, `refs/heads/${branch}`]);
+  assert.ok(res.ok, res.out);
+  return res.out.split('\t')[0];
+}
+
+describe('git over HTTP', () => {
+  it('an Owner clones an empty repository, pushes, and another clone sees the commits', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token });
+    const project = await buildProject(group.id, { token: owner.token });
+    const url = urlOf(project.path_with_namespace, 'anything', owner.token);
+    const pushed = await pushCommit(url, 'main', 'README.md');
+    assert.ok(pushed.ok, pushed.out);
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace, 'oauth2', owner.token), d])).ok);
+    assert.equal(fs.readFileSync(path.join(d, 'README.md'), 'utf8').startsWith('content'), true);
+    assert.match((await git(['log', '--format=%s'], d)).out, /feat: add README\.md/);
+    // The user's own password works as well.
+    assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, owner.user.username, owner.password)])).ok);
+  });
+
+  it('lets anyone clone a public project, and asks for credentials for a private one', async () => {
+    const group = await buildGroup({ visibility: 'public' });
+    const open = await buildProject(group.id, { visibility: 'public' });
+    const closed = await buildProject(group.id, { visibility: 'private' });
+    assert.ok((await pushCommit(urlOf(open.path_with_namespace, 'root', server.rootToken))).ok);
+    assert.ok((await git(['clone', '--quiet', urlOf(open.path_with_namespace), dir()])).ok, 'anonymous clone of a public project');
+    const anonymous = await git(['clone', '--quiet', urlOf(closed.path_with_namespace), dir()]);
+    assert.equal(anonymous.ok, false);
+    assert.match(anonymous.out, /could not read Username|Authentication failed/);
+    const challenge = await fetch(`${urlOf(closed.path_with_namespace)}/info/refs?service=git-upload-pack`);
+    assert.equal(challenge.status, 401);
+    assert.match(challenge.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+    // Nobody pushes anonymously, even to a public project.
+    const push = await fetch(`${urlOf(open.path_with_namespace)}/info/refs?service=git-receive-pack`);
+    assert.equal(push.status, 401);
+  });
+
+  it('answers a wrong credential with 401, and a user who may not see the project as if it did not exist', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const wrong = await git(['ls-remote', urlOf(project.path_with_namespace, 'root', 'not-a-token')]);
+    assert.equal(wrong.ok, false);
+    assert.match(wrong.out, /HTTP Basic: Access denied|Authentication failed/);
+    const outsider = await buildUser();
+    const hidden = await fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`x:${outsider.token}`).toString('base64')}` } });
+    assert.equal(hidden.status, 404);
+    assert.match(await hidden.text(), /could not be found or you don't have permission to view it/);
+    const missing = await git(['ls-remote', urlOf('no-such/project', 'x', outsider.token)]);
+    assert.equal(missing.ok, false);
+    assert.match(missing.out, /could not be found/);
+  });
+
+  it('follows roles: a Guest of a private project may not clone, a Reporter clones but may not push, a Developer pushes', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'root', server.rootToken))).ok);
+    const guest = await userWithRole(group.id, 10);
+    const reporter = await userWithRole(group.id, 20);
+    const developer = await userWithRole(group.id, 30);
+    const asGuest = await git(['ls-remote', urlOf(project.path_with_namespace, 'x', guest.token)]);
+    assert.equal(asGuest.ok, false);
+    assert.match(asGuest.out, /not allowed to download code/);
+    assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', reporter.token)])).ok);
+    const before = await headOf(urlOf(project.path_with_namespace, 'root', server.rootToken));
+    const refused = await pushCommit(urlOf(project.path_with_namespace, 'x', reporter.token), 'feature/reporter');
+    assert.equal(refused.ok, false);
+    assert.match(refused.out, /You are not allowed to push code to this project/);
+    assert.equal(await headOf(urlOf(project.path_with_namespace, 'root', server.rootToken)), before);
+    const pushed = await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'feature/developer');
+    assert.ok(pushed.ok, pushed.out);
+    assert.match(await headOf(urlOf(project.path_with_namespace, 'x', reporter.token), 'feature/developer'), /^[0-9a-f]{40}$/);
+  });
+
+  it('follows token scopes: read_repository clones but does not push, read_api does neither, write_repository pushes', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'root', server.rootToken))).ok);
+    const reader = await userWithRole(group.id, 40, ['read_repository']);
+    const apiReader = await userWithRole(group.id, 40, ['read_api']);
+    const writer = await userWithRole(group.id, 40, ['write_repository']);
+    assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', reader.token)])).ok);
+    assert.match((await pushCommit(urlOf(project.path_with_namespace, 'x', reader.token), 'feature/r')).out, /not allowed to push/);
+    assert.match((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', apiReader.token)])).out, /not allowed to download code/);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'x', writer.token), 'feature/w')).ok);
+  });
+
+  it('takes a group deploy token with its own user name, within its group only', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const elsewhere = await buildProject((await buildGroup()).id);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'root', server.rootToken))).ok);
+    const created = await api(`/groups/${group.id}/deploy_tokens`, { method: 'POST', json: { name: 'ci', scopes: ['read_repository'] } });
+    expectStatus(created, 201);
+    const { username, token } = created.body as { username: string; token: string };
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace, username, token), dir()])).ok);
+    assert.equal((await git(['ls-remote', urlOf(project.path_with_namespace, 'someone-else', token)])).ok, false, 'a deploy token answers only to its user name');
+    assert.match((await pushCommit(urlOf(project.path_with_namespace, username, token), 'feature/deploy')).out, /not allowed to push/);
+    assert.match((await git(['ls-remote', urlOf(elsewhere.path_with_namespace, username, token)])).out, /could not be found/);
+  });
+
+  it('refuses the dumb protocol and a blocked user', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token });
+    const project = await buildProject(group.id, { token: owner.token });
+    const auth = { authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` };
+    const dumb = await fetch(`${urlOf(project.path_with_namespace)}/info/refs`, { headers: auth });
+    assert.equal(dumb.status, 403);
+    assert.match(await dumb.text(), /smart HTTP/);
+    expectStatus(await api(`/users/${owner.user.id}/block`, { method: 'POST' }), 201);
+    assert.equal((await fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: auth })).status, 401);
+  });
+
+  it('streams a large push into git without holding it in memory', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace, 'root', server.rootToken), d])).ok);
+    // 24 MB of incompressible data: larger than any body limit of the API.
+    const fd = fs.openSync(path.join(d, 'blob.bin'), 'w');
+    for (let i = 0; i < 24; i++) fs.writeSync(fd, crypto.randomBytes(1024 * 1024));
+    fs.closeSync(fd);
+    await git(['add', 'blob.bin'], d);
+    await git(['commit', '-q', '-m', 'feat: a large file'], d);
+    const pushed = await git(['push', '--quiet', 'origin', 'main'], d);
+    assert.ok(pushed.ok, pushed.out);
+    const copy = dir();
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace, 'root', server.rootToken), copy])).ok);
+    assert.equal(fs.statSync(path.join(copy, 'blob.bin')).size, 24 * 1024 * 1024);
+  });
+});
