@@ -137,6 +137,37 @@ describe('git over HTTP', () => {
     assert.match(await headOf(urlOf(project.path_with_namespace, 'x', reporter.token), 'feature/developer'), /^[0-9a-f]{40}$/);
   });
 
+  it('protects the default branch: Developers may not push to it, nobody force-pushes or deletes it', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const rootUrl = urlOf(project.path_with_namespace, 'root', server.rootToken);
+    assert.ok((await pushCommit(rootUrl)).ok);
+    const developer = await userWithRole(group.id, 30);
+    const maintainer = await userWithRole(group.id, 40);
+    const before = await headOf(rootUrl);
+    const refused = await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'main');
+    assert.equal(refused.ok, false);
+    assert.match(refused.out, /remote: You are not allowed to push code to protected branches on this project\./);
+    assert.equal(await headOf(rootUrl), before, 'a refused push moves no ref');
+    const allowed = await pushCommit(urlOf(project.path_with_namespace, 'x', maintainer.token), 'main');
+    assert.ok(allowed.ok, allowed.out);
+    const head = await headOf(rootUrl);
+    assert.notEqual(head, before);
+
+    // A rewritten history, pushed with --force by the administrator: refused all the same.
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', rootUrl, d])).ok);
+    await git(['reset', '-q', '--hard', 'HEAD~1'], d);
+    await git(['commit', '-q', '--allow-empty', '-m', 'rewrite'], d);
+    const forced = await git(['push', '--force', 'origin', 'main'], d);
+    assert.equal(forced.ok, false);
+    assert.match(forced.out, /You are not allowed to force push code to a protected branch on this project/);
+    const deleted = await git(['push', 'origin', ':main'], d);
+    assert.equal(deleted.ok, false);
+    assert.match(deleted.out, /You can only delete protected branches using the web interface/);
+    assert.equal(await headOf(rootUrl), head);
+  });
+
   it('follows token scopes: read_repository clones but does not push, read_api does neither, write_repository pushes', async () => {
     const group = await buildGroup();
     const project = await buildProject(group.id);

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import { findProject } from '../services/projects.ts';
-import { ensureRepository } from '../services/repositories.ts';
+import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
 import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/git-access.ts';
 
 /** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
@@ -47,15 +47,16 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
     }
     const found = await findProject(deps.db, decodeURIComponent(fullPath));
     const access = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : 'hidden';
-    const wanted = service === 'receive' ? 'write' : 'read';
-    if (access !== wanted && !(wanted === 'read' && access === 'write')) {
+    const allowed = service === 'receive' ? access === 'write' || access === 'write_protected' : access !== 'none' && access !== 'hidden';
+    if (!allowed) {
       // Anonymous callers are asked to sign in (git then prompts); others are told what is wrong.
       if (caller.kind === 'anonymous') return refuse(res, 401, 'HTTP Basic: Access denied', CHALLENGE);
       if (access === 'hidden') return refuse(res, 404, NOT_FOUND);
       return refuse(res, 403, service === 'receive' ? 'You are not allowed to push code to this project.' : 'You are not allowed to download code from this project.');
     }
 
-    const dir = await ensureRepository(deps.config.repositoriesDir, found!.project);
+    const { project } = found!;
+    const dir = await ensureRepository(deps.config.repositoriesDir, project);
     const child = spawn('git', ['http-backend'], {
       env: {
         PATH: process.env.PATH,
@@ -69,11 +70,14 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
         ...(req.get('git-protocol') ? { GIT_PROTOCOL: req.get('git-protocol') } : {}),
         REMOTE_USER: caller.kind === 'user' ? caller.actor.user!.username : caller.kind === 'deploy_token' ? caller.token.username : '',
         REMOTE_ADDR: req.socket.remoteAddress ?? '',
+        // Read by the repository's pre-receive hook (services/repositories.ts).
+        GATEHOUSE_DEFAULT_BRANCH: project.default_branch ?? DEFAULT_BRANCH,
+        GATEHOUSE_PUSH_PROTECTED: access === 'write_protected' ? '1' : '0',
       },
     });
     req.pipe(child.stdin);
     child.stdin.on('error', () => {});
-    child.stderr.on('data', (chunk: Buffer) => deps.logger.warn({ project: found!.project.id, git: chunk.toString().trim() }, 'git http-backend'));
+    child.stderr.on('data', (chunk: Buffer) => deps.logger.warn({ project: project.id, git: chunk.toString().trim() }, 'git http-backend'));
     streamCgiResponse(child.stdout, res);
     child.on('error', (err) => {
       deps.logger.error({ err }, 'git http-backend could not run');

@@ -38,8 +38,11 @@ export async function gitCaller(db: Db, credentials: { username: string; passwor
 
 export type GitService = 'upload' | 'receive';
 
-/** What a caller may do with a project's repository: nothing visible, read, or read and push. */
-export type GitAccess = 'none' | 'hidden' | 'read' | 'write';
+/**
+ * What a caller may do with a project's repository: nothing visible, read, push to
+ * unprotected branches, or push to the protected default branch as well.
+ */
+export type GitAccess = 'none' | 'hidden' | 'read' | 'write' | 'write_protected';
 
 /**
  * `hidden`: the project exists but the caller may not even see it (answered like a missing
@@ -63,6 +66,9 @@ export async function gitAccess(db: Db, caller: GitCaller, project: ProjectRow, 
   const scopes = actor.via === 'token' ? actor.scopes : ['api'];
   const readScope = scopes.some((s) => s === 'api' || s === 'read_repository' || s === 'write_repository');
   const writeScope = scopes.some((s) => s === 'api' || s === 'write_repository');
-  if (service === 'receive') return writeScope && canProject(actor, 'push_code', subject) ? 'write' : 'none';
+  if (service === 'receive') {
+    if (!writeScope || !canProject(actor, 'push_code', subject)) return 'none';
+    return canProject(actor, 'push_to_default_branch', subject) ? 'write_protected' : 'write';
+  }
   return readScope && canProject(actor, 'download_code', subject) ? 'read' : 'none';
 }
