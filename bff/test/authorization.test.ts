@@ -1,10 +1,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { routes } from '../src/api/index.ts';
 import type { RouteSpec } from '../src/http/route.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer, scimUserBody } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { PNG_BYTES } from './fuzz-lib.ts';
+
+const run = promisify(execFile);
 
 /**
  * The authorisation matrix: every route of the table × every kind of caller, each answer
@@ -39,6 +46,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_project: GUEST,
   admin_project: MAINTAINER,
   remove_project: OWNER,
+  // The fixture project is private: its code is for Reporters and up; pushing for Developers.
+  download_code: REPORTER,
+  push_code: DEVELOPER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
@@ -164,6 +174,29 @@ async function ok(path: string, init: Parameters<typeof api>[1], status: number)
   const res = await api(path, { token: server.rootToken, ...init });
   expectStatus(res, status);
   return res.body;
+}
+
+/** The project's repository with a commit on main, pushed once by the real git client as root. */
+const withCommit = new Map<number, Promise<void>>();
+function repositoryWithCommit(projectId: number): Promise<void> {
+  if (!withCommit.has(projectId)) {
+    withCommit.set(
+      projectId,
+      (async () => {
+        const project = await ok(`/projects/${projectId}`, {}, 200);
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-matrix-'));
+        const url = new URL(`${server.url}/${project.path_with_namespace}.git`);
+        url.username = 'root';
+        url.password = server.rootToken;
+        const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', HOME: dir, GIT_AUTHOR_NAME: 'M', GIT_AUTHOR_EMAIL: 'm@example.com', GIT_COMMITTER_NAME: 'M', GIT_COMMITTER_EMAIL: 'm@example.com' };
+        await run('git', ['clone', '--quiet', url.toString(), `${dir}/r`], { env });
+        await run('git', ['commit', '-q', '--allow-empty', '-m', 'matrix'], { cwd: `${dir}/r`, env });
+        await run('git', ['push', '--quiet', 'origin', 'main'], { cwd: `${dir}/r`, env });
+        fs.rmSync(dir, { recursive: true, force: true });
+      })(),
+    );
+  }
+  return withCommit.get(projectId)!;
 }
 
 const person = async (attrs: { admin?: boolean } = {}): Promise<Person> => {
@@ -318,6 +351,13 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     }
     case 'uid':
       return encodeURIComponent(throwaway ? await scimIdentity(Number(filled.id)) : fx.scimUid);
+    case 'branch': {
+      await repositoryWithCommit(Number(filled.id));
+      if (!throwaway) return 'main';
+      const name = `throwaway${++serial}`;
+      await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: name, ref: 'main' } }, 201);
+      return name;
+    }
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';

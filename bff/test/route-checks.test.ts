@@ -52,6 +52,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/hooks': { url: 'http://127.0.0.1:9/checks' },
   'PUT /projects/:id/hooks/:hook_id': { url: 'http://127.0.0.1:9/checks' },
   'POST /groups/:id/deploy_tokens': { name: 'checks', scopes: ['read_repository'] },
+  'POST /projects/:id/repository/branches': { branch: 'checks', ref: 'main' },
   'POST /groups/:id/members': { user_id: 1, access_level: 30 },
   'PUT /groups/:id/members/:user_id': { access_level: 30 },
   'POST /projects/:id/members': { user_id: 1, access_level: 30 },

@@ -12,6 +12,7 @@ import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
+import { branchRoutes } from './branches.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const routes: RouteSpec[] = [
@@ -28,4 +29,5 @@ export const routes: RouteSpec[] = [
   ...memberRoutes,
   ...userRoutes,
   ...personalAccessTokenRoutes,
+  ...branchRoutes,
 ];

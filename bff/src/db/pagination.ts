@@ -101,3 +101,8 @@ export async function keysetPage<DB, TB extends keyof DB, O extends { id: number
   const next = rows.length > opts.perPage && last ? encodeCursor({ value: opts.valueOf(last), id: last.id }) : null;
   return new Page(items, 1, opts.perPage, undefined, next);
 }
+
+/** An offset page of a list that is not in the database (a repository's branches): counted and sliced in memory. */
+export function pageOfList<T>(items: T[], page: PageRequest): Page<T> {
+  return new Page(items.slice(page.offset, page.offset + page.limit), page.page, page.perPage, items.length);
+}

@@ -753,6 +753,42 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/repository/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the repository’s branches (search: part of the name, ^ and $ anchor it; regex: RE2) */
+        get: operations["getProjectsIdRepositoryBranches"];
+        put?: never;
+        /** Create a branch at a ref (Developer) */
+        post: operations["postProjectsIdRepositoryBranches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/branches/{branch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a branch */
+        get: operations["getProjectsIdRepositoryBranchesBranch"];
+        put?: never;
+        post?: never;
+        /** Delete a branch (Developer; not the default branch) */
+        delete: operations["deleteProjectsIdRepositoryBranchesBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -9038,6 +9074,425 @@ export interface operations {
                         state: "active" | "blocked" | "deactivated";
                         username: string;
                         web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryBranches: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                regex?: string;
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        can_push: boolean;
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        default: boolean;
+                        developers_can_merge: boolean;
+                        developers_can_push: boolean;
+                        merged: boolean;
+                        name: string;
+                        protected: boolean;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdRepositoryBranches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    branch: string;
+                    ref: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    branch: string;
+                    ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        can_push: boolean;
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        default: boolean;
+                        developers_can_merge: boolean;
+                        developers_can_push: boolean;
+                        merged: boolean;
+                        name: string;
+                        protected: boolean;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryBranchesBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        can_push: boolean;
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        default: boolean;
+                        developers_can_merge: boolean;
+                        developers_can_push: boolean;
+                        merged: boolean;
+                        name: string;
+                        protected: boolean;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdRepositoryBranchesBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { branch, branchCreateBody, branchListQuery } from '../../../shared/src/branches.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
+import { pageOfList, pageRequest } from '../db/pagination.ts';
+import { canProject } from '../policies/index.ts';
+import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
+import * as branches from '../services/branches.ts';
+import { presentBranch } from '../presenters/branches.ts';
+import type { BranchInfo } from '../services/branches.ts';
+
+const area = 'branches';
+const base = '/projects/:id/repository/branches';
+
+type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
+
+/** The project's repository (made empty on first use) and its default branch. */
+const withRepository = {
+  with: {
+    repo: async (ctx: Ctx) => ({
+      dir: await ensureRepository(ctx.config.repositoriesDir, ctx.project),
+      defaultBranch: ctx.project.default_branch ?? DEFAULT_BRANCH,
+    }),
+  },
+};
+
+const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string } }) => {
+  const subject = { project: ctx.project, group: ctx.group, level: ctx.level };
+  return presentBranch(b, {
+    projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}`,
+    defaultBranch: ctx.repo.defaultBranch,
+    canPush: canProject(ctx.actor, 'push_code', subject),
+    canPushProtected: canProject(ctx.actor, 'push_to_default_branch', subject),
+  });
+};
+
+/** A branch name in the path (slashes sent as %2F): a name that cannot exist is a missing branch. */
+const branchParam = { branch: z.string().min(1).max(255) };
+
+export const branchRoutes = [
+  defineRoute({
+    method: 'get',
+    path: base,
+    area,
+    summary: 'List the repository’s branches (search: part of the name, ^ and $ anchor it; regex: RE2)',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    ...withRepository,
+    query: branchListQuery,
+    response: z.array(branch),
+    handler: async (ctx) => pageOfList(await branches.listBranches(ctx.repo.dir, ctx.repo.defaultBranch, ctx.query), pageRequest(ctx.query)),
+    present,
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:branch`,
+    area,
+    summary: 'Get a branch',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    params: branchParam,
+    ...withRepository,
+    response: branch,
+    handler: async (ctx) => branches.getBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch),
+    present,
+  }),
+  defineRoute({
+    method: 'post',
+    path: base,
+    area,
+    summary: 'Create a branch at a ref (Developer)',
+    load: 'project',
+    permission: 'push_code',
+    ...withRepository,
+    body: branchCreateBody,
+    response: branch,
+    handler: async (ctx) => branches.createBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.body.branch, ctx.body.ref),
+    present,
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${base}/:branch`,
+    area,
+    summary: 'Delete a branch (Developer; not the default branch)',
+    load: 'project',
+    permission: 'push_code',
+    params: branchParam,
+    ...withRepository,
+    handler: async (ctx) => branches.deleteBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch),
+  }),
+];

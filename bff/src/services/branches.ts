@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { re2Problem, re2Test } from '../../../shared/src/re2.ts';
+import { badRequest, notFound, validationFailed } from './errors.ts';
+
+const run = promisify(execFile);
+
+/** A commit read from git, in the fields the platform shows. */
+export interface CommitInfo {
+  id: string;
+  parentIds: string[];
+  subject: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authoredDate: string;
+  committerName: string;
+  committerEmail: string;
+  committedDate: string;
+  trailers: [string, string][];
+}
+
+export interface BranchInfo {
+  name: string;
+  commit: CommitInfo;
+  merged: boolean;
+}
+
+const git = async (dir: string, args: string[]) => (await run('git', ['-C', dir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+
+const FIELDS = ['%(refname:lstrip=2)', '%(objectname)', '%(parent)', '%(authorname)', '%(authoremail:trim)', '%(authordate:iso-strict)', '%(committername)', '%(committeremail:trim)', '%(committerdate:iso-strict)', '%(trailers:unfold,separator=%x1f)', '%(contents)'];
+const SEP = '\x1e';
+
+function parseRef(record: string): BranchInfo {
+  const [name, id, parents, authorName, authorEmail, authoredDate, committerName, committerEmail, committedDate, trailers, message] = record.split('\x1d');
+  return {
+    name,
+    merged: false,
+    commit: {
+      id,
+      parentIds: parents ? parents.split(' ') : [],
+      subject: message.split('\n')[0],
+      message,
+      authorName,
+      authorEmail,
+      authoredDate,
+      committerName,
+      committerEmail,
+      committedDate,
+      trailers: trailers
+        .split('\x1f')
+        .filter(Boolean)
+        .map((t) => [t.slice(0, t.indexOf(':')).trim(), t.slice(t.indexOf(':') + 1).trim()] as [string, string]),
+    },
+  };
+}
+
+async function readBranches(dir: string, pattern = 'refs/heads'): Promise<BranchInfo[]> {
+  const out = await git(dir, ['for-each-ref', '--sort=refname', `--format=${FIELDS.join('%1d')}${SEP}`, pattern]);
+  return out
+    .split(SEP)
+    .map((r) => r.replace(/^\n/, ''))
+    .filter((r) => r.length > 0)
+    .map(parseRef);
+}
+
+/** Branches whose tip is already in the default branch. */
+async function mergedInto(dir: string, defaultBranch: string): Promise<Set<string>> {
+  try {
+    const out = await git(dir, ['for-each-ref', '--format=%(refname:lstrip=2)', `--merged=refs/heads/${defaultBranch}`, 'refs/heads']);
+    return new Set(out.split('\n').filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * The project's branches in name order, filtered as the platform filters: `search` matches a
+ * part of the name (`^` anchors it to the start, `$` to the end), `regex` is an RE2 pattern.
+ */
+export async function listBranches(dir: string, defaultBranch: string, q: { search?: string; regex?: string }): Promise<BranchInfo[]> {
+  let branches = await readBranches(dir);
+  if (q.search) {
+    const s = q.search;
+    const starts = s.startsWith('^');
+    const ends = s.endsWith('$');
+    const term = s.slice(starts ? 1 : 0, ends ? -1 : undefined).toLowerCase();
+    branches = branches.filter((b) => {
+      const n = b.name.toLowerCase();
+      return starts && ends ? n === term : starts ? n.startsWith(term) : ends ? n.endsWith(term) : n.includes(term);
+    });
+  }
+  if (q.regex) {
+    const problem = re2Problem(q.regex);
+    if (problem) throw validationFailed({ regex: [problem] });
+    branches = branches.filter((b) => re2Test(q.regex!, b.name));
+  }
+  const merged = await mergedInto(dir, defaultBranch);
+  return branches.map((b) => ({ ...b, merged: b.name !== defaultBranch && merged.has(b.name) }));
+}
+
+export async function getBranch(dir: string, defaultBranch: string, name: string): Promise<BranchInfo> {
+  if (!(await validBranchName(dir, name))) throw notFound('Branch');
+  const [found] = await readBranches(dir, `refs/heads/${name}`);
+  if (!found || found.name !== name) throw notFound('Branch');
+  const merged = await mergedInto(dir, defaultBranch);
+  return { ...found, merged: name !== defaultBranch && merged.has(name) };
+}
+
+async function validBranchName(dir: string, name: string): Promise<boolean> {
+  try {
+    await git(dir, ['check-ref-format', '--branch', name]);
+    return !name.startsWith('-');
+  } catch {
+    return false;
+  }
+}
+
+/** The commit a ref (branch, tag or SHA) names, or undefined. */
+export async function resolveCommit(dir: string, ref: string): Promise<string | undefined> {
+  if (ref.startsWith('-')) return undefined;
+  try {
+    return (await git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A new branch at `ref`; the platform's 400s for a bad name, an unknown ref or a taken name. */
+export async function createBranch(dir: string, defaultBranch: string, name: string, ref: string): Promise<BranchInfo> {
+  if (!(await validBranchName(dir, name))) throw badRequest('Branch name is invalid');
+  const sha = await resolveCommit(dir, ref);
+  if (!sha) throw badRequest('Invalid reference name: ' + ref);
+  try {
+    // The empty old value makes git refuse a branch that exists, atomically.
+    await git(dir, ['update-ref', `refs/heads/${name}`, sha, '']);
+  } catch {
+    throw badRequest('Branch already exists');
+  }
+  return getBranch(dir, defaultBranch, name);
+}
+
+/** Deletes a branch; the default branch is protected and cannot be deleted. */
+export async function deleteBranch(dir: string, defaultBranch: string, name: string): Promise<void> {
+  const branch = await getBranch(dir, defaultBranch, name);
+  if (name === defaultBranch) throw badRequest('The default branch of a project cannot be deleted.');
+  await git(dir, ['update-ref', '-d', `refs/heads/${name}`, branch.commit.id]);
+}
