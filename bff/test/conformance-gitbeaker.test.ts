@@ -1,6 +1,11 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { AccessLevel, Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
 import { startTestServer, type TestServer } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -186,6 +191,32 @@ describe('gitbeaker: groups and projects', () => {
     await rejects(api.Projects.create({ name, namespaceId: group.id }), 400, 'has already been taken');
     await api.Projects.remove(project.id);
     await rejects(api.Projects.show(project.id), 404, '404 Project Not Found');
+  });
+});
+
+describe('gitbeaker: repository branches', () => {
+  it('lists, shows, creates and removes branches of a repository pushed with git', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-repo'), namespaceId: group.id });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-gb-'));
+    const url = new URL(project.http_url_to_repo as string);
+    url.username = 'root';
+    url.password = server.rootToken;
+    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', HOME: dir, GIT_AUTHOR_NAME: 'G', GIT_AUTHOR_EMAIL: 'g@example.com', GIT_COMMITTER_NAME: 'G', GIT_COMMITTER_EMAIL: 'g@example.com' };
+    // Asynchronously: the server answering git runs in this process.
+    const git = promisify(execFile);
+    await git('git', ['clone', '--quiet', url.toString(), `${dir}/r`], { env });
+    await git('git', ['commit', '-q', '--allow-empty', '-m', 'feat: first'], { cwd: `${dir}/r`, env });
+    await git('git', ['push', '-q', 'origin', 'main'], { cwd: `${dir}/r`, env });
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    const main = await api.Branches.show(project.id, 'main');
+    assert.equal(main.default, true);
+    const created = await api.Branches.create(project.id, 'feature/gb', 'main');
+    assert.equal(created.commit.id, main.commit.id);
+    assert.deepEqual((await api.Branches.all(project.id)).map((b) => b.name), ['feature/gb', 'main']);
+    await api.Branches.remove(project.id, 'feature/gb');
+    await rejects(api.Branches.show(project.id, 'feature/gb'), 404, '404 Branch Not Found');
   });
 });
 
