@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, GroupRow } from '../db/schema.ts';
+import type { Database, GroupRow, GroupsTable } from '../db/schema.ts';
+import { columnsOf } from '../db/columns.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
@@ -10,7 +11,6 @@ import { customAttributeConditions } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
-import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
 import { inTraversal } from '../db/dialect.ts';
@@ -23,6 +23,9 @@ export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
   allowed_to_merge: [{ access_level: 40 }],
   developer_can_initial_push: false,
 };
+
+/** Validated input as columns of groups: a body key without a column fails the type check. */
+const groupColumns = columnsOf<GroupsTable>();
 
 /** The condition naming a group by `:id`: a numeric ID (at most 2³¹−1) or a (URL-decoded) full path, matched case-insensitively. */
 function groupNamed(idOrPath: string | undefined) {
@@ -190,7 +193,7 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
     const inserted = await trx
       .insertInto('groups')
       .values({
-        ...toColumns({
+        ...groupColumns({
           project_creation_level: body.project_creation_level,
           subgroup_creation_level: body.subgroup_creation_level,
           request_access_enabled: body.request_access_enabled,
@@ -282,11 +285,15 @@ export async function updateGroup(db: Db, actor: Actor, group: GroupRow, body: G
   if (body.visibility !== undefined && body.visibility !== group.visibility) await checkVisibility(db, group, parent, body.visibility);
 
   const { avatar: _avatar, emails_disabled, default_branch_protection_defaults, ...fields } = body;
-  const patch: Record<string, unknown> = { ...fields };
-  if (emails_disabled !== undefined && body.emails_enabled === undefined) patch.emails_enabled = !emails_disabled;
-  if (default_branch_protection_defaults) {
-    patch.default_branch_protection_defaults = { ...DEFAULT_BRANCH_PROTECTION_DEFAULTS, ...JSON.parse(group.default_branch_protection_defaults), ...default_branch_protection_defaults };
-  }
+  const patch = {
+    ...groupColumns(fields),
+    ...(emails_disabled !== undefined && body.emails_enabled === undefined ? groupColumns({ emails_enabled: !emails_disabled }) : {}),
+    ...(default_branch_protection_defaults
+      ? groupColumns({
+          default_branch_protection_defaults: { ...DEFAULT_BRANCH_PROTECTION_DEFAULTS, ...JSON.parse(group.default_branch_protection_defaults), ...default_branch_protection_defaults },
+        })
+      : {}),
+  };
   if (Object.keys(patch).length === 0) return group;
 
   const name = body.name ?? group.name;
@@ -297,7 +304,7 @@ export async function updateGroup(db: Db, actor: Actor, group: GroupRow, body: G
   return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('groups')
-      .set({ ...toColumns(patch), full_name: fullName, full_path: fullPath, updated_at: nowIso() })
+      .set({ ...patch, full_name: fullName, full_path: fullPath, updated_at: nowIso() })
       .where('id', '=', group.id)
       .execute();
     if (fullPath !== group.full_path || fullName !== group.full_name) {
