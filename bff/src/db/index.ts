@@ -138,8 +138,7 @@ function rowBuilding(stmt: SQLite.Statement): SQLite.Statement {
 export function rowBuilder(names: string[]): (values: unknown[]) => Row {
   const last = new Map<string, number>();
   names.forEach((name, i) => last.set(name, i));
-  // A computed key defines an own property even for "__proto__".
-  const fields = [...last].map(([name, i]) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)) + `: v[${i}]`);
+  const fields = [...last].map(([name, i]) => `${JSON.stringify(name)}: v[${i}]`);
   return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Row;
 }
 
