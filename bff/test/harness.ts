@@ -253,8 +253,8 @@ function currentServer(): Running {
 
 /**
  * Every built user shares one password per test process, hashed once: scrypt costs 150–250 ms
- * a user on this machine, most of the time a user fixture took. The row is what POST /users
- * writes (users.createUser), save that hash.
+ * a user on this machine, most of the time a user fixture took. users.createUser takes no digest,
+ * so the row it would write (for this body) is written here.
  */
 const sharedPassword = `pw-${crypto.randomBytes(8).toString('hex')}`;
 let sharedDigest: Promise<string> | undefined;
@@ -264,22 +264,10 @@ export async function buildUser(attrs: { admin?: boolean; scopes?: string[]; ext
   const username = unique('user');
   const body = userCreateBody.parse({ username, name: `User ${username}`, email: `${username}@example.com`, admin: attrs.admin ?? false, external: attrs.external ?? false });
   const now = nowIso();
+  const passwordDigest = await (sharedDigest ??= hashPassword(sharedPassword));
   const { id } = await db
     .insertInto('users')
-    .values({
-      username: body.username,
-      name: body.name,
-      email: body.email,
-      state: 'active',
-      is_admin: body.admin ? 1 : 0,
-      bot: 0,
-      external: body.external ? 1 : 0,
-      can_create_group: 1,
-      bio: '',
-      password_digest: await (sharedDigest ??= hashPassword(sharedPassword)),
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ username: body.username, name: body.name, email: body.email, state: 'active', is_admin: body.admin ? 1 : 0, bot: 0, external: body.external ? 1 : 0, can_create_group: 1, bio: '', password_digest: passwordDigest, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   const token = await createPersonalAccessToken(db, id, personalAccessTokenCreateBody.parse({ name: 'test', scopes: attrs.scopes ?? ['api'] }));
