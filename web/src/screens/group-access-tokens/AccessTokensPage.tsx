@@ -10,7 +10,7 @@ import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
-import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { tokenColumns } from './columns.tsx';
 import { CreateTokenDialog } from './CreateTokenDialog.tsx';
 import { DEFAULT_SORT, EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
@@ -24,9 +24,9 @@ const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by 
 export default function AccessTokensPage() {
   const { group } = useGroupContext();
   return (
-    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <AccessTokens key={group.id} group={group} />
-    </RequireGroupOwner>
+    </RequireAbility>
   );
 }
 
@@ -82,7 +82,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
 
   let body: React.ReactNode;
   if (tokens.isPending) body = <LoadingState label="Loading access tokens…" />;
-  else if (tokens.isError && tokens.error.status === 403) body = <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  else if (tokens.isError && tokens.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
   else if (tokens.isError) body = <ErrorState title="Access tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
   else if (items.length === 0 && list.filtered) {
     body = (
