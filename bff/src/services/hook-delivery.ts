@@ -10,6 +10,7 @@ import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { defineJob } from '../jobs/define.ts';
+import { padded, powerOfTwoChunks } from '../jobs/statement-sizes.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
@@ -134,8 +135,6 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   };
 }
 
-/** Log rows per INSERT (13 bound values each, well under both engines' limits). */
-const LOG_ROWS_PER_INSERT = 200;
 
 /**
  * Writes deliveries in the caller's transaction: their log rows, and each hook's failure count
@@ -144,10 +143,10 @@ const LOG_ROWS_PER_INSERT = 200;
  */
 export async function recordDeliveries(trx: Db, outcomes: DeliveryOutcome[]): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < outcomes.length; i += LOG_ROWS_PER_INSERT) {
+  for (const part of powerOfTwoChunks(outcomes)) {
     const rows = await trx
       .insertInto('web_hook_logs')
-      .values(outcomes.slice(i, i + LOG_ROWS_PER_INSERT).map((o) => o.log))
+      .values(part.map((o) => o.log))
       .returning('id')
       .execute();
     ids.push(...rows.map((r) => r.id));
@@ -196,11 +195,11 @@ async function countFailures(trx: Db, outcomes: DeliveryOutcome[]): Promise<void
     .select(['id', 'uuid', 'recent_failures', 'backoff_count', 'disabled_until', 'permanently_disabled'])
     .where((eb) =>
       eb.or([
-        ...(failed.length ? [eb('id', 'in', failed)] : []),
+        ...(failed.length ? [eb('id', 'in', padded(failed))] : []),
         ...(succeeded.length
           ? [
               eb.and([
-                eb('id', 'in', succeeded),
+                eb('id', 'in', padded(succeeded)),
                 eb.or([eb('recent_failures', '!=', 0), eb('backoff_count', '!=', 0), eb('disabled_until', 'is not', null), eb('permanently_disabled', '!=', 0)]),
               ]),
             ]
@@ -294,7 +293,7 @@ export const hookDeliveryJob = defineJob({
   prepare: async (payloads, { db }) => {
     const loadedAt = performance.now();
     const ids = [...new Set(payloads.map((p) => p.hook_id))];
-    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', ids).execute(), getSettings(db)]);
+    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', padded(ids)).execute(), getSettings(db)]);
     return { hooks: new Map(hooks.map((h) => [h.id, h])), loadedAt, allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
   },
   handler: async (p, deps): Promise<DeliveryOutcome | undefined> => {
