@@ -6,6 +6,7 @@ import { claim, claimBatch, complete, completeBatch, enqueue, enqueueMany, fail 
 import { pino } from 'pino';
 import { defineJob } from './define.ts';
 import { startWorkers } from './worker.ts';
+import { padded, powerOfTwoChunks } from './statement-sizes.ts';
 
 let db: Db;
 before(async () => {
@@ -186,5 +187,24 @@ describe('workers over job definitions', () => {
     } finally {
       await workers.stop();
     }
+  });
+});
+
+describe('statement sizes', () => {
+  it('pad id lists to a power of two with a repeat, and cut rows into power-of-two chunks', () => {
+    assert.deepEqual(padded([]), []);
+    assert.deepEqual(padded([7]), [7]);
+    assert.deepEqual(padded([1, 2, 3]), [1, 2, 3, 3]);
+    assert.deepEqual(padded([1, 2, 3, 4]), [1, 2, 3, 4]);
+    assert.equal(padded(Array.from({ length: 33 }, (_, i) => i)).length, 64);
+    assert.deepEqual(
+      powerOfTwoChunks(Array.from({ length: 13 }, (_, i) => i)).map((c) => c.length),
+      [8, 4, 1],
+    );
+    assert.deepEqual(
+      powerOfTwoChunks(Array.from({ length: 150 }, (_, i) => i), 64).map((c) => c.length),
+      [64, 64, 16, 4, 2],
+    );
+    assert.deepEqual(powerOfTwoChunks(Array.from({ length: 150 }, (_, i) => i), 64).flat(), Array.from({ length: 150 }, (_, i) => i));
   });
 });

@@ -112,8 +112,8 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   const logged = { ...headers };
   if (logged['X-Service-Token']) logged['X-Service-Token'] = '[REDACTED]';
   for (const h of customHeaders) logged[h.key] = '[REDACTED]';
-  let requestData: unknown = event.data;
-  if (hook.custom_webhook_template) requestData = json(body, body);
+  // The body is the event's JSON unless a template made it something else.
+  const requestData = hook.custom_webhook_template ? JSON.stringify(json(body, body)) : body;
   return {
     ok: result.status !== null && result.status >= 200 && result.status < 300,
     hookUuid: hook.uuid,
@@ -122,7 +122,7 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
       trigger: meta.trigger,
       url: hook.url,
       request_headers: JSON.stringify(logged),
-      request_data: JSON.stringify(requestData),
+      request_data: requestData,
       response_headers: JSON.stringify(result.headers),
       response_body: result.body.slice(0, LOG_BODY_LIMIT),
       response_status: result.status === null ? 'internal error' : String(result.status),
