@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { JobRow } from '../db/schema.ts';
+import type { JobRow, JobsTable } from '../db/schema.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { z } from 'zod';
 import { isoPlus, nowIso } from '../util/time.ts';
@@ -102,19 +102,7 @@ export async function completeBatch(db: Db, worker: string, ids: number[], recor
   if (!ids.length) return new Set();
   return db.transaction().execute(async (trx) => {
     // A write first: on SQLite the transaction takes the write lock now, not halfway through.
-    const held = new Set<number>();
-    const now = nowIso();
-    for (const part of idLists(ids)) {
-      const rows = await trx
-        .updateTable('jobs')
-        .set({ state: 'done', locked_by: null, locked_until: null, updated_at: now })
-        .where('id', 'in', part)
-        .where('state', '=', 'running')
-        .where('locked_by', '=', worker)
-        .returning('id')
-        .execute();
-      for (const r of rows) held.add(r.id);
-    }
+    const held = await updateHeld(trx, worker, ids, { state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() });
     if (record && held.size) await record(trx, held);
     return held;
   });
@@ -130,16 +118,14 @@ export async function renewLease(db: Db, job: JobRow, leaseMs: number): Promise<
 
 /** Extends the leases `worker` still holds on these jobs, in one statement; returns those it still holds. */
 export async function renewLeases(db: Db, worker: string, ids: number[], leaseMs: number): Promise<Set<number>> {
+  return updateHeld(db, worker, ids, { locked_until: isoPlus(leaseMs), updated_at: nowIso() });
+}
+
+/** Updates those of the jobs that `worker` still holds; returns their ids. */
+async function updateHeld(db: Db, worker: string, ids: number[], set: Updateable<JobsTable>): Promise<Set<number>> {
   const held = new Set<number>();
   for (const part of idLists(ids)) {
-    const rows = await db
-      .updateTable('jobs')
-      .set({ locked_until: isoPlus(leaseMs), updated_at: nowIso() })
-      .where('id', 'in', part)
-      .where('state', '=', 'running')
-      .where('locked_by', '=', worker)
-      .returning('id')
-      .execute();
+    const rows = await db.updateTable('jobs').set(set).where('id', 'in', part).where('state', '=', 'running').where('locked_by', '=', worker).returning('id').execute();
     for (const r of rows) held.add(r.id);
   }
   return held;

@@ -12,6 +12,16 @@ import { startWorkers } from '../jobs/worker.ts';
 import { applyTemplate, branchMatches, hookDeliveryJob, purgeHookLogs, recordDeliveries, TEMPORARY_DISABLE_AFTER, type DeliveryOutcome } from './hook-delivery.ts';
 import { nowIso } from '../util/time.ts';
 
+/** A hook row (no group needed for what these tests check). */
+const insertHook = (db: Db, fields: { uuid: string; url: string; group_id?: number | null }) => {
+  const now = nowIso();
+  return db
+    .insertInto('web_hooks')
+    .values({ group_id: null, ...fields, scope: 'group', project_id: null, encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+};
+
 describe('applyTemplate', () => {
   it('fills placeholders: strings escaped inside quotes, other values as JSON, missing ones empty', () => {
     const out = applyTemplate('{"a":"{{user.name}}","n":{{count}},"o":{{obj}},"m":"{{missing}}"}', { user: { name: 'Ann "A"' }, count: 3, obj: { x: [1] } });
@@ -69,7 +79,7 @@ describe('purgeHookLogs', () => {
   it('removes only records older than the retention window', async () => {
     const now = nowIso();
     const g = await db.insertInto('groups').values({ name: 'g', path: 'g', full_name: 'g', full_path: 'g', traversal: '/1/', description: '', visibility: 'private', parent_id: null, runners_token: 't', default_branch_protection_defaults: '{}', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    const h = await db.insertInto('web_hooks').values({ uuid: 'u', scope: 'group', group_id: g.id, project_id: null, url: 'http://x', encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const h = await insertHook(db, { uuid: 'u', url: 'http://x', group_id: g.id });
     const log = (created_at: string) => ({ web_hook_id: h.id, trigger: 'push_hooks', url: 'http://x', request_headers: '{}', request_data: '{}', response_headers: '{}', response_body: '', response_status: '200', execution_duration: 0.1, internal_error_message: null, idempotency_key: 'k', event_uuid: 'e', created_at });
     await db.insertInto('web_hook_logs').values([log(new Date(Date.now() - 8 * 86_400_000).toISOString()), log(new Date(Date.now() - 6 * 86_400_000).toISOString()), log(now)]).execute();
     assert.equal(await purgeHookLogs(db, 7), 1);
@@ -86,9 +96,8 @@ describe('recordDeliveries', () => {
   after(() => db.destroy());
 
   it('writes a batch of deliveries as if one by one: a success clears the count, 4 failures in a row rest the hook (1 min, doubling), 40 disable it', async () => {
-    const now = nowIso();
-    const h = await db.insertInto('web_hooks').values({ uuid: 'u2', scope: 'group', group_id: null, project_id: null, url: 'http://x', encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    const other = await db.insertInto('web_hooks').values({ uuid: 'u3', scope: 'group', group_id: null, project_id: null, url: 'http://y', encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const h = await insertHook(db, { uuid: 'u2', url: 'http://x' });
+    const other = await insertHook(db, { uuid: 'u3', url: 'http://y' });
     const delivery = (hookId: number, ok: boolean): DeliveryOutcome => ({
       ok,
       hookUuid: String(hookId),
@@ -148,8 +157,7 @@ describe('queued deliveries to a failing receiver', () => {
   });
 
   it('stop once the hook rests, though the whole backlog was claimed in one batch', async () => {
-    const now = nowIso();
-    const h = await db.insertInto('web_hooks').values({ uuid: crypto.randomUUID(), scope: 'group', group_id: null, project_id: null, url, encrypted_token: null, encrypted_custom_headers: null, encrypted_url_variables: null, custom_webhook_template: null, push_events_branch_filter: null, disabled_until: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const h = await insertHook(db, { uuid: crypto.randomUUID(), url });
     await enqueueMany(
       db,
       hookDeliveryJob,
