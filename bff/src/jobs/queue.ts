@@ -7,7 +7,7 @@ import { isPostgres } from '../db/dialect.ts';
 import type { z } from 'zod';
 import { isoPlus, nowIso } from '../util/time.ts';
 import type { JobDefinition } from './define.ts';
-import { padded, powerOfTwoChunks } from './statement-sizes.ts';
+import { padded, rowChunks } from './statement-sizes.ts';
 
 /**
  * Durable jobs: a row per job, claimed with a lease (several workers and instances share the
@@ -22,7 +22,7 @@ export async function enqueueMany<S extends z.ZodType>(db: Db, def: JobDefinitio
   if (!payloads.length) return;
   const now = nowIso();
   const rows = payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now }));
-  for (const part of powerOfTwoChunks(rows)) await db.insertInto('jobs').values(part).execute();
+  for (const part of rowChunks(db, rows)) await db.insertInto('jobs').values(part).execute();
   jobEvents.emit('enqueued');
 }
 

@@ -10,7 +10,7 @@ import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { defineJob } from '../jobs/define.ts';
-import { padded, powerOfTwoChunks } from '../jobs/statement-sizes.ts';
+import { padded, rowChunks } from '../jobs/statement-sizes.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
@@ -143,7 +143,7 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
  */
 export async function recordDeliveries(trx: Db, outcomes: DeliveryOutcome[]): Promise<number[]> {
   const ids: number[] = [];
-  for (const part of powerOfTwoChunks(outcomes)) {
+  for (const part of rowChunks(trx, outcomes)) {
     const rows = await trx
       .insertInto('web_hook_logs')
       .values(part.map((o) => o.log))
