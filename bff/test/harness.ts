@@ -139,8 +139,11 @@ async function withAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promis
  * it under a lock while the others wait, and renames it into place only once it is complete.
  */
 async function migratedTemplate(adminUrl: string): Promise<string> {
+  // The migrations and what they import from beside their folder (the dialect helpers).
+  const files = new Set(fs.readdirSync(MIGRATIONS_DIR).sort().map((f) => path.join(MIGRATIONS_DIR, f)));
+  for (const f of [...files]) for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)) files.add(path.resolve(MIGRATIONS_DIR, m[1]));
   const digest = crypto.createHash('sha256');
-  for (const f of fs.readdirSync(MIGRATIONS_DIR).sort()) digest.update(f).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
+  for (const f of files) digest.update(path.relative(repoRoot, f)).update(fs.readFileSync(f));
   const name = `gatehouse_test_template_${digest.digest('hex').slice(0, 16)}`;
   return withAdmin(adminUrl, async (admin) => {
     const lock = [0x6761_7465, 0x7470_6c00];
