@@ -122,12 +122,14 @@ interface Breakdown {
   wait: Stage;
   /** The outbound POST (web_hook_logs.execution_duration). */
   http: Stage;
-  /** Response → job marked done (the log row, the hook's failure count, the job update). */
+  /** Response → job marked done (the batch's completion: the log rows, the hooks' failure counts, the jobs' update in one transaction). */
   record: Stage;
   jobs: number;
   notDone: number;
   retried: number;
   non2xx: number;
+  /** Jobs done without a web_hook_logs row (every delivery must be logged). */
+  unlogged: number;
 }
 
 export interface PhaseResult {
@@ -536,18 +538,21 @@ async function readRows(info: DeliveryChildReady, databaseUrl: string | undefine
 
 function breakdowns(rows: { jobs: JobRowLite[]; logs: LogRowLite[] }): Map<string, Breakdown> {
   const logByKey = new Map(rows.logs.map((l) => [l.idempotency_key, l]));
-  const perPhase = new Map<string, { enqueue: number[]; wait: number[]; http: number[]; record: number[]; jobs: number; notDone: number; retried: number; non2xx: number }>();
+  const perPhase = new Map<string, { enqueue: number[]; wait: number[]; http: number[]; record: number[]; jobs: number; notDone: number; retried: number; non2xx: number; unlogged: number }>();
   for (const job of rows.jobs) {
     const payload = JSON.parse(job.payload) as { idempotency_key: string; data: { name?: string } };
     const m = /^bench (\S+) \d+ (\d+(?:\.\d+)?)$/.exec(payload.data.name ?? '');
     if (!m) continue;
     let acc = perPhase.get(m[1]);
-    if (!acc) perPhase.set(m[1], (acc = { enqueue: [], wait: [], http: [], record: [], jobs: 0, notDone: 0, retried: 0, non2xx: 0 }));
+    if (!acc) perPhase.set(m[1], (acc = { enqueue: [], wait: [], http: [], record: [], jobs: 0, notDone: 0, retried: 0, non2xx: 0, unlogged: 0 }));
     acc.jobs++;
     if (job.state !== 'done') acc.notDone++;
     if (job.attempts > 1) acc.retried++;
     const log = logByKey.get(payload.idempotency_key);
-    if (!log) continue;
+    if (!log) {
+      if (job.state === 'done') acc.unlogged++;
+      continue;
+    }
     if (!/^2\d\d$/.test(log.response_status)) acc.non2xx++;
     const t0 = Number(m[2]);
     const enqueued = Date.parse(job.created_at);
@@ -564,7 +569,7 @@ function breakdowns(rows: { jobs: JobRowLite[]; logs: LogRowLite[] }): Map<strin
   };
   const out = new Map<string, Breakdown>();
   for (const [phase, a] of perPhase) {
-    out.set(phase, { enqueue: stage(a.enqueue), wait: stage(a.wait), http: stage(a.http), record: stage(a.record), jobs: a.jobs, notDone: a.notDone, retried: a.retried, non2xx: a.non2xx });
+    out.set(phase, { enqueue: stage(a.enqueue), wait: stage(a.wait), http: stage(a.http), record: stage(a.record), jobs: a.jobs, notDone: a.notDone, retried: a.retried, non2xx: a.non2xx, unlogged: a.unlogged });
   }
   return out;
 }
@@ -628,7 +633,10 @@ async function runConfig(
   }
   try {
     const by = breakdowns(await readRows(gatehouse.info, env.DATABASE_URL));
-    for (const r of results) r.breakdown = by.get(r.phase.split(' ')[0]);
+    for (const r of results) {
+      r.breakdown = by.get(r.phase.split(' ')[0]);
+      if (r.breakdown?.unlogged) r.warnings.push(`${fmtInt(r.breakdown.unlogged)} jobs were done without a web_hook_logs row`);
+    }
   } catch (err) {
     for (const r of results) r.warnings.push(`could not read the jobs and web_hook_logs rows: ${errorText(err)}`);
   }

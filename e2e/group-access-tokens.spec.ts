@@ -1,32 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test, signInAt } from './fixtures.ts';
 
 const BASE_URL = process.env.E2E_BASE_URL!;
-const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
-const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
-
-/** Calls the API as root with the token, the way a script would, to check what the console did. */
-async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
 
 /** What a script holding `token` gets from GET /groups/:id. */
 async function statusWithToken(token: string, groupId: number): Promise<number> {
   const res = await fetch(`${BASE_URL}/api/v4/groups/${groupId}`, { headers: { 'PRIVATE-TOKEN': token } });
   return res.status;
-}
-
-async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
-  await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 }
 
 /** Whether a secret shows anywhere the browser keeps things: the DOM and both storages. */
@@ -50,8 +30,8 @@ async function takeRevealedToken(page: Page, name: string): Promise<string> {
 
 let umbrellaId: number;
 
-test.beforeAll(async () => {
-  const umbrella = await apiAsRoot<{ id: number }>('GET', '/groups/umbrella');
+test.beforeAll(async ({ api }) => {
+  const umbrella = await api<{ id: number }>('GET', '/groups/umbrella');
   expect(umbrella.status).toBe(200);
   umbrellaId = umbrella.json.id;
 });
@@ -118,10 +98,10 @@ test.describe('Group access tokens (/groups/:id/access_tokens)', () => {
       for (const token of [first, second]) expect(await traces(page, token)).toEqual({ dom: false, local: false, session: false });
     });
 
-    test('flags tokens that expire within a week; search and filters live in the URL', async ({ page }) => {
+    test('flags tokens that expire within a week; search and filters live in the URL', async ({ page, api }) => {
       const soon = `e2e-soon-${Date.now().toString(36)}`;
       const inThreeDays = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-      const made = await apiAsRoot('POST', `/groups/${umbrellaId}/access_tokens`, { name: soon, scopes: ['read_api'], expires_at: inThreeDays });
+      const made = await api('POST', `/groups/${umbrellaId}/access_tokens`, { name: soon, scopes: ['read_api'], expires_at: inThreeDays });
       expect(made.status).toBe(201);
 
       await signInAt(page, `/groups/umbrella/-/access_tokens?search=${soon}`);
@@ -147,18 +127,10 @@ test.describe('Group access tokens (/groups/:id/access_tokens)', () => {
   });
 
   test.describe('without the role', () => {
-    const username = `tokdev-${Date.now().toString(36)}`;
-    const password = 'developer-password-1';
+    test.use({ membership: { scope: 'groups', id: 'umbrella' } });
 
-    test.beforeAll(async () => {
-      const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: 'Tess Developer', email: `${username}@example.com`, password });
-      expect(user.status).toBe(201);
-      const member = await apiAsRoot('POST', `/groups/${umbrellaId}/members`, { user_id: user.json.id, access_level: 30 });
-      expect(member.status).toBe(201);
-    });
-
-    test('a Developer sees the forbidden state, and no tab for it', async ({ page }) => {
-      await signInAt(page, '/groups/umbrella', username, password);
+    test('a Developer sees the forbidden state, and no tab for it', async ({ developerPage: page }) => {
+      await page.goto('/groups/umbrella');
       await expect(page.getByRole('heading', { level: 1, name: 'Umbrella Labs' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Access tokens' })).toHaveCount(0);
 

@@ -1,26 +1,6 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { type Page, type Request } from '@playwright/test';
+import { expect, test, signInAt } from './fixtures.ts';
 
-const BASE_URL = process.env.E2E_BASE_URL!;
-const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
-const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
-
-async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
-
-async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
-  await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-}
 
 /** Records the console's writes to the push rule. */
 function recordRuleWrites(page: Page): Request[] {
@@ -34,17 +14,17 @@ function recordRuleWrites(page: Page): Request[] {
 const GROUP = 'acme/platform';
 let groupId: number;
 
-test.beforeAll(async () => {
-  const group = await apiAsRoot<{ id: number }>('GET', `/groups/${encodeURIComponent(GROUP)}`);
+test.beforeAll(async ({ api }) => {
+  const group = await api<{ id: number }>('GET', `/groups/${encodeURIComponent(GROUP)}`);
   expect(group.status).toBe(200);
   groupId = group.json.id;
   // Starts from "never configured" whatever ran before.
-  await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
+  await api('DELETE', `/groups/${groupId}/push_rule`);
 });
 
 test.describe('Group push rules (/groups/:id/push_rule)', () => {
   test.describe('as an Owner', () => {
-    test('sets up, tests, saves, changes and deletes the rules', async ({ page }) => {
+    test('sets up, tests, saves, changes and deletes the rules', async ({ page, api }) => {
       const writes = recordRuleWrites(page);
       await signInAt(page, `/groups/${GROUP}`);
       await page.getByRole('tab', { name: 'Push rules' }).click();
@@ -61,7 +41,7 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await expect(branch).toHaveAccessibleDescription(/Has an unclosed group: a \( is missing its \)/);
       await expect(branch).toHaveAttribute('aria-invalid', 'true');
       expect(writes).toHaveLength(0);
-      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
+      expect((await api('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
 
       await branch.fill('^(main|feature/.+)$');
       await page.getByLabel('Commit messages must match').fill('^(feat|fix): ');
@@ -99,7 +79,7 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await expect(page.getByRole('switch', { name: 'Reject unsigned commits' })).toBeChecked();
       await expect(page.getByRole('switch', { name: 'Prevent pushing secret files' })).not.toBeChecked();
       await expect(page.getByLabel('Maximum file size')).toHaveValue('25 MB');
-      const saved = await apiAsRoot('GET', `/groups/${groupId}/push_rule`);
+      const saved = await api('GET', `/groups/${groupId}/push_rule`);
       expect(saved.status).toBe(200);
       expect(saved.json).toMatchObject({
         branch_name_regex: '^(main|feature/.+)$',
@@ -116,22 +96,22 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await page.getByRole('button', { name: 'Save push rules' }).click();
       await expect(page.getByText('Push rules saved')).toBeVisible();
       expect(writes.map((r) => r.method())).toEqual(['POST', 'PUT']);
-      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({ commit_message_regex: null, prevent_secrets: true });
+      expect((await api('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({ commit_message_regex: null, prevent_secrets: true });
 
       // Delete, after a confirmation: back to the empty state.
       await page.getByRole('button', { name: 'Delete push rules' }).click();
       await page.getByRole('dialog', { name: 'Delete the push rules?' }).getByRole('button', { name: 'Delete push rules' }).click();
       await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
       await expect(page.getByText('Push rules deleted')).toBeVisible();
-      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
+      expect((await api('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
       await page.reload();
       await expect(page.getByRole('heading', { name: 'No push rules yet' })).toBeVisible();
     });
   });
 
   test.describe('patterns follow RE2, as on the platform', () => {
-    test('the tester and the form accept (?i), explain a lookahead, and stay responsive on a stalling input', async ({ page }) => {
-      await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
+    test('the tester and the form accept (?i), explain a lookahead, and stay responsive on a stalling input', async ({ page, api }) => {
+      await api('DELETE', `/groups/${groupId}/push_rule`);
       const writes = recordRuleWrites(page);
       await signInAt(page, `/groups/${GROUP}/-/push_rules`);
       await page.getByRole('button', { name: 'Set up push rules' }).click();
@@ -170,29 +150,21 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await page.getByRole('button', { name: 'Save push rules' }).click();
       await expect(page.getByText('Push rules set up')).toBeVisible();
       expect(writes.map((r) => r.method())).toEqual(['POST']);
-      expect((await apiAsRoot('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({
+      expect((await api('GET', `/groups/${groupId}/push_rule`)).json).toMatchObject({
         commit_message_regex: '(?i)^(feat|fix): .+',
         branch_name_regex: '^(main|(?i)feat/.+)$',
         author_email_regex: '(a+)+$',
       });
-      await apiAsRoot('DELETE', `/groups/${groupId}/push_rule`);
+      await api('DELETE', `/groups/${groupId}/push_rule`);
     });
   });
 
   test.describe('without the role', () => {
-    const username = `ruledev-${Date.now().toString(36)}`;
-    const password = 'developer-password-1';
+    test.use({ membership: { scope: 'groups', id: GROUP } });
 
-    test.beforeAll(async () => {
-      const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: 'Rudi Developer', email: `${username}@example.com`, password });
-      expect(user.status).toBe(201);
-      const member = await apiAsRoot('POST', `/groups/${groupId}/members`, { user_id: user.json.id, access_level: 30 });
-      expect(member.status).toBe(201);
-    });
-
-    test('a Developer sees the forbidden state instead of the rules', async ({ page }) => {
+    test('a Developer sees the forbidden state instead of the rules', async ({ developerPage: page }) => {
       const writes = recordRuleWrites(page);
-      await signInAt(page, `/groups/${GROUP}`, username, password);
+      await page.goto(`/groups/${GROUP}`);
       await expect(page.getByRole('heading', { level: 1, name: 'Platform' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Push rules' })).toHaveCount(0);
 

@@ -1,27 +1,6 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { type Page, type Request } from '@playwright/test';
+import { expect, test, signInAt } from './fixtures.ts';
 
-const BASE_URL = process.env.E2E_BASE_URL!;
-const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
-const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
-
-/** Calls the API as root with the token, the way a script would, to check what the console did. */
-async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: (await res.json()) as T };
-}
-
-/** Signs in through the form, starting from `path` (the console comes back to it). */
-async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
-  await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-}
 
 /** Records the console's PUT /groups/:id requests. */
 function recordGroupWrites(page: Page): Request[] {
@@ -56,7 +35,7 @@ test.describe('Groups list (GET /groups)', () => {
     await expect(page).toHaveURL(/\/groups$/);
 
     await table.getByRole('button', { name: 'Name' }).click();
-    await expect(page).toHaveURL(/sort=desc/);
+    await expect(page).toHaveURL(/sort=name_desc/);
     await expect(table.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'descending');
     await expect(table.getByRole('row').nth(1)).toContainText('Umbrella Labs');
   });
@@ -85,7 +64,7 @@ test.describe('Groups list (GET /groups)', () => {
 
 test.describe('Group settings (PUT /groups/:id)', () => {
   test.describe('as an Owner', () => {
-    test('saves only the changed fields; they persist and reach the API', async ({ page }) => {
+    test('saves only the changed fields; they persist and reach the API', async ({ page, api }) => {
       const writes = recordGroupWrites(page);
       await signInAt(page, '/groups/skunkworks/-/settings');
       await expect(page.getByRole('heading', { name: 'General' })).toBeVisible();
@@ -111,14 +90,14 @@ test.describe('Group settings (PUT /groups/:id)', () => {
       await expect(page.getByRole('radio', { name: 'Internal' })).toBeChecked();
       await expect(page.getByLabel('Two-factor grace period')).toHaveValue('72 hours');
 
-      const { status, json } = await apiAsRoot('GET', '/groups/skunkworks');
+      const { status, json } = await api('GET', '/groups/skunkworks');
       expect(status).toBe(200);
       expect(json).toMatchObject({ description: 'Prototypes nobody has seen yet.', visibility: 'internal', two_factor_grace_period: 72 });
     });
   });
 
   test.describe('with invalid parameters', () => {
-    test('shows the field errors from the shared schema and sends nothing', async ({ page }) => {
+    test('shows the field errors from the shared schema and sends nothing', async ({ page, api }) => {
       const writes = recordGroupWrites(page);
       await signInAt(page, '/groups/umbrella/-/settings');
 
@@ -132,11 +111,11 @@ test.describe('Group settings (PUT /groups/:id)', () => {
       await expect(page.getByText('Some settings need attention')).toBeVisible();
       expect(writes).toHaveLength(0);
 
-      const { json } = await apiAsRoot('GET', '/groups/umbrella');
+      const { json } = await api('GET', '/groups/umbrella');
       expect(json).toMatchObject({ unique_project_download_limit: 0, ip_restriction_ranges: null });
     });
 
-    test('puts a server 400 under the field it names, and changes nothing', async ({ page }) => {
+    test('puts a server 400 under the field it names, and changes nothing', async ({ page, api }) => {
       await signInAt(page, '/groups/acme/security/-/settings');
 
       // Valid to the schema, refused by the server: a sibling already has this path.
@@ -148,25 +127,16 @@ test.describe('Group settings (PUT /groups/:id)', () => {
       await expect(page.getByText('Has already been taken')).toBeVisible();
       await expect(page.getByLabel('Group URL')).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByText('Settings were not saved')).toBeVisible();
-      expect((await apiAsRoot('GET', `/groups/${encodeURIComponent('acme/security')}`)).status).toBe(200);
+      expect((await api('GET', `/groups/${encodeURIComponent('acme/security')}`)).status).toBe(200);
     });
   });
 
   test.describe('without the role', () => {
-    const username = `dev-${Date.now().toString(36)}`;
-    const password = 'developer-password-1';
+    test.use({ membership: { scope: 'groups', id: 'acme' } });
 
-    test.beforeAll(async () => {
-      const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: 'Devon Developer', email: `${username}@example.com`, password });
-      expect(user.status).toBe(201);
-      const acme = await apiAsRoot<{ id: number }>('GET', '/groups/acme');
-      const member = await apiAsRoot('POST', `/groups/${acme.json.id}/members`, { user_id: user.json.id, access_level: 30 });
-      expect(member.status).toBe(201);
-    });
-
-    test('a Developer sees the forbidden state instead of the form', async ({ page }) => {
+    test('a Developer sees the forbidden state instead of the form', async ({ developerPage: page }) => {
       const writes = recordGroupWrites(page);
-      await signInAt(page, '/groups/acme', username, password);
+      await page.goto('/groups/acme');
       await expect(page.getByRole('heading', { level: 1, name: 'Acme Corp' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Overview' })).toBeVisible();
       // The Settings tab is hidden below the Owner role …

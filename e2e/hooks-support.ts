@@ -1,39 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, type Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 
-/** What e2e/hooks.spec.ts needs besides the browser: the API as root, a sign-in, and a real HTTP receiver. */
-
-const BASE_URL = process.env.E2E_BASE_URL!;
-const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
-const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
-
-/** Calls the API as root with the token, the way a script would, to set up and to check what the console did. */
-export async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
-
-export async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
-  await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
-}
-
-export async function createUser(prefix: string, suffix: string) {
-  const username = `${prefix}-${suffix}`;
-  const password = `${prefix}-password-1`;
-  const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name: `${prefix} user`, email: `${username}@example.com`, password });
-  expect(user.status).toBe(201);
-  return { id: user.json.id, username, password };
-}
+/** What e2e/hooks.spec.ts needs besides the fixtures: a record of the console's hook requests, and a real HTTP receiver. */
 
 /** Records the console's requests to the hooks API (not page loads, whose paths may say "hooks" too). */
 export function recordHookRequests(page: Page): Request[] {

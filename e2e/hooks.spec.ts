@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { apiAsRoot, createUser as createUserWith, Receiver, recordHookRequests, signInAt } from './hooks-support.ts';
+import { createUser, expect, signInAt, test } from './fixtures.ts';
+import { Receiver, recordHookRequests } from './hooks-support.ts';
 
 const receiver = new Receiver();
 
@@ -11,33 +11,32 @@ let groupId: number;
 let projectId: number;
 let allowedLocalBefore = false;
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ api }) => {
   await receiver.start();
 
   // The receiver is on 127.0.0.1, which the instance refuses unless an administrator allows local requests.
-  const settings = await apiAsRoot<{ allow_local_requests_from_web_hooks_and_services: boolean }>('GET', '/application/settings');
+  const settings = await api<{ allow_local_requests_from_web_hooks_and_services: boolean }>('GET', '/application/settings');
   allowedLocalBefore = settings.json.allow_local_requests_from_web_hooks_and_services;
-  expect((await apiAsRoot('PUT', '/application/settings', { allow_local_requests_from_web_hooks_and_services: true })).status).toBe(200);
+  expect((await api('PUT', '/application/settings', { allow_local_requests_from_web_hooks_and_services: true })).status).toBe(200);
 
-  const group = await apiAsRoot<{ id: number }>('POST', '/groups', { name: GROUP_NAME, path: GROUP_PATH, visibility: 'private' });
+  const group = await api<{ id: number }>('POST', '/groups', { name: GROUP_NAME, path: GROUP_PATH, visibility: 'private' });
   expect(group.status).toBe(201);
   groupId = group.json.id;
-  const project = await apiAsRoot<{ id: number }>('POST', '/projects', { name: PROJECT_PATH, path: PROJECT_PATH, namespace_id: groupId });
+  const project = await api<{ id: number }>('POST', '/projects', { name: PROJECT_PATH, path: PROJECT_PATH, namespace_id: groupId });
   expect(project.status).toBe(201);
   projectId = project.json.id;
 });
 
-test.afterAll(async () => {
-  await apiAsRoot('PUT', '/application/settings', { allow_local_requests_from_web_hooks_and_services: allowedLocalBefore });
+test.afterAll(async ({ api }) => {
+  await api('PUT', '/application/settings', { allow_local_requests_from_web_hooks_and_services: allowedLocalBefore });
   await receiver.stop();
 });
 
-const createUser = (prefix: string) => createUserWith(prefix, suffix);
-
 test.describe('Group webhooks (/groups/:id/hooks)', () => {
   test.describe.configure({ mode: 'serial' });
+  test.use({ membership: { scope: 'groups', id: GROUP_PATH } });
 
-  test('as an Owner: add a hook, test it, follow a real event to the log, resend it, and watch it get disabled', async ({ page }) => {
+  test('as an Owner: add a hook, test it, follow a real event to the log, resend it, and watch it get disabled', async ({ page, api }) => {
     test.setTimeout(120_000);
     const writes = recordHookRequests(page);
     await signInAt(page, `/groups/${GROUP_PATH}`);
@@ -67,7 +66,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     const headers = page.getByRole('group', { name: 'Custom headers' });
     await expect(page.getByText('X-Service-Event is set by Gatehouse and cannot be overridden')).toBeVisible();
     expect(writes.filter((r) => r.method() === 'POST').map((r) => r.postDataJSON().url)).toEqual([url]);
-    expect((await apiAsRoot<unknown[]>('GET', `/groups/${groupId}/hooks`)).json).toHaveLength(0);
+    expect((await api<unknown[]>('GET', `/groups/${groupId}/hooks`)).json).toHaveLength(0);
 
     await headers.getByLabel('Header 1 name').fill('X-Team');
     await page.getByRole('button', { name: 'Add webhook' }).click();
@@ -76,7 +75,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     const table = page.getByRole('table', { name: 'Webhooks' });
     await expect(table.getByRole('link', { name: 'Receiver', exact: true })).toBeVisible();
 
-    const hooks = await apiAsRoot<Record<string, any>[]>('GET', `/groups/${groupId}/hooks`);
+    const hooks = await api<Record<string, any>[]>('GET', `/groups/${groupId}/hooks`);
     expect(hooks.json).toHaveLength(1);
     const hook = hooks.json[0];
     expect(hook).toMatchObject({
@@ -108,7 +107,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
 
     // A real event: a member joins the group, and the hook hears of it through the delivery job.
     const member = await createUser('hookmember');
-    expect((await apiAsRoot('POST', `/groups/${groupId}/members`, { user_id: member.id, access_level: 20 })).status).toBe(201);
+    expect((await api('POST', `/groups/${groupId}/members`, { user_id: member.id, access_level: 20 })).status).toBe(201);
     await expect.poll(() => receiver.byEvent('Member Hook').length, { timeout: 15_000 }).toBe(1);
     const memberDelivery = receiver.byEvent('Member Hook')[0];
     const memberKey = memberDelivery.headers['idempotency-key'];
@@ -162,7 +161,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     const banner = page.getByRole('alert').filter({ hasText: '“Receiver” is temporarily disabled' });
     await expect(banner).toBeVisible();
     await expect(banner).toContainText('a successful one re-enables it');
-    expect((await apiAsRoot<{ alert_status: string }>('GET', `/groups/${groupId}/hooks/${hook.id}`)).json.alert_status).toBe('temporarily_disabled');
+    expect((await api<{ alert_status: string }>('GET', `/groups/${groupId}/hooks/${hook.id}`)).json.alert_status).toBe('temporarily_disabled');
     await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Server failures (5xx, no response)' });
     await expect(page).toHaveURL(/status=server_failure/);
     await page.getByLabel('Event', { exact: true }).selectOption({ label: 'All events' });
@@ -184,8 +183,8 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await expect(row.getByText('Temporarily disabled')).toHaveCount(0);
   });
 
-  test('as an Owner: secrets stay hidden when editing; headers are replaced as a whole list, the token kept or removed', async ({ page }) => {
-    const hooks = await apiAsRoot<{ id: number; name: string }[]>('GET', `/groups/${groupId}/hooks`);
+  test('as an Owner: secrets stay hidden when editing; headers are replaced as a whole list, the token kept or removed', async ({ page, api }) => {
+    const hooks = await api<{ id: number; name: string }[]>('GET', `/groups/${groupId}/hooks`);
     const hook = hooks.json.find((h) => h.name === 'Receiver')!;
     const writes = recordHookRequests(page);
     await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/${hook.id}/edit`);
@@ -233,8 +232,8 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     expect(sent[0].headers['x-service-token']).toBeUndefined();
   });
 
-  test('as an Owner: resends are limited to 5 a minute, and the panel says when to try again', async ({ page }) => {
-    const hooks = await apiAsRoot<{ id: number; name: string }[]>('GET', `/groups/${groupId}/hooks`);
+  test('as an Owner: resends are limited to 5 a minute, and the panel says when to try again', async ({ page, api }) => {
+    const hooks = await api<{ id: number; name: string }[]>('GET', `/groups/${groupId}/hooks`);
     const hook = hooks.json.find((h) => h.name === 'Receiver')!;
     await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/${hook.id}/events?trigger=push_hooks&status=successful`);
     const log = page.getByRole('table', { name: 'Deliveries' });
@@ -252,12 +251,12 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await expect(drawer.getByText(/Try again in \d+ seconds?\./)).toBeVisible();
   });
 
-  test('the delivery log reads 50 records a page from the server and pages with its headers', async ({ page }) => {
-    const created = await apiAsRoot<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url: `http://127.0.0.1:${receiver.port}/busy`, name: 'Busy', push_events: true });
+  test('the delivery log reads 50 records a page from the server and pages with its headers', async ({ page, api }) => {
+    const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url: `http://127.0.0.1:${receiver.port}/busy`, name: 'Busy', push_events: true });
     expect(created.status).toBe(201);
     const hookId = created.json.id;
     for (let i = 0; i < 53; i++) {
-      expect((await apiAsRoot('POST', `/groups/${groupId}/hooks/${hookId}/test/${i % 2 ? 'push_events' : 'tag_push_events'}`)).status).toBe(201);
+      expect((await api('POST', `/groups/${groupId}/hooks/${hookId}/test/${i % 2 ? 'push_events' : 'tag_push_events'}`)).status).toBe(201);
     }
     const requests = recordHookRequests(page);
     await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/${hookId}/events`);
@@ -286,14 +285,12 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await page.getByRole('dialog', { name: 'Delete “Busy”?' }).getByRole('button', { name: 'Delete webhook' }).click();
     await expect(page.getByText('Webhook deleted')).toBeVisible();
     await expect(page.getByRole('table', { name: 'Webhooks' }).getByRole('link', { name: 'Busy', exact: true })).toHaveCount(0);
-    expect((await apiAsRoot('GET', `/groups/${groupId}/hooks/${hookId}`)).status).toBe(404);
+    expect((await api('GET', `/groups/${groupId}/hooks/${hookId}`)).status).toBe(404);
   });
 
-  test('without the role: a Maintainer of the group sees the forbidden state', async ({ page }) => {
-    const maintainer = await createUser('hookmaint');
-    expect((await apiAsRoot('POST', `/groups/${groupId}/members`, { user_id: maintainer.id, access_level: 40 })).status).toBe(201);
+  test('without the role: a Maintainer of the group sees the forbidden state', async ({ maintainerPage: page }) => {
     const requests = recordHookRequests(page);
-    await signInAt(page, `/groups/${GROUP_PATH}`, maintainer.username, maintainer.password);
+    await page.goto(`/groups/${GROUP_PATH}`);
     await expect(page.getByRole('heading', { level: 1, name: GROUP_NAME })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveCount(0);
     await page.goto(`/groups/${GROUP_PATH}/-/hooks`);
@@ -307,6 +304,7 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
 });
 
 test.describe('Project webhooks (/projects/:id/hooks)', () => {
+  test.use({ membership: { scope: 'projects', id: `${GROUP_PATH}/${PROJECT_PATH}` } });
   test('the group overview links to the project page, with its header and tabs', async ({ page }) => {
     await signInAt(page, `/groups/${GROUP_PATH}`);
     await page.getByRole('region', { name: 'Projects' }).getByRole('link', { name: PROJECT_PATH }).click();
@@ -320,10 +318,8 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
     await expect(page.getByRole('heading', { name: 'Project not found' })).toBeVisible();
   });
 
-  test('as a Maintainer: add a project hook (no group-only events), test it and edit it', async ({ page }) => {
-    const maintainer = await createUser('projmaint');
-    expect((await apiAsRoot('POST', `/projects/${projectId}/members`, { user_id: maintainer.id, access_level: 40 })).status).toBe(201);
-    await signInAt(page, `/projects/${GROUP_PATH}/${PROJECT_PATH}`, maintainer.username, maintainer.password);
+  test('as a Maintainer: add a project hook (no group-only events), test it and edit it', async ({ maintainerPage: page, api }) => {
+    await page.goto(`/projects/${GROUP_PATH}/${PROJECT_PATH}`);
     await expect(page.getByRole('heading', { level: 1, name: PROJECT_PATH })).toBeVisible();
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     await expect(page.getByRole('heading', { name: 'No webhooks yet' })).toBeVisible();
@@ -337,7 +333,7 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main, release/*');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await expect(page.getByText('Webhook added')).toBeVisible();
-    const hooks = await apiAsRoot<Record<string, unknown>[]>('GET', `/projects/${projectId}/hooks`);
+    const hooks = await api<Record<string, unknown>[]>('GET', `/projects/${projectId}/hooks`);
     expect(hooks.json).toHaveLength(1);
     expect(hooks.json[0]).toMatchObject({ push_events: true, branch_filter_strategy: 'wildcard', push_events_branch_filter: 'main,release/*', project_id: projectId });
     expect(hooks.json[0]).not.toHaveProperty('member_events');
@@ -366,10 +362,8 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
     for (const secret of ['token', 'custom_headers', 'url_variables', 'member_events']) expect(put[0].postDataJSON()).not.toHaveProperty(secret);
   });
 
-  test('without the role: a Developer of the project sees the forbidden state', async ({ page }) => {
-    const developer = await createUser('projdev');
-    expect((await apiAsRoot('POST', `/projects/${projectId}/members`, { user_id: developer.id, access_level: 30 })).status).toBe(201);
-    await signInAt(page, `/projects/${GROUP_PATH}/${PROJECT_PATH}`, developer.username, developer.password);
+  test('without the role: a Developer of the project sees the forbidden state', async ({ developerPage: page }) => {
+    await page.goto(`/projects/${GROUP_PATH}/${PROJECT_PATH}`);
     await expect(page.getByRole('heading', { level: 1, name: PROJECT_PATH })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Overview' })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveCount(0);

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
 

@@ -1,30 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, signInAt } from './fixtures.ts';
 
 const BASE_URL = process.env.E2E_BASE_URL!;
-const ROOT_PASSWORD = process.env.E2E_ROOT_PASSWORD!;
-const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
-
-async function apiAsRoot<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
 
 /** What a script holding `token` gets from GET /user. */
 async function statusWithToken(token: string): Promise<number> {
   return (await fetch(`${BASE_URL}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': token } })).status;
-}
-
-async function signInAt(page: Page, path: string, username = 'root', password = ROOT_PASSWORD) {
-  await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 }
 
 test.describe('Leaked token revocation (POST /groups/:id/tokens/revoke)', () => {
@@ -33,8 +13,8 @@ test.describe('Leaked token revocation (POST /groups/:id/tokens/revoke)', () => 
   let leaked: string;
   let userId: number;
 
-  test.beforeAll(async () => {
-    const user = await apiAsRoot<{ id: number }>('POST', '/users', {
+  test.beforeAll(async ({ api }) => {
+    const user = await api<{ id: number }>('POST', '/users', {
       username,
       name: 'Lee Leaky',
       email: `${username}@example.com`,
@@ -42,9 +22,9 @@ test.describe('Leaked token revocation (POST /groups/:id/tokens/revoke)', () => 
     });
     expect(user.status).toBe(201);
     userId = user.json.id;
-    const umbrella = await apiAsRoot<{ id: number }>('GET', '/groups/umbrella');
-    expect((await apiAsRoot('POST', `/groups/${umbrella.json.id}/members`, { user_id: userId, access_level: 30 })).status).toBe(201);
-    const pat = await apiAsRoot<{ token: string }>('POST', `/users/${userId}/personal_access_tokens`, { name: tokenName, scopes: ['api'] });
+    const umbrella = await api<{ id: number }>('GET', '/groups/umbrella');
+    expect((await api('POST', `/groups/${umbrella.json.id}/members`, { user_id: userId, access_level: 30 })).status).toBe(201);
+    const pat = await api<{ token: string }>('POST', `/users/${userId}/personal_access_tokens`, { name: tokenName, scopes: ['api'] });
     expect(pat.status).toBe(201);
     leaked = pat.json.token;
     expect(await statusWithToken(leaked)).toBe(200);

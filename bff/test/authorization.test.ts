@@ -10,6 +10,8 @@ import type { RouteSpec } from '../src/http/route.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer, scimUserBody } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { PNG_BYTES } from './fuzz-lib.ts';
+import { createPersonalAccessToken } from '../src/services/personal-access-tokens.ts';
+import { personalAccessTokenCreateBody } from '../../shared/src/personal-access-tokens.ts';
 
 const run = promisify(execFile);
 
@@ -204,8 +206,10 @@ const person = async (attrs: { admin?: boolean } = {}): Promise<Person> => {
   return { id: u.user.id, token: u.token, tokenId: u.tokenId };
 };
 
+/** A credential for a caller, made in-process: the matrix tests what the credential may do, not how it was made. */
 async function personalToken(userId: number, scopes: string[]): Promise<{ id: number; token: string }> {
-  return ok(`/users/${userId}/personal_access_tokens`, { method: 'POST', json: { name: `matrix${++serial}`, scopes } }, 201);
+  const made = await createPersonalAccessToken(server.running.db, userId, personalAccessTokenCreateBody.parse({ name: `matrix${++serial}`, scopes }));
+  return { id: made.token.id, token: made.plaintext };
 }
 
 /** The user behind a caller (the Owner for the Owner's other tokens; the Owner's for anonymous). */

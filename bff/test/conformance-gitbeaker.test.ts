@@ -454,9 +454,14 @@ describe('gitbeaker: hooks', () => {
     assert.equal(created?.headers['x-service-event'], 'Subgroup Hook');
     const joined = delivered.find((r) => r.json?.event_name === 'user_add_to_group');
     assert.equal(joined?.json.user_username, user.username);
-    // A logged delivery resent goes out again with its original Idempotency-Key.
-    const log = (await api.requester.get<{ id: number; request_headers: Record<string, string> }[]>(`groups/${group.id}/hooks/${hook.id}/events`)).body;
-    const logged = log.find((e) => e.request_headers['X-Service-Event'] === 'Member Hook');
+    // A logged delivery resent goes out again with its original Idempotency-Key. Deliveries are
+    // logged as their batch completes, a moment after the receiver has answered.
+    type Logged = { id: number; request_headers: Record<string, string> };
+    let logged: Logged | undefined;
+    for (const deadline = Date.now() + 5000; !logged && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      const log = (await api.requester.get<Logged[]>(`groups/${group.id}/hooks/${hook.id}/events`)).body;
+      logged = log.find((e) => e.request_headers['X-Service-Event'] === 'Member Hook');
+    }
     assert.ok(logged, 'the member event is in the delivery log');
     const resent = await api.requester.post<{ response_status: number }>(`groups/${group.id}/hooks/${hook.id}/events/${logged.id}/resend`);
     assert.equal(resent.body.response_status, 200);

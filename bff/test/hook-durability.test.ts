@@ -80,9 +80,19 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
 /** A group whose hook subscribes to subgroup events, then `n` subgroups: n events. */
 async function fireEvents(url: string, n: number) {
   const group = await call(url, '/groups', 'POST', { name: 'Durable', path: `durable-${crypto.randomBytes(3).toString('hex')}` });
-  await call(url, `/groups/${group.id}/hooks`, 'POST', { url: `${receiver.url}/deliveries`, push_events: false, subgroup_events: true });
+  const hook = await call(url, `/groups/${group.id}/hooks`, 'POST', { url: `${receiver.url}/deliveries`, push_events: false, subgroup_events: true });
   for (let i = 0; i < n; i++) await call(url, '/groups', 'POST', { name: `Sub ${i}`, path: `sub-${i}`, parent_id: group.id });
-  return group;
+  return { ...group, hookId: hook.id as number };
+}
+
+/** The Idempotency-Keys of the hook's logged deliveries, once `count` are logged (logs are written shortly after). */
+async function loggedKeys(url: string, group: { id: number; hookId: number }, count: number): Promise<string[]> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const logs = (await call(url, `/groups/${group.id}/hooks/${group.hookId}/events?per_page=100`)) as { request_headers: Record<string, string> }[];
+    if (logs.length >= count || Date.now() > until) return logs.map((l) => l.request_headers['Idempotency-Key']).sort();
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const uniqueKeys = () => new Set(receiver.requests.map((r) => String(r.headers['idempotency-key'])));
@@ -120,7 +130,7 @@ describe('webhook deliveries', () => {
     receiver.respond(200, { delayMs: 150 });
     const a = await startInstance();
     const events = 20;
-    await fireEvents(a.url, events);
+    const group = await fireEvents(a.url, events);
     await receiver.waitFor(3, 15_000);
     await stop(a.child, 'SIGKILL');
     const before = uniqueKeys().size;
@@ -136,6 +146,9 @@ describe('webhook deliveries', () => {
       assert.ok([...perKey.values()].every((n) => n <= 2), 'no event was delivered more than twice');
       const subgroups = new Set(receiver.requests.map((r) => r.json.full_path));
       assert.equal(subgroups.size, events);
+      // Every event logged exactly once: a delivery the kill cut off before its log row was
+      // written ran again, and a logged one did not.
+      assert.deepEqual(await loggedKeys(b.url, group, events), [...uniqueKeys()].sort());
     } finally {
       await stop(b.child);
     }
@@ -156,6 +169,7 @@ describe('webhook deliveries', () => {
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(ours().length, events, 'each event exactly once');
       assert.equal(new Set(ours().map((r) => r.headers['idempotency-key'])).size, events);
+      assert.deepEqual(await loggedKeys(a.url, group, events), ours().map((r) => String(r.headers['idempotency-key'])).sort());
     } finally {
       await Promise.all([stop(a.child), stop(b.child)]);
     }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
 
@@ -57,6 +57,31 @@ export function openDb(opts: DbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** Stands in for a value of a prepared query while it is built. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * A query built and compiled once per database, then run with the values of each call:
+ * otherwise Kysely builds and compiles a query on every call, a large share of a small
+ * request's time. `build` gets stand-ins for the values, so it must not depend on them (no
+ * branching on a value, no list of varying length); what varies becomes another query.
+ */
+export function prepared<V extends Record<string, unknown>, O>(build: (db: Db, values: V) => Compilable<O>): (db: Db, values: V) => Promise<O[]> {
+  const compiled = new WeakMap<Db, CompiledQuery<O>>();
+  const standIns = new Proxy({}, { get: (_target, name) => new Placeholder(String(name)) }) as V;
+  return async (db, values) => {
+    let query = compiled.get(db);
+    if (!query) {
+      query = build(db, standIns).compile();
+      compiled.set(db, query);
+    }
+    const parameters = query.parameters.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+    return (await db.executeQuery<O>({ ...query, parameters })).rows;
+  };
 }
 
 /**
@@ -113,8 +138,7 @@ function rowBuilding(stmt: SQLite.Statement): SQLite.Statement {
 export function rowBuilder(names: string[]): (values: unknown[]) => Row {
   const last = new Map<string, number>();
   names.forEach((name, i) => last.set(name, i));
-  // A computed key defines an own property even for "__proto__".
-  const fields = [...last].map(([name, i]) => (name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)) + `: v[${i}]`);
+  const fields = [...last].map(([name, i]) => `${JSON.stringify(name)}: v[${i}]`);
   return new Function('v', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Row;
 }
 

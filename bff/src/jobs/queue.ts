@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { JobRow } from '../db/schema.ts';
+import type { JobRow, JobsTable } from '../db/schema.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { z } from 'zod';
 import { isoPlus, nowIso } from '../util/time.ts';
 import type { JobDefinition } from './define.ts';
+import { padded, rowChunks } from './statement-sizes.ts';
 
 /**
  * Durable jobs: a row per job, claimed with a lease (several workers and instances share the
@@ -20,10 +21,8 @@ jobEvents.setMaxListeners(100);
 export async function enqueueMany<S extends z.ZodType>(db: Db, def: JobDefinition<S>, payloads: z.input<S>[]): Promise<void> {
   if (!payloads.length) return;
   const now = nowIso();
-  await db
-    .insertInto('jobs')
-    .values(payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now })))
-    .execute();
+  const rows = payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now }));
+  for (const part of rowChunks(db, rows)) await db.insertInto('jobs').values(part).execute();
   jobEvents.emit('enqueued');
 }
 
@@ -50,9 +49,8 @@ export async function enqueue<S extends z.ZodType>(
 
 export const workerId = () => `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
 
-/** Lists longer than this go to the database in several statements (bound-parameter limits). */
-const CHUNK = 500;
-const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+/** Id lists go to the database in a few shapes (see statement-sizes.ts), at most 512 ids a statement. */
+const idLists = (ids: number[]): number[][] => Array.from({ length: Math.ceil(ids.length / 512) }, (_, i) => padded(ids.slice(i * 512, (i + 1) * 512)));
 
 /**
  * Claims the next due job for `worker`: first a pending one (an index walk on state, run_at),
@@ -104,19 +102,7 @@ export async function completeBatch(db: Db, worker: string, ids: number[], recor
   if (!ids.length) return new Set();
   return db.transaction().execute(async (trx) => {
     // A write first: on SQLite the transaction takes the write lock now, not halfway through.
-    const held = new Set<number>();
-    const now = nowIso();
-    for (const part of chunks(ids)) {
-      const rows = await trx
-        .updateTable('jobs')
-        .set({ state: 'done', locked_by: null, locked_until: null, updated_at: now })
-        .where('id', 'in', part)
-        .where('state', '=', 'running')
-        .where('locked_by', '=', worker)
-        .returning('id')
-        .execute();
-      for (const r of rows) held.add(r.id);
-    }
+    const held = await updateHeld(trx, worker, ids, { state: 'done', locked_by: null, locked_until: null, updated_at: nowIso() });
     if (record && held.size) await record(trx, held);
     return held;
   });
@@ -132,16 +118,14 @@ export async function renewLease(db: Db, job: JobRow, leaseMs: number): Promise<
 
 /** Extends the leases `worker` still holds on these jobs, in one statement; returns those it still holds. */
 export async function renewLeases(db: Db, worker: string, ids: number[], leaseMs: number): Promise<Set<number>> {
+  return updateHeld(db, worker, ids, { locked_until: isoPlus(leaseMs), updated_at: nowIso() });
+}
+
+/** Updates those of the jobs that `worker` still holds; returns their ids. */
+async function updateHeld(db: Db, worker: string, ids: number[], set: Updateable<JobsTable>): Promise<Set<number>> {
   const held = new Set<number>();
-  for (const part of chunks(ids)) {
-    const rows = await db
-      .updateTable('jobs')
-      .set({ locked_until: isoPlus(leaseMs), updated_at: nowIso() })
-      .where('id', 'in', part)
-      .where('state', '=', 'running')
-      .where('locked_by', '=', worker)
-      .returning('id')
-      .execute();
+  for (const part of idLists(ids)) {
+    const rows = await db.updateTable('jobs').set(set).where('id', 'in', part).where('state', '=', 'running').where('locked_by', '=', worker).returning('id').execute();
     for (const r of rows) held.add(r.id);
   }
   return held;

@@ -1,11 +1,12 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, openDb, type Db } from '../db/index.ts';
 import { z } from 'zod';
-import { claim, complete, enqueue, fail } from './queue.ts';
+import { claim, claimBatch, complete, completeBatch, enqueue, enqueueMany, fail } from './queue.ts';
 import { pino } from 'pino';
 import { defineJob } from './define.ts';
 import { startWorkers } from './worker.ts';
+import { padded, powerOfTwoChunks } from './statement-sizes.ts';
 
 let db: Db;
 before(async () => {
@@ -45,6 +46,53 @@ describe('a job whose lease ran out', () => {
   });
 });
 
+describe('batches', () => {
+  const batchJob = defineJob({ kind: 'batch-claim', payload: z.object({ n: z.number() }), leaseMs: () => 60_000, maxAttempts: 3, handler: async () => undefined });
+  beforeEach(() => db.deleteFrom('jobs').execute());
+
+  it('claim due jobs in one statement, oldest first, and never the same job for two workers', async () => {
+    await enqueueMany(db, batchJob, Array.from({ length: 10 }, (_, n) => ({ n })));
+    const a = await claimBatch(db, 'worker-a', 60_000, 4);
+    const b = await claimBatch(db, 'worker-b', 60_000, 100);
+    assert.deepEqual(
+      a.map((j) => JSON.parse(j.payload).n),
+      [0, 1, 2, 3],
+    );
+    assert.equal(b.length, 6);
+    assert.equal(new Set([...a, ...b].map((j) => j.id)).size, 10);
+    assert.ok([...a, ...b].every((j) => j.state === 'running' && j.attempts === 1));
+    assert.deepEqual(await claimBatch(db, 'worker-c', 60_000, 10), []);
+  });
+
+  it('complete only the jobs their worker still holds, with what those produced, in one transaction', async () => {
+    await enqueueMany(db, batchJob, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const jobs = await claimBatch(db, 'worker-a', 60_000, 3);
+    // The third one's lease was lost to another worker.
+    await db.updateTable('jobs').set({ locked_by: 'worker-b' }).where('id', '=', jobs[2].id).execute();
+    const recorded: number[][] = [];
+    const held = await completeBatch(
+      db,
+      'worker-a',
+      jobs.map((j) => j.id),
+      async (_trx, ids) => void recorded.push([...ids].sort((x, y) => x - y)),
+    );
+    assert.deepEqual([...held].sort((x, y) => x - y), [jobs[0].id, jobs[1].id]);
+    assert.deepEqual(recorded, [[jobs[0].id, jobs[1].id]]);
+    assert.deepEqual((await Promise.all(jobs.map((j) => state(j.id)))).map((r) => r.state), ['done', 'done', 'running']);
+
+    // When writing the results fails, no job is done: each runs again once its lease runs out.
+    await enqueue(db, batchJob, { n: 4 });
+    const [next] = await claimBatch(db, 'worker-a', 60_000, 1);
+    await assert.rejects(
+      completeBatch(db, 'worker-a', [next.id], async () => {
+        throw new Error('disk full');
+      }),
+      /disk full/,
+    );
+    assert.equal((await state(next.id)).state, 'running');
+  });
+});
+
 describe('workers over job definitions', () => {
   const deps = () => ({ db, vault: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x' });
 
@@ -79,6 +127,50 @@ describe('workers over job definitions', () => {
     }
   });
 
+  it('load what a claimed batch shares once, run up to `count` handlers at a time, and store their results as the jobs complete', async () => {
+    let prepared = 0;
+    let active = 0;
+    let most = 0;
+    const stored: number[] = [];
+    const doubling = defineJob({
+      kind: 'doubling',
+      payload: z.object({ n: z.number() }),
+      leaseMs: () => 60_000,
+      maxAttempts: 3,
+      prepare: async (payloads) => {
+        prepared++;
+        return { factor: 2, size: payloads.length };
+      },
+      handler: async (p, { batch }) => {
+        active++;
+        most = Math.max(most, active);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        return p.n * batch.factor;
+      },
+      record: async (trx, results) => {
+        // Written in the transaction that completes them: the jobs are not done yet.
+        const done = await trx.selectFrom('jobs').select('id').where('kind', '=', 'doubling').where('state', '=', 'done').execute();
+        assert.equal(done.length, stored.length + results.length);
+        stored.push(...results);
+      },
+    });
+    await enqueueMany(db, doubling, Array.from({ length: 30 }, (_, n) => ({ n })));
+    const workers = startWorkers(deps(), [doubling], { count: 3, pollMs: 10, batch: 10 });
+    try {
+      const until = Date.now() + 10_000;
+      while (stored.length < 30 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await workers.stop();
+    }
+    assert.deepEqual(
+      stored.sort((a, b) => a - b),
+      Array.from({ length: 30 }, (_, n) => 2 * n),
+    );
+    assert.equal(most, 3, 'as many handlers at once as there are workers');
+    assert.ok(prepared < 30 / 2, `the shared rows were loaded once per claimed batch, not per job (${prepared} times)`);
+  });
+
   it('give up at once a job whose payload no longer fits its definition', async () => {
     const strict = defineJob({ kind: 'strict-work', payload: z.object({ id: z.number() }), leaseMs: () => 1000, maxAttempts: 5, handler: async () => undefined });
     await db.insertInto('jobs').values({ kind: 'strict-work', payload: '{"id":"not a number"}', run_at: new Date().toISOString(), max_attempts: 5, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
@@ -95,5 +187,24 @@ describe('workers over job definitions', () => {
     } finally {
       await workers.stop();
     }
+  });
+});
+
+describe('statement sizes', () => {
+  it('pad id lists to a power of two with a repeat, and cut rows into power-of-two chunks', () => {
+    assert.deepEqual(padded([]), []);
+    assert.deepEqual(padded([7]), [7]);
+    assert.deepEqual(padded([1, 2, 3]), [1, 2, 3, 3]);
+    assert.deepEqual(padded([1, 2, 3, 4]), [1, 2, 3, 4]);
+    assert.equal(padded(Array.from({ length: 33 }, (_, i) => i)).length, 64);
+    assert.deepEqual(
+      powerOfTwoChunks(Array.from({ length: 13 }, (_, i) => i)).map((c) => c.length),
+      [8, 4, 1],
+    );
+    assert.deepEqual(
+      powerOfTwoChunks(Array.from({ length: 150 }, (_, i) => i), 64).map((c) => c.length),
+      [64, 64, 16, 4, 2],
+    );
+    assert.deepEqual(powerOfTwoChunks(Array.from({ length: 150 }, (_, i) => i), 64).flat(), Array.from({ length: 150 }, (_, i) => i));
   });
 });

@@ -25,9 +25,9 @@ interface Finished {
 }
 
 /** Jobs claimed ahead of the free slots, at most. */
-const DEFAULT_BATCH = 64;
+const DEFAULT_BATCH = 128;
 /** How long a finished job may wait for others to complete with. */
-const COMPLETE_DELAY_MS = 10;
+const COMPLETE_DELAY_MS = 20;
 /** Jobs completed in one transaction at most (more wait for the next one). */
 const COMPLETE_BATCH = 500;
 /** After an enqueue finds nothing (its transaction has not committed yet), look again this soon… */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/index.ts';
+import { prepared, type Db } from '../db/index.ts';
 import type { TokenRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { safeEqual, tokenDigest } from '../auth/secrets.ts';
@@ -26,19 +26,22 @@ const TOKEN_COLUMNS = [
 const _everyTokenColumn: [Exclude<keyof TokenRow, (typeof TOKEN_COLUMNS)[number]>] extends [never] ? true : never = true;
 const PREFIX = 'token_';
 
+const tokenWithUser = prepared((db, v: { digest: string }) =>
+  db
+    .selectFrom('personal_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select(TOKEN_COLUMNS.map((c) => `t.${c} as ${PREFIX}${c}` as const))
+    .where('t.token_digest', '=', v.digest),
+);
+
 /**
  * Resolves a plaintext access token to its actor, or says why it cannot be used. One query
  * reads the token with its user: this runs on every API call made with a token.
  */
 export async function actorForToken(db: Db, plaintext: string): Promise<Actor | TokenProblem> {
   const digest = tokenDigest(plaintext);
-  const row = await db
-    .selectFrom('personal_access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('u')
-    .select(TOKEN_COLUMNS.map((c) => `t.${c} as ${PREFIX}${c}` as const))
-    .where('t.token_digest', '=', digest)
-    .executeTakeFirst();
+  const [row] = await tokenWithUser(db, { digest });
   if (!row) return 'unknown';
   const { user, token } = split(row);
   // The lookup is by digest; comparing the digests again in constant time costs nothing.

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../db/index.ts';
-import type { Database, GroupRow } from '../db/schema.ts';
+import { prepared, type Db } from '../db/index.ts';
+import type { Database, GroupRow, GroupsTable } from '../db/schema.ts';
+import { columnsOf } from '../db/columns.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
@@ -10,7 +11,6 @@ import { customAttributeConditions } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
-import { toColumns } from '../util/rows.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
 import { inTraversal } from '../db/dialect.ts';
@@ -24,50 +24,61 @@ export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
   developer_can_initial_push: false,
 };
 
-/** The condition naming a group by `:id`: a numeric ID (at most 2³¹−1) or a (URL-decoded) full path, matched case-insensitively. */
-function groupNamed(idOrPath: string | undefined) {
+/** Validated input as columns of groups: a body key without a column fails the type check. */
+const groupColumns = columnsOf<GroupsTable>();
+
+/** What `:id` names: a numeric ID (at most 2³¹−1) or a (URL-decoded) full path, matched case-insensitively. */
+function groupKey(idOrPath: string | undefined): { by: 'id' | 'path'; key: number | string } | undefined {
   if (!idOrPath) return undefined;
-  if (/^\d+$/.test(idOrPath)) {
-    const id = Number(idOrPath);
-    return Number.isSafeInteger(id) && id <= 2_147_483_647 ? (eb: ExpressionBuilder<Database, 'groups'>) => eb('groups.id', '=', id) : undefined;
-  }
-  const fullPath = idOrPath.toLowerCase();
-  return (eb: ExpressionBuilder<Database, 'groups'>) => eb(eb.fn('lower', ['groups.full_path']), '=', fullPath);
+  if (!/^\d+$/.test(idOrPath)) return { by: 'path', key: idOrPath.toLowerCase() };
+  const id = Number(idOrPath);
+  return Number.isSafeInteger(id) && id <= 2_147_483_647 ? { by: 'id', key: id } : undefined;
 }
 
+const groupNamed = (by: 'id' | 'path', key: number | string) => (eb: ExpressionBuilder<Database, 'groups'>) =>
+  by === 'id' ? eb('groups.id', '=', key as number) : eb(eb.fn('lower', ['groups.full_path']), '=', key as string);
+
+const groupBy = (by: 'id' | 'path') => prepared((db, v: { key: number | string }) => db.selectFrom('groups').selectAll().where(groupNamed(by, v.key)));
+const findGroupBy = { id: groupBy('id'), path: groupBy('path') };
+
 export async function findGroup(db: Db, idOrPath: string | undefined): Promise<GroupRow | undefined> {
-  const named = groupNamed(idOrPath);
-  return named && db.selectFrom('groups').selectAll().where(named).executeTakeFirst();
+  const named = groupKey(idOrPath);
+  return named && (await findGroupBy[named.by](db, named))[0];
 }
+
+/** The group and the highest role of the user through a membership of it or of an ancestor, not expired. */
+const groupWithLevelBy = (by: 'id' | 'path') =>
+  prepared((db, v: { key: number | string; userId: number; today: string }) =>
+    db
+      .selectFrom('groups')
+      .selectAll()
+      // Last, so that removing it leaves the row the object the other queries return.
+      .select((eb) =>
+        eb
+          .selectFrom('members as m')
+          .select((e) => e.fn.max('m.access_level').as('level'))
+          .where('m.source_type', '=', 'group')
+          .where(inTraversal(db, 'm.source_id', 'groups.traversal'))
+          .where('m.user_id', '=', v.userId)
+          .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', v.today)]))
+          .as('caller_level'),
+      )
+      .where(groupNamed(by, v.key)),
+  );
+const findGroupWithLevelBy = { id: groupWithLevelBy('id'), path: groupWithLevelBy('path') };
 
 /**
  * The group named by `:id` with the caller's effective role in it (as groupAccessLevel
- * reckons it: the highest of their memberships in the group and its ancestors), in one
- * query: every group route loads both before anything else.
+ * reckons it), in one query: every group route loads both before anything else.
  */
 export async function findGroupWithLevel(db: Db, idOrPath: string | undefined, userId: number | undefined): Promise<{ group: GroupRow; level: number } | undefined> {
-  const named = groupNamed(idOrPath);
+  const named = groupKey(idOrPath);
   if (!named) return undefined;
   if (userId === undefined) {
-    const group = await db.selectFrom('groups').selectAll().where(named).executeTakeFirst();
+    const [group] = await findGroupBy[named.by](db, named);
     return group && { group, level: 0 };
   }
-  const row = await db
-    .selectFrom('groups')
-    .selectAll()
-    // Last, so that removing it leaves the row the object the other queries return.
-    .select((eb) =>
-      eb
-        .selectFrom('members as m')
-        .select((e) => e.fn.max('m.access_level').as('level'))
-        .where('m.source_type', '=', 'group')
-        .where(inTraversal(db, 'm.source_id', 'groups.traversal'))
-        .where('m.user_id', '=', userId)
-        .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
-        .as('caller_level'),
-    )
-    .where(named)
-    .executeTakeFirst();
+  const [row] = await findGroupWithLevelBy[named.by](db, { ...named, userId, today: today() });
   if (!row) return undefined;
   const level = Number(row.caller_level ?? 0);
   // Deleting the last property keeps V8's fast object (a rest copy would copy 55 fields).
@@ -190,7 +201,7 @@ export async function createGroup(db: Db, creator: { id: number }, body: GroupCr
     const inserted = await trx
       .insertInto('groups')
       .values({
-        ...toColumns({
+        ...groupColumns({
           project_creation_level: body.project_creation_level,
           subgroup_creation_level: body.subgroup_creation_level,
           request_access_enabled: body.request_access_enabled,
@@ -282,11 +293,15 @@ export async function updateGroup(db: Db, actor: Actor, group: GroupRow, body: G
   if (body.visibility !== undefined && body.visibility !== group.visibility) await checkVisibility(db, group, parent, body.visibility);
 
   const { avatar: _avatar, emails_disabled, default_branch_protection_defaults, ...fields } = body;
-  const patch: Record<string, unknown> = { ...fields };
-  if (emails_disabled !== undefined && body.emails_enabled === undefined) patch.emails_enabled = !emails_disabled;
-  if (default_branch_protection_defaults) {
-    patch.default_branch_protection_defaults = { ...DEFAULT_BRANCH_PROTECTION_DEFAULTS, ...JSON.parse(group.default_branch_protection_defaults), ...default_branch_protection_defaults };
-  }
+  const patch = {
+    ...groupColumns(fields),
+    ...(emails_disabled !== undefined && body.emails_enabled === undefined ? groupColumns({ emails_enabled: !emails_disabled }) : {}),
+    ...(default_branch_protection_defaults
+      ? groupColumns({
+          default_branch_protection_defaults: { ...DEFAULT_BRANCH_PROTECTION_DEFAULTS, ...JSON.parse(group.default_branch_protection_defaults), ...default_branch_protection_defaults },
+        })
+      : {}),
+  };
   if (Object.keys(patch).length === 0) return group;
 
   const name = body.name ?? group.name;
@@ -297,7 +312,7 @@ export async function updateGroup(db: Db, actor: Actor, group: GroupRow, body: G
   return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('groups')
-      .set({ ...toColumns(patch), full_name: fullName, full_path: fullPath, updated_at: nowIso() })
+      .set({ ...patch, full_name: fullName, full_path: fullPath, updated_at: nowIso() })
       .where('id', '=', group.id)
       .execute();
     if (fullPath !== group.full_path || fullName !== group.full_name) {

@@ -10,6 +10,7 @@ import { postJson } from '../outbound/http.ts';
 import { enqueueMany } from '../jobs/queue.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { defineJob } from '../jobs/define.ts';
+import { padded, rowChunks } from '../jobs/statement-sizes.ts';
 import { nowIso, isoPlus } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
@@ -76,6 +77,7 @@ export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEve
 export interface DeliveryOutcome {
   log: Omit<WebHookLogRow, 'id'>;
   ok: boolean;
+  hookUuid: string;
 }
 
 /**
@@ -110,16 +112,17 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   const logged = { ...headers };
   if (logged['X-Service-Token']) logged['X-Service-Token'] = '[REDACTED]';
   for (const h of customHeaders) logged[h.key] = '[REDACTED]';
-  let requestData: unknown = event.data;
-  if (hook.custom_webhook_template) requestData = json(body, body);
+  // The body is the event's JSON unless a template made it something else.
+  const requestData = hook.custom_webhook_template ? JSON.stringify(json(body, body)) : body;
   return {
     ok: result.status !== null && result.status >= 200 && result.status < 300,
+    hookUuid: hook.uuid,
     log: {
       web_hook_id: hook.id,
       trigger: meta.trigger,
       url: hook.url,
       request_headers: JSON.stringify(logged),
-      request_data: JSON.stringify(requestData),
+      request_data: requestData,
       response_headers: JSON.stringify(result.headers),
       response_body: result.body.slice(0, LOG_BODY_LIMIT),
       response_status: result.status === null ? 'internal error' : String(result.status),
@@ -132,8 +135,6 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   };
 }
 
-/** Log rows per INSERT (13 bound values each, well under both engines' limits). */
-const LOG_ROWS_PER_INSERT = 200;
 
 /**
  * Writes deliveries in the caller's transaction: their log rows, and each hook's failure count
@@ -142,10 +143,10 @@ const LOG_ROWS_PER_INSERT = 200;
  */
 export async function recordDeliveries(trx: Db, outcomes: DeliveryOutcome[]): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < outcomes.length; i += LOG_ROWS_PER_INSERT) {
+  for (const part of rowChunks(trx, outcomes)) {
     const rows = await trx
       .insertInto('web_hook_logs')
-      .values(outcomes.slice(i, i + LOG_ROWS_PER_INSERT).map((o) => o.log))
+      .values(part.map((o) => o.log))
       .returning('id')
       .execute();
     ids.push(...rows.map((r) => r.id));
@@ -154,30 +155,51 @@ export async function recordDeliveries(trx: Db, outcomes: DeliveryOutcome[]): Pr
   return ids;
 }
 
-async function countFailures(trx: Db, outcomes: DeliveryOutcome[]): Promise<void> {
-  // Per hook: whether a success came (which clears the count), and the failures after the last one.
-  const byHook = new Map<number, { cleared: boolean; failures: number }>();
-  for (const o of outcomes) {
-    const s = byHook.get(o.log.web_hook_id) ?? { cleared: false, failures: 0 };
-    if (o.ok) Object.assign(s, { cleared: true, failures: 0 });
-    else s.failures++;
-    byHook.set(o.log.web_hook_id, s);
+/** What a hook's deliveries decide: whether it rests or is disabled. */
+type FailureState = Pick<WebHookRow, 'recent_failures' | 'backoff_count' | 'disabled_until' | 'permanently_disabled'>;
+const CLEAR: FailureState = { recent_failures: 0, backoff_count: 0, disabled_until: null, permanently_disabled: 0 };
+
+/** A hook's state after deliveries that succeeded (true) or failed (false), in this order. */
+function afterDeliveries(state: FailureState, oks: boolean[]): FailureState {
+  let next = { ...state };
+  for (const ok of oks) {
+    if (ok) {
+      next = { ...CLEAR };
+      continue;
+    }
+    next.recent_failures++;
+    if (next.recent_failures >= PERMANENT_DISABLE_AFTER) {
+      Object.assign(next, { permanently_disabled: 1, disabled_until: null });
+    } else if (next.recent_failures >= TEMPORARY_DISABLE_AFTER) {
+      next.disabled_until = isoPlus(Math.min(BACKOFF_START_MS * 2 ** next.backoff_count, BACKOFF_MAX_MS));
+      next.backoff_count++;
+    }
   }
-  const failing = [...byHook].filter(([, s]) => s.failures > 0).map(([id]) => id);
-  const cleared = [...byHook].filter(([, s]) => s.failures === 0).map(([id]) => id);
+  return next;
+}
+
+async function countFailures(trx: Db, outcomes: DeliveryOutcome[]): Promise<void> {
+  const byHook = new Map<number, boolean[]>();
+  for (const o of outcomes) {
+    const oks = byHook.get(o.log.web_hook_id);
+    if (oks) oks.push(o.ok);
+    else byHook.set(o.log.web_hook_id, [o.ok]);
+  }
+  const failed = [...byHook].filter(([, oks]) => oks.includes(false)).map(([id]) => id);
+  const succeeded = [...byHook].filter(([, oks]) => !oks.includes(false)).map(([id]) => id);
   // Only rows that change are read and written: a hook that failed, or that succeeded while it
   // still had failures on record. On PostgreSQL they are locked in id order, so that concurrent
   // batches neither lose a count nor deadlock.
   let rows = trx
     .selectFrom('web_hooks')
-    .select(['id', 'recent_failures', 'backoff_count', 'disabled_until', 'permanently_disabled'])
+    .select(['id', 'uuid', 'recent_failures', 'backoff_count', 'disabled_until', 'permanently_disabled'])
     .where((eb) =>
       eb.or([
-        ...(failing.length ? [eb('id', 'in', failing)] : []),
-        ...(cleared.length
+        ...(failed.length ? [eb('id', 'in', padded(failed))] : []),
+        ...(succeeded.length
           ? [
               eb.and([
-                eb('id', 'in', cleared),
+                eb('id', 'in', padded(succeeded)),
                 eb.or([eb('recent_failures', '!=', 0), eb('backoff_count', '!=', 0), eb('disabled_until', 'is not', null), eb('permanently_disabled', '!=', 0)]),
               ]),
             ]
@@ -186,20 +208,14 @@ async function countFailures(trx: Db, outcomes: DeliveryOutcome[]): Promise<void
     )
     .orderBy('id');
   if (isPostgres(trx)) rows = rows.forUpdate();
-  for (const row of await rows.execute()) {
-    const s = byHook.get(row.id)!;
-    const next = s.cleared ? { recent_failures: 0, backoff_count: 0, disabled_until: null as string | null, permanently_disabled: 0 } : { ...row };
-    for (let i = 0; i < s.failures; i++) {
-      next.recent_failures++;
-      if (next.recent_failures >= PERMANENT_DISABLE_AFTER) {
-        Object.assign(next, { permanently_disabled: 1, disabled_until: null });
-      } else if (next.recent_failures >= TEMPORARY_DISABLE_AFTER) {
-        next.disabled_until = isoPlus(Math.min(BACKOFF_START_MS * 2 ** next.backoff_count, BACKOFF_MAX_MS));
-        next.backoff_count++;
-      }
-    }
+  const changes = (await rows.execute()).map(({ id, uuid, ...row }) => ({ id, uuid, next: afterDeliveries(row, byHook.get(id)!) }));
+  // From here on this process judges these hooks by the state written, not by the outcomes.
+  const at = performance.now();
+  for (const { uuid, next } of changes) lastWritten.set(uuid, { state: next, at });
+  forget(outcomes);
+  for (const { id, next } of changes) {
     const { recent_failures, backoff_count, disabled_until, permanently_disabled } = next;
-    await trx.updateTable('web_hooks').set({ recent_failures, backoff_count, disabled_until, permanently_disabled }).where('id', '=', row.id).execute();
+    await trx.updateTable('web_hooks').set({ recent_failures, backoff_count, disabled_until, permanently_disabled }).where('id', '=', id).execute();
   }
 }
 
@@ -226,6 +242,37 @@ export async function testHook(deps: DeliveryDeps, hook: WebHookRow, event: Hook
 }
 
 /**
+ * A batch reads its hooks when it is claimed, so each delivery judges its hook by what this
+ * process learnt since: the failure state it last wrote (when newer than the batch's rows) and
+ * the outcomes not written yet. A hook that has just failed for the fourth time rests at once,
+ * as when every delivery read its hook. Keys are hook uuids (unique across databases); an
+ * outcome never written (its job's lease was lost meanwhile) is forgotten after a while.
+ */
+const lastWritten = new Map<string, { state: FailureState; at: number }>();
+const unwritten = new Map<string, Set<DeliveryOutcome>>();
+const UNWRITTEN_FORGET_MS = 10 * 60_000;
+
+function currentState(hook: WebHookRow, loadedAt: number): FailureState {
+  const known = lastWritten.get(hook.uuid);
+  const base = known && known.at > loadedAt ? known.state : hook;
+  const pending = unwritten.get(hook.uuid);
+  if (!pending) return base;
+  const stale = isoPlus(-UNWRITTEN_FORGET_MS);
+  for (const o of pending) if (o.log.created_at < stale) pending.delete(o);
+  return afterDeliveries(base, [...pending].map((o) => o.ok));
+}
+function track(outcome: DeliveryOutcome): DeliveryOutcome {
+  unwritten.set(outcome.hookUuid, (unwritten.get(outcome.hookUuid) ?? new Set()).add(outcome));
+  return outcome;
+}
+function forget(outcomes: DeliveryOutcome[]): void {
+  for (const o of outcomes) {
+    const set = unwritten.get(o.hookUuid);
+    if (set?.delete(o) && !set.size) unwritten.delete(o.hookUuid);
+  }
+}
+
+/**
  * A queued delivery: delivered unless the hook is gone, resting, or this event was already
  * recorded (a retry after a crash between the request and the job's completion). A claimed
  * batch loads its hooks and the settings once; the log rows and the hooks' failure counts are
@@ -244,20 +291,21 @@ export const hookDeliveryJob = defineJob({
   leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
   maxAttempts: 5,
   prepare: async (payloads, { db }) => {
+    const loadedAt = performance.now();
     const ids = [...new Set(payloads.map((p) => p.hook_id))];
-    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', ids).execute(), getSettings(db)]);
-    return { hooks: new Map(hooks.map((h) => [h.id, h])), allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
+    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', padded(ids)).execute(), getSettings(db)]);
+    return { hooks: new Map(hooks.map((h) => [h.id, h])), loadedAt, allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
   },
   handler: async (p, deps): Promise<DeliveryOutcome | undefined> => {
     const hook = deps.batch.hooks.get(p.hook_id);
-    if (!hook || alertStatus(hook) !== 'executable') return undefined;
+    if (!hook || alertStatus(currentState(hook, deps.batch.loadedAt)) !== 'executable') return undefined;
     // Logs are written with the job's completion, so only a job claimed again can find its own.
     if (deps.job.attempts > 1) {
       const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
       if (done) return undefined;
     }
     const event = { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key };
-    return send(deps, hook, event, deps.batch.allowLocal);
+    return track(await send(deps, hook, event, deps.batch.allowLocal));
   },
   record: (trx, outcomes) => recordDeliveries(trx, outcomes.filter((o) => o !== undefined)).then(() => undefined),
 });

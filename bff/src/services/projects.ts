@@ -106,13 +106,17 @@ export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, pa
   return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
 
-/** Projects directly in a group that the caller may see, at most `limit` (the group detail's cap). */
-export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, limit = 100): Promise<ProjectRow[]> {
+/**
+ * Projects directly in a group that the caller may see, at most `limit` (the group detail's
+ * cap). `level`, the caller's role in the group where it was loaded with it, spares the query
+ * the search of the group tree (see projectVisibleTo).
+ */
+export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, limit = 100, level?: number): Promise<ProjectRow[]> {
   return db
     .selectFrom('projects')
     .selectAll()
     .where('namespace_id', '=', groupId)
-    .where((eb) => projectVisibleTo(eb, actor))
+    .where((eb) => projectVisibleTo(eb, actor, level))
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -54,26 +54,37 @@ export function groupVisibleTo(eb: GroupsEb, actor: Actor, memberOf: string[]): 
   return memberOf.length ? eb.or([byVisibility, inTrees(eb, memberOf)]) : byVisibility;
 }
 
-export function projectVisibleTo(eb: ProjectsEb, actor: Actor): Expression<SqlBool> {
-  if (actor.user?.is_admin) return sql<boolean>`1 = 1`;
+/**
+ * `levelInNamespace`: the actor's role in the projects' group where every project is in the
+ * same one and it is known (the group detail): a member of the group or an ancestor sees all
+ * of them, anyone else only what visibility or a project membership shows, and the query
+ * need not search the group tree for each project.
+ */
+export function projectVisibleTo(eb: ProjectsEb, actor: Actor, levelInNamespace?: number): Expression<SqlBool> {
+  if (actor.user?.is_admin || (levelInNamespace ?? 0) > 0) return sql<boolean>`1 = 1`;
   const byVisibility = eb('projects.visibility', 'in', visibleLevels(actor));
   if (!actor.user) return byVisibility;
-  return eb.or([byVisibility, projectMember(eb, actor.user.id)]);
+  return eb.or([byVisibility, levelInNamespace === undefined ? projectMember(eb, actor.user.id) : projectMembership(eb, actor.user.id)]);
+}
+
+/** Projects where the user holds a membership of the project itself. */
+function projectMembership(eb: ProjectsEb, userId: number, minLevel = 0): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('members as m')
+      .select(sql`1`.as('one'))
+      .where('m.source_type', '=', 'project')
+      .where('m.user_id', '=', userId)
+      .where('m.access_level', '>=', minLevel)
+      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
+      .whereRef('m.source_id', '=', 'projects.id'),
+  );
 }
 
 /** Projects where the user is a member, directly or through the namespace's group tree. */
 export function projectMember(eb: ProjectsEb, userId: number, minLevel = 0): Expression<SqlBool> {
   return eb.or([
-    eb.exists(
-      eb
-        .selectFrom('members as m')
-        .select(sql`1`.as('one'))
-        .where('m.source_type', '=', 'project')
-        .where('m.user_id', '=', userId)
-        .where('m.access_level', '>=', minLevel)
-        .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
-        .whereRef('m.source_id', '=', 'projects.id'),
-    ),
+    projectMembership(eb, userId, minLevel),
     eb.exists(
       eb
         .selectFrom('groups as ns')

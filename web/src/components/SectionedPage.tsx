@@ -8,7 +8,7 @@ import { ErrorState, ForbiddenState, LoadingState, NotFoundState } from './state
  * What group and project pages share: the states of loading the resource, the tabs drawn from
  * the route list's sections, and the chosen section's screen.
  */
-type Kind = 'group' | 'project';
+export type Kind = 'group' | 'project';
 const OVERVIEW = 'overview';
 
 /** The lazy screen of each section, made once per list. */

@@ -1,21 +1,21 @@
 import { useMemo, useRef, useState } from 'react';
-import { Button, Group, Loader, NativeSelect, Pagination, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
+import { Button, Group, Loader, NativeSelect, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useGroupAccessTokens, useRevokeGroupAccessToken, useRotateGroupAccessToken } from '../../api/group-access-tokens.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { sortValue, useSearchBox } from '../../components/list-params.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
-import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { tokenColumns } from './columns.tsx';
 import { CreateTokenDialog } from './CreateTokenDialog.tsx';
-import { EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
+import { DEFAULT_SORT, EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
 import { RotateTokenDialog } from './RotateTokenDialog.tsx';
 import { TokenRevealDialog, type TokenRevealHandle } from './TokenRevealDialog.tsx';
-import { TokensTable } from './TokensTable.tsx';
 
 const FORBIDDEN_TITLE = 'You need the Owner role to manage access tokens';
 const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by Owners of the group and administrators.';
@@ -24,9 +24,9 @@ const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by 
 export default function AccessTokensPage() {
   const { group } = useGroupContext();
   return (
-    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <AccessTokens key={group.id} group={group} />
-    </RequireGroupOwner>
+    </RequireAbility>
   );
 }
 
@@ -45,13 +45,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
   });
 
   // The box follows the URL (back/forward), and the URL follows the box after a pause in typing.
-  const [typed, setTyped] = useState(list.search);
-  const [shownSearch, setShownSearch] = useState(list.search);
-  if (shownSearch !== list.search) {
-    setShownSearch(list.search);
-    setTyped(list.search);
-  }
-  const pushSearch = useDebouncedCallback((value: string) => list.update({ search: value || null }, { replace: true }), 300);
+  const searchBox = useSearchBox(list.search, list.update);
 
   const columns = useMemo(
     () => tokenColumns(list.state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null),
@@ -88,7 +82,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
 
   let body: React.ReactNode;
   if (tokens.isPending) body = <LoadingState label="Loading access tokens…" />;
-  else if (tokens.isError && tokens.error.status === 403) body = <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  else if (tokens.isError && tokens.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
   else if (tokens.isError) body = <ErrorState title="Access tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
   else if (items.length === 0 && list.filtered) {
     body = (
@@ -120,18 +114,10 @@ function AccessTokens({ group }: { group: GroupDetail }) {
     body = <EmptyState title="No inactive access tokens">Revoked and expired tokens of {group.full_name} are listed here.</EmptyState>;
   } else {
     body = (
-      <TokensTable
-        items={items}
-        columns={columns}
-        sort={list.sort}
-        busy={tokens.isFetching}
-        onSort={(sort) => list.update({ sort: sort === 'created_desc' ? null : sort })}
-      />
+      <DataTable label="Access tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} sort={list.sort} onSort={list.setSort} />
     );
   }
 
-  const first = info ? (info.page - 1) * info.perPage + 1 : 0;
-  const last = info ? first + items.length - 1 : 0;
 
   return (
     <Stack gap="md">
@@ -168,11 +154,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
           placeholder="Token name"
           leftSection={<IconSearch size={16} />}
           rightSection={tokens.isFetching && !tokens.isPending ? <Loader size={14} /> : null}
-          value={typed}
-          onChange={(e) => {
-            setTyped(e.currentTarget.value);
-            pushSearch(e.currentTarget.value);
-          }}
+          {...searchBox}
           style={{ flex: '1 1 240px', maxWidth: 360 }}
           type="search"
         />
@@ -202,8 +184,8 @@ function AccessTokens({ group }: { group: GroupDetail }) {
         />
         <NativeSelect
           label="Sort by"
-          value={list.sort}
-          onChange={(e) => list.update({ sort: e.currentTarget.value === 'created_desc' ? null : e.currentTarget.value })}
+          value={sortValue(list.sort)}
+          onChange={(e) => list.update({ sort: e.currentTarget.value === sortValue(DEFAULT_SORT) ? null : e.currentTarget.value })}
           data={SORT_OPTIONS}
           style={{ flex: '1 1 150px', maxWidth: 220 }}
         />
@@ -211,22 +193,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
 
       {body}
 
-      {info && items.length > 0 && (
-        <Group justify="space-between" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            Showing {first}–{last} of {info.total} {list.state} {info.total === 1 ? 'token' : 'tokens'}
-          </Text>
-          {info.totalPages > 1 && (
-            <Pagination
-              total={info.totalPages}
-              value={list.page}
-              onChange={(p) => list.update({ page: p === 1 ? null : String(p) })}
-              size="sm"
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            />
-          )}
-        </Group>
-      )}
+      <TablePager info={info} shown={items.length} what={(n) => `${list.state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
 
       <CreateTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
       <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={(d) => void confirmRotate(d)} onClose={() => setRotating(null)} />

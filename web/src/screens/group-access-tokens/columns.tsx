@@ -5,14 +5,6 @@ import type { GroupAccessToken } from '../../../../shared/src/group-access-token
 import { formatDate, roleName } from '../../components/format.ts';
 import { expiryStatus, inDays } from './expiry.ts';
 
-declare module '@tanstack/react-table' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface ColumnMeta<TData, TValue> {
-    /** The prefix of the API's `sort` values for this column (`name` → name_asc / name_desc). */
-    sortKey?: 'name' | 'created' | 'last_used' | 'expires';
-  }
-}
-
 const col = createColumnHelper<GroupAccessToken>();
 
 const fullDateTime = (iso: string) => dayjs(iso).format('MMM D, YYYY HH:mm');

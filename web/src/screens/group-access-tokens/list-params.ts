@@ -1,6 +1,6 @@
-import { useSearchParams } from 'react-router';
 import { groupAccessTokenSorts } from '../../../../shared/src/group-access-tokens.ts';
 import type { AccessTokensQuery } from '../../api/group-access-tokens.ts';
+import { sortValue, useListParams, type Sort } from '../../components/list-params.ts';
 import { daysFromToday } from './expiry.ts';
 
 export type TokenState = 'active' | 'inactive';
@@ -16,7 +16,8 @@ export const SORT_OPTIONS: { value: TokenSort; label: string }[] = [
   { value: 'name_asc', label: 'Name, A–Z' },
   { value: 'name_desc', label: 'Name, Z–A' },
 ];
-export const DEFAULT_SORT: TokenSort = 'created_desc';
+const SORT_KEYS = ['name', 'created', 'last_used', 'expires'] as const;
+export const DEFAULT_SORT: Sort<(typeof SORT_KEYS)[number]> = { key: 'created', dir: 'desc' };
 
 /** Filters the API can answer; each maps to its query parameters (dates on the server's UTC clock). */
 export const EXPIRES_FILTERS = [
@@ -36,41 +37,24 @@ const pick = <T extends { value: string }>(list: readonly T[], value: string | n
 
 /** Tab, search, filters, sort and page of the token list live in the URL: it can be linked, reloaded and navigated back to. */
 export function useTokenListParams() {
-  const [params, setParams] = useSearchParams();
-  const state: TokenState = params.get('state') === 'inactive' ? 'inactive' : 'active';
-  const sort = groupAccessTokenSorts.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const search = params.get('search') ?? '';
-  const expires = state === 'active' ? pick(EXPIRES_FILTERS, params.get('expires')) : undefined;
-  const used = pick(USED_FILTERS, params.get('used'));
-  const status = state === 'inactive' ? pick(STATUS_FILTERS, params.get('status')) : undefined;
-
-  const update = (changes: Record<string, string | null>, opts: { replace?: boolean } = {}) => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        // Any change but paging starts again from the first page.
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: opts.replace },
-    );
-  };
+  const list = useListParams({ sortKeys: SORT_KEYS, defaultSort: DEFAULT_SORT });
+  const state: TokenState = list.get('state') === 'inactive' ? 'inactive' : 'active';
+  const sort = list.sort ?? DEFAULT_SORT;
+  const expires = state === 'active' ? pick(EXPIRES_FILTERS, list.get('expires')) : undefined;
+  const used = pick(USED_FILTERS, list.get('used'));
+  const status = state === 'inactive' ? pick(STATUS_FILTERS, list.get('status')) : undefined;
 
   const query: AccessTokensQuery = {
     state,
-    search: search.trim() || undefined,
-    sort,
-    page,
+    search: list.search.trim() || undefined,
+    sort: sortValue(sort),
+    page: list.page,
+    per_page: list.perPage,
     ...expires?.query(),
     ...used?.query(),
     ...status?.query(),
   };
   const filtered = Boolean(query.search || expires || used || status);
-  const clearFilters = () => update({ search: null, expires: null, used: null, status: null });
-  return { query, state, search, sort, page, expires: expires?.value ?? null, used: used?.value ?? null, status: status?.value ?? null, filtered, update, clearFilters };
+  const clearFilters = () => list.update({ search: null, expires: null, used: null, status: null });
+  return { ...list, query, state, sort, expires: expires?.value ?? null, used: used?.value ?? null, status: status?.value ?? null, filtered, clearFilters };
 }

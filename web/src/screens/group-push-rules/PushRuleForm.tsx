@@ -7,7 +7,8 @@ import { useSaveGroupPushRule } from '../../api/group-push-rules.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { isField, toBody, toFormValues, type PushRuleValues } from './push-rule-model.ts';
-import { FileSizeField, FlagField, PatternField, RuleSection } from './rule-fields.tsx';
+import { FormSection } from '../../components/FormSection.tsx';
+import { FileSizeField, FlagField, PatternField } from './rule-fields.tsx';
 import { PushRuleTester } from './PushRuleTester.tsx';
 
 /** The form always holds every field: a narrower shape than the body's all-optional input, which the schema takes as is. */
@@ -70,7 +71,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
           <Grid gutter="lg" align="flex-start">
             <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
               <Stack gap="lg">
-                <RuleSection id="rules-commits" title="Commits" description="What every pushed commit must look like.">
+                <FormSection id="rules-commits" title="Commits" description="What every pushed commit must look like.">
                   <PatternField
                     name="commit_message_regex"
                     placeholder="^(feat|fix|docs|chore)(\(.+\))?: "
@@ -84,18 +85,18 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
                   <FlagField name="reject_unsigned_commits" description="Only commits signed with a GPG, SSH or X.509 key are accepted." />
                   <FlagField name="reject_non_dco_commits" description="Every commit message must carry a Signed-off-by: trailer (Developer Certificate of Origin)." />
                   <FlagField name="commit_committer_check" description="The committer email must be one of the pusher’s own verified emails." />
-                </RuleSection>
+                </FormSection>
 
-                <RuleSection id="rules-branches" title="Branches and tags" description="Which branches may be pushed, and what happens to tags.">
+                <FormSection id="rules-branches" title="Branches and tags" description="Which branches may be pushed, and what happens to tags.">
                   <PatternField
                     name="branch_name_regex"
                     placeholder="^(main|release/.+|(feat|fix)/.+)$"
                     description="Pushes that create a branch whose name does not match are rejected. Leave empty to allow any name."
                   />
                   <FlagField name="deny_delete_tag" description="Tags can still be deleted in the console and through the API." />
-                </RuleSection>
+                </FormSection>
 
-                <RuleSection id="rules-authors" title="Authors" description="Who may appear as the author and committer of a commit.">
+                <FormSection id="rules-authors" title="Authors" description="Who may appear as the author and committer of a commit.">
                   <PatternField
                     name="author_email_regex"
                     placeholder="@acme\.com$"
@@ -103,9 +104,9 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
                   />
                   <FlagField name="member_check" description="The author email must belong to a user of this instance." />
                   <FlagField name="commit_committer_name_check" description="The committer name must be the pusher’s name as it is in their profile." />
-                </RuleSection>
+                </FormSection>
 
-                <RuleSection id="rules-files" title="Files" description="Which files may be pushed at all.">
+                <FormSection id="rules-files" title="Files" description="Which files may be pushed at all.">
                   <PatternField
                     name="file_name_regex"
                     placeholder="\.(exe|dll|jar)$"
@@ -113,7 +114,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
                   />
                   <FileSizeField />
                   <FlagField name="prevent_secrets" description="Rejects files that usually hold secrets, such as id_rsa, *.pem and .env files." />
-                </RuleSection>
+                </FormSection>
               </Stack>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5, lg: 4 }} className="gh-sticky-aside">

@@ -7,7 +7,7 @@ import { IconShieldCheck, IconTrash } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
-import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { PushRuleForm } from './PushRuleForm.tsx';
 
 const FORBIDDEN_TITLE = 'You need the Owner role to manage push rules';
@@ -17,9 +17,9 @@ const FORBIDDEN_HINT = 'Push rules of a group are set by Owners of the group and
 export default function PushRulesPage() {
   const { group } = useGroupContext();
   return (
-    <RequireGroupOwner title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <PushRules key={group.id} group={group} />
-    </RequireGroupOwner>
+    </RequireAbility>
   );
 }
 
@@ -42,7 +42,7 @@ function PushRules({ group }: { group: GroupDetail }) {
 
   let body: React.ReactNode;
   if (rule.isPending) body = <LoadingState label="Loading push rules…" />;
-  else if (rule.isError && rule.error.status === 403) body = <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  else if (rule.isError && rule.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
   else if (rule.isError) body = <ErrorState title="Push rules could not be loaded" error={rule.error} onRetry={() => void rule.refetch()} />;
   else if (rule.data === null && !settingUp) {
     body = (

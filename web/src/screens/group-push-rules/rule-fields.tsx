@@ -1,25 +1,11 @@
 import type { ReactNode } from 'react';
-import { NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { NumberInput, Switch, TextInput } from '@mantine/core';
 import { useController, useFormContext } from 'react-hook-form';
 import type { PushRuleFlagField, PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
 import { sentence } from '../../components/format.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
 /** Inputs of the push-rule form, bound by name; each shows its own validation message. */
-
-export function RuleSection({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
-      <Title order={3} size="h4" id={id}>
-        {title}
-      </Title>
-      <Text size="sm" c="dimmed" mt={2} mb="md">
-        {description}
-      </Text>
-      <Stack gap="lg">{children}</Stack>
-    </Paper>
-  );
-}
 
 export function PatternField({ name, description, placeholder }: { name: PushRulePatternField; description: ReactNode; placeholder: string }) {
   const { register, formState } = useFormContext<PushRuleValues>();

@@ -2,30 +2,18 @@ import { Group, Stack, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { GroupListItem } from '../../../../shared/src/groups.ts';
-import type { GroupsListQuery } from '../../api/groups.ts';
 import { GroupAvatar } from '../../components/GroupAvatar.tsx';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { formatDate } from '../../components/format.ts';
 import { groupHref } from '../../routes.ts';
 
-declare module '@tanstack/react-table' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface ColumnMeta<TData, TValue> {
-    /** The API's order_by for this column; absent when the column cannot be sorted. */
-    orderBy?: NonNullable<GroupsListQuery['order_by']>;
-    /** Hidden on narrow screens, where the table scrolls sideways otherwise. */
-    hideNarrow?: boolean;
-    width?: number | string;
-  }
-}
-
 const col = createColumnHelper<GroupListItem>();
 
-/** Columns of the groups table; sorting happens on the server, by the column's `orderBy`. */
+/** Columns of the groups table; sorting happens on the server, by the column's `sortKey` (the API's order_by). */
 export const groupColumns = [
   col.accessor('name', {
     header: 'Name',
-    meta: { orderBy: 'name' },
+    meta: { sortKey: 'name' },
     cell: ({ row }) => {
       const g = row.original;
       return (
@@ -66,7 +54,7 @@ export const groupColumns = [
     id: 'created',
     header: 'Created',
     // IDs grow with creation, so ordering by id is ordering by creation date.
-    meta: { orderBy: 'id', width: 130, hideNarrow: true },
+    meta: { sortKey: 'id', width: 130, hideNarrow: true },
     cell: (info) => (
       <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         {formatDate(info.getValue())}

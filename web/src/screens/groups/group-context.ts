@@ -1,11 +1,11 @@
 import { createContext, useContext } from 'react';
+import type { CallerRole } from '../../components/ResourcePage.tsx';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 
 /** The group a section screen works on, and the signed-in user's role in it (undefined while loading). */
 export interface GroupContextValue {
   group: GroupDetail;
-  /** `level` is for wording (administrators count as Owners); `can` asks the server's rules. */
-  role: { level: number | undefined; can: (action: string) => boolean; isPending: boolean; error: unknown; refetch: () => void };
+  role: CallerRole;
 }
 
 export const GroupContext = createContext<GroupContextValue | null>(null);

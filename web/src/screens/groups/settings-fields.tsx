@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Grid, NativeSelect, NumberInput, Paper, Stack, Switch, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { NativeSelect, NumberInput, Switch, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { useController, useFormContext, type FieldPath } from 'react-hook-form';
 import { sentence } from '../../components/format.ts';
 import { firstMessage, type SettingsValues } from './settings-model.ts';
+import { FormSection } from '../../components/FormSection.tsx';
 
 /** Inputs bound to the settings form by name; each shows its own validation message. */
 
@@ -16,26 +17,6 @@ function useField(name: Name) {
     fieldState,
   } = useController({ name, control });
   return { field, inputRef, error: sentence(firstMessage(fieldState.error)) };
-}
-
-export function SettingsSection({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id} id={`section-${id}`}>
-      <Grid gutter={{ base: 'sm', md: 'xl' }}>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Title order={2} size="h4" id={id}>
-            {title}
-          </Title>
-          <Text size="sm" c="dimmed" mt={4}>
-            {description}
-          </Text>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="lg">{children}</Stack>
-        </Grid.Col>
-      </Grid>
-    </Paper>
-  );
 }
 
 export function TextField({ name, label, description, placeholder, monospace }: { name: Name; label: string; description?: ReactNode; placeholder?: string; monospace?: boolean }) {
@@ -186,3 +167,6 @@ export function TagsField({ name, label, description, placeholder }: { name: Nam
     />
   );
 }
+
+/** A section of the settings page: heading beside its fields on wide screens. */
+export const SettingsSection = (props: { id: string; title: string; description: string; children: ReactNode }) => <FormSection {...props} layout="aside" order={2} />;

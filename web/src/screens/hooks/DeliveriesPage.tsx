@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Loader, NativeSelect, Pagination, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/src/hooks.ts';
 import { useHook, useHookEvents } from '../../api/hooks.ts';
 import { IconPencil, IconRefresh } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
-import { DataTable } from './DataTable.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { deliveryColumns } from './delivery-columns.tsx';
 import { isStatusCode, STATUS_FILTERS, useDeliveryParams } from './deliveries-params.ts';
 import { DeliveryDrawer } from './DeliveryDrawer.tsx';
@@ -121,9 +121,6 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
     );
   }
 
-  const first = info ? (info.page - 1) * info.perPage + 1 : 0;
-  const last = info ? first + items.length - 1 : 0;
-
   return (
     <Stack gap="md">
       <BackToHooks />
@@ -202,25 +199,12 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
 
       {body}
 
-      {info && items.length > 0 && (
-        <Group justify="space-between" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            Showing {first.toLocaleString()}–{last.toLocaleString()} of {info.total.toLocaleString()} {info.total === 1 ? 'delivery' : 'deliveries'} of the
-            past 7 days, newest first
-          </Text>
-          {info.totalPages > 1 && (
-            <Pagination
-              total={info.totalPages}
-              value={list.page}
-              onChange={(p) => list.update({ page: p === 1 ? null : String(p) })}
-              size="sm"
-              siblings={1}
-              boundaries={1}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            />
-          )}
-        </Group>
-      )}
+      <TablePager
+        info={info}
+        shown={items.length}
+        what={(n) => `${n === 1 ? 'delivery' : 'deliveries'} of the past 7 days, newest first`}
+        onPage={list.setPage}
+      />
 
       <DeliveryDrawer owner={owner} hookId={hookId} event={open} onClose={() => setOpen(null)} />
     </Stack>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { groupHref } from '../../routes.ts';
 import { useGroupContext } from '../groups/group-context.ts';
-import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { HookScopeContext, type HookScopeValue } from './hook-scope.ts';
 import { HooksSection } from './HooksSection.tsx';
 
@@ -16,15 +16,15 @@ export default function GroupHooksPage() {
       owner: { scope: 'groups', id: group.id },
       ownerName: group.full_name,
       href: (sub) => groupHref(group.full_path, sub ? `hooks/${sub}` : 'hooks'),
-      forbidden: () => <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />,
+      forbidden: () => <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />,
     }),
     [group.id, group.full_name, group.full_path],
   );
   return (
-    <RequireGroupOwner action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <HookScopeContext.Provider value={scope}>
         <HooksSection key={group.id} />
       </HookScopeContext.Provider>
-    </RequireGroupOwner>
+    </RequireAbility>
   );
 }

@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { Button, Checkbox, Code, Group, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Checkbox, Code, Group, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { FormProvider, useController, useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -14,23 +13,10 @@ import { FIELD_LABELS, formPathOf, hookFormSchema, placeholdersOf, toBody, toFor
 import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 import { KeyValueEditor } from './KeyValueEditor.tsx';
+import { FormSection } from '../../components/FormSection.tsx';
 
 const resolver = zodResolver(hookFormSchema) as unknown as Resolver<HookFormValues>;
 const SAVE_ERROR = 'hook-save-error';
-
-function Section({ id, title, description, children }: { id: string; title: string; description: ReactNode; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
-      <Title order={3} size="h4" id={id}>
-        {title}
-      </Title>
-      <Text size="sm" c="dimmed" mt={2} mb="md">
-        {description}
-      </Text>
-      <Stack gap="lg">{children}</Stack>
-    </Paper>
-  );
-}
 
 /** Mantine's Checkbox and Switch keep their own checked state, so they are bound through a controller, not `register`. */
 function BooleanField({ kind, name, label, description }: { kind: 'checkbox' | 'switch'; name: 'clear_token' | 'enable_ssl_verification'; label: string; description: string }) {
@@ -91,7 +77,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
     <FormProvider {...form}>
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} noValidate aria-label={editing ? 'Edit webhook' : 'New webhook'}>
         <Stack gap="lg">
-          <Section id="hook-endpoint" title="Endpoint" description={`Where Gatehouse sends the events of ${ownerName}, and how you will recognise the webhook.`}>
+          <FormSection id="hook-endpoint" title="Endpoint" description={`Where Gatehouse sends the events of ${ownerName}, and how you will recognise the webhook.`}>
             <TextInput
               label="URL"
               withAsterisk
@@ -134,9 +120,9 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
                 {...form.register('description')}
               />
             </SimpleGrid>
-          </Section>
+          </FormSection>
 
-          <Section id="hook-security" title="Security" description="How the receiver can trust a delivery, and how Gatehouse trusts the receiver.">
+          <FormSection id="hook-security" title="Security" description="How the receiver can trust a delivery, and how Gatehouse trusts the receiver.">
             <Stack gap={6}>
               <PasswordInput
                 label="Secret token"
@@ -168,13 +154,13 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
               valuePlaceholder="Value (secret)"
               existingKeys={hook?.custom_headers.map((h) => h.key) ?? []}
             />
-          </Section>
+          </FormSection>
 
-          <Section id="hook-events" title="Events" description="What the webhook hears about. Each delivery says its kind in the X-Service-Event header.">
+          <FormSection id="hook-events" title="Events" description="What the webhook hears about. Each delivery says its kind in the X-Service-Event header.">
             <EventFields scope={owner.scope} />
-          </Section>
+          </FormSection>
 
-          <Section id="hook-payload" title="Payload" description="What each delivery carries.">
+          <FormSection id="hook-payload" title="Payload" description="What each delivery carries.">
             <Textarea
               label="Custom payload template"
               description={
@@ -192,7 +178,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
               error={sentence(errors.custom_webhook_template?.message)}
               {...form.register('custom_webhook_template')}
             />
-          </Section>
+          </FormSection>
 
           <Paper withBorder radius="md" p="sm" className="gh-save-bar" shadow="md">
             <Group justify="space-between" gap="xs" wrap="wrap">

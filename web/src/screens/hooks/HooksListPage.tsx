@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
-import { DataTable } from './DataTable.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { DisabledBanner } from './DisabledBanner.tsx';
 import { hookColumns } from './hook-columns.tsx';
 import { hookTitle } from './hook-format.ts';

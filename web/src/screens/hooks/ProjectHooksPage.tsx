@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { projectHref } from '../../routes.ts';
 import { useProjectContext } from '../projects/project-context.ts';
-import { ProjectRoleForbidden, RequireProjectRole } from '../projects/RequireProjectRole.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { HookScopeContext, type HookScopeValue } from './hook-scope.ts';
 import { HooksSection } from './HooksSection.tsx';
 
@@ -16,15 +16,15 @@ export default function ProjectHooksPage() {
       owner: { scope: 'projects', id: project.id },
       ownerName: project.name_with_namespace,
       href: (sub) => projectHref(project.path_with_namespace, sub ? `hooks/${sub}` : 'hooks'),
-      forbidden: () => <ProjectRoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />,
+      forbidden: () => <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />,
     }),
     [project.id, project.name_with_namespace, project.path_with_namespace],
   );
   return (
-    <RequireProjectRole action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility action="admin_hooks" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <HookScopeContext.Provider value={scope}>
         <HooksSection key={project.id} />
       </HookScopeContext.Provider>
-    </RequireProjectRole>
+    </RequireAbility>
   );
 }

@@ -15,7 +15,7 @@ import { notifySuccess } from '../../components/notify.ts';
 import { errorMessage } from '../../components/states.tsx';
 import { groupHref } from '../../routes.ts';
 import { useGroupContext } from '../groups/group-context.ts';
-import { GroupOwnerForbidden, RequireGroupOwner } from '../groups/RequireGroupOwner.tsx';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 
 const FORBIDDEN_TITLE = 'You need the Owner role to revoke leaked tokens';
 const FORBIDDEN_HINT = 'Leaked tokens are revoked by Owners of the top-level group and administrators.';
@@ -34,7 +34,7 @@ type Failure = { kind: 'not-found' } | { kind: 'forbidden' } | { kind: 'other'; 
 export default function RevokeTokenPage() {
   const { group } = useGroupContext();
   return (
-    <RequireGroupOwner action="revoke_group_tokens" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+    <RequireAbility action="revoke_group_tokens" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
       <Stack gap="md">
         <div>
           <Title order={2} size="h3">
@@ -49,7 +49,7 @@ export default function RevokeTokenPage() {
         </div>
         {group.parent_id === null ? <RevokeForm key={group.id} group={group} /> : <TopLevelOnly group={group} />}
       </Stack>
-    </RequireGroupOwner>
+    </RequireAbility>
   );
 }
 
@@ -101,7 +101,7 @@ function RevokeForm({ group }: { group: GroupDetail }) {
     }
   };
 
-  if (failure?.kind === 'forbidden') return <GroupOwnerForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  if (failure?.kind === 'forbidden') return <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
 
   return (
     <Stack gap="md" maw={760}>

@@ -1,0 +1,48 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import SQLite from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import { openDb, prepared, rowBuilder } from './index.ts';
+
+describe('SQLite rows built from raw arrays', () => {
+  it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
+    const plain = new SQLite(':memory:');
+    const query = `select 1 as a, 'x' as b, null as c, 2 as a, 3 as "__proto__"`;
+    const expected = plain.prepare(query).get() as Record<string, unknown>;
+    const built = rowBuilder(['a', 'b', 'c', 'a', '__proto__'])([1, 'x', null, 2, 3]);
+    assert.deepEqual(Object.entries(built), Object.entries(expected));
+    assert.equal(Object.getPrototypeOf(built), Object.prototype);
+    plain.close();
+  });
+
+  it('come back from queries through openDb, with writes and RETURNING unchanged', async () => {
+    const db = openDb({ sqliteFile: ':memory:' });
+    await sql`create table t (id integer primary key, name text, flag integer)`.execute(db);
+    const inserted = await sql<{ id: number; name: string }>`insert into t (name, flag) values (${'one'}, ${1}) returning id, name`.execute(db);
+    assert.deepEqual(inserted.rows, [{ id: 1, name: 'one' }]);
+    await sql`insert into t (name, flag) values (${'two'}, ${0})`.execute(db);
+    const rows = await sql<Record<string, unknown>>`select t.*, t.name as name from t order by id`.execute(db);
+    assert.deepEqual(rows.rows, [
+      { id: 1, name: 'one', flag: 1 },
+      { id: 2, name: 'two', flag: 0 },
+    ]);
+    await db.destroy();
+  });
+});
+
+describe('prepared()', () => {
+  it('runs one compiled query with the values of each call, on each database', async () => {
+    const named = prepared((db, v: { name: string; flag: number }) =>
+      (db as unknown as Kysely<{ t: { id: number; name: string; flag: number } }>).selectFrom('t').select('id').where('name', '=', v.name).where('flag', '=', v.flag),
+    );
+    for (const rowsOf of [['a', 'b'], ['b', 'c']]) {
+      const db = openDb({ sqliteFile: ':memory:' });
+      await sql`create table t (id integer primary key, name text, flag integer)`.execute(db);
+      for (const name of rowsOf) await sql`insert into t (name, flag) values (${name}, ${1})`.execute(db);
+      assert.deepEqual(await named(db, { name: 'b', flag: 1 }), [{ id: rowsOf.indexOf('b') + 1 }]);
+      assert.deepEqual(await named(db, { name: rowsOf[0], flag: 1 }), [{ id: 1 }]);
+      assert.deepEqual(await named(db, { name: rowsOf[0], flag: 0 }), []);
+      await db.destroy();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * What every spec needs besides the browser, through Playwright's fixtures: the API as root (a
+ * token, the way a script would call it, to set up and to check what the console did), the
+ * sign-in form, and a page signed in per role: root, or a fresh user made an Owner, Maintainer
+ * or Developer of the group or project the spec names with `test.use({ membership })`.
+ */
+
+const BASE_URL = process.env.E2E_BASE_URL!;
+const ROOT_TOKEN = process.env.E2E_ROOT_TOKEN!;
+export const ROOT = { username: 'root', password: process.env.E2E_ROOT_PASSWORD! };
+
+export interface Account {
+  id?: number;
+  username: string;
+  password: string;
+}
+
+export interface ApiAnswer<T> {
+  status: number;
+  json: T;
+}
+
+/** The platform API as root. */
+export interface RootApi {
+  <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
+}
+
+/** Where the role fixtures are members: a group or project by ID or full path. */
+export interface Membership {
+  scope: 'groups' | 'projects';
+  id: string | number;
+}
+
+export const ROLE_LEVELS = { developer: 30, maintainer: 40, owner: 50 } as const;
+export type Role = keyof typeof ROLE_LEVELS;
+
+const apiAsRoot: RootApi = async <T,>(method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${BASE_URL}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+};
+
+/** A new user (unique name per call), made through the API as root. */
+export async function createUser(prefix: string, name = `${prefix} user`): Promise<Required<Account>> {
+  const username = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const password = `${prefix}-password-1`;
+  const user = await apiAsRoot<{ id: number }>('POST', '/users', { username, name, email: `${username}@example.com`, password });
+  expect(user.status).toBe(201);
+  return { id: user.json.id, username, password };
+}
+
+/** A new user with `role` in the group or project. */
+export async function createMember(where: Membership, role: Role, prefix: string = role): Promise<Required<Account>> {
+  const user = await createUser(prefix);
+  const member = await apiAsRoot('POST', `/${where.scope}/${encodeURIComponent(String(where.id))}/members`, { user_id: user.id, access_level: ROLE_LEVELS[role] });
+  expect(member.status).toBe(201);
+  return user;
+}
+
+/** Opens `path` (the console sends a signed-out visitor to sign in, then back) and signs in with the form. */
+export async function signInAt(page: Page, path: string, account: Account = ROOT) {
+  await page.goto(path);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+interface TestFixtures {
+  /** The group or project the role pages are members of; set per file or describe with test.use. */
+  membership: Membership | null;
+  /** The test's page, signed in as root (the administrator) on the groups list. */
+  rootPage: Page;
+  /** The test's page, signed in as a fresh Owner / Maintainer / Developer of `membership`, on the groups list. */
+  ownerPage: Page;
+  maintainerPage: Page;
+  developerPage: Page;
+}
+
+interface WorkerFixtures {
+  /** The platform API as root. */
+  api: RootApi;
+}
+
+const rolePage =
+  (role: Role) =>
+  async ({ page, membership }: { page: Page; membership: Membership | null }, use: (page: Page) => Promise<void>) => {
+    if (!membership) throw new Error(`${role}Page needs test.use({ membership: { scope, id } })`);
+    await signInAt(page, '/groups', await createMember(membership, role));
+    await use(page);
+  };
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  membership: [null, { option: true }],
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+  api: [async ({}, use) => use(apiAsRoot), { scope: 'worker' }],
+  rootPage: async ({ page }, use) => {
+    await signInAt(page, '/groups');
+    await use(page);
+  },
+  ownerPage: rolePage('owner'),
+  maintainerPage: rolePage('maintainer'),
+  developerPage: rolePage('developer'),
+});
+
+export { expect };

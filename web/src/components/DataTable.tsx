@@ -1,0 +1,131 @@
+import { Group, Pagination, Paper, Table, Text } from '@mantine/core';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Row } from '@tanstack/react-table';
+import type { PageInfo } from '../api/client.ts';
+import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
+import type { Sort } from './list-params.ts';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the shape is fixed by TanStack Table
+  interface ColumnMeta<TData, TValue> {
+    /** The key this column sorts by on the server (`name` → sort=name_asc|name_desc); absent when it cannot be sorted. */
+    sortKey?: string;
+    /** Hidden on narrow screens, where the table scrolls sideways otherwise. */
+    hideNarrow?: boolean;
+    width?: number | string;
+  }
+}
+
+const narrow = (hide?: boolean) => (hide ? 'gh-hide-narrow' : undefined);
+
+/**
+ * Every table of the console: rows as the server paged and sorted them (nothing sorted or sliced
+ * here); a column with a `sortKey` has a header button that asks for the other order through
+ * `onSort` (which writes the URL); the header stays with its columns when the table scrolls
+ * sideways on a phone.
+ */
+export function DataTable<T>({
+  label,
+  items,
+  columns,
+  getRowId,
+  busy = false,
+  minWidth = 720,
+  rowProps,
+  sort,
+  onSort,
+}: {
+  label: string;
+  items: T[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- columns of different value types
+  columns: ColumnDef<T, any>[];
+  getRowId: (item: T) => string;
+  busy?: boolean;
+  minWidth?: number;
+  rowProps?: (row: Row<T>) => React.ComponentProps<typeof Table.Tr>;
+  sort?: Sort;
+  onSort?: (sort: Sort) => void;
+}) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- the table instance is read during render only
+  const table = useReactTable({ data: items, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId });
+  const toggle = (key: string) => onSort?.({ key, dir: sort?.key === key && sort.dir === 'asc' ? 'desc' : 'asc' });
+  return (
+    <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+      <Table.ScrollContainer minWidth={minWidth} type="native">
+        <Table verticalSpacing="sm" horizontalSpacing="sm" highlightOnHover aria-label={label} aria-busy={busy}>
+          <Table.Thead bg="gray.0">
+            {table.getHeaderGroups().map((hg) => (
+              <Table.Tr key={hg.id}>
+                {hg.headers.map((h) => {
+                  const meta = h.column.columnDef.meta;
+                  const sortKey = onSort ? meta?.sortKey : undefined;
+                  const sorted = sortKey && sort?.key === sortKey ? sort.dir : false;
+                  const content = flexRender(h.column.columnDef.header, h.getContext());
+                  return (
+                    <Table.Th
+                      key={h.id}
+                      w={meta?.width}
+                      // Keeps a visually hidden header inside the scrolling table.
+                      pos="relative"
+                      className={narrow(meta?.hideNarrow)}
+                      aria-sort={sortKey ? (sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : 'none') : undefined}
+                    >
+                      {sortKey ? (
+                        <button type="button" className="gh-sort-button" onClick={() => toggle(sortKey)}>
+                          {content}
+                          {sorted === 'asc' ? <IconChevronUp size={14} /> : sorted === 'desc' ? <IconChevronDown size={14} /> : <IconSelector size={14} />}
+                        </button>
+                      ) : (
+                        content
+                      )}
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Tr key={row.id} {...rowProps?.(row)}>
+                {row.getVisibleCells().map((cell) => (
+                  <Table.Td key={cell.id} className={narrow(cell.column.columnDef.meta?.hideNarrow)} style={{ verticalAlign: 'top' }}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
+
+/**
+ * Under a paged table: "Showing 21–40 of 57 <what>" and the page buttons (when there is more
+ * than one page). `what` is the noun phrase for the total, singular and plural.
+ */
+export function TablePager({
+  info,
+  shown,
+  what,
+  onPage,
+}: {
+  info: PageInfo | undefined;
+  shown: number;
+  what: (total: number) => React.ReactNode;
+  onPage: (page: number) => void;
+}) {
+  if (!info || shown === 0) return null;
+  const first = (info.page - 1) * info.perPage + 1;
+  const last = first + shown - 1;
+  return (
+    <Group justify="space-between" gap="sm">
+      <Text size="sm" c="dimmed" aria-live="polite">
+        Showing {first.toLocaleString()}–{last.toLocaleString()} of {info.total.toLocaleString()} {what(info.total)}
+      </Text>
+      {info.totalPages > 1 && (
+        <Pagination total={info.totalPages} value={info.page} onChange={onPage} size="sm" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+      )}
+    </Group>
+  );
+}
