@@ -4,9 +4,9 @@ import type { Config } from '../config.ts';
 import type { Abilities } from '../../../shared/src/session.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { notFound, unauthorized } from '../services/errors.ts';
-import { findGroup } from '../services/groups.ts';
+import { findGroupWithLevel } from '../services/groups.ts';
 import { findProject } from '../services/projects.ts';
-import { groupAccessLevel, projectAccessLevel } from '../services/access.ts';
+import { projectAccessLevel } from '../services/access.ts';
 import { canGroup, canProject, groupRules, projectRules, type GroupAction, type ProjectAction } from '../policies/index.ts';
 
 /**
@@ -19,9 +19,9 @@ export function abilitiesRouter(db: Db, config: Config): Router {
   router.get('/groups/:id/abilities', async (req, res) => {
     const actor = await authenticate(req, db, config);
     if (!actor.user) throw unauthorized();
-    const group = await findGroup(db, String(req.params.id));
-    const level = group ? await groupAccessLevel(db, actor.user.id, group) : 0;
-    if (!group || !canGroup(actor, 'read_group', { group, level })) throw notFound('Group');
+    const found = await findGroupWithLevel(db, String(req.params.id), actor.user.id);
+    if (!found || !canGroup(actor, 'read_group', found)) throw notFound('Group');
+    const { group, level } = found;
     const actions = Object.keys(groupRules) as GroupAction[];
     const body: Abilities = { access_level: level, abilities: Object.fromEntries(actions.map((a) => [a, canGroup(actor, a, { group, level })])) };
     res.set('Cache-Control', 'no-store').json(body);

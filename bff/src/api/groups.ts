@@ -39,8 +39,8 @@ interface GroupDetail {
 
 async function detail(ctx: RouteContext, group: GroupRow, level: number, opts: { withProjects: boolean; withCustomAttributes: boolean }): Promise<GroupDetail> {
   const admin = canInstance(ctx.actor, 'read_admin_fields');
-  const projects = opts.withProjects ? await projectsOfGroup(ctx.db, ctx.actor, group.id, 100) : undefined;
-  const namespaces = projects ? await namespacesOf(ctx.db, projects) : new Map<number, GroupRow>();
+  const projects = opts.withProjects ? await projectsOfGroup(ctx.db, ctx.actor, group.id, 100, level) : undefined;
+  const namespaces = projects ? await namespacesOf(ctx.db, projects, [group]) : new Map<number, GroupRow>();
   const customAttributes = opts.withCustomAttributes && admin ? ((await groups.customAttributesOf(ctx.db, 'group', [group.id])).get(group.id) ?? []) : undefined;
   return { group, level, projects, namespaces, customAttributes };
 }

@@ -21,9 +21,9 @@ import { setPaginationHeaders } from './pagination.ts';
 import { Page } from '../db/pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { notFoundWording } from './params.ts';
-import { findGroup } from '../services/groups.ts';
+import { findGroupWithLevel } from '../services/groups.ts';
 import { findProject } from '../services/projects.ts';
-import { groupAccessLevel, projectAccessLevel } from '../services/access.ts';
+import { projectAccessLevel } from '../services/access.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -210,10 +210,10 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     };
 
     if (route.load === 'group') {
-      const group = await findGroup(app.db, String(req.params.id));
-      const level = group ? await groupAccessLevel(app.db, actor.user?.id, group) : 0;
-      if (!group || !canGroup(actor, 'read_group', { group, level })) throw notFound('Group');
-      Object.assign(ctx, { group, level });
+      // The group and the caller's role in it, in one query.
+      const found = await findGroupWithLevel(app.db, String(req.params.id), actor.user?.id);
+      if (!found || !canGroup(actor, 'read_group', found)) throw notFound('Group');
+      Object.assign(ctx, found);
     } else if (route.load === 'project') {
       const found = await findProject(app.db, String(req.params.id));
       const level = found ? await projectAccessLevel(app.db, actor.user?.id, found.project, found.group) : 0;
