@@ -62,9 +62,8 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
       responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } };
     }
     const body = r.body ? jsonSchema(r.body, 'input') : undefined;
-    if (body && r.upload) {
-      (body.properties as Record<string, unknown>)[r.upload] = { type: 'string', format: 'binary' };
-    }
+    // The multipart form takes a file where JSON takes its own value: a copy of the schema each.
+    const multipart = body && r.upload ? { ...body, properties: { ...(body.properties as object), [r.upload]: { type: 'string', format: 'binary' } } } : undefined;
     paths[path] ??= {};
     paths[path][r.method] = {
       operationId: `${r.method}${r.path.replace(/[/:]+([a-z_]+)/gi, (_m, w: string) => w[0].toUpperCase() + w.slice(1))}`,
@@ -78,7 +77,7 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
               required: true,
               content: {
                 'application/json': { schema: body },
-                ...(r.upload ? { 'multipart/form-data': { schema: body } } : { 'application/x-www-form-urlencoded': { schema: body } }),
+                ...(multipart ? { 'multipart/form-data': { schema: multipart } } : { 'application/x-www-form-urlencoded': { schema: body } }),
               },
             },
           }

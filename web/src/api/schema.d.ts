@@ -1855,8 +1855,7 @@ export interface operations {
                     allowed_email_domains_list?: string;
                     auto_ban_user_on_excessive_projects_download?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     auto_devops_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
-                    /** Format: binary */
-                    avatar?: string;
+                    avatar?: "" | null;
                     default_branch?: string;
                     default_branch_protection?: number | string;
                     default_branch_protection_defaults?: {
@@ -10317,8 +10316,6 @@ export interface operations {
             content: {
                 "application/json": {
                     admin?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
-                    /** Format: binary */
-                    avatar?: string;
                     bio?: string;
                     can_create_group?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     /** Format: email */
