@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
+import { gitVersion } from './services/repositories.ts';
 
 /** `npm start`: validate the configuration, start, and tell a newcomer how to sign in. */
 async function main() {
@@ -16,6 +17,12 @@ async function main() {
   const running = await startServer(config);
   const lines = ['', `Gatehouse is running at ${running.url}`, `  API:      ${running.url}/api/v4  (OpenAPI: ${running.url}/api/v4/openapi.json)`];
   lines.push(`  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}`);
+  const git = await gitVersion();
+  lines.push(
+    git instanceof Error
+      ? `  Git:      NOT AVAILABLE - clone and push will fail: ${git.message}`
+      : `  Git:      ${running.url}/<group>/<project>.git (${git}; repositories in ${config.repositoriesDir})`,
+  );
   if (running.bootstrap.created) {
     if (running.bootstrap.generatedPassword) {
       lines.push(`  Sign in as root with password: ${running.bootstrap.generatedPassword}`);
