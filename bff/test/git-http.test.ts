@@ -111,6 +111,8 @@ describe('git over HTTP', () => {
     const hidden = await fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`x:${outsider.token}`).toString('base64')}` } });
     assert.equal(hidden.status, 404);
     assert.match(await hidden.text(), /could not be found or you don't have permission to view it/);
+    const malformed = await fetch(`${server.url}/a%E0b.git/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`x:${outsider.token}`).toString('base64')}` } });
+    assert.equal(malformed.status, 404);
     const missing = await git(['ls-remote', urlOf('no-such/project', 'x', outsider.token)]);
     assert.equal(missing.ok, false);
     assert.match(missing.out, /could not be found/);

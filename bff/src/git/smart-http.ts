@@ -22,6 +22,15 @@ function basicCredentials(req: Request): { username: string; password: string } 
   return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** A malformed percent-encoding names no project (not a 500). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return '';
+  }
+}
+
 const refuse = (res: Response, status: number, message: string, headers: Record<string, string> = {}) =>
   res.status(status).set({ ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send(`${message}\n`);
 
@@ -45,7 +54,7 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
     if (caller === BAD_CREDENTIALS) {
       return refuse(res, 401, 'HTTP Basic: Access denied. If a password was provided for Git authentication, it was not accepted: use a personal access token with the read_repository or write_repository scope.', CHALLENGE);
     }
-    const found = await findProject(deps.db, decodeURIComponent(fullPath));
+    const found = await findProject(deps.db, safeDecode(fullPath));
     const access = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : 'hidden';
     const allowed = service === 'receive' ? access === 'write' || access === 'write_protected' : access !== 'none' && access !== 'hidden';
     if (!allowed) {
