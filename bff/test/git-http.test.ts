@@ -197,6 +197,23 @@ describe('git over HTTP', () => {
     assert.match((await git(['ls-remote', urlOf(elsewhere.path_with_namespace, username, token)])).out, /could not be found/);
   });
 
+  it('counts wrong passwords against the sign-in limit the console uses: past it, 429 even for the right one', async () => {
+    const u = await buildUser();
+    const group = await buildGroup({ token: u.token });
+    const project = await buildProject(group.id, { token: u.token });
+    const refs = (password: string) =>
+      fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: { authorization: `Basic ${Buffer.from(`${u.user.username}:${password}`).toString('base64')}` } });
+    assert.equal((await refs(u.password)).status, 200);
+    for (let i = 0; i < 10; i++) assert.equal((await refs(`wrong-${i}`)).status, 401);
+    const limited = await refs(u.password);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    const console = await api('/api/console/session', { method: 'POST', token: null, json: { username: u.user.username, password: u.password } });
+    expectStatus(console, 429);
+    // Tokens are not passwords: they still work.
+    assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', u.token)])).ok);
+  });
+
   it('refuses the dumb protocol and a blocked user', async () => {
     const owner = await buildUser();
     const group = await buildGroup({ token: owner.token });

@@ -50,7 +50,7 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
     if (!service) return refuse(res, 403, 'Only the smart HTTP protocol is supported: use git 1.6.6 or later.');
     if ((action === 'info/refs') !== (req.method === 'GET') ) return refuse(res, 405, 'Method not allowed');
 
-    const caller = await gitCaller(deps.db, basicCredentials(req));
+    const caller = await gitCaller(deps.db, basicCredentials(req), { maxFailures: deps.config.signInMaxFailures, clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
     if (caller === BAD_CREDENTIALS) {
       return refuse(res, 401, 'HTTP Basic: Access denied. If a password was provided for Git authentication, it was not accepted: use a personal access token with the read_repository or write_repository scope.', CHALLENGE);
     }

@@ -1,9 +1,10 @@
 import type { Db } from '../db/index.ts';
 import type { DeployTokenRow, GroupRow, ProjectRow } from '../db/schema.ts';
 import { anonymous, type Actor } from '../auth/actor.ts';
-import { tokenDigest, verifyPassword } from '../auth/secrets.ts';
+import { tokenDigest } from '../auth/secrets.ts';
 import { actorForToken } from './authentication.ts';
-import { findUserByUsername } from './users.ts';
+import { verifySignIn } from './session.ts';
+import { DomainError } from './errors.ts';
 import { isExpired } from './deploy-tokens.ts';
 import { projectAccessLevel } from './access.ts';
 import { canProject } from '../policies/index.ts';
@@ -20,7 +21,11 @@ export const BAD_CREDENTIALS = 'bad_credentials' as const;
  * token (any user name, `oauth2` included), a deploy token (its own user name), or the
  * user's own password.
  */
-export async function gitCaller(db: Db, credentials: { username: string; password: string } | undefined): Promise<GitCaller | typeof BAD_CREDENTIALS> {
+export async function gitCaller(
+  db: Db,
+  credentials: { username: string; password: string } | undefined,
+  limits: { maxFailures: number; clientIp: string },
+): Promise<GitCaller | typeof BAD_CREDENTIALS> {
   if (!credentials) return { kind: 'anonymous' };
   const { username, password } = credentials;
   const viaToken = await actorForToken(db, password);
@@ -28,12 +33,15 @@ export async function gitCaller(db: Db, credentials: { username: string; passwor
   if (viaToken !== 'unknown') return BAD_CREDENTIALS;
   const deploy = await db.selectFrom('deploy_tokens').selectAll().where('token_digest', '=', tokenDigest(password)).executeTakeFirst();
   if (deploy) return !deploy.revoked && !isExpired(deploy) && deploy.username === username ? { kind: 'deploy_token', token: deploy } : BAD_CREDENTIALS;
-  const user = await findUserByUsername(db, username);
-  if (user && !user.bot && user.state === 'active' && (await verifyPassword(password, user.password_digest))) {
-    // A password grants what the user may do, like the console's session (no token scopes).
+  // A password, under the console's sign-in limits (a 429 passes through): it grants what the
+  // user may do, like the console's session (no token scopes).
+  try {
+    const user = await verifySignIn(db, limits.maxFailures, username, password, limits.clientIp);
     return { kind: 'user', actor: { user, via: 'session', scopes: [] } };
+  } catch (e) {
+    if (e instanceof DomainError && e.kind === 'unauthorized') return BAD_CREDENTIALS;
+    throw e;
   }
-  return BAD_CREDENTIALS;
 }
 
 export type GitService = 'upload' | 'receive';

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { UserRow } from '../db/schema.ts';
 import { newToken, tokenDigest, verifyPassword } from '../auth/secrets.ts';
 import { isoPlus, nowIso } from '../util/time.ts';
 import { hit, clear } from './rate-limits.ts';
@@ -14,15 +15,15 @@ export interface SessionOptions {
 const FAILURE_WINDOW_MS = 10 * 60_000;
 
 /**
- * Console sign-in. Failed attempts are counted per username and per client address; past
- * the limit the answer is 429 until the window (10 minutes) passes, whether or not the
- * password is right.
+ * A username and password, checked under the sign-in limits that the console and git over
+ * HTTP share. Failed attempts are counted per username and per client address; past the limit
+ * the answer is 429 until the window (10 minutes) passes, whether or not the password is right.
  */
-export async function signIn(db: Db, opts: SessionOptions, username: string, password: string, clientIp: string) {
+export async function verifySignIn(db: Db, maxFailures: number, username: string, password: string, clientIp: string): Promise<UserRow> {
   // One address may try several accounts (people behind one proxy), so its limit is wider.
   const limits = [
-    { key: `signin:user:${username.toLowerCase()}`, max: opts.maxFailures },
-    { key: `signin:ip:${clientIp}`, max: opts.maxFailures * 5 },
+    { key: `signin:user:${username.toLowerCase()}`, max: maxFailures },
+    { key: `signin:ip:${clientIp}`, max: maxFailures * 5 },
   ];
   const keys = limits.map((l) => l.key);
   for (const { key, max } of limits) {
@@ -40,6 +41,12 @@ export async function signIn(db: Db, opts: SessionOptions, username: string, pas
     throw unauthorized('invalid username or password');
   }
   await clear(db, keys[0]);
+  return user;
+}
+
+/** Console sign-in: the password checked under the limits, then a session. */
+export async function signIn(db: Db, opts: SessionOptions, username: string, password: string, clientIp: string) {
+  const user = await verifySignIn(db, opts.maxFailures, username, password, clientIp);
   const id = newToken('');
   const csrfToken = crypto.randomBytes(24).toString('base64url');
   const now = nowIso();
