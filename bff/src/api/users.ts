@@ -3,7 +3,6 @@ import { user, userCreateBody, userListQuery, userUpdateBody } from '../../../sh
 import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import type { Db } from '../db/index.ts';
-import { validationFailed } from '../services/errors.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
 import * as users from '../services/users.ts';
@@ -85,14 +84,11 @@ export const userRoutes = [
     permission: 'admin_instance',
     ...withUser,
     body: userUpdateBody,
-    // Clients send this form as multipart (it may carry an avatar); user avatars are not kept yet.
+    // Clients send this form as multipart (it may carry an avatar).
     upload: 'avatar',
     response: user,
     errors: [409],
-    handler: async (ctx) => {
-      if (ctx.file) throw validationFailed({ avatar: ['cannot be uploaded for users yet'] });
-      return users.updateUser(ctx.db, ctx.user, ctx.body);
-    },
+    handler: async (ctx) => users.updateUser(ctx.db, ctx.user, ctx.body, ctx.file),
     present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
   }),
   ...(['block', 'unblock'] as const).map((action) =>

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { DeployTokenRow, GroupRow, ProjectRow } from '../db/schema.ts';
-import { anonymous, type Actor } from '../auth/actor.ts';
+import { anonymous, hasScope, type Actor } from '../auth/actor.ts';
 import { tokenDigest } from '../auth/secrets.ts';
 import { actorForToken } from './authentication.ts';
 import { verifySignIn } from './session.ts';
@@ -71,12 +71,9 @@ export async function gitAccess(db: Db, caller: GitCaller, project: ProjectRow, 
   const level = actor.user ? await projectAccessLevel(db, actor.user.id, project, group) : 0;
   const subject = { project, group, level };
   if (!canProject(actor, 'read_project', subject)) return 'hidden';
-  const scopes = actor.via === 'token' ? actor.scopes : ['api'];
-  const readScope = scopes.some((s) => s === 'api' || s === 'read_repository' || s === 'write_repository');
-  const writeScope = scopes.some((s) => s === 'api' || s === 'write_repository');
   if (service === 'receive') {
-    if (!writeScope || !canProject(actor, 'push_code', subject)) return 'none';
+    if (!hasScope(actor, 'write_repository') || !canProject(actor, 'push_code', subject)) return 'none';
     return canProject(actor, 'push_to_default_branch', subject) ? 'write_protected' : 'write';
   }
-  return readScope && canProject(actor, 'download_code', subject) ? 'read' : 'none';
+  return hasScope(actor, 'read_repository') && canProject(actor, 'download_code', subject) ? 'read' : 'none';
 }

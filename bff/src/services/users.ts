@@ -76,7 +76,9 @@ async function checkTaken(db: Db, fields: { email?: string; username?: string },
 }
 
 /** Changes what the body sends; the rest is kept. A new password replaces the old one's digest. */
-export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody): Promise<UserRow> {
+export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody, avatar?: unknown): Promise<UserRow> {
+  // Clients send the form as multipart, which may carry an avatar: not kept for users yet.
+  if (avatar) throw validationFailed({ avatar: ['cannot be uploaded for users yet'] });
   await checkTaken(db, body, user.id);
   const { password, admin, skip_reconfirmation: _confirmed, public_email, ...fields } = body;
   await db
