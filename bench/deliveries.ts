@@ -51,15 +51,13 @@
  *   GATEHOUSE_HOOK_TIMEOUT_SECONDS  passed on to Gatehouse (default 10)
  */
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import autocannon from 'autocannon';
 import type { DeliveryChildReady } from './delivery-child.ts';
 import type { ReceiverStats } from './receiver-child.ts';
-import { envNumber, fmtInt, fmtMs, fmtRatio, percentile, printAligned, startChild, withPgDatabase, withTempDir, type Child } from './lib.ts';
+import { cpuSeconds, envNumber, fmtInt, fmtMs, fmtRatio, percentile, postgresCpuSeconds, printAligned, startChild, withPgDatabase, withTempDir, type Child } from './lib.ts';
 
 export const DELIVERIES_LABEL = 'webhook deliveries';
 
@@ -179,51 +177,6 @@ export interface DeliveryReport {
 
 // ---------------------------------------------------------------------------------------
 // CPU accounting from /proc (Linux); omitted elsewhere
-
-let clockTicks: number | undefined;
-function ticksPerSecond(): number {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
-
-/** User + system CPU seconds of a process, or undefined without /proc. */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of proc(5) (utime, stime); `fields` starts at field 3.
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds of every process named postgres (the server and its backends). */
-function postgresCpuSeconds(): number | undefined {
-  let total = 0;
-  try {
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        total += (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
-      } catch {
-        // The process ended meanwhile.
-      }
-    }
-  } catch {
-    return undefined;
-  }
-  return total;
-}
 
 function machineTimes(): { busy: number; total: number } {
   let busy = 0;

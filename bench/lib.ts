@@ -3,7 +3,7 @@
  * that report `@@bench {json}` when ready, clean-ups that survive Ctrl-C, throwaway
  * PostgreSQL databases and scratch directories, and small number helpers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -212,4 +212,58 @@ export function serveUntilParentGoes(running: { server: import('node:http').Serv
   process.stdin.on('end', shutdown);
   process.stdin.resume();
   return `http://127.0.0.1:${port}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU accounting from /proc (Linux); undefined elsewhere
+
+let clockTicks: number | undefined;
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** User + system CPU seconds of a process from its /proc stat line (fields 14 and 15 of proc(5)). */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+}
+
+/** User + system CPU seconds of a process, or undefined without /proc. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    return statCpuSeconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds of the postgres processes: all of them, or only the backends serving `database`
+ * (their process title names it), so that other clients of the same server are not counted.
+ */
+export function postgresCpuSeconds(database?: string): number | undefined {
+  let total = 0;
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        if (database && !fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        total += statCpuSeconds(stat);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return total;
 }
