@@ -84,7 +84,8 @@ function MemberForm({ editing, busy, refusal, onSubmit, onClose }: { editing: Li
             value={search}
             onChange={(v) => {
               setSearch(v);
-              setPicked(null);
+              // Choosing an option also types its label: keep the pick then, drop it on any other edit.
+              setPicked((p) => (p && p.label === v ? p : null));
               setMissing(false);
             }}
             data={options.map((o) => o.value)}
