@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Controller, useForm } from 'react-hook-form';
@@ -18,6 +18,7 @@ import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { expiryBounds } from '../group-access-tokens/expiry.ts';
+import { ScopeCheckboxes } from '../personal-access-tokens/ScopeCheckboxes.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 
 const FORBIDDEN_TITLE = 'You need the Maintainer role to manage deploy tokens';
@@ -192,26 +193,7 @@ function CreateDeployTokenDialog({ group, opened, onClose, onCreated }: { group:
               )}
             />
           </SimpleGrid>
-          <Controller
-            control={form.control}
-            name="scopes"
-            render={({ field, fieldState }) => (
-              <Checkbox.Group
-                label="Scopes"
-                withAsterisk
-                inputWrapperOrder={['label', 'description', 'error', 'input']}
-                value={(field.value as string[] | undefined) ?? []}
-                onChange={field.onChange}
-                error={fieldState.error?.type === 'too_small' ? 'Select at least one scope' : sentence(fieldState.error?.message)}
-              >
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
-                  {DEPLOY_TOKEN_SCOPES.map((s, i) => (
-                    <Checkbox key={s} value={s} ref={i === 0 ? field.ref : undefined} label={<Text size="sm" ff="monospace" span>{s}</Text>} description={SCOPE_HELP[s]} />
-                  ))}
-                </SimpleGrid>
-              </Checkbox.Group>
-            )}
-          />
+          <ScopeCheckboxes control={form.control} name="scopes" scopes={DEPLOY_TOKEN_SCOPES} help={SCOPE_HELP}  />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close} disabled={create.isPending}>
               Cancel
