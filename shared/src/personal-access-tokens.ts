@@ -26,6 +26,9 @@ export const personalAccessTokenCreateBody = z.object({
   expires_at: dateParam().optional(),
 });
 
+/** Rotation keeps name, description and scopes; only the new expiry may be chosen. */
+export const personalAccessTokenRotateBody = z.object({ expires_at: dateParam().optional() });
+
 export const personalAccessTokenListQuery = paginationQuery.extend({
   user_id: intParam().optional(),
   state: z.enum(['active', 'inactive']).optional(),

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconFlame, IconGroups, IconHome, IconKey, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconKey, IconLock, IconPlus, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -36,8 +36,20 @@ export const appRoutes: AppRoute[] = [
     load: () => import('./screens/groups/GroupsListPage.tsx'),
     nav: { label: 'Groups', icon: IconGroups, activePrefix: '/groups' },
   },
+  {
+    kind: 'screen',
+    path: '/groups/new',
+    load: () => import('./screens/new/NewGroupPage.tsx'),
+    nav: { label: 'New group', icon: IconPlus, activePrefix: '/groups/new' },
+  },
   { kind: 'screen', path: '/groups/*', load: () => import('./screens/groups/GroupPage.tsx') },
   { kind: 'screen', path: '/projects/*', load: () => import('./screens/projects/ProjectPage.tsx') },
+  {
+    kind: 'screen',
+    path: '/user/access_tokens',
+    load: () => import('./screens/personal-access-tokens/PersonalAccessTokensPage.tsx'),
+    nav: { label: 'Access tokens', icon: IconKey, activePrefix: '/user/access_tokens' },
+  },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
@@ -58,6 +70,7 @@ export interface GroupSection {
 
 export const groupSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/groups/GroupOverview.tsx') },
+  { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/GroupMembersPage.tsx') },
   {
     slug: 'settings',
     label: 'Settings',
@@ -93,6 +106,9 @@ export const groupSections: GroupSection[] = [
     action: 'admin_hooks',
     load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
+  { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
+  { slug: 'new_subgroup', label: 'New subgroup', icon: IconFolder, action: 'create_subgroup', load: () => import('./screens/new/NewSubgroupSection.tsx') },
+  { slug: 'new_project', label: 'New project', icon: IconRepo, action: 'create_project', load: () => import('./screens/new/NewProjectSection.tsx') },
 ];
 
 export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath}${section ? `/-/${section}` : ''}`;
@@ -100,6 +116,7 @@ export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath
 /** Sections of a project page, /projects/<path with namespace>[/-/<slug>], drawn and guarded like the group's. */
 export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
+  { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
   {
     slug: 'hooks',
     label: 'Webhooks',

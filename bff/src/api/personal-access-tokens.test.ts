@@ -555,3 +555,168 @@ describe('authentication with a personal access token', () => {
     });
   });
 });
+
+async function sessionOf(user: BuiltUser) {
+  const res = await api('/api/console/session', { method: 'POST', token: null, json: { username: user.user.username, password: user.password } });
+  expectStatus(res, 201);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  return { token: null, headers: { cookie, 'X-CSRF-Token': res.body.csrf_token as string } };
+}
+
+describe('POST /user/personal_access_tokens', () => {
+  const create = (json: unknown, opts: { token?: string | null; headers?: Record<string, string> }) =>
+    api('/user/personal_access_tokens', { method: 'POST', json, ...opts });
+
+  describe('with a token', () => {
+    it('creates a k8s_proxy token for the caller’s own user, expiring tomorrow by default', async () => {
+      const me = await buildUser();
+      const res = await create({ name: 'kube', scopes: ['k8s_proxy'] }, { token: me.token });
+      expectStatus(res, 201);
+      const t = expectShape(personalAccessTokenWithToken, res.body);
+      assert.deepEqual(Object.keys(res.body).sort(), [...TOKEN_KEYS, 'token'].sort());
+      assert.deepEqual([t.user_id, t.name, t.scopes, t.expires_at, t.active], [me.user.id, 'kube', ['k8s_proxy'], daysFromNow(1), true]);
+      assert.equal((await readToken(t.id)).user_id, me.user.id);
+    });
+    it('refuses any other scope with 400 and creates nothing (a token cannot mint a broader one)', async () => {
+      const me = await buildUser();
+      const before = await tokenCount(me.user.id);
+      for (const scopes of [['api'], ['k8s_proxy', 'read_api'], ['self_rotate']]) {
+        const res = await create({ name: 'wider', scopes }, { token: me.token });
+        expectStatus(res, 400);
+        assert.match(JSON.stringify(res.body.message.scopes), /does not have a valid value/);
+      }
+      assert.equal(await tokenCount(me.user.id), before);
+    });
+    it('refuses a read_api token (a write) with 403', async () => {
+      const reader = await buildUser({ scopes: ['read_api'] });
+      const res = await create({ name: 'kube', scopes: ['k8s_proxy'] }, { token: reader.token });
+      expectStatus(res, 403);
+      assert.equal(res.body.error, 'insufficient_scope');
+    });
+  });
+
+  describe('from a console session', () => {
+    it('creates a token with the scopes and expiry the person chose', async () => {
+      const me = await buildUser();
+      const session = await sessionOf(me);
+      const expiry = daysFromNow(60);
+      const res = await create({ name: 'laptop', description: 'my scripts', scopes: ['api', 'read_user'], expires_at: expiry }, session);
+      expectStatus(res, 201);
+      const t = expectShape(personalAccessTokenWithToken, res.body);
+      assert.deepEqual([t.user_id, t.scopes, t.expires_at, t.description], [me.user.id, ['api', 'read_user'], expiry, 'my scripts']);
+      expectStatus(await api('/user', { token: t.token }), 200);
+    });
+  });
+
+  describe('with invalid parameters', () => {
+    it('answers 400 for a missing name, no scopes, or an expiry beyond 365 days', async () => {
+      const me = await buildUser();
+      const session = await sessionOf(me);
+      const before = await tokenCount(me.user.id);
+      expectStatus(await create({ scopes: ['api'] }, session), 400);
+      expectStatus(await create({ name: 'x', scopes: [] }, session), 400);
+      const far = await create({ name: 'x', scopes: ['api'], expires_at: daysFromNow(400) }, session);
+      expectStatus(far, 400);
+      assert.ok(far.body.message.expires_at);
+      assert.equal(await tokenCount(me.user.id), before);
+    });
+  });
+
+  it('answers 401 without credentials', async () => {
+    expectStatus(await create({ name: 'x', scopes: ['k8s_proxy'] }, { token: null }), 401);
+  });
+});
+
+describe('POST /personal_access_tokens/:token_id/rotate', () => {
+  const rotate = (id: number | string, opts: { token?: string | null; headers?: Record<string, string>; json?: unknown } = {}) =>
+    api(`/personal_access_tokens/${id}/rotate`, { method: 'POST', json: opts.json ?? {}, token: opts.token, headers: opts.headers });
+
+  describe('as the token’s owner', () => {
+    it('revokes the old token and returns a new one of the same name and scopes, expiring in 7 days by default', async () => {
+      const me = await buildUser();
+      const old = await tokenFor(me.user.id, { name: 'deploy', description: 'nightly', scopes: ['read_api', 'read_user'] });
+      const res = await rotate(old.id, { token: me.token });
+      expectStatus(res, 200);
+      const t = expectShape(personalAccessTokenWithToken, res.body);
+      assert.deepEqual(Object.keys(res.body).sort(), [...TOKEN_KEYS, 'token'].sort());
+      assert.notEqual(t.id, old.id);
+      assert.deepEqual([t.name, t.description, t.scopes, t.user_id, t.expires_at, t.active], ['deploy', 'nightly', ['read_api', 'read_user'], me.user.id, daysFromNow(7), true]);
+      assert.equal((await readToken(old.id)).revoked, true);
+      expectStatus(await api('/user', { token: old.token }), 401);
+      expectStatus(await api('/user', { token: t.token }), 200);
+    });
+    it('takes the expiry asked for, from a console session too', async () => {
+      const me = await buildUser();
+      const old = await tokenFor(me.user.id);
+      const res = await rotate(old.id, { ...(await sessionOf(me)), json: { expires_at: daysFromNow(90) } });
+      expectStatus(res, 200);
+      assert.equal(res.body.expires_at, daysFromNow(90));
+    });
+    it('refuses a revoked or an expired token with 400', async () => {
+      const me = await buildUser();
+      const revoked = await tokenFor(me.user.id);
+      expectStatus(await api(`/personal_access_tokens/${revoked.id}`, { method: 'DELETE' }), 204);
+      const r1 = await rotate(revoked.id, { token: me.token });
+      expectStatus(r1, 400);
+      assert.equal(r1.body.message, '400 Bad request - token already revoked');
+      const expired = await tokenFor(me.user.id);
+      await setExpiry(expired.id, '2020-01-01');
+      const before = await tokenCount(me.user.id);
+      expectStatus(await rotate(expired.id, { token: me.token }), 400);
+      assert.equal(await tokenCount(me.user.id), before);
+    });
+    it('answers 400 for an expiry in the past, and leaves the token working', async () => {
+      const me = await buildUser();
+      const old = await tokenFor(me.user.id);
+      expectStatus(await rotate(old.id, { token: me.token, json: { expires_at: '2020-01-01' } }), 400);
+      expectStatus(await api('/user', { token: old.token }), 200);
+    });
+  });
+
+  describe('without the right', () => {
+    it('answers 401 to another user for their token or an unknown one, and 404 to an administrator for an unknown one', async () => {
+      const owner = await buildUser();
+      const other = await buildUser();
+      const t = await tokenFor(owner.user.id);
+      const res = await rotate(t.id, { token: other.token });
+      expectStatus(res, 401);
+      assert.deepEqual(res.body, UNAUTHORIZED);
+      expectStatus(await rotate(987654321, { token: other.token }), 401);
+      expectStatus(await rotate(987654321), 404);
+      expectStatus(await api('/user', { token: t.token }), 200);
+    });
+    it('lets an administrator rotate anyone’s token', async () => {
+      const owner = await buildUser();
+      const t = await tokenFor(owner.user.id);
+      const res = await rotate(t.id);
+      expectStatus(res, 200);
+      assert.equal(res.body.user_id, owner.user.id);
+    });
+    it('needs the api scope to rotate a token by its id', async () => {
+      const me = await buildUser({ scopes: ['read_api', 'self_rotate'] });
+      const t = await tokenFor(me.user.id);
+      expectStatus(await rotate(t.id, { token: me.token }), 403);
+      expectStatus(await api('/user', { token: t.token }), 200);
+    });
+  });
+
+  describe('self', () => {
+    it('rotates the calling token with the api or self_rotate scope', async () => {
+      for (const scopes of [['api'], ['read_api', 'self_rotate']]) {
+        const me = await buildUser({ scopes });
+        const res = await rotate('self', { token: me.token });
+        expectStatus(res, 200);
+        assert.deepEqual([res.body.scopes, res.body.expires_at], [scopes, daysFromNow(7)]);
+        expectStatus(await api('/personal_access_tokens/self', { token: me.token }), 401);
+        expectStatus(await api('/personal_access_tokens/self', { token: res.body.token }), 200);
+      }
+    });
+    it('refuses a token without api or self_rotate (403), and a console session (405)', async () => {
+      const reader = await buildUser({ scopes: ['read_api'] });
+      expectStatus(await rotate('self', { token: reader.token }), 403);
+      expectStatus(await api('/user', { token: reader.token }), 200);
+      const res = await rotate('self', await sessionOf(reader));
+      expectStatus(res, 405);
+    });
+  });
+});

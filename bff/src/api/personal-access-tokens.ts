@@ -3,10 +3,11 @@ import {
   personalAccessToken,
   personalAccessTokenCreateBody,
   personalAccessTokenListQuery,
+  personalAccessTokenRotateBody,
   personalAccessTokenWithToken,
 } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
-import { recordId } from '../http/params.ts';
+import { recordId, selfOrId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import * as tokens from '../services/personal-access-tokens.ts';
@@ -27,6 +28,33 @@ export const personalAccessTokenRoutes = [
     body: personalAccessTokenCreateBody,
     response: personalAccessTokenWithToken,
     handler: async (ctx) => tokens.createPersonalAccessToken(ctx.db, ctx.user.id, ctx.body),
+    present: presentPersonalAccessTokenWithToken,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/user/personal_access_tokens',
+    area,
+    summary:
+      'Create a personal access token for yourself; from a token only with the k8s_proxy scope (the platform’s rule), from a console session with any scope',
+    body: personalAccessTokenCreateBody,
+    response: personalAccessTokenWithToken,
+    handler: async (ctx) => tokens.createOwnPersonalAccessToken(ctx.db, ctx.actor, ctx.body),
+    present: presentPersonalAccessTokenWithToken,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/personal_access_tokens/:token_id/rotate',
+    area,
+    summary: 'Rotate a personal access token (`self`: the calling token, with the api or self_rotate scope); the old one is revoked at once',
+    scope: 'self_rotate',
+    // A malformed id is looked up like one that does not exist: the rotation rules decide
+    // between 401 and 404 for the caller, as for any unknown token.
+    params: { token_id: selfOrId('Token').catch(0) },
+    body: personalAccessTokenRotateBody,
+    status: 200,
+    response: personalAccessTokenWithToken,
+    errors: [400, 405],
+    handler: async (ctx) => tokens.rotatePersonalAccessToken(ctx.db, ctx.actor, ctx.params.token_id, ctx.body.expires_at),
     present: presentPersonalAccessTokenWithToken,
   }),
   defineRoute({

@@ -5,13 +5,13 @@ import type { GroupRow, TokenRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { badRequest, forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
+import { forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { hashPassword } from '../auth/secrets.ts';
 import { matchesSearch } from '../db/search.ts';
-import { addDays, nowIso, today } from '../util/time.ts';
+import { nowIso, today } from '../util/time.ts';
 import { json } from '../util/rows.ts';
-import { createPersonalAccessToken } from './personal-access-tokens.ts';
+import { createPersonalAccessToken, replaceToken } from './personal-access-tokens.ts';
 import { canGroup } from '../policies/index.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { accessTokenPayload } from './hook-payloads.ts';
@@ -22,9 +22,6 @@ export interface GroupAccessTokenRecord {
   accessLevel: number;
   groupId: number;
 }
-
-/** Default lifetime of a rotated token when none is given: tokens here always expire. */
-const ROTATION_DEFAULT_DAYS = 7;
 
 function baseQuery(db: Db, group: GroupRow) {
   return db
@@ -179,21 +176,10 @@ export async function rotateGroupAccessToken(
     throw unauthorized();
   }
   if (old.expires_at !== null && old.expires_at <= today()) throw unauthorized();
-  const newExpiry = expiresAt ?? addDays(ROTATION_DEFAULT_DAYS);
   const rotated = await db.transaction().execute(async (trx) => {
-    // Only one rotation of a token can win: the update matches only while it is still active.
-    const revoked = await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', old.id).where('revoked', '=', 0).executeTakeFirst();
-    if (Number(revoked.numUpdatedRows) !== 1) throw badRequest('400 Bad request - the token was not rotated');
-    const { token, plaintext } = await createPersonalAccessToken(trx, old.user_id, {
-      name: old.name,
-      description: old.description ?? undefined,
-      scopes: json(old.scopes, []),
-      expires_at: newExpiry,
-    });
-    const family = old.family_id ?? old.id;
-    await trx.updateTable('personal_access_tokens').set({ family_id: family, previous_token_id: old.id }).where('id', '=', token.id).execute();
+    const { token, plaintext } = await replaceToken(trx, old, expiresAt);
     await announce(trx, group, 'access_token_rotated', token);
-    return { token: { ...token, family_id: family, previous_token_id: old.id }, accessLevel: current.accessLevel, groupId: group.id, plaintext };
+    return { token, accessLevel: current.accessLevel, groupId: group.id, plaintext };
   });
   return rotated;
 }

@@ -6,9 +6,10 @@ import type { Actor } from '../auth/actor.ts';
 import type { personalAccessTokenCreateBody, personalAccessTokenListQuery } from '../../../shared/src/personal-access-tokens.ts';
 import { newToken, tokenDigest } from '../auth/secrets.ts';
 import { canInstance } from '../policies/index.ts';
-import { notFound, unauthorized, validationFailed } from './errors.ts';
+import { badRequest, forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { addDays, nowIso, today } from '../util/time.ts';
+import { json } from '../util/rows.ts';
 
 export const TOKEN_PREFIX = 'gtpat-';
 /** The platform's maximum lifetime of an access token. */
@@ -90,4 +91,68 @@ export async function findVisibleToken(db: Db, actor: Actor, id: number | 'self'
 export async function revokePersonalAccessToken(db: Db, token: TokenRow): Promise<void> {
   if (token.revoked) throw validationFailed({ token: ['is already revoked'] });
   await db.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
+}
+
+/**
+ * What a token may mint for its own user with POST /user/personal_access_tokens. The platform
+ * allows only `k8s_proxy` there, so a leaked token cannot breed a broader one. A person signed in
+ * to the console (a session, as on the platform's own settings page) chooses any scope.
+ */
+export const TOKEN_MINTABLE_SCOPES: readonly string[] = ['k8s_proxy'];
+/** The platform's default for self-service tokens: the end of tomorrow, short-lived by default. */
+const SELF_SERVICE_DEFAULT_DAYS = 1;
+
+export async function createOwnPersonalAccessToken(db: Db, actor: Actor, body: TokenCreateBody) {
+  if (actor.via === 'token' && body.scopes.some((s) => !TOKEN_MINTABLE_SCOPES.includes(s))) {
+    throw validationFailed({ scopes: [`does not have a valid value (a token may create tokens with ${TOKEN_MINTABLE_SCOPES.join(', ')} only)`] });
+  }
+  return createPersonalAccessToken(db, actor.user!.id, { ...body, expires_at: body.expires_at ?? addDays(SELF_SERVICE_DEFAULT_DAYS) });
+}
+
+/** What the platform gives a rotated token when no expiry is asked for. */
+export const ROTATION_DEFAULT_DAYS = 7;
+
+/**
+ * The heart of every rotation (personal and group access tokens): inside the caller's
+ * transaction, the old token is revoked and a new one of the same family (name, description,
+ * scopes, user) is made. Only one rotation of a token can win: the revocation matches only
+ * while the token is still active, and the loser gets a 400.
+ */
+export async function replaceToken(trx: Db, old: TokenRow, expiresAt = addDays(ROTATION_DEFAULT_DAYS)): Promise<{ token: TokenRow; plaintext: string }> {
+  const revoked = await trx.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', old.id).where('revoked', '=', 0).executeTakeFirst();
+  if (Number(revoked.numUpdatedRows) !== 1) throw badRequest('400 Bad request - the token was not rotated');
+  const { token, plaintext } = await createPersonalAccessToken(trx, old.user_id, {
+    name: old.name,
+    description: old.description ?? undefined,
+    scopes: json(old.scopes, []),
+    expires_at: expiresAt,
+  });
+  const family = old.family_id ?? old.id;
+  await trx.updateTable('personal_access_tokens').set({ family_id: family, previous_token_id: old.id }).where('id', '=', token.id).execute();
+  return { token: { ...token, family_id: family, previous_token_id: old.id }, plaintext };
+}
+
+/**
+ * POST /personal_access_tokens/:id/rotate and …/self/rotate, by the platform's rules: someone
+ * else's token (or one that does not exist) answers 401 to a non-administrator, 404 to an
+ * administrator; `self` needs a personal access token as the credential (405 otherwise); a token
+ * already revoked or expired cannot be rotated (400).
+ */
+export async function rotatePersonalAccessToken(db: Db, actor: Actor, id: number | 'self', expiresAt: string | undefined) {
+  let old: TokenRow;
+  if (id === 'self') {
+    if (actor.via !== 'token' || !actor.token || actor.user?.bot) throw notAllowed('only a personal access token can rotate itself');
+    old = await findVisibleToken(db, actor, 'self');
+  } else {
+    if (actor.via === 'token' && !actor.scopes.includes('api')) throw forbidden('insufficient_scope: rotating a token by its id needs the api scope');
+    try {
+      old = await findVisibleToken(db, actor, id);
+    } catch (e) {
+      if (canInstance(actor, 'admin_instance')) throw e;
+      throw unauthorized();
+    }
+  }
+  if (old.revoked) throw badRequest('400 Bad request - token already revoked');
+  if (old.expires_at !== null && old.expires_at <= today()) throw badRequest('400 Bad request - token already expired');
+  return db.transaction().execute((trx) => replaceToken(trx, old, expiresAt));
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GroupDetail, GroupListItem, GroupUpdateBody } from '../../../shared/src/groups.ts';
+import type { GroupCreateBody, GroupDetail, GroupListItem, GroupUpdateBody } from '../../../shared/src/groups.ts';
 import { consoleApi, data, page, v4, type Page, type MutationOptions } from './client.ts';
 import type { SessionUser } from './session.ts';
 
@@ -99,5 +99,15 @@ export function useUpdateGroup(id: number, options: MutationOptions = {}) {
     onSettled: (_data, error) => {
       void qc.invalidateQueries({ queryKey: groupsKeys.all, predicate: (q) => error !== null || q.queryKey[1] !== 'detail' });
     },
+  });
+}
+
+/** POST /groups: a top-level group, or a subgroup with parent_id. */
+export function useCreateGroup(options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (body: GroupCreateBody) => data(v4.POST('/groups', { body })),
+    onSettled: () => qc.invalidateQueries({ queryKey: groupsKeys.all }),
   });
 }

@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { consoleApi, data, v4 } from './client.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProjectCreateBody } from '../../../shared/src/projects.ts';
+import { consoleApi, data, v4, type MutationOptions } from './client.ts';
 import type { SessionUser } from './session.ts';
 
 export const projectsKeys = {
@@ -26,5 +27,15 @@ export function useProjectRole(project: { id: number } | undefined, user: Sessio
     queryKey: projectsKeys.role(project?.id ?? 0, user.id),
     enabled: project !== undefined,
     queryFn: ({ signal }) => data(consoleApi.GET('/projects/{id}/abilities', { params: { path: { id: project!.id } }, signal })),
+  });
+}
+
+/** POST /projects in a group (namespace_id); the group's project list shows it after. */
+export function useCreateProject(options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (body: ProjectCreateBody) => data(v4.POST('/projects', { body })),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['groups'] }),
   });
 }

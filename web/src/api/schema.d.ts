@@ -504,6 +504,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/personal_access_tokens/{token_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a personal access token (`self`: the calling token, with the api or self_rotate scope); the old one is revoked at once */
+        post: operations["postPersonal_access_tokensToken_idRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/personal_access_tokens/self": {
         parameters: {
             query?: never;
@@ -817,6 +834,23 @@ export type paths = {
         put?: never;
         /** Reset the caller’s feed token (for RSS and calendar feeds); the previous one stops working and the plaintext is returned once */
         post: operations["postUserFeed_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/personal_access_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a personal access token for yourself; from a token only with the k8s_proxy scope (the platform’s rule), from a console session with any scope */
+        post: operations["postUserPersonal_access_tokens"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6533,6 +6567,114 @@ export interface operations {
             };
         };
     };
+    postPersonal_access_tokensToken_idRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: "self" | string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expires_at?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        created_at: string;
+                        description: string | null;
+                        expires_at: string | null;
+                        id: number;
+                        last_used_at: string | null;
+                        name: string;
+                        revoked: boolean;
+                        scopes: string[];
+                        token: string;
+                        user_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not possible for this kind of caller */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getPersonal_access_tokensSelf: {
         parameters: {
             query?: never;
@@ -9630,6 +9772,105 @@ export interface operations {
             };
             /** @description Not allowed for this user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postUserPersonal_access_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    expires_at?: string;
+                    name: string;
+                    scopes: ("api" | "read_api" | "read_user" | "read_repository" | "write_repository" | "read_registry" | "write_registry" | "create_runner" | "manage_runner" | "ai_features" | "k8s_proxy" | "self_rotate")[];
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                    expires_at?: string;
+                    name: string;
+                    scopes: ("api" | "read_api" | "read_user" | "read_repository" | "write_repository" | "read_registry" | "write_registry" | "create_runner" | "manage_runner" | "ai_features" | "k8s_proxy" | "self_rotate")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        created_at: string;
+                        description: string | null;
+                        expires_at: string | null;
+                        id: number;
+                        last_used_at: string | null;
+                        name: string;
+                        revoked: boolean;
+                        scopes: string[];
+                        token: string;
+                        user_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,87 @@
+import { createUser, expect, signInAt, test } from './fixtures.ts';
+
+/** A fresh group made by root, with an Owner who is not root. */
+async function groupWithOwner(api: Parameters<Parameters<typeof test>[2]>[0]['api'], prefix: string) {
+  const path = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const group = await api<{ id: number; full_path: string }>('POST', '/groups', { name: path, path });
+  expect(group.status).toBe(201);
+  const owner = await createUser('owner', `Owner of ${path}`);
+  expect((await api('POST', `/groups/${group.json.id}/members`, { user_id: owner.id, access_level: 50 })).status).toBe(201);
+  return { group: group.json, owner };
+}
+
+test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
+  test('an Owner adds a user with a role, filters by role, changes the role and removes them', async ({ page, api }) => {
+    const { group, owner } = await groupWithOwner(api, 'members');
+    const newcomer = await createUser('newcomer', `Newcomer ${Date.now().toString(36)}`);
+    await signInAt(page, `/groups/${group.full_path}/-/members`, owner);
+    await expect(page.getByRole('table', { name: 'Members' }).getByText(`@${owner.username}`)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const dialog = page.getByRole('dialog', { name: `Add a member to ${group.full_path}` });
+    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await expect(dialog.getByText('Choose a user from the list')).toBeVisible();
+    await dialog.getByLabel('User').fill(newcomer.username);
+    await page.getByRole('option', { name: new RegExp(newcomer.username) }).click();
+    await dialog.getByLabel('Role').selectOption({ label: 'Developer' });
+    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await expect(dialog).toHaveCount(0);
+    const added = await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${newcomer.id}`);
+    expect([added.status, added.json.access_level]).toEqual([200, 30]);
+
+    // The role filter lives in the URL and narrows the list.
+    await page.getByLabel('Role').selectOption({ label: 'Developer' });
+    await expect(page).toHaveURL(/[?&]role=30/);
+    const table = page.getByRole('table', { name: 'Members' });
+    await expect(table.getByText(`@${newcomer.username}`)).toBeVisible();
+    await expect(table.getByText(`@${owner.username}`)).toHaveCount(0);
+
+    await page.getByRole('button', { name: `Change ${newcomer.username}` }).or(page.getByRole('button', { name: /^Change Newcomer/ })).click();
+    const change = page.getByRole('dialog');
+    await change.getByLabel('Role').selectOption({ label: 'Maintainer' });
+    await change.getByRole('button', { name: 'Save' }).click();
+    await expect(change).toHaveCount(0);
+    expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${newcomer.id}`)).json.access_level).toBe(40);
+
+    await page.getByLabel('Role').selectOption({ label: 'Any role' });
+    await page.getByRole('button', { name: /^Remove Newcomer/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect((await api('GET', `/groups/${group.id}/members/${newcomer.id}`)).status).toBe(404);
+  });
+
+  test('the last Owner cannot be demoted, and the refusal says why in plain words', async ({ page, api }) => {
+    const { group, owner } = await groupWithOwner(api, 'last-owner');
+    // Only the one Owner stays: root (the creator) leaves.
+    const rootId = (await api<{ id: number }>('GET', '/user')).json.id;
+    await api('DELETE', `/groups/${group.id}/members/${rootId}`);
+    await signInAt(page, `/groups/${group.full_path}/-/members`, owner);
+    await page.getByRole('button', { name: /^Change Owner of/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Role').selectOption({ label: 'Developer' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('A group must always have an Owner');
+    expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${owner.id}`)).json.access_level).toBe(50);
+  });
+
+  test('a Developer reads the list without edit controls; a subgroup shows inherited members apart', async ({ page, api }) => {
+    const { group, owner } = await groupWithOwner(api, 'members-read');
+    const sub = await api<{ full_path: string }>('POST', '/groups', { name: 'child', path: 'child', parent_id: group.id });
+    expect(sub.status).toBe(201);
+    const developer = await createUser('dev');
+    await api('POST', `/groups/${group.id}/members`, { user_id: developer.id, access_level: 30 });
+    await signInAt(page, `/groups/${sub.json.full_path}/-/members`, developer);
+    const row = page.getByRole('row').filter({ hasText: `@${owner.username}` });
+    await expect(row.getByText('Inherited')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add member' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  });
+
+  test('project members are listed with the group’s as inherited', async ({ page, api }) => {
+    const { group, owner } = await groupWithOwner(api, 'members-project');
+    const project = await api<{ path_with_namespace: string }>('POST', '/projects', { name: 'app', path: 'app', namespace_id: group.id });
+    expect(project.status).toBe(201);
+    await signInAt(page, `/projects/${project.json.path_with_namespace}/-/members`, owner);
+    await expect(page.getByRole('row').filter({ hasText: `@${owner.username}` }).getByText('Inherited')).toBeVisible();
+  });
+});

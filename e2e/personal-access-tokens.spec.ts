@@ -1,0 +1,55 @@
+import { createUser, expect, signInAt, test } from './fixtures.ts';
+
+const BASE_URL = process.env.E2E_BASE_URL!;
+const userStatus = async (token: string) => (await fetch(`${BASE_URL}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': token } })).status;
+
+async function takeRevealed(page: import('@playwright/test').Page, name: string) {
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('You will not see it again')).toBeVisible();
+  const token = await dialog.getByRole('textbox', { name: `New token “${name}”` }).inputValue();
+  expect(token).toMatch(/^gtpat-/);
+  await dialog.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  return token;
+}
+
+test.describe('Personal access tokens of the signed-in user', () => {
+  test('a user creates a token with chosen scopes (shown once), rotates it and revokes it', async ({ page }) => {
+    const me = await createUser('pat');
+    await signInAt(page, '/groups', me);
+    await page.getByRole('link', { name: 'Access tokens' }).click();
+    await expect(page).toHaveURL(/\/user\/access_tokens$/);
+    await expect(page.getByText('No active personal access tokens')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create a personal access token' });
+    await create.getByRole('button', { name: 'Create token' }).click();
+    await expect(create.getByText('Select at least one scope')).toBeVisible();
+    await create.getByLabel('Token name').fill('laptop');
+    await expect(create.getByRole('checkbox', { name: 'api', exact: true })).toBeVisible();
+    await create.getByRole('checkbox', { name: 'read_api' }).check();
+    await create.getByRole('button', { name: 'Create token' }).click();
+    const token = await takeRevealed(page, 'laptop');
+    expect(await userStatus(token)).toBe(200);
+    const self = await (await fetch(`${BASE_URL}/api/v4/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': token } })).json();
+    expect(self.scopes).toEqual(['read_api']);
+
+    const row = page.getByRole('row').filter({ hasText: 'laptop' });
+    await expect(row.getByText('read_api')).toBeVisible();
+    await row.getByRole('button', { name: 'Rotate laptop' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /Rotate/ }).click();
+    const rotated = await takeRevealed(page, 'laptop');
+    expect(rotated).not.toBe(token);
+    expect(await userStatus(token)).toBe(401);
+    expect(await userStatus(rotated)).toBe(200);
+
+    await page.getByRole('row').filter({ hasText: 'laptop' }).getByRole('button', { name: 'Revoke laptop' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await expect(page.getByText('No active personal access tokens')).toBeVisible();
+    expect(await userStatus(rotated)).toBe(401);
+
+    await page.getByRole('tab', { name: 'Inactive' }).click();
+    await expect(page).toHaveURL(/state=inactive/);
+    await expect(page.getByRole('row').filter({ hasText: 'laptop' })).toHaveCount(2);
+  });
+});

@@ -1,0 +1,188 @@
+import { useMemo, useState } from 'react';
+import { Avatar, Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useAddMember, useMembers, useRemoveMember, useUpdateMember, type ListedMember, type MemberScope } from '../../api/members.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { formatDate, roleName } from '../../components/format.ts';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { useListParams, useSearchBox } from '../../components/list-params.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { MemberDialog, ROLE_OPTIONS, type MemberValues } from './MemberDialog.tsx';
+import { memberRefusal } from './refusal.ts';
+
+const PER_PAGE = 20;
+const col = createColumnHelper<ListedMember>();
+
+function memberColumns(actions: { onEdit: (m: ListedMember) => void; onRemove: (m: ListedMember) => void } | null) {
+  const base = [
+    col.accessor('name', {
+      header: 'Member',
+      cell: ({ row: { original: m } }) => (
+        <Group gap="sm" wrap="nowrap" miw={180}>
+          <Avatar src={m.avatar_url} name={m.name} size="sm" alt="" />
+          <Stack gap={0}>
+            <Text size="sm" fw={600}>
+              {m.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              @{m.username}
+            </Text>
+          </Stack>
+        </Group>
+      ),
+    }),
+    col.accessor('access_level', {
+      header: 'Role',
+      cell: ({ row: { original: m } }) => (
+        <Group gap={6}>
+          <Text size="sm">{roleName(m.access_level)}</Text>
+          {m.inherited && (
+            <Badge variant="outline" color="gray" size="sm" tt="none" title="From a parent group; change it there">
+              Inherited
+            </Badge>
+          )}
+        </Group>
+      ),
+    }),
+    col.accessor('created_at', { header: 'Member since', meta: { hideNarrow: true, width: 130 }, cell: (i) => formatDate(i.getValue()) }),
+    col.accessor('expires_at', { header: 'Access expires', meta: { width: 140 }, cell: (i) => (i.getValue() ? formatDate(i.getValue()) : 'Never') }),
+  ];
+  if (!actions) return base;
+  return [
+    ...base,
+    col.display({
+      id: 'actions',
+      header: () => <span className="gh-visually-hidden">Actions</span>,
+      meta: { width: 170 },
+      cell: ({ row: { original: m } }) =>
+        m.inherited ? null : (
+          <Group gap={6} wrap="nowrap" justify="flex-end">
+            <Button size="compact-sm" variant="default" onClick={() => actions.onEdit(m)} aria-label={`Change ${m.name}`}>
+              Change
+            </Button>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => actions.onRemove(m)} aria-label={`Remove ${m.name}`}>
+              Remove
+            </Button>
+          </Group>
+        ),
+    }),
+  ];
+}
+
+const FORBIDDEN_TITLE = 'You cannot see the members here';
+const FORBIDDEN_HINT = 'Members are listed to everyone with access; ask an Owner to add you.';
+
+/** Members of a group or project: everyone with access, the role filter and page in the URL; edits for Maintainers and above. */
+export function MembersSection({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
+  return (
+    <RequireAbility action="read_members" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
+      <Members scope={scope} id={id} name={name} canAdmin={canAdmin} />
+    </RequireAbility>
+  );
+}
+
+function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
+  const list = useListParams();
+  const role = Number(list.get('role')) || null;
+  const members = useMembers(scope, id, list.search.trim());
+  const searchBox = useSearchBox(list.search, list.update);
+  const [dialog, setDialog] = useState<{ editing: ListedMember | null } | null>(null);
+  const [removing, setRemoving] = useState<ListedMember | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  // Refusals are explained in the dialogs, in plain words: no toast for them.
+  const quiet = { meta: { showsError: () => true } };
+  const add = useAddMember(scope, id, quiet);
+  const update = useUpdateMember(scope, id, quiet);
+  const remove = useRemoveMember(scope, id, quiet);
+  const cols = useMemo(() => memberColumns(canAdmin ? { onEdit: (m) => setDialog({ editing: m }), onRemove: setRemoving } : null), [canAdmin]);
+
+  const closeDialog = () => {
+    setDialog(null);
+    setRefusal(null);
+  };
+  const submit = (v: MemberValues) => {
+    const editing = dialog?.editing;
+    const mutation = editing ? update : add;
+    mutation.mutate(v, {
+      onSuccess: (m) => {
+        notifySuccess(editing ? 'Membership changed' : 'Member added', `${m.name} is ${roleName(m.access_level)} of ${name}.`);
+        closeDialog();
+      },
+      onError: (e) => setRefusal(memberRefusal(e)),
+    });
+  };
+  const confirmRemove = () => {
+    if (!removing) return;
+    remove.mutate(removing.id, {
+      onSuccess: () => {
+        notifySuccess('Member removed', `${removing.name} no longer has direct access to ${name}.`);
+        setRemoving(null);
+        setRefusal(null);
+      },
+      onError: (e) => setRefusal(memberRefusal(e)),
+    });
+  };
+
+  const all = members.data ?? [];
+  const filtered = role ? all.filter((m) => m.access_level === role) : all;
+  const totalPages = Math.max(1, Math.ceil(filtered.length / PER_PAGE));
+  const pageNo = Math.min(list.page, totalPages);
+  const items = filtered.slice((pageNo - 1) * PER_PAGE, pageNo * PER_PAGE);
+  const info = { total: filtered.length, totalPages, page: pageNo, perPage: PER_PAGE, nextPage: pageNo < totalPages ? pageNo + 1 : null, prevPage: pageNo > 1 ? pageNo - 1 : null };
+
+  let body: React.ReactNode;
+  if (members.isPending) body = <LoadingState label="Loading members…" />;
+  else if (members.isError && members.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
+  else if (members.isError) body = <ErrorState title="Members could not be loaded" error={members.error} onRetry={() => void members.refetch()} />;
+  else if (items.length === 0 && (list.search || role)) {
+    body = (
+      <EmptyState title="No members match" action={<Button variant="default" onClick={() => list.update({ search: null, role: null })}>Clear search and filter</Button>}>
+        No member of {name} matches the search and role you chose.
+      </EmptyState>
+    );
+  } else if (items.length === 0) body = <EmptyState title="No members yet">Add people to give them access to {name}.</EmptyState>;
+  else body = <DataTable label="Members" items={items} columns={cols} getRowId={(m) => String(m.id)} busy={members.isFetching} />;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Members
+          </Title>
+          <Text c="dimmed" size="sm" maw={640}>
+            Everyone with access to {name}. Inherited members come from a parent group and are changed there.
+          </Text>
+        </div>
+        {canAdmin && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ editing: null })}>
+            Add member
+          </Button>
+        )}
+      </Group>
+      <Group gap="sm" align="flex-end">
+        <TextInput label="Search" placeholder="Name or username" type="search" leftSection={<IconSearch size={16} />} {...searchBox} style={{ flex: '1 1 240px', maxWidth: 360 }} />
+        <NativeSelect label="Role" value={role ? String(role) : ''} onChange={(e) => list.update({ role: e.currentTarget.value || null })} data={[{ value: '', label: 'Any role' }, ...ROLE_OPTIONS]} maw={200} />
+      </Group>
+      {body}
+      <TablePager info={info} shown={items.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
+      <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={add.isPending || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
+      <ConfirmDialog
+        opened={removing !== null}
+        title={removing ? `Remove ${removing.name}?` : ''}
+        confirmLabel="Remove member"
+        loading={remove.isPending}
+        onConfirm={confirmRemove}
+        onClose={() => {
+          setRemoving(null);
+          setRefusal(null);
+        }}
+      >
+        {refusal ? <Text c="red" role="alert">{refusal}</Text> : `${removing?.name} loses direct access to ${name}. Access inherited from a parent group stays.`}
+      </ConfirmDialog>
+    </Stack>
+  );
+}

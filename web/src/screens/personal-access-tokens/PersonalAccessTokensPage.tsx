@@ -1,0 +1,179 @@
+import { useMemo, useRef, useState } from 'react';
+import { Badge, Button, Group, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
+import { useCurrentUser } from '../../api/session.ts';
+import { usePersonalAccessTokens, useRevokePersonalAccessToken, useRotatePersonalAccessToken } from '../../api/personal-access-tokens.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { formatDate } from '../../components/format.ts';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { useListParams, useSearchBox } from '../../components/list-params.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { EmptyState, ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
+import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { ExpiryCell } from '../group-access-tokens/columns.tsx';
+import { RotateTokenDialog } from '../group-access-tokens/RotateTokenDialog.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from '../group-access-tokens/TokenRevealDialog.tsx';
+import { CreatePersonalTokenDialog } from './CreatePersonalTokenDialog.tsx';
+import { asGroupTokenShape, asRevealable } from './reveal.ts';
+
+const col = createColumnHelper<PersonalAccessToken>();
+
+function columns(actions: { onRotate: (t: PersonalAccessToken) => void; onRevoke: (t: PersonalAccessToken) => void } | null) {
+  const base = [
+    col.accessor('name', {
+      header: 'Token',
+      cell: ({ row }) => (
+        <Stack gap={2} maw={280} miw={140}>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {row.original.name}
+          </Text>
+          {row.original.description && (
+            <Text size="xs" c="dimmed" lineClamp={2}>
+              {row.original.description}
+            </Text>
+          )}
+        </Stack>
+      ),
+    }),
+    col.accessor('scopes', {
+      header: 'Scopes',
+      cell: (info) => (
+        <Group gap={4} maw={240}>
+          {info.getValue().map((s) => (
+            <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
+              {s}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    }),
+    col.accessor('created_at', { header: 'Created', meta: { hideNarrow: true, width: 120 }, cell: (info) => formatDate(info.getValue()) }),
+    col.accessor('last_used_at', { header: 'Last used', meta: { hideNarrow: true, width: 120 }, cell: (info) => (info.getValue() ? formatDate(info.getValue()) : 'Never') }),
+    col.accessor('expires_at', { header: 'Expires', meta: { width: 160 }, cell: ({ row }) => <ExpiryCell token={row.original} /> }),
+  ];
+  if (!actions) return base;
+  return [
+    ...base,
+    col.display({
+      id: 'actions',
+      header: () => <span className="gh-visually-hidden">Actions</span>,
+      meta: { width: 170 },
+      cell: ({ row }) => (
+        <Group gap={6} wrap="nowrap" justify="flex-end">
+          <Button size="compact-sm" variant="default" onClick={() => actions.onRotate(row.original)} aria-label={`Rotate ${row.original.name}`}>
+            Rotate
+          </Button>
+          <Button size="compact-sm" variant="light" color="red" onClick={() => actions.onRevoke(row.original)} aria-label={`Revoke ${row.original.name}`}>
+            Revoke
+          </Button>
+        </Group>
+      ),
+    }),
+  ];
+}
+
+/** /user/access_tokens: the signed-in user's personal access tokens. */
+export default function PersonalAccessTokensPage() {
+  usePageTitle('Personal access tokens');
+  const user = useCurrentUser();
+  const list = useListParams();
+  const state = list.get('state') === 'inactive' ? 'inactive' : 'active';
+  const query = { state, search: list.search.trim() || undefined, page: list.page } as const;
+  const tokens = usePersonalAccessTokens(user.id, query);
+  const searchBox = useSearchBox(list.search, list.update);
+  const reveal = useRef<TokenRevealHandle>(null);
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<PersonalAccessToken | null>(null);
+  const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
+  const rotate = useRotatePersonalAccessToken({ meta: { errorTitle: `“${rotating?.name ?? 'The token'}” was not rotated` } });
+  const revoke = useRevokePersonalAccessToken({ meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
+  const cols = useMemo(() => columns(state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null), [state]);
+
+  const confirmRotate = (expiresAt: string) => {
+    if (!rotating) return;
+    rotate.mutate(
+      { tokenId: rotating.id, expires_at: expiresAt },
+      {
+        onSuccess: (rotated) => {
+          rotate.reset();
+          setRotating(null);
+          reveal.current?.show(asRevealable(rotated), 'rotated');
+        },
+      },
+    );
+  };
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
+        setRevoking(null);
+      },
+    });
+  };
+
+  const items = tokens.data?.items ?? [];
+  let body: React.ReactNode;
+  if (tokens.isPending) body = <LoadingState label="Loading your tokens…" />;
+  else if (tokens.isError && tokens.error.status === 403) body = <ForbiddenState title="You may not list personal access tokens">Ask an administrator about your account.</ForbiddenState>;
+  else if (tokens.isError) body = <ErrorState title="Your tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
+  else if (items.length === 0 && query.search) body = <EmptyState title="No tokens match">No {state} token is named like “{query.search}”.</EmptyState>;
+  else if (items.length === 0 && state === 'active') {
+    body = (
+      <EmptyState
+        title="No active personal access tokens"
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            Create token
+          </Button>
+        }
+      >
+        A personal access token lets scripts and API clients act as you, limited to the scopes you choose.
+      </EmptyState>
+    );
+  } else if (items.length === 0) body = <EmptyState title="No inactive tokens">Your revoked and expired tokens are listed here.</EmptyState>;
+  else body = <DataTable label="Personal access tokens" items={items} columns={cols} getRowId={(t) => String(t.id)} busy={tokens.isFetching} />;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <div style={{ flex: '1 1 320px' }}>
+          <Title order={1} size="h2">
+            Personal access tokens
+          </Title>
+          <Text c="dimmed" size="sm" maw={640}>
+            Tokens that act as you ({user.username}) through the API and git. Each is shown once, when it is created or rotated.
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          Create token
+        </Button>
+      </Group>
+      <Tabs value={state} onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null })} variant="outline" aria-label="Token state">
+        <Tabs.List>
+          <Tabs.Tab value="active">Active</Tabs.Tab>
+          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <TextInput label="Search" placeholder="Token name" type="search" leftSection={<IconSearch size={16} />} {...searchBox} maw={360} />
+      {body}
+      <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+
+      <CreatePersonalTokenDialog opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(asRevealable(t), 'created')} />
+      <RotateTokenDialog token={rotating && asGroupTokenShape(rotating)} loading={rotate.isPending} onConfirm={confirmRotate} onClose={() => setRotating(null)} />
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={revoking ? `Revoke “${revoking.name}”?` : ''}
+        confirmLabel="Revoke token"
+        loading={revoke.isPending}
+        onConfirm={confirmRevoke}
+        onClose={() => setRevoking(null)}
+      >
+        Anything that uses this token loses its access at once. A revoked token cannot be restored.
+      </ConfirmDialog>
+      <TokenRevealDialog ref={reveal} />
+    </Stack>
+  );
+}
