@@ -18,8 +18,8 @@ import { createPersonalAccessToken } from '../src/services/personal-access-token
 import { createGroupAs, findGroup, groupToCreateIn } from '../src/services/groups.ts';
 import { createProject, findProject } from '../src/services/projects.ts';
 import { addMember as addMemberTo, type MemberSource } from '../src/services/members.ts';
-import { nowIso } from '../src/util/time.ts';
 import { userCreateBody } from '../../shared/src/users.ts';
+import { insertUser } from '../src/services/users.ts';
 import { groupCreateBody } from '../../shared/src/groups.ts';
 import { projectCreateBody } from '../../shared/src/projects.ts';
 import { memberCreateBody } from '../../shared/src/members.ts';
@@ -256,8 +256,8 @@ function currentServer(): Running {
 
 /**
  * Every built user shares one password per test process, hashed once: scrypt costs 150–250 ms
- * a user on this machine, most of the time a user fixture took. users.createUser takes no digest,
- * so the row it would write (for this body) is written here.
+ * a user on this machine, most of the time a user fixture took. users.createUser takes a
+ * password, not a digest, so the row is written through users.insertUser with the shared digest.
  */
 const sharedPassword = `pw-${crypto.randomBytes(8).toString('hex')}`;
 let sharedDigest: Promise<string> | undefined;
@@ -266,13 +266,8 @@ export async function buildUser(attrs: { admin?: boolean; scopes?: string[]; ext
   const { db } = currentServer();
   const username = unique('user');
   const body = userCreateBody.parse({ username, name: `User ${username}`, email: `${username}@example.com`, admin: attrs.admin ?? false, external: attrs.external ?? false });
-  const now = nowIso();
   const passwordDigest = await (sharedDigest ??= hashPassword(sharedPassword));
-  const { id } = await db
-    .insertInto('users')
-    .values({ username: body.username, name: body.name, email: body.email, state: 'active', is_admin: body.admin ? 1 : 0, bot: 0, external: body.external ? 1 : 0, can_create_group: 1, bio: '', password_digest: passwordDigest, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { id } = await insertUser(db, { username: body.username, name: body.name, email: body.email, is_admin: body.admin ? 1 : 0, external: body.external ? 1 : 0, password_digest: passwordDigest });
   const token = await createPersonalAccessToken(db, id, personalAccessTokenCreateBody.parse({ name: 'test', scopes: attrs.scopes ?? ['api'] }));
   return { user: { id, username: body.username, name: body.name }, token: token.plaintext, password: sharedPassword, tokenId: token.token.id };
 }

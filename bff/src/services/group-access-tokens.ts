@@ -7,7 +7,7 @@ import type { GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../.
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { forbidden, notAllowed, notFound, unauthorized, validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
-import { hashPassword } from '../auth/secrets.ts';
+import { insertUser } from './users.ts';
 import { matchesSearch } from '../db/search.ts';
 import { nowIso, today } from '../util/time.ts';
 import { json } from '../util/rows.ts';
@@ -81,31 +81,12 @@ export async function createGroupAccessToken(
   body: GroupAccessTokenCreateBody,
 ): Promise<GroupAccessTokenRecord & { plaintext: string }> {
   const accessLevel = body.access_level ?? ACCESS_LEVELS.maintainer;
-  const passwordDigest = await hashPassword(crypto.randomBytes(24).toString('hex'));
   const created = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const suffix = crypto.randomBytes(4).toString('hex');
     const username = `group_${group.id}_bot_${suffix}`;
-    const bot = await trx
-      .insertInto('users')
-      .values({
-        username,
-        name: body.name,
-        email: `${username}@noreply.gatehouse.invalid`,
-        state: 'active',
-        is_admin: 0,
-        bot: 1,
-        external: 0,
-        can_create_group: 0,
-        password_digest: passwordDigest,
-        bio: '',
-        public_email: null,
-        created_at: now,
-        updated_at: now,
-        bot_group_id: group.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    // A bot signs in with its token only: it has no password.
+    const bot = await insertUser(trx, { username, name: body.name, email: `${username}@noreply.gatehouse.invalid`, bot: 1, can_create_group: 0, bot_group_id: group.id });
     await trx
       .insertInto('members')
       .values({ source_type: 'group', source_id: group.id, user_id: bot.id, access_level: accessLevel, created_by_id: actor.user?.id ?? null, created_at: now, updated_at: now })

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ScimIdentityRow, UserRow } from '../db/schema.ts';
 import type { ScimUserInput } from '../../../shared/src/scim-identities.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { hashPassword, newToken, safeEqual, tokenDigest } from '../auth/secrets.ts';
+import { newToken, safeEqual, tokenDigest } from '../auth/secrets.ts';
+import { insertUser } from './users.ts';
 import { notFound, validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 
@@ -138,7 +138,6 @@ export async function scimCreateUser(db: Db, group: GroupRow, input: ScimUserInp
   const email = (input.emails.find((e) => e.primary) ?? input.emails[0]).value;
   const existingIdentity = await db.selectFrom('scim_identities').select('id').where('group_id', '=', group.id).where('extern_uid', '=', input.externalId).executeTakeFirst();
   if (existingIdentity) throw new ScimConflict(`User with externalId ${input.externalId} already exists`);
-  const passwordDigest = await hashPassword(crypto.randomBytes(24).toString('hex'));
   return db.transaction().execute(async (trx) => {
     let user = await trx
       .selectFrom('users')
@@ -155,12 +154,8 @@ export async function scimCreateUser(db: Db, group: GroupRow, input: ScimUserInp
         username = `${base}${n}`;
       }
       const name = input.name?.formatted ?? input.displayName ?? ([input.name?.givenName, input.name?.familyName].filter(Boolean).join(' ') || username);
-      const now = nowIso();
-      const inserted = await trx
-        .insertInto('users')
-        .values({ username, name, email, state: 'active', is_admin: 0, bot: 0, external: 0, can_create_group: 1, password_digest: passwordDigest, bio: '', public_email: null, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      // Provisioned users sign in through their identity provider: no password.
+      const inserted = await insertUser(trx, { username, name, email });
       user = await trx.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
     }
     const active = input.active ?? true;

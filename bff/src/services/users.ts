@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { UserRow, UsersTable } from '../db/schema.ts';
 import type { UserCreateBody, UserUpdateBody } from '../../../shared/src/users.ts';
 import type { z } from 'zod';
 import type { userListQuery } from '../../../shared/src/users.ts';
-import { hashPassword, randomPassword } from '../auth/secrets.ts';
+import { hashPassword } from '../auth/secrets.ts';
 import { conflict, forbidden, notFound, validationFailed } from './errors.ts';
 import { columnsOf } from '../db/columns.ts';
 import { customAttributeConditions } from './custom-attributes.ts';
@@ -37,29 +37,38 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
     throw validationFailed({ password: ['is missing (or send reset_password or force_random_password)'] });
   }
   await checkTaken(db, body);
+  // Without a password (reset_password, force_random_password) no password signs in: no digest is
+  // stored rather than the digest of a random one nobody knows, which would cost a hash for nothing.
+  const inserted = await insertUser(db, {
+    username: body.username,
+    name: body.name,
+    email: body.email,
+    is_admin: body.admin ? 1 : 0,
+    bot: body.bot ? 1 : 0,
+    external: body.external ? 1 : 0,
+    can_create_group: body.can_create_group === false ? 0 : 1,
+    password_digest: body.password ? await hashPassword(body.password) : null,
+    bio: body.bio ?? '',
+    public_email: body.public_email ?? null,
+  });
+  return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+}
+
+/**
+ * The one way a user row is written (people, group bots, SCIM-provisioned users): active, and
+ * without a password unless a digest is given. Two requests creating the same user at once both
+ * pass the callers' checks: the unique indexes decide.
+ */
+export async function insertUser(
+  db: Db,
+  fields: Pick<Insertable<UsersTable>, 'username' | 'name' | 'email'> & Partial<Omit<Insertable<UsersTable>, 'id' | 'state' | 'created_at' | 'updated_at'>>,
+): Promise<{ id: number }> {
   const now = nowIso();
-  const digest = await hashPassword(body.password ?? randomPassword());
-  // Two requests creating the same user at once both pass the checks above: the unique indexes decide.
-  const inserted = await db
+  return db
     .insertInto('users')
-    .values({
-      username: body.username,
-      name: body.name,
-      email: body.email,
-      state: 'active',
-      is_admin: body.admin ? 1 : 0,
-      bot: body.bot ? 1 : 0,
-      external: body.external ? 1 : 0,
-      can_create_group: body.can_create_group === false ? 0 : 1,
-      password_digest: digest,
-      bio: body.bio ?? '',
-      public_email: body.public_email ?? null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ is_admin: 0, bot: 0, external: 0, can_create_group: 1, password_digest: null, bio: '', public_email: null, ...fields, state: 'active', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
 }
 
 /** Email and username are unique whatever their case; a taken one is a conflict (409), as on the platform. */
