@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconFlame, IconGroups, IconHome, IconKey, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlame, IconGroups, IconHome, IconKey, IconLock, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -38,6 +38,12 @@ export const appRoutes: AppRoute[] = [
   },
   { kind: 'screen', path: '/groups/*', load: () => import('./screens/groups/GroupPage.tsx') },
   { kind: 'screen', path: '/projects/*', load: () => import('./screens/projects/ProjectPage.tsx') },
+  {
+    kind: 'screen',
+    path: '/admin/*',
+    load: () => import('./screens/admin/AdminPage.tsx'),
+    nav: { label: 'Admin', icon: IconLock, activePrefix: '/admin', access: (user) => user.is_admin },
+  },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
@@ -108,6 +114,15 @@ export const projectSections: GroupSection[] = [
     load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
   },
 ];
+
+/** Sections of the admin area, /admin[/<slug>[/…]], for administrators. */
+export const adminSections: GroupSection[] = [
+  { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/admin/InstanceOverviewPage.tsx') },
+  { slug: 'users', label: 'Users', icon: IconGroups, load: () => import('./screens/admin/UsersSection.tsx') },
+  { slug: 'settings', label: 'Settings', icon: IconSettings, load: () => import('./screens/admin/SettingsPage.tsx') },
+];
+
+export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 
