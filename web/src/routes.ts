@@ -40,10 +40,11 @@ export const appRoutes: AppRoute[] = [
   { kind: 'screen', path: '/projects/*', load: () => import('./screens/projects/ProjectPage.tsx') },
   {
     kind: 'screen',
-    path: '/admin/*',
+    path: '/admin',
     load: () => import('./screens/admin/AdminPage.tsx'),
     nav: { label: 'Admin', icon: IconLock, activePrefix: '/admin', access: (user) => user.is_admin },
   },
+  { kind: 'screen', path: '/admin/*', load: () => import('./screens/admin/AdminPage.tsx') },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
