@@ -27,6 +27,7 @@ function Figure({ label, value, hint, tone }: { label: string; value: ReactNode;
 }
 
 const n = (v: number) => v.toLocaleString();
+const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
 /** /admin: what runs (version, database), how much it holds, and whether background work keeps up, with a refresh. */
 export default function InstanceOverviewPage() {
@@ -68,10 +69,10 @@ export default function InstanceOverviewPage() {
           Contents
         </Title>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-          <Figure label="Users" value={n(o.counts.users)} hint={`${n(o.counts.admins)} administrators · ${n(o.counts.blocked_users)} blocked`} />
+          <Figure label="Users" value={n(o.counts.users)} hint={`${count(o.counts.admins, 'administrator', 'administrators')} · ${n(o.counts.blocked_users)} blocked`} />
           <Figure label="Bot users" value={n(o.counts.bots)} hint="Behind group access tokens" />
           <Figure label="Groups" value={n(o.counts.groups)} />
-          <Figure label="Projects" value={n(o.counts.projects)} hint={`${n(o.counts.hooks)} webhooks in all`} />
+          <Figure label="Projects" value={n(o.counts.projects)} hint={`${count(o.counts.hooks, 'webhook', 'webhooks')} in all`} />
         </SimpleGrid>
       </section>
 

@@ -1,8 +1,8 @@
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import { formatDate } from '../../components/format.ts';
-import { ExpiryCell } from '../group-access-tokens/columns.tsx';
+import { ExpiryCell, ScopeBadges } from '../group-access-tokens/columns.tsx';
 
 const col = createColumnHelper<PersonalAccessToken>();
 
@@ -19,15 +19,7 @@ export function personalTokenColumns(onRevoke: ((token: PersonalAccessToken) => 
     }),
     col.accessor('scopes', {
       header: 'Scopes',
-      cell: (info) => (
-        <Group gap={4} maw={240} miw={130}>
-          {info.getValue().map((s) => (
-            <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
-              {s}
-            </Badge>
-          ))}
-        </Group>
-      ),
+      cell: (info) => <ScopeBadges scopes={info.getValue()} />,
     }),
     col.accessor('created_at', { header: 'Created', meta: { hideNarrow: true, width: 120 }, cell: (info) => <Text size="sm">{formatDate(info.getValue())}</Text> }),
     col.accessor('last_used_at', {
