@@ -26,5 +26,12 @@ export const instanceOverview = z.object({
     oldest_due_at: z.string().nullable(),
     last_failure: z.object({ kind: z.string(), error: z.string().nullable(), at: z.string() }).nullable(),
   }),
+  /** Set by the configuration at start (GATEHOUSE_SIGNIN_MAX_FAILURES, GATEHOUSE_SESSION_HOURS), not writable here. */
+  sign_in: z.object({
+    max_failures_per_user: z.number().int(),
+    max_failures_per_address: z.number().int(),
+    window_minutes: z.number(),
+    session_hours: z.number(),
+  }),
 });
 export type InstanceOverview = z.infer<typeof instanceOverview>;

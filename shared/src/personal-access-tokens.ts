@@ -25,6 +25,7 @@ export const personalAccessTokenCreateBody = z.object({
   scopes: z.preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(tokenScope).min(1)),
   expires_at: dateParam().optional(),
 });
+export type PersonalAccessTokenCreateBody = z.infer<typeof personalAccessTokenCreateBody>;
 
 /** Rotation keeps name, description and scopes; only the new expiry may be chosen. */
 export const personalAccessTokenRotateBody = z.object({ expires_at: dateParam().optional() });

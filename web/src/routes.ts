@@ -50,6 +50,13 @@ export const appRoutes: AppRoute[] = [
     load: () => import('./screens/personal-access-tokens/PersonalAccessTokensPage.tsx'),
     nav: { label: 'Access tokens', icon: IconKey, activePrefix: '/user/access_tokens' },
   },
+  {
+    kind: 'screen',
+    path: '/admin',
+    load: () => import('./screens/admin/AdminPage.tsx'),
+    nav: { label: 'Admin', icon: IconLock, activePrefix: '/admin', access: (user) => user.is_admin },
+  },
+  { kind: 'screen', path: '/admin/*', load: () => import('./screens/admin/AdminPage.tsx') },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
@@ -125,6 +132,15 @@ export const projectSections: GroupSection[] = [
     load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
   },
 ];
+
+/** Sections of the admin area, /admin[/<slug>[/…]], for administrators. */
+export const adminSections: GroupSection[] = [
+  { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/admin/InstanceOverviewPage.tsx') },
+  { slug: 'users', label: 'Users', icon: IconGroups, load: () => import('./screens/admin/UsersSection.tsx') },
+  { slug: 'settings', label: 'Settings', icon: IconSettings, load: () => import('./screens/admin/SettingsPage.tsx') },
+];
+
+export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 

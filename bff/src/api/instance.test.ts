@@ -11,7 +11,7 @@ import { nowIso } from '../util/time.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ GATEHOUSE_SIGNIN_MAX_FAILURES: '7', GATEHOUSE_SESSION_HOURS: '3' });
 });
 after(() => server.close());
 
@@ -60,6 +60,11 @@ describe('GET /api/console/instance', () => {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('shows the sign-in limits the configuration sets', async () => {
+    const body = expectShape(instanceOverview, (await overview()).body);
+    assert.deepEqual(body.sign_in, { max_failures_per_user: 7, max_failures_per_address: 35, window_minutes: 10, session_hours: 3 });
   });
 
   it('is for administrators: 403 for anyone else, 401 anonymously', async () => {

@@ -5,6 +5,7 @@ import { authenticate } from '../http/authenticate.ts';
 import { forbidden, unauthorized } from '../services/errors.ts';
 import { canInstance } from '../policies/index.ts';
 import { instanceOverview } from '../services/instance.ts';
+import { signInLimits } from '../services/session.ts';
 
 /** `GET /api/console/instance`: the admin area's overview, for administrators. */
 export function instanceRouter(db: Db, config: Config): Router {
@@ -13,7 +14,8 @@ export function instanceRouter(db: Db, config: Config): Router {
     const actor = await authenticate(req, db, config);
     if (!actor.user) throw unauthorized();
     if (!canInstance(actor, 'admin_instance')) throw forbidden();
-    res.set('Cache-Control', 'no-store').json(await instanceOverview(db));
+    const signIn = signInLimits({ hours: config.sessionHours, maxFailures: config.signInMaxFailures });
+    res.set('Cache-Control', 'no-store').json({ ...(await instanceOverview(db)), sign_in: signIn });
   });
   return router;
 }

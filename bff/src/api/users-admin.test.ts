@@ -48,6 +48,21 @@ describe('PUT /users/:user_id', () => {
     expectStatus(await api('/application/settings', { token: u.token }), 403);
   });
 
+  it('refuses an administrator taking away their own administrator access (403), and changes nothing', async () => {
+    const self = await buildUser({ admin: true });
+    const res = await api(`/users/${self.user.id}`, { method: 'PUT', token: self.token, json: { admin: false, name: 'Not saved' } });
+    expectStatus(res, 403);
+    assert.deepEqual(res.body, { message: '403 Forbidden - You cannot remove your own administrator access' });
+    const after = await api(`/users/${self.user.id}`, { token: admin.token });
+    assert.equal(after.body.is_admin, true);
+    assert.equal(after.body.name, self.user.name);
+    // Saying yes again is no change, and another administrator may still remove it.
+    expectStatus(await api(`/users/${self.user.id}`, { method: 'PUT', token: self.token, json: { admin: true } }), 200);
+    const down = await api(`/users/${self.user.id}`, { method: 'PUT', token: admin.token, json: { admin: false } });
+    expectStatus(down, 200);
+    assert.equal(down.body.is_admin, false);
+  });
+
   it('answers 409 for an email or username another user has, whatever the case, and changes nothing', async () => {
     const [a, b] = [await buildUser(), await buildUser()];
     const email = await api(`/users/${a.user.id}`, { method: 'PUT', token: admin.token, json: { email: `${b.user.username.toUpperCase()}@example.com`, name: 'Not saved' } });
@@ -131,6 +146,15 @@ describe('POST /users/:user_id/block and /unblock', () => {
     expectStatus(await api('/user', { token: null, headers: { cookie } }), 200);
     expectStatus(await api(`/users/${u.user.id}/block`, { method: 'POST', token: admin.token }), 201);
     expectStatus(await api('/user', { token: null, headers: { cookie } }), 401);
+  });
+
+  it('refuses an administrator blocking themselves (403): they stay active and signed in', async () => {
+    const self = await buildUser({ admin: true });
+    const res = await api(`/users/${self.user.id}/block`, { method: 'POST', token: self.token });
+    expectStatus(res, 403);
+    assert.deepEqual(res.body, { message: '403 Forbidden - You cannot block yourself' });
+    assert.equal((await api(`/users/${self.user.id}`, { token: admin.token })).body.state, 'active');
+    expectStatus(await api('/user', { token: self.token }), 200);
   });
 
   it('refuses to block the bot user behind a group access token (403), and non-administrators (403)', async () => {

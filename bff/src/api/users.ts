@@ -88,7 +88,7 @@ export const userRoutes = [
     upload: 'avatar',
     response: user,
     errors: [409],
-    handler: async (ctx) => users.updateUser(ctx.db, ctx.user, ctx.body, ctx.file),
+    handler: async (ctx) => users.updateUser(ctx.db, ctx.user, ctx.body, ctx.file, ctx.actor.user?.id),
     present: (u, ctx) => presentUser(u, ctx.baseUrl, { full: true }),
   }),
   ...(['block', 'unblock'] as const).map((action) =>
@@ -104,7 +104,7 @@ export const userRoutes = [
       ...withUser,
       response: z.literal(true),
       handler: async (ctx) => {
-        await (action === 'block' ? users.blockUser : users.unblockUser)(ctx.db, ctx.user);
+        await (action === 'block' ? users.blockUser(ctx.db, ctx.user, ctx.actor.user?.id) : users.unblockUser(ctx.db, ctx.user));
         return true as const;
       },
     }),

@@ -9,7 +9,7 @@ const VERSION = (JSON.parse(fs.readFileSync(new URL('../../../package.json', imp
 const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
 
 /** What an administrator checks first: what runs, how much it holds, and whether background work keeps up. */
-export async function instanceOverview(db: Db): Promise<InstanceOverview> {
+export async function instanceOverview(db: Db): Promise<Omit<InstanceOverview, 'sign_in'>> {
   const users = db.selectFrom('users').select((eb) => eb.fn.countAll().as('n'));
   const [people, bots, blocked, admins, groups, projects, hooks] = await Promise.all([
     countOf(users.where('bot', '=', 0)),

@@ -13,6 +13,16 @@ export interface SessionOptions {
 }
 
 const FAILURE_WINDOW_MS = 10 * 60_000;
+/** One address may try several accounts (people behind one proxy), so its limit is wider. */
+const ADDRESS_FACTOR = 5;
+
+/** The sign-in limits in force, as the admin area shows them (they come from the configuration). */
+export const signInLimits = (opts: SessionOptions) => ({
+  max_failures_per_user: opts.maxFailures,
+  max_failures_per_address: opts.maxFailures * ADDRESS_FACTOR,
+  window_minutes: FAILURE_WINDOW_MS / 60_000,
+  session_hours: opts.hours,
+});
 
 /**
  * A username and password, checked under the sign-in limits that the console and git over
@@ -20,10 +30,9 @@ const FAILURE_WINDOW_MS = 10 * 60_000;
  * the answer is 429 until the window (10 minutes) passes, whether or not the password is right.
  */
 export async function verifySignIn(db: Db, maxFailures: number, username: string, password: string, clientIp: string): Promise<UserRow> {
-  // One address may try several accounts (people behind one proxy), so its limit is wider.
   const limits = [
     { key: `signin:user:${username.toLowerCase()}`, max: maxFailures },
-    { key: `signin:ip:${clientIp}`, max: maxFailures * 5 },
+    { key: `signin:ip:${clientIp}`, max: maxFailures * ADDRESS_FACTOR },
   ];
   const keys = limits.map((l) => l.key);
   for (const { key, max } of limits) {

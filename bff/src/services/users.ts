@@ -84,10 +84,15 @@ async function checkTaken(db: Db, fields: { email?: string; username?: string },
   if (fields.username && (await taken('username', fields.username))) throw conflict('Username has already been taken');
 }
 
-/** Changes what the body sends; the rest is kept. A new password replaces the old one's digest. */
-export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody, avatar?: unknown): Promise<UserRow> {
+/**
+ * Changes what the body sends; the rest is kept. A new password replaces the old one's digest.
+ * An administrator cannot take away their own administrator access (`actorId`): doing it by
+ * mistake could leave the instance with no one to give it back.
+ */
+export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody, avatar?: unknown, actorId?: number): Promise<UserRow> {
   // Clients send the form as multipart, which may carry an avatar: not kept for users yet.
   if (avatar) throw validationFailed({ avatar: ['cannot be uploaded for users yet'] });
+  if (body.admin === false && user.id === actorId && user.is_admin) throw forbidden('You cannot remove your own administrator access');
   await checkTaken(db, body, user.id);
   const { password, admin, skip_reconfirmation: _confirmed, public_email, ...fields } = body;
   await db
@@ -109,8 +114,10 @@ export async function updateUser(db: Db, user: UserRow, body: UserUpdateBody, av
  * state on every request), its data stays. The bots behind access tokens are internal users,
  * which the platform refuses to block.
  */
-export async function blockUser(db: Db, user: UserRow): Promise<void> {
+export async function blockUser(db: Db, user: UserRow, actorId?: number): Promise<void> {
   if (user.bot) throw forbidden('An internal user cannot be blocked');
+  // Blocking ends the caller's own sessions and tokens at once: an administrator would lock themselves out.
+  if (user.id === actorId) throw forbidden('You cannot block yourself');
   await db.updateTable('users').set({ state: 'blocked', updated_at: nowIso() }).where('id', '=', user.id).execute();
 }
 

@@ -1,3 +1,4 @@
+import type { InstanceOverview } from '../../../shared/src/instance.ts';
 import type { Abilities, SessionInfo, SignInBody } from '../../../shared/src/session.ts';
 
 /**
@@ -19,4 +20,5 @@ export type ConsolePaths = {
   };
   '/groups/{id}/abilities': AbilitiesPath;
   '/projects/{id}/abilities': AbilitiesPath;
+  '/instance': { parameters: NoParams; get: { parameters: NoParams; responses: { 200: Json<InstanceOverview> } } };
 };

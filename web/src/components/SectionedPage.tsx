@@ -9,6 +9,8 @@ import { ErrorState, ForbiddenState, LoadingState, NotFoundState } from './state
  * the route list's sections, and the chosen section's screen.
  */
 export type Kind = 'group' | 'project';
+/** What a sectioned page is of, as its tabs and not-found state name it (the admin area has sections too). */
+type Place = Kind | 'admin area';
 const OVERVIEW = 'overview';
 
 /** The lazy screen of each section, made once per list. */
@@ -41,7 +43,7 @@ export function resourceState(
 }
 
 /** The sections the server's rules open to the caller, as tabs; on a narrow screen the current one stays in view. */
-export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections: GroupSection[]; section: string; can: (action: string) => boolean; kind: Kind; hrefOf: (slug: string) => string }) {
+export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections: GroupSection[]; section: string; can: (action: string) => boolean; kind: Place; hrefOf: (slug: string) => string }) {
   const navigate = useNavigate();
   const tabList = useRef<HTMLDivElement>(null);
   const tabs = sections.filter((s) => !s.action || can(s.action));
@@ -54,7 +56,7 @@ export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections
       value={section || OVERVIEW}
       onChange={(value) => navigate(hrefOf(value === OVERVIEW ? '' : (value ?? '')))}
       keepMounted={false}
-      aria-label={`${kind === 'group' ? 'Group' : 'Project'} sections`}
+      aria-label={`${kind.charAt(0).toUpperCase()}${kind.slice(1)} sections`}
     >
       <Tabs.List ref={tabList} className="gh-tabs-scroll">
         {tabs.map((s) => (
@@ -68,7 +70,7 @@ export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections
 }
 
 /** The chosen section's screen, or a not-found state for a section the page does not have. */
-export function SectionScreen({ screens, section, kind }: { screens: Map<string, ComponentType>; section: string; kind: Kind }) {
+export function SectionScreen({ screens, section, kind }: { screens: Map<string, ComponentType>; section: string; kind: Place }) {
   const Screen = screens.get(section);
   if (!Screen) {
     return (

@@ -4,13 +4,16 @@ import type { GroupAccessTokenWithToken } from '../../../../shared/src/group-acc
 import { formatDate, roleName } from '../../components/format.ts';
 import { IconAlert, IconCheck, IconCopy } from '../../components/icons.tsx';
 
+/** A token with its plaintext: a group access token (with its role) or a personal one (without). */
+export type RevealedToken = Pick<GroupAccessTokenWithToken, 'name' | 'token' | 'scopes' | 'expires_at'> & { access_level?: number };
+
 export interface TokenRevealHandle {
   /** Shows a token's plaintext once; it is held here only, and forgotten when the dialog closes. */
-  show: (token: GroupAccessTokenWithToken, how: 'created' | 'rotated') => void;
+  show: (token: RevealedToken, how: 'created' | 'rotated') => void;
 }
 
 interface Shown {
-  token: GroupAccessTokenWithToken;
+  token: RevealedToken;
   how: 'created' | 'rotated';
 }
 
@@ -70,12 +73,14 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
             </CopyButton>
           </Group>
           <Group gap="lg" wrap="wrap">
-            <Text size="sm">
-              <Text span c="dimmed">
-                Role{' '}
+            {t.access_level !== undefined && (
+              <Text size="sm">
+                <Text span c="dimmed">
+                  Role{' '}
+                </Text>
+                {roleName(t.access_level)}
               </Text>
-              {roleName(t.access_level)}
-            </Text>
+            )}
             <Text size="sm">
               <Text span c="dimmed">
                 Expires{' '}

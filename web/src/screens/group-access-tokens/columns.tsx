@@ -50,6 +50,19 @@ export function ExpiryCell({ token }: { token: Pick<GroupAccessToken, 'expires_a
   );
 }
 
+/** A token's scopes as badges, in a table cell. */
+export function ScopeBadges({ scopes }: { scopes: string[] }) {
+  return (
+    <Group gap={4} maw={240} miw={130}>
+      {scopes.map((s) => (
+        <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
+          {s}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 export interface RowActions {
   onRotate: (token: GroupAccessToken) => void;
   onRevoke: (token: GroupAccessToken) => void;
@@ -81,15 +94,7 @@ export function tokenColumns(actions: RowActions | null) {
     }),
     col.accessor('scopes', {
       header: 'Scopes',
-      cell: (info) => (
-        <Group gap={4} maw={240} miw={130}>
-          {info.getValue().map((s) => (
-            <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
-              {s}
-            </Badge>
-          ))}
-        </Group>
-      ),
+      cell: (info) => <ScopeBadges scopes={info.getValue()} />,
     }),
     col.accessor('created_at', {
       id: 'created',

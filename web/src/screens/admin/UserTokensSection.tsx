@@ -1,0 +1,95 @@
+import { useMemo, useRef, useState } from 'react';
+import { Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
+import type { User } from '../../../../shared/src/users.ts';
+import { useRevokeUserToken, useUserTokens } from '../../api/users.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { IconPlus } from '../../components/icons.tsx';
+import { useListParams } from '../../components/list-params.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { EmptyState } from '../../components/states.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from '../group-access-tokens/TokenRevealDialog.tsx';
+import { adminQueryState } from './admin-states.tsx';
+import { CreateUserTokenDialog } from './CreateUserTokenDialog.tsx';
+import { personalTokenColumns } from './token-columns.tsx';
+
+/** The user's personal access tokens, active or inactive (tab and page in the URL): revoke one, or create one for them. */
+export function UserTokensSection({ user }: { user: User }) {
+  const list = useListParams();
+  const state = list.get('tokens') === 'inactive' ? 'inactive' : 'active';
+  const tokens = useUserTokens(user.id, { state, page: list.page });
+  const reveal = useRef<TokenRevealHandle>(null);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
+  const revoke = useRevokeUserToken(user.id, { meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
+  const columns = useMemo(() => personalTokenColumns(state === 'active' ? setRevoking : null), [state]);
+  const items = tokens.data?.items ?? [];
+  const canCreate = !user.bot;
+
+  let body = adminQueryState(tokens, 'tokens');
+  if (!body && items.length === 0) {
+    body =
+      state === 'active' ? (
+        <EmptyState title="No active personal access tokens">
+          {user.bot ? 'A bot user’s tokens are managed where its access token was created.' : `${user.name} has no token that works now.`}
+        </EmptyState>
+      ) : (
+        <EmptyState title="No inactive personal access tokens">Revoked and expired tokens of {user.name} are listed here.</EmptyState>
+      );
+  } else if (!body) {
+    body = <DataTable label="Personal access tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} minWidth={640} />;
+  }
+
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        notifySuccess('Token revoked', `“${revoking.name}” of @${user.username} no longer works.`);
+        setRevoking(null);
+      },
+    });
+  };
+
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="user-tokens">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <div style={{ flex: '1 1 320px' }}>
+            <Title order={3} size="h4" id="user-tokens">
+              Personal access tokens
+            </Title>
+            <Text size="sm" c="dimmed" maw={640}>
+              Tokens act as {user.name} through the API and git. A token you create here is shown once; give it to them over a safe channel.
+            </Text>
+          </div>
+          {canCreate && (
+            <Button leftSection={<IconPlus size={16} />} variant="default" onClick={() => setCreating(true)}>
+              Create token
+            </Button>
+          )}
+        </Group>
+        <Tabs value={state} onChange={(v) => list.update({ tokens: v === 'inactive' ? 'inactive' : null })} variant="outline" aria-label="Token state">
+          <Tabs.List>
+            <Tabs.Tab value="active">Active</Tabs.Tab>
+            <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+          </Tabs.List>
+        </Tabs>
+        {body}
+        <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+      </Stack>
+      <CreateUserTokenDialog user={user} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={revoking ? `Revoke “${revoking.name}”?` : ''}
+        confirmLabel="Revoke token"
+        loading={revoke.isPending}
+        onConfirm={confirmRevoke}
+        onClose={() => setRevoking(null)}
+      >
+        Anything that uses this token as @{user.username} loses its access immediately. A revoked token cannot be restored.
+      </ConfirmDialog>
+      <TokenRevealDialog ref={reveal} />
+    </Paper>
+  );
+}
