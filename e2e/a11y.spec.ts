@@ -197,10 +197,19 @@ test.describe('Accessibility (axe-core, WCAG 2.1 AA)', () => {
       const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: await sessionOf(browser, row.as), viewport: row.viewport ?? { width: 1280, height: 800 } });
       const page = await context.newPage();
       await page.goto(row.url());
-      await expect(row.ready(page)).toBeVisible();
-      if (row.open) await expect(await row.open(page)).toBeVisible();
+      // Generous waits: screens load slowly on a busy machine, and only what axe finds decides.
+      await expect(row.ready(page)).toBeVisible({ timeout: 60_000 });
+      if (row.open) await expect(await row.open(page)).toBeVisible({ timeout: 30_000 });
       await expectAccessible(page, row.name);
       await context.close();
     });
   }
+});
+
+test.describe('Orientation', () => {
+  test('the Groups entry of the navigation is current on a project page', async ({ page }) => {
+    await signInAt(page, '/projects/acme/website');
+    await expect(page.getByRole('heading', { level: 1, name: 'Website' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Groups' })).toHaveAttribute('aria-current', 'true');
+  });
 });

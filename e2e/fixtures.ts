@@ -84,7 +84,7 @@ export async function expectAccessible(page: Page, label: string) {
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
   const blocking = violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}. ${v.nodes[0]?.failureSummary ?? ''}`);
   expect(blocking, `critical or serious accessibility violations on ${label}`).toEqual([]);
 }
 

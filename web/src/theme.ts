@@ -90,6 +90,8 @@ export const theme = createTheme({
     // A close button says what it closes for screen readers (Mantine draws only an ×).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Mantine's focus placeholder is a focusable box inside role=menu, where only items may be.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } },
   },
 });

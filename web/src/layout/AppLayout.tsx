@@ -104,6 +104,7 @@ export function AppLayout() {
                 label={entry.nav!.label}
                 leftSection={<Icon size={18} />}
                 active={isActiveAt(entry.nav!.activePrefix, pathname)}
+                aria-current={isActiveAt(entry.nav!.activePrefix, pathname) ? 'true' : undefined}
                 onClick={close}
                 fw={500}
               />
