@@ -26,6 +26,10 @@ let maintainer: Account;
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
 const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
 const dialog = (page: Page, name?: string | RegExp) => page.getByRole('dialog', name ? { name } : undefined);
+const openCreateToken = async (page: Page) => {
+  await page.getByRole('button', { name: 'Create token' }).first().click();
+  return dialog(page, 'Create a group access token');
+};
 
 const ROWS: Row[] = [
   { name: 'sign-in', url: () => '/sign-in', as: 'anonymous', ready: h1('Sign in to Gatehouse') },
@@ -69,18 +73,14 @@ const ROWS: Row[] = [
     name: 'create token dialog',
     url: () => '/groups/umbrella/-/access_tokens',
     ready: h2('Group access tokens'),
-    open: async (page) => {
-      await page.getByRole('button', { name: 'Create token' }).first().click();
-      return dialog(page, 'Create a group access token');
-    },
+    open: openCreateToken,
   },
   {
     name: 'create token dialog with errors',
     url: () => '/groups/umbrella/-/access_tokens',
     ready: h2('Group access tokens'),
     open: async (page) => {
-      await page.getByRole('button', { name: 'Create token' }).first().click();
-      const create = dialog(page, 'Create a group access token');
+      const create = await openCreateToken(page);
       await create.getByRole('button', { name: 'Create token' }).click();
       await expect(create.getByText('Select at least one scope')).toBeVisible();
       return create;
@@ -91,8 +91,7 @@ const ROWS: Row[] = [
     url: () => '/groups/umbrella/-/access_tokens',
     ready: h2('Group access tokens'),
     open: async (page) => {
-      await page.getByRole('button', { name: 'Create token' }).first().click();
-      const create = dialog(page, 'Create a group access token');
+      const create = await openCreateToken(page);
       await create.getByLabel('Token name').fill(`${TOKEN_NAME}-revealed`);
       await create.getByRole('checkbox', { name: 'read_api' }).check();
       await create.getByRole('button', { name: 'Create token' }).click();

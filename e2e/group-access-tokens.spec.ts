@@ -157,6 +157,7 @@ test.describe('Group access tokens from the keyboard and on every screen size', 
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const name = `e2e-keys-${Date.now().toString(36)}`;
     await page.goto('/sign-in?return_to=%2Fgroups%2Fumbrella%2F-%2Faccess_tokens');
+    await expect(page.getByLabel('Username', { exact: true })).toBeFocused();
     await page.keyboard.type(ROOT.username);
     await page.keyboard.press('Tab');
     await page.keyboard.type(ROOT.password);
