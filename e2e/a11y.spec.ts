@@ -103,7 +103,7 @@ const ROWS: Row[] = [
     url: () => '/groups/umbrella/-/access_tokens',
     ready: (page) => page.getByRole('table', { name: 'Access tokens' }),
     open: async (page) => {
-      await page.getByRole('button', { name: `Rotate ${TOKEN_NAME}` }).click();
+      await page.getByRole('button', { name: `Rotate ${TOKEN_NAME}`, exact: true }).click();
       return dialog(page, `Rotate “${TOKEN_NAME}”?`);
     },
   },
@@ -112,7 +112,7 @@ const ROWS: Row[] = [
     url: () => '/groups/umbrella/-/access_tokens',
     ready: (page) => page.getByRole('table', { name: 'Access tokens' }),
     open: async (page) => {
-      await page.getByRole('button', { name: `Revoke ${TOKEN_NAME}` }).click();
+      await page.getByRole('button', { name: `Revoke ${TOKEN_NAME}`, exact: true }).click();
       return dialog(page, `Revoke “${TOKEN_NAME}”?`);
     },
   },
