@@ -158,7 +158,7 @@ const ROWS: Row[] = [
     as: 'maintainer',
     ready: (page) => page.getByRole('table', { name: 'Deliveries' }),
   },
-  { name: 'webhooks refused to a Maintainer', url: () => '/groups/acme/-/hooks', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3 }) },
+  { name: 'group webhooks, refused', url: () => '/groups/acme/-/hooks', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3 }) },
   { name: 'not found', url: () => '/no-such-page', ready: (page) => page.getByRole('heading', { name: 'Page not found' }) },
 ];
 

@@ -154,6 +154,8 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
 
 test.describe('Group access tokens from the keyboard and on every screen size', () => {
   test('a keyboard-only user creates, copies and revokes a token; focus stays in the dialogs and comes back', async ({ page, context }) => {
+    // Many key presses: room for a busy machine; nothing here is timed.
+    test.setTimeout(120_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const name = `e2e-keys-${Date.now().toString(36)}`;
     await page.goto('/sign-in?return_to=%2Fgroups%2Fumbrella%2F-%2Faccess_tokens');
