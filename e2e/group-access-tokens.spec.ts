@@ -165,7 +165,7 @@ test.describe('Group access tokens from the keyboard and on every screen size', 
     await page.keyboard.type(ROOT.password);
     await page.keyboard.press('Enter');
     const heading = page.getByRole('heading', { name: 'Group access tokens' });
-    await expect(heading).toBeVisible();
+    await expect(heading).toBeVisible({ timeout: 60_000 });
 
     const createButton = page.getByRole('button', { name: 'Create token' }).first();
     await tabTo(page, createButton);
