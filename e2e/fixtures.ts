@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 
 /**
  * What every spec needs besides the browser, through Playwright's fixtures: the API as root (a
@@ -70,6 +71,21 @@ export async function signInAt(page: Page, path: string, account: Account = ROOT
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+}
+
+/** The WCAG 2.1 A and AA rules axe-core knows; the console is held to AA. */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Scans the page as it is now (dialogs and menus included) with axe-core and fails on any
+ * critical or serious violation, listing each rule with the elements that break it.
+ */
+export async function expectAccessible(page: Page, label: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+  const blocking = violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}. ${v.nodes[0]?.failureSummary ?? ''}`);
+  expect(blocking, `critical or serious accessibility violations on ${label}`).toEqual([]);
 }
 
 interface TestFixtures {

@@ -1,5 +1,5 @@
-import { type Page } from '@playwright/test';
-import { expect, test, signInAt } from './fixtures.ts';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test, signInAt, ROOT } from './fixtures.ts';
 
 const BASE_URL = process.env.E2E_BASE_URL!;
 
@@ -140,5 +140,124 @@ test.describe('Group access tokens (/groups/:id/access_tokens)', () => {
       await expect(page.getByRole('button', { name: 'Create token' })).toHaveCount(0);
       await expect(page.getByRole('table', { name: 'Access tokens' })).toHaveCount(0);
     });
+  });
+});
+
+/** Presses Tab (Shift+Tab with `back`) until `target` has the focus, as a keyboard user would. */
+async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+test.describe('Group access tokens from the keyboard and on every screen size', () => {
+  test('a keyboard-only user creates, copies and revokes a token; focus stays in the dialogs and comes back', async ({ page, context }) => {
+    // Many key presses: room for a busy machine; nothing here is timed.
+    test.setTimeout(120_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const name = `e2e-keys-${Date.now().toString(36)}`;
+    await page.goto('/sign-in?return_to=%2Fgroups%2Fumbrella%2F-%2Faccess_tokens');
+    await expect(page.getByLabel('Username', { exact: true })).toBeFocused();
+    await page.keyboard.type(ROOT.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ROOT.password);
+    await page.keyboard.press('Enter');
+    const heading = page.getByRole('heading', { name: 'Group access tokens' });
+    await expect(heading).toBeVisible({ timeout: 60_000 });
+
+    const createButton = page.getByRole('button', { name: 'Create token' }).first();
+    await tabTo(page, createButton);
+    await page.keyboard.press('Enter');
+    const create = page.getByRole('dialog', { name: 'Create a group access token' });
+    await expect(create.getByLabel('Token name')).toBeFocused();
+    await page.keyboard.type(name);
+    await tabTo(page, create.getByRole('checkbox', { name: 'read_api' }));
+    await page.keyboard.press('Space');
+    await tabTo(page, create.getByRole('button', { name: 'Create token' }));
+    await page.keyboard.press('Enter');
+
+    // The reveal-once dialog has the focus, on its Copy button, and Tab does not leave it.
+    const reveal = page.getByRole('dialog', { name: 'Token created: copy it now' });
+    const copy = reveal.getByRole('button', { name: 'Copy token' });
+    await expect(copy).toBeFocused();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      expect(await reveal.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    // Masked until asked for.
+    const field = reveal.getByRole('textbox', { name: `New token “${name}”` });
+    const masking = () => field.evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'));
+    expect(await masking()).toBe('disc');
+    await tabTo(page, reveal.getByRole('button', { name: 'Show token' }));
+    await page.keyboard.press('Enter');
+    expect(await masking()).toBe('none');
+    await expect(reveal.getByRole('button', { name: 'Hide token' })).toBeFocused();
+
+    await tabTo(page, copy);
+    await page.keyboard.press('Enter');
+    await expect(reveal.getByRole('button', { name: 'Token copied' })).toBeVisible();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await field.inputValue());
+    expect(await statusWithToken(copied, umbrellaId)).toBe(200);
+
+    await tabTo(page, reveal.getByRole('button', { name: 'I have copied it' }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(createButton).toBeFocused();
+
+    // Revoke: the confirm button has the focus; once the row is gone, focus is on the heading, not lost.
+    const revokeButton = page.getByRole('button', { name: `Revoke ${name}` });
+    await tabTo(page, revokeButton);
+    await page.keyboard.press('Enter');
+    const revoke = page.getByRole('dialog', { name: `Revoke “${name}”?` });
+    await expect(revoke.getByRole('button', { name: 'Revoke token' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Token revoked')).toBeVisible();
+    await expect(revokeButton).toHaveCount(0);
+    await expect(heading).toBeFocused();
+    expect(await statusWithToken(copied, umbrellaId)).toBe(401);
+  });
+
+  test('Escape on a filled dialog asks before discarding it', async ({ page }) => {
+    await signInAt(page, '/groups/umbrella/-/access_tokens');
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create a group access token' });
+    await create.getByLabel('Token name').fill('half-typed');
+    await page.keyboard.press('Escape');
+    const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await expect(ask.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(ask).toHaveCount(0);
+    await expect(create.getByLabel('Token name')).toHaveValue('half-typed');
+    await create.getByRole('button', { name: 'Close dialog' }).click();
+    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('rotating proposes the token’s own lifetime, not a week', async ({ page, api }) => {
+    const name = `e2e-lifetime-${Date.now().toString(36)}`;
+    const day = 86_400_000;
+    const today = Date.parse(new Date().toISOString().slice(0, 10));
+    const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+    expect((await api('POST', `/groups/${umbrellaId}/access_tokens`, { name, scopes: ['read_api'], expires_at: iso(today + 200 * day) })).status).toBe(201);
+    await signInAt(page, `/groups/umbrella/-/access_tokens?search=${name}`);
+    await page.getByRole('button', { name: `Rotate ${name}` }).click();
+    const shown = new Date(today + 200 * day).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    await expect(page.getByRole('dialog', { name: `Rotate “${name}”?` }).getByLabel('New token expires on')).toContainText(shown);
+  });
+
+  test('a long token name keeps Rotate and Revoke on screen at 1280 px; on a phone the table says it scrolls', async ({ page, api }) => {
+    const name = `e2e-long-${Date.now().toString(36)}-${'x'.repeat(200)}`;
+    expect((await api('POST', `/groups/${umbrellaId}/access_tokens`, { name, scopes: ['read_api'] })).status).toBe(201);
+    await signInAt(page, `/groups/umbrella/-/access_tokens?search=${encodeURIComponent(name)}`);
+    await expect(page.getByRole('button', { name: `Rotate ${name}` })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('button', { name: `Revoke ${name}` })).toBeInViewport({ ratio: 1 });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('region', { name: 'Access tokens, scrolls sideways' })).toBeVisible();
+    await expect(page.getByText('More columns to the right')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Revoke ${name}` })).toBeInViewport({ ratio: 1 });
   });
 });

@@ -9,7 +9,7 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import './styles.css';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
 import { sessionKeys } from './api/session.ts';
 import { buildRouter } from './router.tsx';
@@ -39,7 +39,7 @@ const router = buildRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <Notifications position="top-center" limit={4} />
       <DatesProvider settings={{ locale: 'en', firstDayOfWeek: 1 }}>
         <QueryClientProvider client={queryClient}>

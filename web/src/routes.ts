@@ -24,7 +24,8 @@ export type AppRoute =
       load: Screen;
       /** Reachable without a session (the sign-in page). */
       public?: boolean;
-      nav?: NavEntry & { activePrefix: string };
+      /** `activePrefix`: the paths under which the entry is highlighted (projects live under Groups). */
+      nav?: NavEntry & { activePrefix: string | string[] };
     }
   | { kind: 'link'; href: string; nav: NavEntry & { external: true } };
 
@@ -34,7 +35,7 @@ export const appRoutes: AppRoute[] = [
     kind: 'screen',
     path: '/groups',
     load: () => import('./screens/groups/GroupsListPage.tsx'),
-    nav: { label: 'Groups', icon: IconGroups, activePrefix: '/groups' },
+    nav: { label: 'Groups', icon: IconGroups, activePrefix: ['/groups', '/projects'] },
   },
   {
     kind: 'screen',
@@ -59,6 +60,10 @@ export const appRoutes: AppRoute[] = [
   { kind: 'screen', path: '/admin/*', load: () => import('./screens/admin/AdminPage.tsx') },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
+
+/** Whether `pathname` is at or under one of the entry's prefixes. */
+export const isActiveAt = (activePrefix: string | string[], pathname: string) =>
+  [activePrefix].flat().some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 
 export const navEntries = (user: SessionUser) => appRoutes.filter((r) => r.nav && (!r.nav.access || r.nav.access(user)));
 

@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Dialog } from './Dialog.tsx';
 
 /**
  * A question before something that cannot be taken back. The confirm button says what will
- * happen ("Revoke token"), never just "OK"; the dialog stays open while the request runs.
+ * happen ("Revoke token"), never just "OK"; the dialog stays open while the request runs. Focus
+ * goes to the confirm button, and back to what opened the dialog (or the screen's heading, when
+ * confirming removed it).
  */
 export function ConfirmDialog({
   opened,
@@ -25,7 +28,7 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   return (
-    <Modal opened={opened} onClose={loading ? () => {} : onClose} title={title} centered closeOnClickOutside={!loading}>
+    <Dialog opened={opened} onClose={onClose} busy={loading} title={title} centered>
       <Stack gap="lg">
         <Text size="sm" component="div">
           {children}
@@ -39,6 +42,6 @@ export function ConfirmDialog({
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { Group, Pagination, Paper, Table, Text } from '@mantine/core';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Row } from '@tanstack/react-table';
 import type { PageInfo } from '../api/client.ts';
@@ -12,16 +13,46 @@ declare module '@tanstack/react-table' {
     /** Hidden on narrow screens, where the table scrolls sideways otherwise. */
     hideNarrow?: boolean;
     width?: number | string;
+    /** Stays at the right edge while the table scrolls sideways; by default the column with id `actions`. */
+    pinned?: boolean;
   }
 }
 
-const narrow = (hide?: boolean) => (hide ? 'gh-hide-narrow' : undefined);
+const cellClass = (meta: { hideNarrow?: boolean; pinned?: boolean } | undefined, id: string) =>
+  [meta?.hideNarrow && 'gh-hide-narrow', (meta?.pinned ?? id === 'actions') && 'gh-pinned'].filter(Boolean).join(' ') || undefined;
+
+/** Which sides of a sideways-scrolling box hold more than is shown, kept up to date as it scrolls or resizes. */
+function useScrollEdges() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ left: false, right: false });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const left = el.scrollLeft > 1;
+      const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      setEdges((e) => (e.left === left && e.right === right ? e : { left, right }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    el.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      el.removeEventListener('scroll', measure);
+    };
+  }, []);
+  return { ref, edges };
+}
 
 /**
  * Every table of the console: rows as the server paged and sorted them (nothing sorted or sliced
  * here); a column with a `sortKey` has a header button that asks for the other order through
  * `onSort` (which writes the URL); the header stays with its columns when the table scrolls
- * sideways on a phone.
+ * sideways on a phone. A table wider than its box says so (a shade on the side that holds more,
+ * and a line under it), can be scrolled from the keyboard, and keeps its actions column pinned
+ * to the right edge, so the actions of a row are always reachable.
  */
 export function DataTable<T>({
   label,
@@ -48,10 +79,22 @@ export function DataTable<T>({
   // eslint-disable-next-line react-hooks/incompatible-library -- the table instance is read during render only
   const table = useReactTable({ data: items, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId });
   const toggle = (key: string) => onSort?.({ key, dir: sort?.key === key && sort.dir === 'asc' ? 'desc' : 'asc' });
+  const { ref, edges } = useScrollEdges();
+  const scrolls = edges.left || edges.right;
   return (
+    <>
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-      <Table.ScrollContainer minWidth={minWidth} type="native">
-        <Table verticalSpacing="sm" horizontalSpacing="sm" highlightOnHover aria-label={label} aria-busy={busy}>
+      <div
+        ref={ref}
+        className="gh-table-scroll"
+        data-more-left={edges.left || undefined}
+        data-more-right={edges.right || undefined}
+        // A box that scrolls must be reachable from the keyboard, and named where it is.
+        tabIndex={scrolls ? 0 : undefined}
+        role={scrolls ? 'region' : undefined}
+        aria-label={scrolls ? `${label}, scrolls sideways` : undefined}
+      >
+        <Table miw={minWidth} verticalSpacing="sm" horizontalSpacing="sm" highlightOnHover aria-label={label} aria-busy={busy}>
           <Table.Thead bg="gray.0">
             {table.getHeaderGroups().map((hg) => (
               <Table.Tr key={hg.id}>
@@ -66,7 +109,7 @@ export function DataTable<T>({
                       w={meta?.width}
                       // Keeps a visually hidden header inside the scrolling table.
                       pos="relative"
-                      className={narrow(meta?.hideNarrow)}
+                      className={cellClass(meta, h.column.id)}
                       aria-sort={sortKey ? (sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : 'none') : undefined}
                     >
                       {sortKey ? (
@@ -87,7 +130,7 @@ export function DataTable<T>({
             {table.getRowModel().rows.map((row) => (
               <Table.Tr key={row.id} {...rowProps?.(row)}>
                 {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id} className={narrow(cell.column.columnDef.meta?.hideNarrow)} style={{ verticalAlign: 'top' }}>
+                  <Table.Td key={cell.id} className={cellClass(cell.column.columnDef.meta, cell.column.id)} style={{ verticalAlign: 'top' }}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Table.Td>
                 ))}
@@ -95,8 +138,14 @@ export function DataTable<T>({
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </div>
     </Paper>
+    {scrolls && (
+      <Text size="xs" c="dimmed" mt={-8} aria-hidden="true">
+        {edges.right ? 'More columns to the right: scroll or swipe sideways.' : 'More columns to the left: scroll or swipe sideways.'}
+      </Text>
+    )}
+    </>
   );
 }
 

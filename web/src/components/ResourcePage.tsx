@@ -157,9 +157,9 @@ export function ResourcePage({
           </Stack>
         </Group>
 
-        <SectionTabs sections={sections} section={section} can={scope.role.can} kind={scope.kind} hrefOf={hrefOf} />
-
-        <SectionScreen screens={screens} section={section} kind={scope.kind} />
+        <SectionTabs sections={sections} section={section} can={scope.role.can} pending={scope.role.isPending} kind={scope.kind} hrefOf={hrefOf}>
+          <SectionScreen screens={screens} section={section} kind={scope.kind} />
+        </SectionTabs>
       </Stack>
     </ResourceScopeContext.Provider>
   );

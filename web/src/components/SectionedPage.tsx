@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { Button, Tabs } from '@mantine/core';
+import { Button, Skeleton, Stack, Tabs } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { GroupSection } from '../routes.ts';
 import { ErrorState, ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
@@ -42,29 +42,65 @@ export function resourceState(
   return <ErrorState title={`The ${kind} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
 }
 
-/** The sections the server's rules open to the caller, as tabs; on a narrow screen the current one stays in view. */
-export function SectionTabs({ sections, section, can, kind, hrefOf }: { sections: GroupSection[]; section: string; can: (action: string) => boolean; kind: Place; hrefOf: (slug: string) => string }) {
+/**
+ * The sections the server's rules open to the caller, as tabs over the chosen section's screen
+ * (`children`, the panel of the current tab); on a narrow screen the current tab stays in view.
+ * While the role loads, the tabs that need one are held by placeholders of their size, so the
+ * row does not jump when they appear.
+ */
+export function SectionTabs({
+  sections,
+  section,
+  can,
+  pending,
+  kind,
+  hrefOf,
+  children,
+}: {
+  sections: GroupSection[];
+  section: string;
+  can: (action: string) => boolean;
+  pending: boolean;
+  kind: Place;
+  hrefOf: (slug: string) => string;
+  children: ReactNode;
+}) {
   const navigate = useNavigate();
   const tabList = useRef<HTMLDivElement>(null);
   const tabs = sections.filter((s) => !s.action || can(s.action));
+  const waiting = pending ? sections.filter((s) => s.action) : [];
+  const value = section || OVERVIEW;
+  const hasTab = tabs.some((s) => (s.slug || OVERVIEW) === value);
   useEffect(() => {
     tabList.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [section, tabs.length]);
   return (
     <Tabs
       // Mantine needs a non-empty tab value; the overview's slug is empty.
-      value={section || OVERVIEW}
-      onChange={(value) => navigate(hrefOf(value === OVERVIEW ? '' : (value ?? '')))}
+      value={value}
+      onChange={(v) => navigate(hrefOf(v === OVERVIEW ? '' : (v ?? '')))}
       keepMounted={false}
       aria-label={`${kind.charAt(0).toUpperCase()}${kind.slice(1)} sections`}
     >
-      <Tabs.List ref={tabList} className="gh-tabs-scroll">
-        {tabs.map((s) => (
-          <Tabs.Tab key={s.slug} value={s.slug || OVERVIEW} leftSection={<s.icon size={16} />}>
-            {s.label}
-          </Tabs.Tab>
-        ))}
-      </Tabs.List>
+      <Stack gap="lg">
+        <Tabs.List ref={tabList} className="gh-tabs-scroll">
+          {tabs.map((s) => (
+            <Tabs.Tab
+              key={s.slug}
+              value={s.slug || OVERVIEW}
+              leftSection={<s.icon size={16} />}
+              // Only the current tab has its panel on the page; the others lead to another URL.
+              {...((s.slug || OVERVIEW) !== value && { 'aria-controls': undefined })}
+            >
+              {s.label}
+            </Tabs.Tab>
+          ))}
+          {waiting.map((s) => (
+            <Skeleton key={s.slug} aria-hidden="true" height={20} width={`${s.label.length + 4}ch`} my={10} mx="md" radius="sm" />
+          ))}
+        </Tabs.List>
+        {hasTab ? <Tabs.Panel value={value}>{children}</Tabs.Panel> : children}
+      </Stack>
     </Tabs>
   );
 }

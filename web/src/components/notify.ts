@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { notifications, notificationsStore, type NotificationData } from '@mantine/notifications';
 import { isApiError, type ApiError, type MutationMeta } from '../api/client.ts';
 import { errorMessage } from './states.tsx';
 
@@ -21,3 +21,24 @@ export function notifyMutationError(error: ApiError, meta: MutationMeta | undefi
 export function notifySuccess(title: string, message: string) {
   notifications.show({ color: 'teal', title, message });
 }
+
+/*
+ * One outcome per screen: a new outcome toast ("Settings saved") replaces the ones shown before it
+ * on the same screen ("Settings were not saved"), so two verdicts on one action never stand side
+ * by side. Watching the store covers every toast, however the screen showed it; a toast still
+ * loading (a test being sent) is not an outcome yet.
+ */
+const screenOf = new Map<string, string>();
+const isOutcome = (n: NotificationData) => !n.loading;
+
+notificationsStore.subscribe((state) => {
+  const all = [...state.notifications, ...state.queue];
+  const fresh = all.filter((n) => n.id && !screenOf.has(n.id));
+  for (const n of fresh) screenOf.set(n.id!, window.location.pathname);
+  for (const id of screenOf.keys()) if (!all.some((n) => n.id === id)) screenOf.delete(id);
+  const newest = fresh.filter(isOutcome).at(-1);
+  if (!newest) return;
+  const screen = screenOf.get(newest.id!);
+  const older = all.filter((n) => n.id !== newest.id && !fresh.includes(n) && isOutcome(n) && screenOf.get(n.id!) === screen);
+  if (older.length) queueMicrotask(() => older.forEach((n) => notifications.hide(n.id!)));
+});

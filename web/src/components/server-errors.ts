@@ -17,6 +17,13 @@ export interface ServerErrorTargets<V extends FieldValues> {
 /** The mutation meta of a form that shows field errors itself; every other error gets the default toast. */
 export const formShowsFieldErrors = (error: ApiError) => error.fieldErrors !== null;
 
+/** The form's first field marked invalid, in the order the form shows them (in the open dialog, else the page). */
+function focusFirstInvalid() {
+  const dialogs = document.querySelectorAll('[role="dialog"]');
+  const scope = dialogs[dialogs.length - 1] ?? document.querySelector('main') ?? document.body;
+  scope.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}
+
 /**
  * Puts a server 400's field errors under the fields that show them (focusing the first) and says
  * in a toast what no field shows. Returns false when `error` carries no field errors.
@@ -37,6 +44,8 @@ export function showFieldErrors<V extends FieldValues>(setError: UseFormSetError
       first = false;
     } else elsewhere.push(`${targets.labelOf?.(path) ?? path}: ${messages.join(', ')}`);
   }
+  // The server lists fields in its own order; focus goes to the first one the form shows, once marked.
+  if (!first) setTimeout(focusFirstInvalid, 0);
   if (targets.toastId) notifications.hide(targets.toastId);
   notifications.show({
     id: targets.toastId,

@@ -3,7 +3,7 @@ import { AppShell, Avatar, Badge, Box, Burger, Group, Menu, NavLink, ScrollArea,
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useCurrentUser, useSignOut } from '../api/session.ts';
-import { navEntries } from '../routes.ts';
+import { isActiveAt, navEntries } from '../routes.ts';
 import { IconChevronDown, IconExternal, IconGatehouse, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
 
@@ -41,9 +41,10 @@ export function AppLayout() {
           </Group>
           <Menu position="bottom-end" width={240} shadow="md">
             <Menu.Target>
-              <UnstyledButton aria-label="Account menu" px={6} py={4} style={{ borderRadius: 8 }}>
+              {/* Named by what it shows (the user's name), then what it does. */}
+              <UnstyledButton aria-label={`${user.name}, account menu`} px={6} py={4} style={{ borderRadius: 8 }}>
                 <Group gap={8} wrap="nowrap">
-                  <Avatar size={30} radius="xl" color="brand">
+                  <Avatar size={30} radius="xl" color="brand" aria-hidden="true">
                     {initials(user.name)}
                   </Avatar>
                   <Text size="sm" fw={500} visibleFrom="xs">
@@ -54,15 +55,16 @@ export function AppLayout() {
               </UnstyledButton>
             </Menu.Target>
             <Menu.Dropdown>
+              {/* Plain boxes, not paragraphs: a menu may hold only its items and such groupings. */}
               <Box px="sm" py={6}>
-                <Text size="sm" fw={600}>
+                <Text size="sm" fw={600} component="div">
                   {user.name}
                 </Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" component="div">
                   @{user.username}
                 </Text>
                 {user.is_admin && (
-                  <Badge mt={6} size="xs" variant="light" color="grape">
+                  <Badge mt={6} size="xs" variant="light" color="grape" component="div">
                     Administrator
                   </Badge>
                 )}
@@ -101,7 +103,8 @@ export function AppLayout() {
                 to={entry.path}
                 label={entry.nav!.label}
                 leftSection={<Icon size={18} />}
-                active={pathname === entry.nav!.activePrefix || pathname.startsWith(`${entry.nav!.activePrefix}/`)}
+                active={isActiveAt(entry.nav!.activePrefix, pathname)}
+                aria-current={isActiveAt(entry.nav!.activePrefix, pathname) ? 'true' : undefined}
                 onClick={close}
                 fw={500}
               />

@@ -27,8 +27,9 @@ export default function AdminPage() {
           The whole instance: its users, its settings, and whether background work keeps up.
         </Text>
       </div>
-      <SectionTabs sections={adminSections} section={section} can={() => true} kind="admin area" hrefOf={(slug) => adminHref(slug)} />
-      <SectionScreen screens={sectionScreens} section={section} kind="admin area" />
+      <SectionTabs sections={adminSections} section={section} can={() => true} pending={false} kind="admin area" hrefOf={(slug) => adminHref(slug)}>
+        <SectionScreen screens={sectionScreens} section={section} kind="admin area" />
+      </SectionTabs>
     </Stack>
   );
 }

@@ -143,57 +143,64 @@ function AccessTokens({ group }: { group: GroupDetail }) {
         aria-label="Token state"
       >
         <Tabs.List>
-          <Tabs.Tab value="active">Active</Tabs.Tab>
-          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+          {(['active', 'inactive'] as const).map((state) => (
+            // Only the current tab's panel is on the page.
+            <Tabs.Tab key={state} value={state} {...(state !== list.state && { 'aria-controls': undefined })}>
+              {state === 'active' ? 'Active' : 'Inactive'}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
+        <Tabs.Panel value={list.state} pt="md">
+          <Stack gap="md">
+            <Group gap="sm" align="flex-end" wrap="wrap">
+              <TextInput
+                label="Search"
+                placeholder="Token name"
+                leftSection={<IconSearch size={16} />}
+                rightSection={tokens.isFetching && !tokens.isPending ? <Loader size={14} /> : null}
+                {...searchBox}
+                style={{ flex: '1 1 240px', maxWidth: 360 }}
+                type="search"
+              />
+              {list.state === 'active' ? (
+                <NativeSelect
+                  label="Expires"
+                  value={list.expires ?? ''}
+                  onChange={(e) => list.update({ expires: e.currentTarget.value || null })}
+                  data={[{ value: '', label: 'Any time' }, ...EXPIRES_FILTERS.map(({ value, label }) => ({ value, label }))]}
+                  style={{ flex: '1 1 150px', maxWidth: 220 }}
+                />
+              ) : (
+                <NativeSelect
+                  label="Status"
+                  value={list.status ?? ''}
+                  onChange={(e) => list.update({ status: e.currentTarget.value || null })}
+                  data={[{ value: '', label: 'All inactive' }, ...STATUS_FILTERS.map(({ value, label }) => ({ value, label }))]}
+                  style={{ flex: '1 1 150px', maxWidth: 220 }}
+                />
+              )}
+              <NativeSelect
+                label="Last used"
+                value={list.used ?? ''}
+                onChange={(e) => list.update({ used: e.currentTarget.value || null })}
+                data={[{ value: '', label: 'Any time or never' }, ...USED_FILTERS.map(({ value, label }) => ({ value, label }))]}
+                style={{ flex: '1 1 150px', maxWidth: 220 }}
+              />
+              <NativeSelect
+                label="Sort by"
+                value={sortValue(list.sort)}
+                onChange={(e) => list.update({ sort: e.currentTarget.value === sortValue(DEFAULT_SORT) ? null : e.currentTarget.value })}
+                data={SORT_OPTIONS}
+                style={{ flex: '1 1 150px', maxWidth: 220 }}
+              />
+            </Group>
+
+            {body}
+
+            <TablePager info={info} shown={items.length} what={(n) => `${list.state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+          </Stack>
+        </Tabs.Panel>
       </Tabs>
-
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          label="Search"
-          placeholder="Token name"
-          leftSection={<IconSearch size={16} />}
-          rightSection={tokens.isFetching && !tokens.isPending ? <Loader size={14} /> : null}
-          {...searchBox}
-          style={{ flex: '1 1 240px', maxWidth: 360 }}
-          type="search"
-        />
-        {list.state === 'active' ? (
-          <NativeSelect
-            label="Expires"
-            value={list.expires ?? ''}
-            onChange={(e) => list.update({ expires: e.currentTarget.value || null })}
-            data={[{ value: '', label: 'Any time' }, ...EXPIRES_FILTERS.map(({ value, label }) => ({ value, label }))]}
-            style={{ flex: '1 1 150px', maxWidth: 220 }}
-          />
-        ) : (
-          <NativeSelect
-            label="Status"
-            value={list.status ?? ''}
-            onChange={(e) => list.update({ status: e.currentTarget.value || null })}
-            data={[{ value: '', label: 'All inactive' }, ...STATUS_FILTERS.map(({ value, label }) => ({ value, label }))]}
-            style={{ flex: '1 1 150px', maxWidth: 220 }}
-          />
-        )}
-        <NativeSelect
-          label="Last used"
-          value={list.used ?? ''}
-          onChange={(e) => list.update({ used: e.currentTarget.value || null })}
-          data={[{ value: '', label: 'Any time or never' }, ...USED_FILTERS.map(({ value, label }) => ({ value, label }))]}
-          style={{ flex: '1 1 150px', maxWidth: 220 }}
-        />
-        <NativeSelect
-          label="Sort by"
-          value={sortValue(list.sort)}
-          onChange={(e) => list.update({ sort: e.currentTarget.value === sortValue(DEFAULT_SORT) ? null : e.currentTarget.value })}
-          data={SORT_OPTIONS}
-          style={{ flex: '1 1 150px', maxWidth: 220 }}
-        />
-      </Group>
-
-      {body}
-
-      <TablePager info={info} shown={items.length} what={(n) => `${list.state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
 
       <CreateTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
       <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={(d) => void confirmRotate(d)} onClose={() => setRotating(null)} />

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -14,6 +14,7 @@ import {
 import { ACCESS_LEVELS, memberAccessLevels, ROLE_NAMES, SCOPE_DESCRIPTIONS, TOKEN_SCOPES } from '../../../../shared/src/roles.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useCreateGroupAccessToken } from '../../api/group-access-tokens.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 import { sentence } from '../../components/format.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { expiryBounds } from './expiry.ts';
@@ -89,7 +90,7 @@ export function CreateTokenDialog({
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Create a group access token" size="xl" fullScreen={narrow} closeOnClickOutside={!form.formState.isDirty}>
+    <Dialog opened={opened} onClose={close} dirty={form.formState.isDirty} busy={create.isPending} title="Create a group access token" size="xl" fullScreen={narrow}>
       <form onSubmit={form.handleSubmit(onValid)} noValidate aria-label="New group access token">
         <Stack gap="md">
           <Text size="sm" c="dimmed">
@@ -204,6 +205,6 @@ export function CreateTokenDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

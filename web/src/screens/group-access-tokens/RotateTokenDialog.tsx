@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
-import { daysFromToday, expiryBounds, ROTATION_DEFAULT_DAYS } from './expiry.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { expiryBounds, rotationExpiry } from './expiry.ts';
 
 /**
- * Asks before rotating: the current token stops working at once. The new one expires in a week
- * unless another date is chosen (the same bounds as a new token).
+ * Asks before rotating: the current token stops working at once. The new one is proposed the
+ * old one's lifetime (within the bounds of a new token), so rotating does not shorten it.
  */
 export function RotateTokenDialog({
   token,
@@ -21,16 +22,26 @@ export function RotateTokenDialog({
   onClose: () => void;
 }) {
   return (
-    <Modal opened={token !== null} onClose={loading ? () => {} : onClose} title={token ? `Rotate “${token.name}”?` : ''} centered>
-      {/* Keyed by token so the date starts from the default for each one. */}
-      {token && <RotateForm key={token.id} loading={loading} onConfirm={onConfirm} onClose={onClose} />}
-    </Modal>
+    <Dialog opened={token !== null} onClose={onClose} busy={loading} title={token ? `Rotate “${token.name}”?` : ''} centered>
+      {/* Keyed by token so the date starts from each one's own lifetime. */}
+      {token && <RotateForm key={token.id} token={token} loading={loading} onConfirm={onConfirm} onClose={onClose} />}
+    </Dialog>
   );
 }
 
-function RotateForm({ loading, onConfirm, onClose }: { loading: boolean; onConfirm: (expiresAt: string) => void; onClose: () => void }) {
+function RotateForm({
+  token,
+  loading,
+  onConfirm,
+  onClose,
+}: {
+  token: GroupAccessToken;
+  loading: boolean;
+  onConfirm: (expiresAt: string) => void;
+  onClose: () => void;
+}) {
   const bounds = expiryBounds();
-  const [expiresAt, setExpiresAt] = useState<string>(daysFromToday(ROTATION_DEFAULT_DAYS));
+  const [expiresAt, setExpiresAt] = useState<string>(() => rotationExpiry(token));
   return (
     <Stack gap="md">
       <Text size="sm">

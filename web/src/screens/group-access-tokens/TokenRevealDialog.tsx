@@ -1,8 +1,9 @@
 import { useImperativeHandle, useState, type Ref } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Dialog } from '../../components/Dialog.tsx';
 import type { GroupAccessTokenWithToken } from '../../../../shared/src/group-access-tokens.ts';
 import { formatDate, roleName } from '../../components/format.ts';
-import { IconAlert, IconCheck, IconCopy } from '../../components/icons.tsx';
+import { IconAlert, IconCheck, IconCopy, IconEye, IconEyeOff } from '../../components/icons.tsx';
 
 /** A token with its plaintext: a group access token (with its role) or a personal one (without). */
 export type RevealedToken = Pick<GroupAccessTokenWithToken, 'name' | 'token' | 'scopes' | 'expires_at'> & { access_level?: number };
@@ -19,16 +20,27 @@ interface Shown {
 
 /**
  * The one place a token's plaintext lives in the console: this dialog's own state. Nothing
- * else keeps it (no query cache, no storage), and closing the dialog drops it.
+ * else keeps it (no query cache, no storage), and closing the dialog drops it. It is masked until
+ * asked for (someone may be looking at the screen); copying needs no showing.
  */
 export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
   const [shown, setShown] = useState<Shown | null>(null);
-  useImperativeHandle(ref, () => ({ show: (token, how) => setShown({ token, how }) }), []);
+  const [visible, setVisible] = useState(false);
+  useImperativeHandle(
+    ref,
+    () => ({
+      show: (token, how) => {
+        setVisible(false);
+        setShown({ token, how });
+      },
+    }),
+    [],
+  );
   const close = () => setShown(null);
   const t = shown?.token;
 
   return (
-    <Modal
+    <Dialog
       opened={shown !== null}
       onClose={close}
       title={shown?.how === 'rotated' ? 'Token rotated: copy the new token' : 'Token created: copy it now'}
@@ -52,11 +64,19 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
               readOnly
               onFocus={(e) => e.currentTarget.select()}
               style={{ flex: 1 }}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              // Masked as a password field is, yet still a text field that can be selected and copied.
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', WebkitTextSecurity: visible ? 'none' : 'disc' } as React.CSSProperties }}
               autoComplete="off"
               spellCheck={false}
-              data-autofocus
             />
+            <Button
+              variant="default"
+              onClick={() => setVisible((v) => !v)}
+              aria-label={visible ? 'Hide token' : 'Show token'}
+              leftSection={visible ? <IconEyeOff size={16} /> : <IconEye size={16} />}
+            >
+              {visible ? 'Hide' : 'Show'}
+            </Button>
             <CopyButton value={t.token} timeout={2000}>
               {({ copied, copy }) => (
                 <Tooltip label={copied ? 'Copied' : 'Copy to clipboard'} withArrow>
@@ -65,6 +85,7 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
                     color={copied ? 'teal' : undefined}
                     leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                     aria-label={copied ? 'Token copied' : 'Copy token'}
+                    data-autofocus
                   >
                     {copied ? 'Copied' : 'Copy'}
                   </Button>
@@ -100,6 +121,6 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
           </Group>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -35,7 +35,7 @@ export default function SignInPage() {
   const onSubmit = form.handleSubmit((values) => signIn.mutate(values));
 
   return (
-    <Center mih="100vh" p="md" bg="gray.0">
+    <Center component="main" mih="100vh" p="md" bg="gray.0">
       <Box w="100%" maw={400}>
         <Stack align="center" gap={6} mb="lg">
           <Box bg="brand.7" c="white" style={{ borderRadius: 12, display: 'grid', placeItems: 'center', width: 48, height: 48 }}>

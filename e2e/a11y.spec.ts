@@ -1,0 +1,214 @@
+import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
+import { createMember, expect, expectAccessible, signInAt, test, type Account } from './fixtures.ts';
+
+/**
+ * axe-core on every screen and dialog of the console, each as the user who works there. A new
+ * screen or dialog is one more row: where it is, who looks at it, what shows it is ready, and the
+ * steps that open a dialog or menu (they return what opened, which must be visible).
+ */
+interface Row {
+  name: string;
+  url: () => string;
+  /** Who looks: nobody signed in, root (the administrator), or a Maintainer of the demo project. */
+  as?: 'anonymous' | 'root' | 'maintainer';
+  /** Something on the screen that shows it has loaded. */
+  ready: (page: Page) => Locator;
+  open?: (page: Page) => Promise<Locator>;
+  viewport?: { width: number; height: number };
+}
+
+const PHONE = { width: 390, height: 844 };
+const TOKEN_NAME = `a11y-token-${Date.now().toString(36)}`;
+let groupHookId = 0;
+let projectHookId = 0;
+let maintainer: Account;
+
+const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
+const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
+const dialog = (page: Page, name?: string | RegExp) => page.getByRole('dialog', name ? { name } : undefined);
+const openCreateToken = async (page: Page) => {
+  await page.getByRole('button', { name: 'Create token' }).first().click();
+  return dialog(page, 'Create a group access token');
+};
+
+const ROWS: Row[] = [
+  { name: 'sign-in', url: () => '/sign-in', as: 'anonymous', ready: h1('Sign in to Gatehouse') },
+  {
+    name: 'sign-in, refused',
+    url: () => '/sign-in',
+    as: 'anonymous',
+    ready: h1('Sign in to Gatehouse'),
+    open: async (page) => {
+      await page.getByLabel('Username', { exact: true }).fill('root');
+      await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      return page.getByRole('alert').filter({ hasText: 'Invalid username or password' });
+    },
+  },
+  { name: 'groups list', url: () => '/groups', ready: (page) => page.getByRole('table', { name: 'Groups' }) },
+  { name: 'groups list on a phone', url: () => '/groups', viewport: PHONE, ready: h1('Groups') },
+  {
+    name: 'navigation on a phone',
+    url: () => '/groups',
+    viewport: PHONE,
+    ready: h1('Groups'),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      return page.getByRole('navigation', { name: 'Main navigation' });
+    },
+  },
+  {
+    name: 'account menu',
+    url: () => '/groups',
+    ready: h1('Groups'),
+    open: async (page) => {
+      await page.getByRole('button', { name: /account menu/i }).click();
+      return page.getByRole('menu');
+    },
+  },
+  { name: 'group overview', url: () => '/groups/acme', ready: h1('Acme Corp') },
+  { name: 'group settings', url: () => '/groups/acme/-/settings', ready: (page) => page.getByRole('button', { name: /Save/ }).first() },
+  { name: 'access tokens', url: () => '/groups/umbrella/-/access_tokens', ready: (page) => page.getByRole('table', { name: 'Access tokens' }) },
+  {
+    name: 'create token dialog',
+    url: () => '/groups/umbrella/-/access_tokens',
+    ready: h2('Group access tokens'),
+    open: openCreateToken,
+  },
+  {
+    name: 'create token dialog with errors',
+    url: () => '/groups/umbrella/-/access_tokens',
+    ready: h2('Group access tokens'),
+    open: async (page) => {
+      const create = await openCreateToken(page);
+      await create.getByRole('button', { name: 'Create token' }).click();
+      await expect(create.getByText('Select at least one scope')).toBeVisible();
+      return create;
+    },
+  },
+  {
+    name: 'reveal-once dialog',
+    url: () => '/groups/umbrella/-/access_tokens',
+    ready: h2('Group access tokens'),
+    open: async (page) => {
+      const create = await openCreateToken(page);
+      await create.getByLabel('Token name').fill(`${TOKEN_NAME}-revealed`);
+      await create.getByRole('checkbox', { name: 'read_api' }).check();
+      await create.getByRole('button', { name: 'Create token' }).click();
+      return dialog(page, 'Token created: copy it now');
+    },
+  },
+  {
+    name: 'rotate dialog',
+    url: () => '/groups/umbrella/-/access_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Access tokens' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: `Rotate ${TOKEN_NAME}`, exact: true }).click();
+      return dialog(page, `Rotate “${TOKEN_NAME}”?`);
+    },
+  },
+  {
+    name: 'revoke confirmation',
+    url: () => '/groups/umbrella/-/access_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Access tokens' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: `Revoke ${TOKEN_NAME}`, exact: true }).click();
+      return dialog(page, `Revoke “${TOKEN_NAME}”?`);
+    },
+  },
+  { name: 'access tokens, inactive', url: () => '/groups/umbrella/-/access_tokens?state=inactive', ready: h2('Group access tokens') },
+  { name: 'push rules', url: () => '/groups/acme/-/push_rules', ready: h2('Push rules') },
+  { name: 'leaked tokens', url: () => '/groups/umbrella/-/revoke_token', ready: h2('Revoke a leaked token') },
+  { name: 'group webhooks', url: () => '/groups/acme/-/hooks', ready: (page) => page.getByRole('table', { name: 'Webhooks' }) },
+  {
+    name: 'webhook test menu',
+    url: () => '/groups/acme/-/hooks',
+    ready: (page) => page.getByRole('table', { name: 'Webhooks' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Test CI notifier (demo)' }).click();
+      return page.getByRole('menu');
+    },
+  },
+  {
+    name: 'webhook delete confirmation',
+    url: () => '/groups/acme/-/hooks',
+    ready: (page) => page.getByRole('table', { name: 'Webhooks' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Delete CI notifier (demo)' }).click();
+      return dialog(page, 'Delete “CI notifier (demo)”?');
+    },
+  },
+  { name: 'new webhook form', url: () => '/groups/acme/-/hooks/new', ready: h2('Add a webhook') },
+  { name: 'edit webhook form', url: () => `/groups/acme/-/hooks/${groupHookId}/edit`, ready: h2('Edit “CI notifier (demo)”') },
+  { name: 'group webhook deliveries', url: () => `/groups/acme/-/hooks/${groupHookId}/events`, ready: (page) => page.getByRole('table', { name: 'Deliveries' }) },
+  {
+    name: 'delivery drawer',
+    url: () => `/groups/acme/-/hooks/${groupHookId}/events`,
+    ready: (page) => page.getByRole('table', { name: 'Deliveries' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: /^Details of delivery \d+/ }).first().click();
+      return dialog(page, /^Delivery \d+/);
+    },
+  },
+  { name: 'project overview', url: () => '/projects/acme/website', as: 'maintainer', ready: h1('Website') },
+  { name: 'project webhooks', url: () => '/projects/acme/website/-/hooks', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Webhooks' }) },
+  {
+    name: 'project webhook deliveries',
+    url: () => `/projects/acme/website/-/hooks/${projectHookId}/events`,
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Deliveries' }),
+  },
+  { name: 'group webhooks, refused', url: () => '/groups/acme/-/hooks', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3 }) },
+  { name: 'not found', url: () => '/no-such-page', ready: (page) => page.getByRole('heading', { name: 'Page not found' }) },
+];
+
+test.beforeAll(async ({ api }) => {
+  const groupHooks = await api<{ id: number }[]>('GET', '/groups/acme/hooks');
+  const projectHooks = await api<{ id: number }[]>('GET', `/projects/${encodeURIComponent('acme/website')}/hooks`);
+  expect(groupHooks.json.length).toBeGreaterThan(0);
+  expect(projectHooks.json.length).toBeGreaterThan(0);
+  groupHookId = groupHooks.json[0].id;
+  projectHookId = projectHooks.json[0].id;
+  const token = await api('POST', '/groups/umbrella/access_tokens', { name: TOKEN_NAME, scopes: ['read_api'] });
+  expect(token.status).toBe(201);
+  maintainer = await createMember({ scope: 'projects', id: 'acme/website' }, 'maintainer', 'a11y');
+});
+
+/** Each role signs in once per run; its rows start from that session (signing in is made slow on purpose). */
+const sessions = new Map<string, BrowserContextOptions['storageState']>();
+async function sessionOf(browser: Browser, as: Row['as']) {
+  if (as === 'anonymous') return undefined;
+  const who = as ?? 'root';
+  if (!sessions.has(who)) {
+    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+    await signInAt(await context.newPage(), '/groups', who === 'maintainer' ? maintainer : undefined);
+    sessions.set(who, await context.storageState());
+    await context.close();
+  }
+  return sessions.get(who);
+}
+
+test.describe('Accessibility (axe-core, WCAG 2.1 AA)', () => {
+  // A full-page scan is slow on a busy machine; the verdict does not depend on time.
+  test.describe.configure({ timeout: 120_000 });
+  for (const row of ROWS) {
+    test(`${row.name}${row.as && row.as !== 'root' ? ` as ${row.as === 'anonymous' ? 'a visitor' : 'a Maintainer'}` : ''}`, async ({ browser }) => {
+      const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: await sessionOf(browser, row.as), viewport: row.viewport ?? { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(row.url());
+      // Generous waits: screens load slowly on a busy machine, and only what axe finds decides.
+      await expect(row.ready(page)).toBeVisible({ timeout: 60_000 });
+      if (row.open) await expect(await row.open(page)).toBeVisible({ timeout: 30_000 });
+      await expectAccessible(page, row.name);
+      await context.close();
+    });
+  }
+});
+
+test.describe('Orientation', () => {
+  test('the Groups entry of the navigation is current on a project page', async ({ page }) => {
+    await signInAt(page, '/projects/acme/website');
+    await expect(page.getByRole('heading', { level: 1, name: 'Website' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Groups' })).toHaveAttribute('aria-current', 'true');
+  });
+});
