@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import express, { Router } from 'express';
 import helmet from 'helmet';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
 import type { Config } from './config.ts';
@@ -78,12 +79,36 @@ function apiRouter(deps: AppDeps): Router {
     }
     next();
   });
-  for (const route of routes) api[route.method](route.path, toHandler(route, deps));
-  api.get('/openapi.json', (req, res) => {
-    res.json(openApiDocument(routes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
-  });
+  api.use(dispatch([
+    ...routes.map((route) => ({ method: route.method, path: route.path, handler: toHandler(route, deps) })),
+    {
+      method: 'get' as const,
+      path: '/openapi.json',
+      handler: ((req, res) => {
+        res.json(openApiDocument(routes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
+      }) as express.RequestHandler,
+    },
+  ]));
   api.use(unknownRoute);
   return api;
+}
+
+/**
+ * The API's routes in one radix tree (find-my-way), looked up once per request: Express would
+ * try each of the hundred route layers in turn, which costs a small request a tenth of its
+ * time. Matching is as Express's: case-insensitive, a trailing slash ignored, HEAD answered by
+ * the GET route, parameters percent-decoded (`acme%2Fplatform` is one parameter); a path that
+ * cannot be decoded matches no route.
+ */
+function dispatch(table: { method: string; path: string; handler: express.RequestHandler }[]): express.RequestHandler {
+  const tree = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH });
+  for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, handler);
+  return (req, res, next) => {
+    const found = tree.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
+    if (!found) return next();
+    req.params = found.params as Record<string, string>;
+    Promise.resolve((found.store as express.RequestHandler)(req, res, next)).catch(next);
+  };
 }
 
 /**
