@@ -11,7 +11,7 @@ import '@mantine/dates/styles.css';
 import './styles.css';
 import { theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
-import { sessionKeys } from './api/session.ts';
+import { fetchSession, sessionKeys } from './api/session.ts';
 import { buildRouter } from './router.tsx';
 import { notifyMutationError } from './components/notify.ts';
 
@@ -34,6 +34,9 @@ const queryClient = new QueryClient({
 setUnauthorizedHandler(() => {
   queryClient.setQueryData(sessionKeys.current(), null);
 });
+
+// Every screen starts by asking for the session: asked now, it travels while the screen's code loads.
+void queryClient.prefetchQuery({ queryKey: sessionKeys.current(), queryFn: fetchSession });
 
 const router = buildRouter();
 
