@@ -17,6 +17,24 @@ function precompressed(outDir: string): Plugin {
     },
   };
 }
+/**
+ * A package's stylesheet loads with the console's modules that import the package, so it comes
+ * with the screens that use it rather than with the first screen (date pickers' styles with
+ * the token dialogs). Appended: imports are hoisted, and the module's lines stay where they were.
+ */
+function stylesFollowPackage(styles: Record<string, string>): Plugin {
+  const web = `${path.join(repoRoot, 'web', 'src')}${path.sep}`;
+  return {
+    name: 'gatehouse:styles-follow-package',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.startsWith(web)) return null;
+      const needed = Object.entries(styles).filter(([pkg]) => code.includes(`'${pkg}'`));
+      return needed.length ? { code: `${code}\n${needed.map(([, css]) => `import '${css}';`).join('\n')}\n`, map: null } : null;
+    },
+  };
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 /**
@@ -26,8 +44,9 @@ const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
  */
 export default defineConfig({
   root: path.join(repoRoot, 'web'),
-  plugins: [react(), precompressed(path.join(repoRoot, 'dist'))],
+  plugins: [react(), stylesFollowPackage({ '@mantine/dates': '@mantine/dates/styles.css' }), precompressed(path.join(repoRoot, 'dist'))],
   css: { postcss: repoRoot },
+
   build: {
     outDir: path.join(repoRoot, 'dist'),
     emptyOutDir: true,

@@ -20,7 +20,7 @@ import type { HookFlag } from '../shared/src/hooks.ts';
 export interface PerfFigures {
   groupsPage?: { transferredBytes: number; decodedBytes: number; files: number; encodings: string[] };
   lcp?: { medianMs: number; runsMs: number[] };
-  deliveryFilter?: { cpuSlowdown: number; medianMs: number; worstMs: number; longestTaskMs: number; changes: number }[];
+  deliveryFilter?: { cpuSlowdown: number; medianMs: number; worstMs: number; longestTaskMs: number; requestMedianMs: number; changes: number }[];
 }
 
 const figures: PerfFigures = {};
@@ -74,7 +74,7 @@ test.describe('the groups page, first load (cache off, signed in)', () => {
         );
       });
       await cold.goto('/groups');
-      await expect(cold.getByRole('table', { name: 'Groups' })).toBeVisible();
+      await expect(cold.getByRole('table', { name: 'Groups' })).toBeVisible({ timeout: 30_000 });
       await expect(cold.getByRole('link', { name: 'Acme Corp' }).first()).toBeVisible();
       await cold.waitForLoadState('networkidle');
       await Promise.all(pending);
@@ -158,8 +158,9 @@ const CHANGES: { select: 'Status' | 'Event'; option: string; status: RegExp; eve
 async function timeFilterChange(page: Page, change: (typeof CHANGES)[number]) {
   await page.evaluate(
     ({ status, event }) => {
-      const w = window as unknown as { __filter: { start: number; end: number; longest: number; observers: (MutationObserver | PerformanceObserver)[] } };
-      const f = (w.__filter = { start: 0, end: 0, longest: 0, observers: [] });
+      type Filter = { start: number; end: number; longest: number; observers: (MutationObserver | PerformanceObserver)[] };
+      const f: Filter = { start: 0, end: 0, longest: 0, observers: [] };
+      (window as unknown as { __filter: Filter }).__filter = f;
       const [statusRe, eventRe] = [new RegExp(status.source, status.flags), new RegExp(event.source, event.flags)];
       const shown = () => {
         const table = document.querySelector('table[aria-label="Deliveries"]');
@@ -194,7 +195,10 @@ async function timeFilterChange(page: Page, change: (typeof CHANGES)[number]) {
   return page.evaluate(() => {
     const f = (window as unknown as { __filter: { start: number; end: number; longest: number; observers: { disconnect(): void }[] } }).__filter;
     for (const o of f.observers) o.disconnect();
-    return { ms: f.end - f.start, longestTask: f.longest };
+    // The part spent waiting for the server: the log's request, from its start to its last byte.
+    const requests = performance.getEntriesByType('resource').filter((e) => e.name.includes('/events?') && e.startTime >= f.start) as PerformanceResourceTiming[];
+    const request = requests.length ? Math.max(...requests.map((e) => e.responseEnd - e.startTime)) : 0;
+    return { ms: f.end - f.start, longestTask: f.longest, request };
   });
 }
 
@@ -217,18 +221,25 @@ test.describe('the delivery log at 10,000 deliveries', () => {
         cdp = await page.context().newCDPSession(page);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
       }
-      const runs: { ms: number; longestTask: number }[] = [];
+      const runs: { ms: number; longestTask: number; request: number }[] = [];
       for (const change of changes) {
         runs.push(await timeFilterChange(page, change));
         // What the user asked for is what the table shows: 50 matching rows.
         await expect(log.getByRole('row')).toHaveCount(51);
       }
       const ms = runs.map((r) => r.ms);
-      const result = { cpuSlowdown: slowdown, medianMs: median(ms), worstMs: Math.max(...ms), longestTaskMs: Math.max(...runs.map((r) => r.longestTask)), changes: runs.length };
+      const result = {
+        cpuSlowdown: slowdown,
+        medianMs: median(ms),
+        worstMs: Math.max(...ms),
+        longestTaskMs: Math.max(...runs.map((r) => r.longestTask)),
+        requestMedianMs: median(runs.map((r) => r.request)),
+        changes: runs.length,
+      };
       figures.deliveryFilter.push(result);
       record(
         `delivery filter at ${slowdown}× CPU`,
-        `${Math.round(result.medianMs)} ms median, ${Math.round(result.worstMs)} ms worst of ${runs.length} changes; longest main-thread task ${result.longestTaskMs ? `${Math.round(result.longestTaskMs)} ms` : 'under 50 ms'}`,
+        `${Math.round(result.medianMs)} ms median (of which the request ${Math.round(result.requestMedianMs)} ms), ${Math.round(result.worstMs)} ms worst of ${runs.length} changes; longest main-thread task ${result.longestTaskMs ? `${Math.round(result.longestTaskMs)} ms` : 'under 50 ms'}`,
       );
     }
     await cdp?.send('Emulation.setCPUThrottlingRate', { rate: 1 });

@@ -1,13 +1,11 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { DatesProvider } from '@mantine/dates';
+import { useNotifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
 import './styles.css';
 import { theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
@@ -40,15 +38,26 @@ void queryClient.prefetchQuery({ queryKey: sessionKeys.current(), queryFn: fetch
 
 const router = buildRouter();
 
+const ToastsContainer = lazy(() => import('./components/ToastsContainer.tsx'));
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [shown, setShown] = useState(false);
+  if (!shown && notifications.length + queue.length > 0) setShown(true);
+  return shown ? (
+    <Suspense fallback={null}>
+      <ToastsContainer />
+    </Suspense>
+  ) : null;
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-center" limit={4} />
-      <DatesProvider settings={{ locale: 'en', firstDayOfWeek: 1 }}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </DatesProvider>
+      <Toasts />
+      {/* Date pickers use Mantine's defaults (English, weeks from Monday); their styles come with them (vite.config.ts). */}
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,
 );
