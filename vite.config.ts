@@ -18,19 +18,27 @@ function precompressed(outDir: string): Plugin {
   };
 }
 /**
- * A package's stylesheet loads with the console's modules that import the package, so it comes
- * with the screens that use it rather than with the first screen (date pickers' styles with
- * the token dialogs). Appended: imports are hoisted, and the module's lines stay where they were.
+ * Stylesheets travel with the code that needs them, so a chunk brings the styles of what it
+ * draws and the first screen loads only its own: each Mantine component's styles with the
+ * module of its class names (the bundle holds that module exactly when the component is used),
+ * and the date pickers' styles with the console's modules that import @mantine/dates. The
+ * layered variants (`@layer mantine`) keep the console's own styles.css on top whatever order
+ * the chunks load in. Appended: imports are hoisted, and the module's lines stay where they were.
  */
-function stylesFollowPackage(styles: Record<string, string>): Plugin {
+function stylesFollowCode(): Plugin {
   const web = `${path.join(repoRoot, 'web', 'src')}${path.sep}`;
+  const mantineComponent = /[\\/]@mantine[\\/]core[\\/]esm[\\/].*[\\/](\w+)\.module\.css\.mjs$/;
   return {
-    name: 'gatehouse:styles-follow-package',
+    name: 'gatehouse:styles-follow-code',
     enforce: 'pre',
     transform(code, id) {
-      if (!id.startsWith(web)) return null;
-      const needed = Object.entries(styles).filter(([pkg]) => code.includes(`'${pkg}'`));
-      return needed.length ? { code: `${code}\n${needed.map(([, css]) => `import '${css}';`).join('\n')}\n`, map: null } : null;
+      const component = mantineComponent.exec(id)?.[1];
+      const styles = component
+        ? [`@mantine/core/styles/${component}.layer.css`]
+        : id.startsWith(web) && code.includes("'@mantine/dates'")
+          ? ['@mantine/dates/styles.layer.css']
+          : [];
+      return styles.length ? { code: `${code}\n${styles.map((css) => `import '${css}';`).join('\n')}\n`, map: null } : null;
     },
   };
 }
@@ -44,7 +52,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
  */
 export default defineConfig({
   root: path.join(repoRoot, 'web'),
-  plugins: [react(), stylesFollowPackage({ '@mantine/dates': '@mantine/dates/styles.css' }), precompressed(path.join(repoRoot, 'dist'))],
+  plugins: [react(), stylesFollowCode(), precompressed(path.join(repoRoot, 'dist'))],
   css: { postcss: repoRoot },
 
   build: {

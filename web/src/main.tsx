@@ -4,8 +4,11 @@ import { RouterProvider } from 'react-router';
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Mantine's base styles; each component's own come with it (vite.config.ts).
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
+import '@mantine/notifications/styles.layer.css';
 import './styles.css';
 import { theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
@@ -54,7 +57,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light">
       <Toasts />
-      {/* Date pickers use Mantine's defaults (English, weeks from Monday); their styles come with them (vite.config.ts). */}
+      {/* Date pickers use Mantine's defaults: English, weeks from Monday. */}
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
