@@ -38,12 +38,16 @@
  * are listed there): deliveries per second from 100 hooks to a local receiver and the time
  * from event to delivery, on SQLite and (with BENCH_PG) PostgreSQL, beside the receiver's
  * own ceiling.
+ *
+ * Last the "Console" section (bench/console.ts, label "console"): the groups page's transferred
+ * JS and CSS, its LCP and the delivery-log filter time, measured in Chromium by e2e/perf.spec.ts.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import type { ChildReady } from './server-child.ts';
 import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport } from './deliveries.ts';
+import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
 import {
   ONLY,
   cleanUp,
@@ -410,6 +414,7 @@ async function main(): Promise<void> {
 
   let deliveries: DeliveryReport | undefined;
   if (deliveriesSelected) deliveries = await runDeliveries({ pgAdmin: PG_ADMIN, connections: CONNECTIONS });
+  const consoleReport = selectedLabel(CONSOLE_LABEL) ? await runConsole() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -423,6 +428,7 @@ async function main(): Promise<void> {
     );
   }
   if (deliveries) printDeliveries(deliveries);
+  if (consoleReport) printConsole(consoleReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

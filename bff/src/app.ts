@@ -19,6 +19,7 @@ import { scimRouter } from './api/scim.ts';
 import { rejectNul, toHandler } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
 import { badRequest } from './services/errors.ts';
+import { staticAssets } from './http/static-assets.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
@@ -225,10 +226,7 @@ export function createApp(deps: AppDeps) {
 
   const dist = deps.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    app.get('/{*path}', (_req, res) => {
-      res.set('Cache-Control', 'no-store').sendFile(path.join(dist, 'index.html'));
-    });
+    app.use(staticAssets(dist));
   } else {
     app.get('/', (_req, res) => {
       res.type('text').send('The console is not built: run `npm run build` (npm start does it for you).');

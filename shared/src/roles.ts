@@ -1,27 +1,8 @@
 import { z } from 'zod';
+import { memberAccessLevels } from './role-names.ts';
 
-export const ACCESS_LEVELS = {
-  no_access: 0,
-  minimal_access: 5,
-  guest: 10,
-  planner: 15,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-} as const;
+export { ACCESS_LEVELS, ROLE_NAMES, memberAccessLevels } from './role-names.ts';
 
-export const ROLE_NAMES: Record<number, string> = {
-  10: 'Guest',
-  15: 'Planner',
-  20: 'Reporter',
-  30: 'Developer',
-  40: 'Maintainer',
-  50: 'Owner',
-};
-
-/** Levels a membership may hold. */
-export const memberAccessLevels = [10, 15, 20, 30, 40, 50] as const;
 export const accessLevel = z.union(memberAccessLevels.map((l) => z.literal(l)) as [z.ZodLiteral<10>, ...z.ZodLiteral<number>[]]);
 
 export const visibility = z.enum(['private', 'internal', 'public']);

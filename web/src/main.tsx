@@ -1,17 +1,18 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { DatesProvider } from '@mantine/dates';
+import { useNotifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
+// Mantine's base styles; each component's own come with it (vite.config.ts).
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
+import '@mantine/notifications/styles.layer.css';
 import './styles.css';
 import { cssVariablesResolver, theme } from './theme.ts';
 import { ApiError, setUnauthorizedHandler } from './api/client.ts';
-import { sessionKeys } from './api/session.ts';
+import { fetchSession, sessionKeys } from './api/session.ts';
 import { buildRouter } from './router.tsx';
 import { notifyMutationError } from './components/notify.ts';
 
@@ -35,17 +36,31 @@ setUnauthorizedHandler(() => {
   queryClient.setQueryData(sessionKeys.current(), null);
 });
 
+// Every screen starts by asking for the session: asked now, it travels while the screen's code loads.
+void queryClient.prefetchQuery({ queryKey: sessionKeys.current(), queryFn: fetchSession });
+
 const router = buildRouter();
+
+const ToastsContainer = lazy(() => import('./components/ToastsContainer.tsx'));
+function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const [shown, setShown] = useState(false);
+  if (!shown && notifications.length + queue.length > 0) setShown(true);
+  return shown ? (
+    <Suspense fallback={null}>
+      <ToastsContainer />
+    </Suspense>
+  ) : null;
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <Notifications position="top-center" limit={4} />
-      <DatesProvider settings={{ locale: 'en', firstDayOfWeek: 1 }}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </DatesProvider>
+      <Toasts />
+      {/* Date pickers use Mantine's defaults: English, weeks from Monday. */}
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,
 );

@@ -10,7 +10,7 @@ export const sessionKeys = {
 export type SessionUser = SessionInfo['user'];
 
 /** The signed-in session, or null when there is none. Keeps the CSRF token in memory. */
-async function fetchSession(): Promise<SessionInfo | null> {
+export async function fetchSession(): Promise<SessionInfo | null> {
   try {
     const info = await data(consoleApi.GET('/session'), { allowUnauthorized: true });
     setCsrfToken(info.csrf_token);

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { ROLE_NAMES } from '../../../shared/src/roles.ts';
+import { ROLE_NAMES } from '../../../shared/src/role-names.ts';
 
 /** "must be less than …" → "Must be less than …": validation wording reads as a sentence under a field. */
 export const sentence = (message: string | undefined) => (message ? message.charAt(0).toUpperCase() + message.slice(1) : undefined);

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/src/hooks.ts';
@@ -26,6 +26,34 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
   const events = useHookEvents(owner, hookId, list.query);
   const [open, setOpen] = useState<HookEvent | null>(null);
   const columns = useMemo(() => deliveryColumns(setOpen), []);
+
+  // A new page of rows (a changed filter brings 50) is drawn as a deferred render, which React
+  // slices so the page stays responsive, rather than in one long task; the table is memoised
+  // so the urgent renders in between (the select, the spinner) do not draw the rows again.
+  const shown = useDeferredValue(events.data);
+  const busy = useDeferredValue(events.isFetching && events.isPlaceholderData);
+  const items = useMemo(() => shown?.items ?? [], [shown]);
+  const info = shown?.page;
+  const openId = open?.id;
+  const table = useMemo(
+    () => (
+      <DataTable
+        label="Deliveries"
+        items={items}
+        columns={columns}
+        getRowId={(e) => String(e.id)}
+        busy={busy}
+        minWidth={340}
+        rowProps={(row) => ({
+          onClick: () => setOpen(row.original),
+          style: { cursor: 'pointer' },
+          'aria-selected': openId === row.original.id,
+          bg: openId === row.original.id ? 'brand.0' : undefined,
+        })}
+      />
+    ),
+    [items, columns, busy, openId],
+  );
 
   // "A status code…" is chosen before a code is typed; the box follows the URL on back/forward.
   const [pickingCode, setPickingCode] = useState(false);
@@ -63,13 +91,12 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
     );
   }
 
-  const items = events.data?.items ?? [];
-  const info = events.data?.page;
   const triggers = hookFlagsFor(owner.scope).map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
 
   let body: React.ReactNode;
   if (events.isPending) body = <LoadingState label="Loading deliveries…" />;
   else if (events.isError) body = <ErrorState title="Deliveries could not be loaded" error={events.error} onRetry={() => void events.refetch()} />;
+  else if (!shown) body = <LoadingState label="Loading deliveries…" />;
   else if (items.length === 0 && list.page > 1) {
     body = (
       <EmptyState
@@ -103,22 +130,7 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
       </EmptyState>
     );
   } else {
-    body = (
-      <DataTable
-        label="Deliveries"
-        items={items}
-        columns={columns}
-        getRowId={(e) => String(e.id)}
-        busy={events.isFetching && events.isPlaceholderData}
-        minWidth={340}
-        rowProps={(row) => ({
-          onClick: () => setOpen(row.original),
-          style: { cursor: 'pointer' },
-          'aria-selected': open?.id === row.original.id,
-          bg: open?.id === row.original.id ? 'brand.0' : undefined,
-        })}
-      />
-    );
+    body = table;
   }
 
   return (
