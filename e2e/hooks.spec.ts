@@ -65,6 +65,11 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const headers = page.getByRole('group', { name: 'Custom headers' });
     await expect(page.getByText('X-Service-Event is set by Gatehouse and cannot be overridden')).toBeVisible();
+    // On the row it is about, which takes the focus, not under the list.
+    await expect(headers.getByLabel('Header 1 name')).toHaveAccessibleDescription('X-Service-Event is set by Gatehouse and cannot be overridden');
+    await expect(headers.getByLabel('Header 1 name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(headers.getByLabel('Header 1 name')).toBeFocused();
+    await expect(headers.getByLabel('Header 1 value')).not.toHaveAttribute('aria-invalid', 'true');
     expect(writes.filter((r) => r.method() === 'POST').map((r) => r.postDataJSON().url)).toEqual([url]);
     expect((await api<unknown[]>('GET', `/groups/${groupId}/hooks`)).json).toHaveLength(0);
 
@@ -230,6 +235,82 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     expect(sent[0].headers['x-team']).toBe('ops');
     expect(sent[0].headers['x-env']).toBe('staging');
     expect(sent[0].headers['x-service-token']).toBeUndefined();
+  });
+
+  test('as an Owner: a webhook with no events is asked about before it is saved', async ({ page, api }) => {
+    const writes = recordHookRequests(page);
+    await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/new`);
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(`http://127.0.0.1:${receiver.port}/silent`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Silent');
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const ask = page.getByRole('dialog', { name: 'Add a webhook without events?' });
+    await expect(ask).toContainText('This webhook will never fire');
+    expect(writes.filter((r) => r.method() === 'POST')).toHaveLength(0);
+    // Going back puts the user on the events to choose from.
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeHidden();
+    await expect(page.getByRole('checkbox', { name: 'Push events', exact: true })).toBeFocused();
+    expect(writes.filter((r) => r.method() === 'POST')).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await ask.getByRole('button', { name: 'Add without events' }).click();
+    await expect(page.getByText('Silent has no events: it receives only the tests you send from the list.')).toBeVisible();
+    await expect(page.getByText(/receives the events you chose/)).toHaveCount(0);
+    const silent = (await api<Record<string, unknown>[]>('GET', `/groups/${groupId}/hooks`)).json.find((h) => h.name === 'Silent')!;
+    expect(silent).toMatchObject({ push_events: false, member_events: false, tag_push_events: false });
+    expect((await api('DELETE', `/groups/${groupId}/hooks/${silent.id}`)).status).toBe(204);
+  });
+
+  test('as an Owner: health counts the failures of the past week and names the last one; a failed resend says why in the drawer, once', async ({ page, api }) => {
+    test.setTimeout(90_000);
+    const make = async (name: string, url: string) => {
+      const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url, name, push_events: true });
+      expect(created.status).toBe(201);
+      return created.json.id;
+    };
+    const testPush = (hookId: number) => api('POST', `/groups/${groupId}/hooks/${hookId}/test/push_events`);
+    // Flaky: two 500s among six deliveries, and the newest one a 200.
+    const flaky = await make('Flaky', `http://127.0.0.1:${receiver.port}/flaky`);
+    for (const status of [200, 200, 500, 500, 200, 200]) {
+      receiver.status = status;
+      expect((await testPush(flaky)).status).toBe(status === 200 ? 201 : 422);
+    }
+    receiver.status = 200;
+    // Refused: nothing listens at its port.
+    const closed = new Receiver();
+    await closed.start();
+    const closedPort = closed.port;
+    await closed.stop();
+    const refused = await make('Refused', `http://127.0.0.1:${closedPort}/gone`);
+    expect((await testPush(refused)).status).toBe(422);
+
+    await signInAt(page, `/groups/${GROUP_PATH}/-/hooks`);
+    const table = page.getByRole('table', { name: 'Webhooks' });
+    const flakyRow = table.getByRole('row', { name: /Flaky/ });
+    await expect(flakyRow).toContainText('2 of 6 failed');
+    await expect(flakyRow).toContainText('in the past 7 days');
+    await expect(flakyRow).toContainText('Last failure: HTTP 500');
+    await expect(flakyRow).toContainText(/Newest\s*200/);
+    const refusedRow = table.getByRole('row', { name: /Refused/ });
+    await expect(refusedRow).toContainText('1 of 1 failed');
+    await expect(refusedRow).toContainText('Last failure: connection refused');
+
+    await refusedRow.getByRole('link', { name: 'Deliveries of Refused' }).click();
+    await page.getByRole('table', { name: 'Deliveries' }).getByRole('button', { name: /^Details of delivery \d+: Push events$/ }).click();
+    const drawer = page.getByRole('dialog', { name: /^Delivery \d+ · Push events$/ });
+    await expect(drawer.getByRole('alert').filter({ hasText: 'No HTTP answer' })).toContainText('The receiver could not be reached (connection refused).');
+    for (let i = 0; i < 2; i++) {
+      await drawer.getByRole('button', { name: 'Resend' }).click();
+      await expect(drawer.getByRole('alert').filter({ hasText: 'Resend failed' })).toContainText(
+        'The receiver could not be reached (connection refused). The attempt is at the top of the log.',
+      );
+    }
+    // One outcome, in the drawer: no toast on top of it, no resolver text as its message.
+    await expect(page.getByText('Resend failed', { exact: true })).toHaveCount(1);
+    await expect(drawer.getByRole('alert').filter({ hasText: 'Resend failed' })).not.toContainText('ECONNREFUSED');
+    await page.keyboard.press('Escape');
+    for (const id of [flaky, refused]) expect((await api('DELETE', `/groups/${groupId}/hooks/${id}`)).status).toBe(204);
   });
 
   test('as an Owner: resends are limited to 5 a minute, and the panel says when to try again', async ({ page, api }) => {
