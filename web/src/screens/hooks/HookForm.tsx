@@ -225,10 +225,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
         color="blue"
         loading={save.isPending}
         onConfirm={() => eventless && void submit(eventless)}
-        onClose={() => {
-          setEventless(null);
-          form.setFocus(`events.${hookFlagsFor(owner.scope)[0]}`);
-        }}
+        onClose={() => setEventless(null)}
       >
         This webhook will never fire: no event kind is chosen under Events, so it will receive only the tests you send from the list. Choose the
         events it should hear about, or save it as it is to set it up later.
