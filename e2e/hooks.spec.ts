@@ -309,6 +309,23 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     // One outcome, in the drawer: no toast on top of it, no resolver text as its message.
     await expect(page.getByText('Resend failed', { exact: true })).toHaveCount(1);
     await expect(drawer.getByRole('alert').filter({ hasText: 'Resend failed' })).not.toContainText('ECONNREFUSED');
+
+    // Readable at 1280 px and on a phone: the drawer fits the screen, nothing in it scrolls sideways.
+    for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+      await page.setViewportSize(size);
+      const box = (await drawer.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+      for (const part of [drawer.getByRole('table', { name: 'Request headers' }), drawer.getByLabel('Request body', { exact: true }), drawer.getByRole('button', { name: 'Resend' })]) {
+        const partBox = (await part.boundingBox())!;
+        expect(partBox.x + partBox.width).toBeLessThanOrEqual(size.width);
+      }
+      const sideways = await drawer.evaluate((el) =>
+        [el, ...el.querySelectorAll('*')].filter((n) => n instanceof HTMLElement && n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== 'visible' && getComputedStyle(n).overflowX !== 'hidden').length,
+      );
+      expect(sideways).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Escape');
     for (const id of [flaky, refused]) expect((await api('DELETE', `/groups/${groupId}/hooks/${id}`)).status).toBe(204);
   });

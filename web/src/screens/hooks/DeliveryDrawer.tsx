@@ -31,8 +31,9 @@ function HeadersTable({ headers, label }: { headers: Record<string, string>; lab
       </Text>
     );
   }
+  // Narrow enough for a phone's drawer (360 px less its padding); long values wrap.
   return (
-    <Table.ScrollContainer minWidth={360} type="native">
+    <Table.ScrollContainer minWidth={300} type="native">
       <Table withTableBorder withColumnBorders verticalSpacing={4} fz="xs" aria-label={label}>
         <Table.Tbody>
           {entries.map(([k, v]) => (
