@@ -25,6 +25,7 @@ test.beforeAll(async ({ api }) => {
 test.describe('Group push rules (/groups/:id/push_rule)', () => {
   test.describe('as an Owner', () => {
     test('sets up, tests, saves, changes and deletes the rules', async ({ page, api }) => {
+      test.setTimeout(60_000);
       const writes = recordRuleWrites(page);
       await signInAt(page, `/groups/${GROUP}`);
       await page.getByRole('tab', { name: 'Push rules' }).click();

@@ -417,6 +417,7 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
   });
 
   test('as a Maintainer: add a project hook (no group-only events), test it and edit it', async ({ maintainerPage: page, api }) => {
+    test.setTimeout(60_000);
     await page.goto(`/projects/${GROUP_PATH}/${PROJECT_PATH}`);
     await expect(page.getByRole('heading', { level: 1, name: PROJECT_PATH })).toBeVisible();
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -427,6 +428,12 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
     await expect(page.getByRole('checkbox', { name: 'Member events' })).toHaveCount(0);
     await expect(page.getByRole('checkbox', { name: 'Subgroup events' })).toHaveCount(0);
     await page.getByRole('textbox', { name: 'URL', exact: true }).fill(`http://127.0.0.1:${receiver.port}/project`);
+    // A regular expression RE2 refuses is explained in plain words, pointing at the culprit; nothing is sent.
+    await page.getByRole('radio', { name: 'Branches matching a regular expression (RE2 syntax)' }).check();
+    await page.getByRole('textbox', { name: 'Branch filter' }).fill('^(feat|fix/');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect(page.getByRole('textbox', { name: 'Branch filter' })).toHaveAccessibleDescription(/Missing closing parenthesis for the group opened at position 2\./);
+    expect((await api<unknown[]>('GET', `/projects/${projectId}/hooks`)).json).toHaveLength(0);
     await page.getByRole('radio', { name: 'Branches matching a wildcard' }).check();
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main, release/*');
     await page.getByRole('button', { name: 'Add webhook' }).click();
