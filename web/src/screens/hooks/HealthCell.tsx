@@ -51,8 +51,8 @@ export function HealthCell({ hook }: { hook: Webhook }) {
             </Text>
           </Group>
           {lastFailure && (
-            <Group gap={6} wrap="nowrap">
-              <Text span size="xs" fw={600} c={statusCategory(lastFailure.response_status) === 'client_failure' ? 'orange.9' : 'red.9'}>
+            <Group gap={4} wrap="wrap">
+              <Text span size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} c={statusCategory(lastFailure.response_status) === 'client_failure' ? 'orange.9' : 'red.9'}>
                 Last failure: {failureText(lastFailure)}
               </Text>
               <RelativeTime iso={lastFailure.created_at} size="xs" />
