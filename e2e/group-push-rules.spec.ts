@@ -25,6 +25,7 @@ test.beforeAll(async ({ api }) => {
 test.describe('Group push rules (/groups/:id/push_rule)', () => {
   test.describe('as an Owner', () => {
     test('sets up, tests, saves, changes and deletes the rules', async ({ page, api }) => {
+      test.setTimeout(60_000);
       const writes = recordRuleWrites(page);
       await signInAt(page, `/groups/${GROUP}`);
       await page.getByRole('tab', { name: 'Push rules' }).click();
@@ -38,8 +39,23 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       const branch = page.getByLabel('Branch names must match');
       await branch.fill('feature/(');
       await page.getByRole('button', { name: 'Save push rules' }).click();
-      await expect(branch).toHaveAccessibleDescription(/Has an unclosed group: a \( is missing its \)/);
+      // In plain words, pointing at the ( left open (the API keeps its own wording of the 400).
+      await expect(branch).toHaveAccessibleDescription(/Missing closing parenthesis for the group opened at position 9\. Add a \) to close it/);
       await expect(branch).toHaveAttribute('aria-invalid', 'true');
+      expect(writes).toHaveLength(0);
+      // No engine text (“/^(feat|fix/: Unterminated group”), in the form or in the tester.
+      const commit = page.getByLabel('Commit messages must match');
+      await commit.fill('^(feat|fix/');
+      await expect(commit).toHaveAccessibleDescription(/^Missing closing parenthesis for the group opened at position 2\./);
+      await expect(page.getByText(/Unterminated group|Invalid regular expression/)).toHaveCount(0);
+      const commitCheck = page
+        .getByRole('region', { name: 'Try the patterns' })
+        .getByRole('list', { name: 'Checks of the commit message' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Commit messages must match' });
+      await expect(commitCheck).toContainText('Invalid');
+      await expect(commitCheck).toContainText('Missing closing parenthesis for the group opened at position 2.');
+      await commit.fill('');
       expect(writes).toHaveLength(0);
       expect((await api('GET', `/groups/${groupId}/push_rule`)).status).toBe(404);
 

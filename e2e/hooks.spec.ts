@@ -65,6 +65,11 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const headers = page.getByRole('group', { name: 'Custom headers' });
     await expect(page.getByText('X-Service-Event is set by Gatehouse and cannot be overridden')).toBeVisible();
+    // On the row it is about, which takes the focus, not under the list.
+    await expect(headers.getByLabel('Header 1 name')).toHaveAccessibleDescription('X-Service-Event is set by Gatehouse and cannot be overridden');
+    await expect(headers.getByLabel('Header 1 name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(headers.getByLabel('Header 1 name')).toBeFocused();
+    await expect(headers.getByLabel('Header 1 value')).not.toHaveAttribute('aria-invalid', 'true');
     expect(writes.filter((r) => r.method() === 'POST').map((r) => r.postDataJSON().url)).toEqual([url]);
     expect((await api<unknown[]>('GET', `/groups/${groupId}/hooks`)).json).toHaveLength(0);
 
@@ -251,6 +256,99 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await expect(drawer.getByText(/Try again in \d+ seconds?\./)).toBeVisible();
   });
 
+  test('as an Owner: a webhook with no events is asked about before it is saved', async ({ page, api }) => {
+    const writes = recordHookRequests(page);
+    await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/new`);
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(`http://127.0.0.1:${receiver.port}/silent`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Silent');
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const ask = page.getByRole('dialog', { name: 'Add a webhook without events?' });
+    await expect(ask).toContainText('This webhook will never fire');
+    expect(writes.filter((r) => r.method() === 'POST')).toHaveLength(0);
+    // Going back returns to the form, focus where it was, nothing sent.
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Add webhook' })).toBeFocused();
+    expect(writes.filter((r) => r.method() === 'POST')).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await ask.getByRole('button', { name: 'Add without events' }).click();
+    await expect(page.getByText('Silent has no events: it receives only the tests you send from the list.')).toBeVisible();
+    await expect(page.getByText(/receives the events you chose/)).toHaveCount(0);
+    const silent = (await api<Record<string, unknown>[]>('GET', `/groups/${groupId}/hooks`)).json.find((h) => h.name === 'Silent')!;
+    expect(silent).toMatchObject({ push_events: false, member_events: false, tag_push_events: false });
+    expect((await api('DELETE', `/groups/${groupId}/hooks/${silent.id}`)).status).toBe(204);
+  });
+
+  test('as an Owner: health counts the failures of the past week and names the last one; a failed resend says why in the drawer, once', async ({ page, api }) => {
+    test.setTimeout(90_000);
+    const make = async (name: string, url: string) => {
+      const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url, name, push_events: true });
+      expect(created.status).toBe(201);
+      return created.json.id;
+    };
+    const testPush = (hookId: number) => api('POST', `/groups/${groupId}/hooks/${hookId}/test/push_events`);
+    // Flaky: two 500s among six deliveries, and the newest one a 200.
+    const flaky = await make('Flaky', `http://127.0.0.1:${receiver.port}/flaky`);
+    for (const status of [200, 200, 500, 500, 200, 200]) {
+      receiver.status = status;
+      expect((await testPush(flaky)).status).toBe(status === 200 ? 201 : 422);
+    }
+    receiver.status = 200;
+    // Refused: nothing listens at its port.
+    const closed = new Receiver();
+    await closed.start();
+    const closedPort = closed.port;
+    await closed.stop();
+    const refused = await make('Refused', `http://127.0.0.1:${closedPort}/gone`);
+    expect((await testPush(refused)).status).toBe(422);
+
+    await signInAt(page, `/groups/${GROUP_PATH}/-/hooks`);
+    const table = page.getByRole('table', { name: 'Webhooks' });
+    const flakyRow = table.getByRole('row', { name: /Flaky/ });
+    await expect(flakyRow).toContainText('2 of 6 failed');
+    await expect(flakyRow).toContainText('in the past 7 days');
+    await expect(flakyRow).toContainText('Last failure: HTTP 500');
+    await expect(flakyRow).toContainText(/Newest\s*200/);
+    const refusedRow = table.getByRole('row', { name: /Refused/ });
+    await expect(refusedRow).toContainText('1 of 1 failed');
+    await expect(refusedRow).toContainText('Last failure: connection refused');
+
+    await refusedRow.getByRole('link', { name: 'Deliveries of Refused' }).click();
+    await page.getByRole('table', { name: 'Deliveries' }).getByRole('button', { name: /^Details of delivery \d+: Push events$/ }).click();
+    const drawer = page.getByRole('dialog', { name: /^Delivery \d+ · Push events$/ });
+    await expect(drawer.getByRole('alert').filter({ hasText: 'No HTTP answer' })).toContainText('The receiver could not be reached (connection refused).');
+    for (let i = 0; i < 2; i++) {
+      await drawer.getByRole('button', { name: 'Resend' }).click();
+      await expect(drawer.getByRole('alert').filter({ hasText: 'Resend failed' })).toContainText(
+        'The receiver could not be reached (connection refused). The attempt is at the top of the log.',
+      );
+    }
+    // One outcome, in the drawer: no toast on top of it, no resolver text as its message.
+    await expect(page.getByText('Resend failed', { exact: true })).toHaveCount(1);
+    await expect(drawer.getByRole('alert').filter({ hasText: 'Resend failed' })).not.toContainText('ECONNREFUSED');
+
+    // Readable at 1280 px and on a phone: the drawer fits the screen, nothing in it scrolls sideways.
+    for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+      await page.setViewportSize(size);
+      const box = (await drawer.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+      for (const part of [drawer.getByRole('table', { name: 'Request headers' }), drawer.getByLabel('Request body', { exact: true }), drawer.getByRole('button', { name: 'Resend' })]) {
+        const partBox = (await part.boundingBox())!;
+        expect(partBox.x + partBox.width).toBeLessThanOrEqual(size.width);
+      }
+      const sideways = await drawer.evaluate((el) =>
+        [el, ...el.querySelectorAll('*')].filter((n) => n instanceof HTMLElement && n.scrollWidth > n.clientWidth + 1 && getComputedStyle(n).overflowX !== 'visible' && getComputedStyle(n).overflowX !== 'hidden').length,
+      );
+      expect(sideways).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    for (const id of [flaky, refused]) expect((await api('DELETE', `/groups/${groupId}/hooks/${id}`)).status).toBe(204);
+  });
+
   test('the delivery log reads 50 records a page from the server and pages with its headers', async ({ page, api }) => {
     const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url: `http://127.0.0.1:${receiver.port}/busy`, name: 'Busy', push_events: true });
     expect(created.status).toBe(201);
@@ -319,6 +417,7 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
   });
 
   test('as a Maintainer: add a project hook (no group-only events), test it and edit it', async ({ maintainerPage: page, api }) => {
+    test.setTimeout(60_000);
     await page.goto(`/projects/${GROUP_PATH}/${PROJECT_PATH}`);
     await expect(page.getByRole('heading', { level: 1, name: PROJECT_PATH })).toBeVisible();
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -329,6 +428,12 @@ test.describe('Project webhooks (/projects/:id/hooks)', () => {
     await expect(page.getByRole('checkbox', { name: 'Member events' })).toHaveCount(0);
     await expect(page.getByRole('checkbox', { name: 'Subgroup events' })).toHaveCount(0);
     await page.getByRole('textbox', { name: 'URL', exact: true }).fill(`http://127.0.0.1:${receiver.port}/project`);
+    // A regular expression RE2 refuses is explained in plain words, pointing at the culprit; nothing is sent.
+    await page.getByRole('radio', { name: 'Branches matching a regular expression (RE2 syntax)' }).check();
+    await page.getByRole('textbox', { name: 'Branch filter' }).fill('^(feat|fix/');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect(page.getByRole('textbox', { name: 'Branch filter' })).toHaveAccessibleDescription(/Missing closing parenthesis for the group opened at position 2\./);
+    expect((await api<unknown[]>('GET', `/projects/${projectId}/hooks`)).json).toHaveLength(0);
     await page.getByRole('radio', { name: 'Branches matching a wildcard' }).check();
     await page.getByRole('textbox', { name: 'Branch filter' }).fill('main, release/*');
     await page.getByRole('button', { name: 'Add webhook' }).click();

@@ -25,16 +25,28 @@ export type Re2Options = {
  */
 export const RE2_MAX_PROGRAM = 5_000;
 
-/** A pattern RE2 refuses, with the reason written for people (`problem`). */
+/**
+ * A pattern RE2 refuses. `problem` is the phrase the API answers with (after the field's name, so
+ * its wording is part of the wire); `explanation` is a whole sentence for the console, pointing at
+ * the character where things go wrong ("Missing closing parenthesis for the group opened at
+ * position 2. …").
+ */
 export class Re2SyntaxError extends Error {
   constructor(
     readonly pattern: string,
     readonly problem: string,
+    readonly explanation: string = sentenceOf(problem, null),
+    /** 1-based position (in characters) of what is wrong, when it can be told. */
+    readonly position: number | null = null,
   ) {
     super(`Regular expression ${JSON.stringify(pattern)} ${problem}`);
     this.name = 'Re2SyntaxError';
   }
 }
+
+/** "uses a lookahead (?!…), which…" → "Uses a lookahead (?!…), which… (at position 2)." */
+const sentenceOf = (problem: string, position: number | null) =>
+  `${problem.charAt(0).toUpperCase()}${problem.slice(1)}${position ? ` (at position ${position})` : ''}.`;
 
 const RE2_FLAGS = 'imsU';
 const NAME_RULE = 'a group name is letters, digits and _';
@@ -122,6 +134,90 @@ export function describeRe2Error(error: string, input: string | null, pattern: s
   }
 }
 
+/** 1-based position in characters (not UTF-16 units) of the string index `index`. */
+const positionAt = (pattern: string, index: number) => [...pattern.slice(0, index)].length + 1;
+
+/**
+ * Where the unbalanced ( or [ opened, or the ) that closes nothing: RE2 reports only that one is
+ * missing, so the pattern is walked again, skipping escapes, \Q…\E and the inside of classes.
+ */
+export function unbalancedAt(pattern: string): { openGroup: number | null; openClass: number | null; strayClose: number | null } {
+  const groups: number[] = [];
+  let strayClose: number | null = null;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      if (pattern[i + 1] === 'Q') {
+        const end = pattern.indexOf('\\E', i + 2);
+        i = end === -1 ? pattern.length : end + 1;
+      } else i++;
+    } else if (c === '[') {
+      const start = i;
+      i++;
+      if (pattern[i] === '^') i++;
+      if (pattern[i] === ']') i++; // a ] first in a class is literal
+      while (i < pattern.length && pattern[i] !== ']') {
+        if (pattern[i] === '\\') i++;
+        else if (pattern.startsWith('[:', i)) {
+          const end = pattern.indexOf(':]', i + 2);
+          if (end !== -1) i = end + 1;
+        }
+        i++;
+      }
+      if (i >= pattern.length) return { openGroup: groups.at(-1) ?? null, openClass: start, strayClose };
+    } else if (c === '(') groups.push(i);
+    else if (c === ')' && groups.pop() === undefined && strayClose === null) strayClose = i;
+  }
+  return { openGroup: groups.at(-1) ?? null, openClass: null, strayClose };
+}
+
+/**
+ * The console's sentence for a refused pattern: plain words and the position of the culprit.
+ * Mistakes of syntax say what to add or remove; a feature RE2 leaves out keeps the API's phrase.
+ */
+export function explainRe2Error(error: string, input: string | null, pattern: string): { explanation: string; position: number | null } {
+  const at = input ?? '';
+  const balance = unbalancedAt(pattern);
+  const found = at && error !== 'missing closing )' && error !== 'missing closing ]' && error !== 'unexpected )' ? pattern.indexOf(at) : -1;
+  const pos = (index: number | null) => (index === null || index < 0 ? null : positionAt(pattern, index));
+  const where = (index: number | null) => (pos(index) ? ` at position ${pos(index)}` : '');
+  const out = (explanation: string, index: number | null = found) => ({ explanation, position: pos(index) });
+  switch (error) {
+    case 'missing closing )':
+      return out(
+        balance.openGroup === null
+          ? 'Missing closing parenthesis: add a ) to close the group, or write \\( for a literal parenthesis.'
+          : `Missing closing parenthesis for the group opened at position ${pos(balance.openGroup)}. Add a ) to close it, or write \\( for a literal parenthesis.`,
+        balance.openGroup,
+      );
+    case 'unexpected )':
+      return out(`The )${where(balance.strayClose)} closes no group. Remove it, or write \\) for a literal parenthesis.`, balance.strayClose);
+    case 'missing closing ]':
+      return out(
+        `Missing closing bracket for the character class opened${where(balance.openClass)}. Add a ] to close it, or write \\[ for a literal bracket.`,
+        balance.openClass,
+      );
+    case 'invalid character class range': {
+      const range = /^(.)-(.)$/u.exec(at);
+      if (range) return out(`The range ${at}${where(found)} runs backwards. Write the smaller character first: ${range[2]}-${range[1]}.`);
+      break;
+    }
+    case 'missing argument to repetition operator': {
+      const op = at.charAt(0);
+      const hint = op === '*' ? ' For any text, write .* instead.' : '';
+      return out(`The ${at}${where(found)} has nothing before it to repeat. Write \\${op} for a literal ${op}.${hint}`);
+    }
+    case 'invalid nested repetition operator':
+      if (at.length === 2 && at.endsWith('+')) break;
+      return out(`The repetition ${at}${where(found)} repeats a repetition. Remove one of them, or wrap the first in (?:…).`);
+    case 'trailing backslash at end of expression':
+      return out('The pattern ends with a lone backslash. Write \\\\ for a literal backslash.', null);
+    case 'duplicate capture group name':
+      return out(`Two groups are named ${at}. Give each group its own name.`, null);
+  }
+  return out(sentenceOf(describeRe2Error(error, input, pattern), pos(found)));
+}
+
 /* Compiling is cheap but not free, and the same few patterns come back on every keystroke of
    the console's tester and every push the server judges: keep the latest ones. */
 const CACHE_SIZE = 256;
@@ -132,7 +228,10 @@ function compileUncached(pattern: string, options: Re2Options): RE2JS | Re2Synta
   try {
     compiled = RE2JS.compile(pattern, options.multiline ? RE2JS.MULTILINE : 0);
   } catch (e) {
-    if (e instanceof RE2JSSyntaxException) return new Re2SyntaxError(pattern, describeRe2Error(e.error, e.input, pattern));
+    if (e instanceof RE2JSSyntaxException) {
+      const { explanation, position } = explainRe2Error(e.error, e.input, pattern);
+      return new Re2SyntaxError(pattern, describeRe2Error(e.error, e.input, pattern), explanation, position);
+    }
     return new Re2SyntaxError(pattern, 'is too large for RE2: use smaller repetition counts');
   }
   const size = (compiled as unknown as { re2Input?: { prog?: { numInst?: () => number } } }).re2Input?.prog?.numInst?.() ?? 0;
@@ -164,6 +263,15 @@ export function compileRe2(pattern: string, options: Re2Options = {}): RE2JS {
 export function re2Problem(pattern: string, options: Re2Options = {}): string | undefined {
   const result = compiled(pattern, options);
   return result instanceof Re2SyntaxError ? result.problem : undefined;
+}
+
+/**
+ * Why RE2 refuses the pattern, as the console says it (a whole sentence with the position of the
+ * culprit), or undefined when it is valid. The API keeps answering `re2Problem`'s phrase.
+ */
+export function re2Explanation(pattern: string, options: Re2Options = {}): string | undefined {
+  const result = compiled(pattern, options);
+  return result instanceof Re2SyntaxError ? result.explanation : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRe2, quoteRe2, RE2_MAX_PROGRAM, re2Problem, re2Test, Re2SyntaxError } from '../../../shared/src/re2.ts';
+import { compileRe2, quoteRe2, RE2_MAX_PROGRAM, re2Explanation, re2Problem, re2Test, Re2SyntaxError } from '../../../shared/src/re2.ts';
 import { checkAgainstPushRule, groupPushRuleBody, pushRuleAllows } from '../../../shared/src/group-push-rules.ts';
 import { branchFilterProblem } from '../../../shared/src/hooks.ts';
 
@@ -77,6 +77,27 @@ describe('shared/src/re2.ts', () => {
         ['(?i', 'has an unfinished flag group (?i: close it with ) or :'],
       ];
       for (const [pattern, message] of cases) assert.equal(re2Problem(pattern), message, pattern);
+    });
+
+    it('explains a refused pattern to the console in a sentence that points at the culprit, while the API phrase stays as it was', () => {
+      const cases: [string, string][] = [
+        ['^(feat|fix/', 'Missing closing parenthesis for the group opened at position 2. Add a ) to close it, or write \\( for a literal parenthesis.'],
+        ['^(a(b)|c', 'Missing closing parenthesis for the group opened at position 2. Add a ) to close it, or write \\( for a literal parenthesis.'],
+        ['\\(x[(]((y', 'Missing closing parenthesis for the group opened at position 8. Add a ) to close it, or write \\( for a literal parenthesis.'],
+        ['ab)c(d)', 'The ) at position 3 closes no group. Remove it, or write \\) for a literal parenthesis.'],
+        ['x[]a', 'Missing closing bracket for the character class opened at position 2. Add a ] to close it, or write \\[ for a literal bracket.'],
+        ['é[z-a]', 'The range z-a at position 3 runs backwards. Write the smaller character first: a-z.'],
+        ['*.exe', 'The * at position 1 has nothing before it to repeat. Write \\* for a literal *. For any text, write .* instead.'],
+        ['ab**', 'The repetition ** at position 3 repeats a repetition. Remove one of them, or wrap the first in (?:…).'],
+        ['abc\\', 'The pattern ends with a lone backslash. Write \\\\ for a literal backslash.'],
+        ['^(?!WIP).+', 'Uses a lookahead (?!…), which RE2 does not support (at position 2).'],
+        ['a{2,1}', 'Has an invalid repetition {2,1}: the minimum is larger than the maximum (at position 2).'],
+        ['ok\\h', 'Uses the escape \\h, which RE2 does not know (write \\\\ for a backslash) (at position 3).'],
+      ];
+      for (const [pattern, explanation] of cases) assert.equal(re2Explanation(pattern), explanation, pattern);
+      assert.equal(re2Explanation('^(feat|fix)/'), undefined);
+      // The API's wording is unchanged: the explanation is the console's alone.
+      assert.equal(re2Problem('^(feat|fix/'), 'has an unclosed group: a ( is missing its ) (write \\( for a literal parenthesis)');
     });
 
     it('throws a Re2SyntaxError naming the pattern and the reason when asked to match with an invalid one', () => {

@@ -28,8 +28,8 @@ export const hooksKeys = {
   owner: (scope: HookScope, id: number) => [...hooksKeys.all, scope, id] as const,
   list: (scope: HookScope, id: number) => [...hooksKeys.owner(scope, id), 'list'] as const,
   detail: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'detail', hookId] as const,
-  /** The newest delivery of a hook, for the health column. */
-  latest: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'latest', hookId] as const,
+  /** How a hook's recent deliveries went, for the health column. */
+  health: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'health', hookId] as const,
   events: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'events', hookId] as const,
   eventList: (scope: HookScope, id: number, hookId: number, query: HookEventsQuery) => [...hooksKeys.events(scope, id, hookId), query] as const,
 };
@@ -66,12 +66,29 @@ export function useHook(owner: HookOwner, hookId: number) {
   });
 }
 
-/** The hook's newest delivery of the past seven days, or null: one record, not the log. */
-export function useLatestDelivery(owner: HookOwner, hookId: number) {
+/** A hook's deliveries of the past seven days in figures: how many, how many failed, the newest and the newest failure. */
+export interface HookHealth {
+  total: number;
+  failed: number;
+  latest: HookEvent | null;
+  lastFailure: HookEvent | null;
+}
+
+/**
+ * Read from the log's own filter and X-Total: one record of each of all deliveries, client
+ * failures (4xx) and server failures (5xx, timeouts, refused connections), not the log itself.
+ */
+export function useHookHealth(owner: HookOwner, hookId: number) {
   return useQuery({
-    queryKey: hooksKeys.latest(owner.scope, owner.id, hookId),
-    queryFn: async ({ signal }) =>
-      (await data(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { per_page: 1 } }, signal })))[0] ?? null,
+    queryKey: hooksKeys.health(owner.scope, owner.id, hookId),
+    queryFn: async ({ signal }): Promise<HookHealth> => {
+      const newest = (status?: 'client_failure' | 'server_failure') =>
+        page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { per_page: 1, status } }, signal }));
+      const [all, client, server] = await Promise.all([newest(), newest('client_failure'), newest('server_failure')]);
+      const failures = [client.items[0], server.items[0]].filter((e): e is HookEvent => e !== undefined);
+      const lastFailure = failures.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)[0] ?? null;
+      return { total: all.page.total, failed: client.page.total + server.page.total, latest: all.items[0] ?? null, lastFailure };
+    },
   });
 }
 

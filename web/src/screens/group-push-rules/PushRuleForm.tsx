@@ -39,6 +39,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
   const exists = rule !== null;
   const { isDirty } = form.formState;
   const pending = isDirty || !exists;
+  // TODO(unsaved-guard): useUnsavedChangesGuard(isDirty) from '../../components/' once it is merged.
 
   const onValid = async (parsed: GroupPushRuleBody) => {
     try {

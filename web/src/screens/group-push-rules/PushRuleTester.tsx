@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Badge, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useWatch, useFormContext } from 'react-hook-form';
-import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, pushRulePatternProblem, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
-import { sentence } from '../../components/format.ts';
+import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
+import { re2Explanation } from '../../../../shared/src/re2.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
 const MONO = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
@@ -46,7 +46,7 @@ function outcomes(patterns: Record<PushRulePatternField, string>, sample: Sample
   for (const field of PUSH_RULE_PATTERN_FIELDS) {
     const pattern = patterns[field];
     const result = results.find((r) => r.field === field);
-    const problem = pattern ? pushRulePatternProblem(pattern) : undefined;
+    const problem = pattern ? re2Explanation(pattern) : undefined;
     if (!pattern) out[field] = { kind: 'unset' };
     else if (problem) out[field] = { kind: 'invalid', problem };
     else if (!result) out[field] = { kind: 'waiting', sample: SAMPLE_OF[field] };
@@ -64,7 +64,7 @@ const SAMPLES: { key: SampleKey; label: string; multiline?: boolean; mono?: bool
 
 /** A line under the verdict only where it adds something: why it fails, what is wrong with the pattern, or what is missing. */
 const detail = (v: Outcome) =>
-  v.kind === 'fail' ? v.reason : v.kind === 'invalid' ? sentence(v.problem) : v.kind === 'waiting' ? `Enter a sample ${SAMPLE_NAMES[v.sample]}` : null;
+  v.kind === 'fail' ? v.reason : v.kind === 'invalid' ? v.problem : v.kind === 'waiting' ? `Enter a sample ${SAMPLE_NAMES[v.sample]}` : null;
 
 const VERDICT: Record<Outcome['kind'], { label: string; color: string; variant: string }> = {
   pass: { label: 'Passes', color: 'teal', variant: 'light' },

@@ -1,20 +1,24 @@
 import type { ReactNode } from 'react';
 import { NumberInput, Switch, TextInput } from '@mantine/core';
-import { useController, useFormContext } from 'react-hook-form';
+import { useController, useFormContext, useWatch } from 'react-hook-form';
 import type { PushRuleFlagField, PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
+import { re2Explanation } from '../../../../shared/src/re2.ts';
 import { sentence } from '../../components/format.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
 /** Inputs of the push-rule form, bound by name; each shows its own validation message. */
 
 export function PatternField({ name, description, placeholder }: { name: PushRulePatternField; description: ReactNode; placeholder: string }) {
-  const { register, formState } = useFormContext<PushRuleValues>();
+  const { register, formState, control } = useFormContext<PushRuleValues>();
+  const value = useWatch({ control, name });
+  const error = formState.errors[name]?.message;
   return (
     <TextInput
       label={FIELD_LABELS[name]}
       description={description}
       placeholder={placeholder}
-      error={sentence(formState.errors[name]?.message)}
+      // The client's check and the server's 400 word a refused pattern alike; the console explains it with the position.
+      error={error && (re2Explanation(value) ?? sentence(error))}
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       autoComplete="off"
       spellCheck={false}

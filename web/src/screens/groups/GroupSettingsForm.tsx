@@ -31,6 +31,7 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
   });
   const { isDirty } = form.formState;
   const pending = isDirty || avatar.kind !== 'keep';
+  // TODO(unsaved-guard): useUnsavedChangesGuard(pending) from '../../components/' once it is merged.
 
   const showServerErrors = ({ avatar: avatarMessages, ...fieldErrors }: FieldErrors) => {
     // The avatar is not a form field: its picker shows the message.

@@ -1,13 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Drawer, Group, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
 import { isApiError } from '../../api/client.ts';
 import { useResendHookEvent, type HookOwner } from '../../api/hooks.ts';
 import { IconCheck, IconCopy, IconRefresh } from '../../components/icons.tsx';
 import { errorMessage } from '../../components/states.tsx';
-import { CATEGORY_LABELS, formatDuration, fromNow, fullDateTime, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
+import { CATEGORY_LABELS, explainDeliveryError, formatDuration, fromNow, fullDateTime, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
 import { StatusBadge } from './status-parts.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -32,8 +31,9 @@ function HeadersTable({ headers, label }: { headers: Record<string, string>; lab
       </Text>
     );
   }
+  // Narrow enough for a phone's drawer (360 px less its padding); long values wrap.
   return (
-    <Table.ScrollContainer minWidth={360} type="native">
+    <Table.ScrollContainer minWidth={300} type="native">
       <Table withTableBorder withColumnBorders verticalSpacing={4} fz="xs" aria-label={label}>
         <Table.Tbody>
           {entries.map(([k, v]) => (
@@ -87,9 +87,6 @@ function Body({ value, label }: { value: unknown; label: string }) {
   );
 }
 
-/** One error toast at a time, however often Resend is pressed. */
-const RESEND_ERROR = 'hook-resend-error';
-
 type ResendOutcome = { kind: 'sent'; status: number } | { kind: 'limited'; seconds: number | null } | { kind: 'failed'; message: string };
 
 function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
@@ -118,6 +115,17 @@ function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
       {outcome.message}
     </Alert>
   );
+}
+
+/** What a refused resend means for the person at the drawer, in one sentence. */
+function failedResend(e: unknown): string {
+  if (!isApiError(e)) return errorMessage(e);
+  if (e.status === 403) return 'You no longer have the role to manage these webhooks.';
+  // 422: the receiver gave no HTTP answer; the message is the outbound client's ("ECONNREFUSED: …").
+  if (e.status === 422) {
+    return `${explainDeliveryError(e.message).long} The attempt is at the top of the log.`;
+  }
+  return errorMessage(e);
 }
 
 /**
@@ -152,26 +160,11 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
     setOutcome(null);
     try {
       const res = await resend.mutateAsync(event.id);
-      // The outcome shows in the panel, next to the button; a toast on top of the panel would only hide it.
       setOutcome({ kind: 'sent', status: res.response_status });
-      notifications.hide(RESEND_ERROR);
     } catch (e) {
       if (isApiError(e) && e.status === 401) return;
-      const next: ResendOutcome =
-        isApiError(e) && e.status === 429
-          ? { kind: 'limited', seconds: e.retryAfterSeconds }
-          : {
-              kind: 'failed',
-              message: isApiError(e) && e.status === 403 ? 'You no longer have the role to manage these webhooks.' : errorMessage(e),
-            };
-      setOutcome(next);
-      notifications.hide(RESEND_ERROR);
-      notifications.show({
-        id: RESEND_ERROR,
-        color: next.kind === 'limited' ? 'orange' : 'red',
-        title: next.kind === 'limited' ? 'Too many resends' : 'Resend failed',
-        message: next.kind === 'limited' ? `Try again in ${next.seconds ?? 60} seconds.` : next.message,
-      });
+      // One outcome, in the panel beside the button: a toast would cover the drawer it is about.
+      setOutcome(isApiError(e) && e.status === 429 ? { kind: 'limited', seconds: e.retryAfterSeconds } : { kind: 'failed', message: failedResend(e) });
     }
   };
 
@@ -206,7 +199,10 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
       )}
       {event.internal_error_message && (
         <Alert color="red" variant="light" title="No HTTP answer">
-          {event.internal_error_message}
+          <Text size="sm">{explainDeliveryError(event.internal_error_message).long}</Text>
+          <Text size="xs" c="dimmed" ff="monospace" mt={4} style={{ overflowWrap: 'anywhere' }}>
+            {event.internal_error_message}
+          </Text>
         </Alert>
       )}
 

@@ -2,6 +2,7 @@ import { Anchor, Checkbox, Fieldset, Group, Radio, SimpleGrid, Stack, Text, Text
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { HOOK_EVENTS, hookFlagsFor, type HookFlag } from '../../../../shared/src/hooks.ts';
 import type { HookScope } from '../../api/hooks.ts';
+import { re2Explanation } from '../../../../shared/src/re2.ts';
 import { sentence } from '../../components/format.ts';
 import type { HookFormValues } from './hook-form-model.ts';
 
@@ -71,6 +72,8 @@ function BranchFilter() {
   const {
     field: { value: strategy, onChange },
   } = useController({ control, name: 'branch_filter_strategy' });
+  const filter = useWatch({ control, name: 'push_events_branch_filter' });
+  const error = formState.errors.push_events_branch_filter?.message;
   return (
     <Stack gap="xs" pl={32} pt={4} pb={4}>
       <Radio.Group label="Push events from" value={strategy} onChange={(v) => onChange(v)} size="sm">
@@ -92,7 +95,7 @@ function BranchFilter() {
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           autoComplete="off"
           spellCheck={false}
-          error={sentence(formState.errors.push_events_branch_filter?.message)}
+          error={error && ((strategy === 'regex' && re2Explanation(filter.trim())) || sentence(error))}
           {...register('push_events_branch_filter')}
         />
       )}

@@ -1,36 +1,72 @@
-import { Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
-import { useLatestDelivery } from '../../api/hooks.ts';
-import { triggerLabel } from './hook-format.ts';
+import { useHookHealth } from '../../api/hooks.ts';
+import { failureText, statusCategory } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 import { AlertStatusBadge, RelativeTime, StatusBadge } from './status-parts.tsx';
 
-/** How a hook is doing: paused or not, and the status of its newest delivery (one record read per hook). */
+/**
+ * How a hook is doing: paused or not, how many of its deliveries of the past seven days failed,
+ * the last failure (status or why there was no answer, and when) and the newest delivery. A hook
+ * whose newest delivery is a 200 among timeouts must not look healthy.
+ */
 export function HealthCell({ hook }: { hook: Webhook }) {
   const { owner } = useHookScope();
-  const latest = useLatestDelivery(owner, hook.id);
+  const health = useHookHealth(owner, hook.id);
+  if (health.isPending) {
+    return (
+      <Stack gap={6} align="flex-start" miw={170}>
+        <AlertStatusBadge hook={hook} />
+        <Skeleton height={20} width={140} aria-label="Loading the deliveries of the past 7 days" />
+      </Stack>
+    );
+  }
+  if (health.isError) {
+    return (
+      <Stack gap={6} align="flex-start" miw={170}>
+        <AlertStatusBadge hook={hook} />
+        <Text size="xs" c="dimmed">
+          Health unknown ({health.error.status === 403 ? 'not allowed' : 'could not be read'})
+        </Text>
+      </Stack>
+    );
+  }
+  const { total, failed, latest, lastFailure } = health.data;
+  const rate = failed === 0 ? 'teal' : failed === total ? 'red' : 'orange';
   return (
     <Stack gap={6} align="flex-start" miw={170}>
       <AlertStatusBadge hook={hook} />
-      {latest.isPending ? (
-        <Skeleton height={20} width={140} aria-label="Loading the last delivery" />
-      ) : latest.isError ? (
-        <Text size="xs" c="dimmed">
-          Last delivery unknown ({latest.error.status === 403 ? 'not allowed' : 'could not be read'})
-        </Text>
-      ) : latest.data === null ? (
+      {total === 0 ? (
         <Text size="xs" c="dimmed">
           No deliveries in the past 7 days
         </Text>
       ) : (
-        <Stack gap={2}>
-          <Group gap={6} wrap="nowrap">
-            <StatusBadge status={latest.data.response_status} />
-            <RelativeTime iso={latest.data.created_at} size="xs" />
+        <Stack gap={4}>
+          <Group gap={6} wrap="wrap">
+            <Badge color={rate} variant="light" tt="none" size="md" fw={650}>
+              {failed > 0 ? `${failed} of ${total} failed` : total === 1 ? '1 succeeded' : `All ${total} succeeded`}
+            </Badge>
+            <Text size="xs" c="dimmed">
+              in the past 7 days
+            </Text>
           </Group>
-          <Text size="xs" c="dimmed">
-            Last: {triggerLabel(latest.data.trigger)}
-          </Text>
+          {lastFailure && (
+            <Group gap={4} wrap="wrap">
+              <Text span size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} c={statusCategory(lastFailure.response_status) === 'client_failure' ? 'orange.9' : 'red.9'}>
+                Last failure: {failureText(lastFailure)}
+              </Text>
+              <RelativeTime iso={lastFailure.created_at} size="xs" />
+            </Group>
+          )}
+          {latest && latest.id !== lastFailure?.id && (
+            <Group gap={6} wrap="nowrap">
+              <Text span size="xs" c="dimmed">
+                Newest
+              </Text>
+              <StatusBadge status={latest.response_status} size="sm" />
+              <RelativeTime iso={latest.created_at} size="xs" />
+            </Group>
+          )}
         </Stack>
       )}
     </Stack>

@@ -1,19 +1,22 @@
+import { useState } from 'react';
 import { Button, Checkbox, Code, Group, Paper, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { FormProvider, useController, useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
-import type { Webhook } from '../../../../shared/src/hooks.ts';
+import { hookFlagsFor, type Webhook } from '../../../../shared/src/hooks.ts';
 import { useSaveHook } from '../../api/hooks.ts';
 import { sentence } from '../../components/format.ts';
 import { notifySuccess } from '../../components/notify.ts';
-import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
+import { formShowsFieldErrors, showFieldErrors } from '../../components/server-errors.ts';
+import { isApiError } from '../../api/client.ts';
 import { EventFields } from './EventFields.tsx';
-import { FIELD_LABELS, formPathOf, hookFormSchema, placeholdersOf, toBody, toFormValues, type HookFormValues } from './hook-form-model.ts';
+import { FIELD_LABELS, formPathOf, hookFormSchema, placeholdersOf, rowErrors, toBody, toFormValues, type HookFormValues } from './hook-form-model.ts';
 import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 import { KeyValueEditor } from './KeyValueEditor.tsx';
 import { FormSection } from '../../components/FormSection.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 
 const resolver = zodResolver(hookFormSchema) as unknown as Resolver<HookFormValues>;
 const SAVE_ERROR = 'hook-save-error';
@@ -48,24 +51,42 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
   // shift the buttons under the pointer (the click on "Add header" would miss).
   const form = useForm<HookFormValues>({ resolver, defaultValues: toFormValues(hook), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { errors, isDirty } = form.formState;
+  // TODO(unsaved-guard): useUnsavedChangesGuard(isDirty && !save.isSuccess) from '../../components/' once it is merged.
   const [url, clearToken, template] = useWatch({ control: form.control, name: ['url', 'clear_token', 'custom_webhook_template'] });
   const placeholders = placeholdersOf(url ?? '');
 
-  const onValid = async (values: HookFormValues) => {
+  // A hook with no event kind never fires: saving one is asked about first.
+  const [eventless, setEventless] = useState<HookFormValues | null>(null);
+
+  const submit = async (values: HookFormValues) => {
+    const none = !hookFlagsFor(owner.scope).some((f) => values.events[f]);
     try {
       const saved = await save.mutateAsync({ hookId: hook?.id, body: toBody(values, owner.scope, hook) });
       notifications.hide(SAVE_ERROR);
-      notifySuccess(editing ? 'Webhook saved' : 'Webhook added', `${hookTitle(saved)} receives the events you chose. Send a test from the list to try it.`);
+      notifySuccess(
+        editing ? 'Webhook saved' : 'Webhook added',
+        none
+          ? `${hookTitle(saved)} has no events: it receives only the tests you send from the list.`
+          : `${hookTitle(saved)} receives the events you chose. Send a test from the list to try it.`,
+      );
       navigate(href());
     } catch (e) {
-      // Other errors got the mutation's toast.
-      showServerFieldErrors(form.setError, e, {
+      // Other errors got the mutation's toast. A list's error that names one of its rows goes on that row.
+      if (!isApiError(e) || !e.fieldErrors) return;
+      showFieldErrors(form.setError, rowErrors(e.fieldErrors, values), {
         fieldOf: (path) => formPathOf(path, owner.scope) as FieldPath<HookFormValues> | null,
         labelOf: (path) => FIELD_LABELS[path] ?? path,
         title: editing ? 'The webhook was not saved' : 'The webhook was not added',
         toastId: SAVE_ERROR,
       });
+    } finally {
+      setEventless(null);
     }
+  };
+
+  const onValid = async (values: HookFormValues) => {
+    if (!hookFlagsFor(owner.scope).some((f) => values.events[f])) setEventless(values);
+    else await submit(values);
   };
 
   const onInvalid = () => {
@@ -197,6 +218,18 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
           </Paper>
         </Stack>
       </form>
+      <ConfirmDialog
+        opened={eventless !== null}
+        title={editing ? 'Save a webhook without events?' : 'Add a webhook without events?'}
+        confirmLabel={editing ? 'Save without events' : 'Add without events'}
+        color="blue"
+        loading={save.isPending}
+        onConfirm={() => eventless && void submit(eventless)}
+        onClose={() => setEventless(null)}
+      >
+        This webhook will never fire: no event kind is chosen under Events, so it will receive only the tests you send from the list. Choose the
+        events it should hear about, or save it as it is to set it up later.
+      </ConfirmDialog>
     </FormProvider>
   );
 }

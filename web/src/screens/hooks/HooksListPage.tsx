@@ -63,7 +63,7 @@ export function HooksListPage() {
           <DataTable label="Webhooks" items={hooks.data} columns={columns} getRowId={(h) => String(h.id)} busy={hooks.isFetching} minWidth={860} />
         )}
         <Text size="sm" c="dimmed">
-          {hooks.data.length} {hooks.data.length === 1 ? 'webhook' : 'webhooks'}. Health shows the newest delivery of the past seven days.
+          {hooks.data.length} {hooks.data.length === 1 ? 'webhook' : 'webhooks'}. Health counts the deliveries of the past seven days and shows the last failure.
         </Text>
       </Stack>
     );

@@ -14,6 +14,7 @@ import {
   type HookFlag,
   type Webhook,
 } from '../../../../shared/src/hooks.ts';
+import type { FieldErrors } from '../../api/client.ts';
 import type { HookScope } from '../../api/hooks.ts';
 
 /**
@@ -190,6 +191,30 @@ export function formPathOf(path: string, scope: HookScope): string | null {
   if (!direct.includes(head)) return null;
   if (head === 'branch_filter_strategy') return 'push_events_branch_filter';
   return path;
+}
+
+/** Does a message about a list name this key ("X-Foo is set by…", "key \"a-b\" may…", "the value of X-Foo…")? */
+const names = (message: string, key: string) =>
+  message.includes(JSON.stringify(key)) || message.startsWith(`${key} `) || message.includes(` ${key} `) || message.endsWith(` ${key}`);
+
+/**
+ * The server words a bad header or URL variable as a message about the whole list
+ * (`custom_headers: ["X-Service-Event is set by Gatehouse and cannot be overridden"]`); each
+ * message that names a row's key goes on that row (its value's field when it is about the value),
+ * the rest stays under the list.
+ */
+export function rowErrors(errors: FieldErrors, values: HookFormValues): FieldErrors {
+  const out: FieldErrors = {};
+  const add = (path: string, message: string) => (out[path] ??= []).push(message);
+  for (const [path, messages] of Object.entries(errors)) {
+    const list = (['custom_headers', 'url_variables'] as const).find((l) => l === path && values[`${l}_mode`] === 'replace');
+    for (const message of messages) {
+      const row = list ? values[list].findIndex((r) => r.key.trim() !== '' && names(message, r.key.trim())) : -1;
+      if (!list || row === -1) add(path, message);
+      else add(`${list}.${row}.${/^the value of /i.test(message) ? 'value' : 'key'}`, message);
+    }
+  }
+  return out;
 }
 
 export const FIELD_LABELS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
-import { HOOK_EVENTS, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, type HookEvent, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
 
 dayjs.extend(relativeTime);
 
@@ -76,3 +76,36 @@ export function prettyBody(value: unknown): { text: string; json: boolean } {
   }
   return { text: JSON.stringify(value, null, 2), json: true };
 }
+
+/** Why a delivery got no HTTP answer, in a few words (`short`) and as a sentence (`long`). */
+export interface DeliveryFailure {
+  short: string;
+  long: string;
+}
+
+const failure = (short: string, long: string): DeliveryFailure => ({ short, long });
+
+/**
+ * The outbound client's error ("ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9", "Request timed
+ * out after 10 s", a refused local address) read for people; an error it does not know is shown as sent.
+ */
+export function explainDeliveryError(message: string | null | undefined): DeliveryFailure {
+  const text = (message ?? '').replace(/^(Resend|Hook execution) failed:\s*/i, '').trim();
+  const timeout = /timed out after ([\d.]+ ?s)/i.exec(text);
+  if (timeout) return failure('timed out', `The receiver did not answer within ${timeout[1]}.`);
+  if (/TIMEOUT|ETIMEDOUT/i.test(text)) return failure('timed out', 'The receiver did not answer in time.');
+  if (/ECONNREFUSED/.test(text)) return failure('connection refused', 'The receiver could not be reached (connection refused).');
+  if (/ENOTFOUND|EAI_AGAIN|cannot be resolved/.test(text)) return failure('host not found', 'The receiver’s host name could not be resolved.');
+  if (/ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed/i.test(text)) return failure('connection closed', 'The receiver closed the connection before answering.');
+  if (/EHOSTUNREACH|ENETUNREACH/.test(text)) return failure('unreachable', 'The receiver’s network could not be reached.');
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|certificate/i.test(text)) return failure('certificate not trusted', 'The receiver’s SSL certificate could not be verified.');
+  if (/local network are not allowed|localhost are not allowed/i.test(text)) {
+    return failure('blocked: local address', 'Requests to the local network are not allowed on this instance (an administrator can allow them).');
+  }
+  if (!text) return failure('no answer', 'The request failed without an HTTP answer.');
+  return failure('no answer', `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`);
+}
+
+/** "HTTP 500", or why there was no answer ("connection refused"). */
+export const failureText = (event: Pick<HookEvent, 'response_status' | 'internal_error_message'>) =>
+  hasHttpAnswer(event.response_status) ? `HTTP ${event.response_status}` : explainDeliveryError(event.internal_error_message).short;
