@@ -159,6 +159,61 @@ const ROWS: Row[] = [
     ready: (page) => page.getByRole('table', { name: 'Deliveries' }),
   },
   { name: 'group webhooks, refused', url: () => '/groups/acme/-/hooks', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3 }) },
+  { name: 'group members', url: () => '/groups/acme/-/members', ready: (page) => page.getByRole('table', { name: 'Members' }) },
+  {
+    name: 'add member dialog',
+    url: () => '/groups/acme/-/members',
+    ready: (page) => page.getByRole('table', { name: 'Members' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add member' }).first().click();
+      return dialog(page, /Add a member to/);
+    },
+  },
+  { name: 'project members as a Maintainer', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
+  {
+    name: 'deploy tokens',
+    url: () => '/groups/acme/-/deploy_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Deploy tokens' }).or(page.getByRole('heading', { name: 'No active deploy tokens' })),
+  },
+  {
+    name: 'create deploy token dialog',
+    url: () => '/groups/acme/-/deploy_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Deploy tokens' }).or(page.getByRole('heading', { name: 'No active deploy tokens' })),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Create deploy token' }).first().click();
+      return dialog(page, 'Create a deploy token');
+    },
+  },
+  { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByLabel('Path', { exact: true }) },
+  { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByLabel('Path', { exact: true }) },
+  { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByLabel('Path', { exact: true }) },
+  {
+    name: 'personal access tokens',
+    url: () => '/user/access_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Personal access tokens' }).or(page.getByRole('heading', { name: 'No active personal access tokens' })),
+  },
+  {
+    name: 'create personal access token dialog',
+    url: () => '/user/access_tokens',
+    ready: (page) => page.getByRole('table', { name: 'Personal access tokens' }).or(page.getByRole('heading', { name: 'No active personal access tokens' })),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Create token' }).first().click();
+      return dialog(page, 'Create a personal access token');
+    },
+  },
+  { name: 'admin overview', url: () => '/admin', ready: (page) => page.getByRole('heading', { name: 'Instance overview' }) },
+  { name: 'admin users', url: () => '/admin/users', ready: (page) => page.getByRole('table', { name: 'Users' }) },
+  {
+    name: 'admin new user dialog',
+    url: () => '/admin/users',
+    ready: (page) => page.getByRole('table', { name: 'Users' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'New user' }).first().click();
+      return dialog(page, 'New user');
+    },
+  },
+  { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
+  { name: 'admin area, refused', url: () => '/admin', as: 'maintainer', ready: (page) => page.getByRole('heading', { name: 'Only administrators can open the admin area' }) },
   { name: 'not found', url: () => '/no-such-page', ready: (page) => page.getByRole('heading', { name: 'Page not found' }) },
 ];
 

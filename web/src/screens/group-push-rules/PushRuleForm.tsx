@@ -10,6 +10,7 @@ import { isField, toBody, toFormValues, type PushRuleValues } from './push-rule-
 import { FormSection } from '../../components/FormSection.tsx';
 import { FileSizeField, FlagField, PatternField } from './rule-fields.tsx';
 import { PushRuleTester } from './PushRuleTester.tsx';
+import { useUnsavedChangesGuard } from '../../components/UnsavedChangesGuard.tsx';
 
 /** The form always holds every field: a narrower shape than the body's all-optional input, which the schema takes as is. */
 const resolver = zodResolver(groupPushRuleBody) as unknown as Resolver<PushRuleValues, unknown, GroupPushRuleBody>;
@@ -39,7 +40,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
   const exists = rule !== null;
   const { isDirty } = form.formState;
   const pending = isDirty || !exists;
-  // TODO(unsaved-guard): useUnsavedChangesGuard(isDirty) from '../../components/' once it is merged.
+  const leave = useUnsavedChangesGuard(isDirty);
 
   const onValid = async (parsed: GroupPushRuleBody) => {
     try {
@@ -67,6 +68,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
 
   return (
     <FormProvider {...form}>
+      {leave.dialog}
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} noValidate aria-label="Push rules">
         <Stack gap="lg">
           <Grid gutter="lg" align="flex-start">

@@ -12,6 +12,7 @@ import { groupHref } from '../../routes.ts';
 import { type AvatarChange } from './AvatarField.tsx';
 import { changedFields, formPathFor, isTopLevel, knownPaths, labelFor, toFormValues, type SettingsValues } from './settings-model.ts';
 import { BranchesSection, DownloadsSection, FeaturesSection, GeneralSection, PermissionsSection, SecuritySection } from './settings-sections.tsx';
+import { useUnsavedChangesGuard } from '../../components/UnsavedChangesGuard.tsx';
 
 /**
  * The group's settings, validated with the shared PUT /groups/:id schema before sending; only
@@ -31,7 +32,7 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
   });
   const { isDirty } = form.formState;
   const pending = isDirty || avatar.kind !== 'keep';
-  // TODO(unsaved-guard): useUnsavedChangesGuard(pending) from '../../components/' once it is merged.
+  const leave = useUnsavedChangesGuard(pending);
 
   const showServerErrors = ({ avatar: avatarMessages, ...fieldErrors }: FieldErrors) => {
     // The avatar is not a form field: its picker shows the message.
@@ -53,7 +54,10 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
       form.reset(toFormValues(saved));
       setAvatar({ kind: 'keep' });
       notifications.show({ color: 'teal', title: 'Settings saved', message: `${saved.full_name} was updated.` });
-      if (saved.full_path !== group.full_path) navigate(groupHref(saved.full_path, 'settings'), { replace: true });
+      if (saved.full_path !== group.full_path) {
+        leave.release();
+        navigate(groupHref(saved.full_path, 'settings'), { replace: true });
+      }
     } catch (e) {
       // Other errors got the mutation's toast.
       if (isApiError(e) && e.fieldErrors) showServerErrors(e.fieldErrors);
@@ -71,6 +75,7 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
 
   return (
     <FormProvider {...form}>
+      {leave.dialog}
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} noValidate aria-label="Group settings">
         <Stack gap="lg">
           <GeneralSection group={group} avatar={avatar} onAvatarChange={setAvatar} avatarError={avatarError} />

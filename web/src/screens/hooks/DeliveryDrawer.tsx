@@ -78,7 +78,8 @@ function Body({ value, label }: { value: unknown; label: string }) {
           )}
         </CopyButton>
       </Group>
-      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
+      {/* A long body scrolls: reachable by Tab so a keyboard can scroll it. */}
+      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, 'aria-label': label }}>
         <Code block aria-label={label} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontSize: 12 }}>
           {text}
         </Code>

@@ -17,6 +17,7 @@ import { useHookScope } from './hook-scope.ts';
 import { KeyValueEditor } from './KeyValueEditor.tsx';
 import { FormSection } from '../../components/FormSection.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useUnsavedChangesGuard } from '../../components/UnsavedChangesGuard.tsx';
 
 const resolver = zodResolver(hookFormSchema) as unknown as Resolver<HookFormValues>;
 const SAVE_ERROR = 'hook-save-error';
@@ -51,7 +52,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
   // shift the buttons under the pointer (the click on "Add header" would miss).
   const form = useForm<HookFormValues>({ resolver, defaultValues: toFormValues(hook), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { errors, isDirty } = form.formState;
-  // TODO(unsaved-guard): useUnsavedChangesGuard(isDirty && !save.isSuccess) from '../../components/' once it is merged.
+  const leave = useUnsavedChangesGuard(isDirty);
   const [url, clearToken, template] = useWatch({ control: form.control, name: ['url', 'clear_token', 'custom_webhook_template'] });
   const placeholders = placeholdersOf(url ?? '');
 
@@ -69,6 +70,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
           ? `${hookTitle(saved)} has no events: it receives only the tests you send from the list.`
           : `${hookTitle(saved)} receives the events you chose. Send a test from the list to try it.`,
       );
+      leave.release();
       navigate(href());
     } catch (e) {
       // Other errors got the mutation's toast. A list's error that names one of its rows goes on that row.
@@ -96,6 +98,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
 
   return (
     <FormProvider {...form}>
+      {leave.dialog}
       <form onSubmit={form.handleSubmit(onValid, onInvalid)} noValidate aria-label={editing ? 'Edit webhook' : 'New webhook'}>
         <Stack gap="lg">
           <FormSection id="hook-endpoint" title="Endpoint" description={`Where Gatehouse sends the events of ${ownerName}, and how you will recognise the webhook.`}>
