@@ -21,7 +21,7 @@ import type { GroupRow, ProjectRow } from '../db/schema.ts';
 const area = 'groups';
 
 /** List items with the administrator-only extras asked for (statistics, custom attributes). */
-async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>>, page: Page<GroupRow>) {
+async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>>, page: Page<groups.GroupListRow>) {
   const admin = canInstance(ctx.actor, 'read_admin_fields');
   const sizes = ctx.query.statistics && admin ? await groups.groupStatistics(ctx.db, page.items) : undefined;
   const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;

@@ -2,7 +2,7 @@ import type { GroupRow } from '../db/schema.ts';
 import type { GroupDetail, GroupListItem } from '../../../shared/src/groups.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, boolOrNull, json } from '../util/rows.ts';
-import { DEFAULT_BRANCH_PROTECTION_DEFAULTS } from '../services/groups.ts';
+import { DEFAULT_BRANCH_PROTECTION_DEFAULTS, type GroupListRow } from '../services/groups.ts';
 
 export interface GroupExtras {
   /** Bytes stored for the group tree, present when statistics were asked for by an administrator. */
@@ -29,7 +29,7 @@ function statistics(size: number) {
 }
 
 /** An item of GET /groups: every field named, nothing spread from the row. */
-export function presentGroupListItem(g: GroupRow, baseUrl: string, extras: GroupExtras = {}): GroupListItem {
+export function presentGroupListItem(g: GroupListRow, baseUrl: string, extras: GroupExtras = {}): GroupListItem {
   const item: GroupListItem = {
     id: g.id,
     web_url: groupWebUrl(baseUrl, g),
