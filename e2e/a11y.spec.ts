@@ -169,7 +169,7 @@ const ROWS: Row[] = [
       return dialog(page, /Add a member to/);
     },
   },
-  { name: 'project members as a Maintainer', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
+  { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
   {
     name: 'deploy tokens',
     url: () => '/groups/acme/-/deploy_tokens',
@@ -184,9 +184,9 @@ const ROWS: Row[] = [
       return dialog(page, 'Create a deploy token');
     },
   },
-  { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByLabel('Path', { exact: true }) },
-  { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByLabel('Path', { exact: true }) },
-  { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByLabel('Path', { exact: true }) },
+  { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByRole('form', { name: 'New subgroup' }) },
+  { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByRole('form', { name: 'New project' }) },
+  { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByRole('form', { name: 'New group' }) },
   {
     name: 'personal access tokens',
     url: () => '/user/access_tokens',

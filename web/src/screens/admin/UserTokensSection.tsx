@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import { Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { StateTabs } from '../../components/StateTabs.tsx';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import type { User } from '../../../../shared/src/users.ts';
 import { useRevokeUserToken, useUserTokens } from '../../api/users.ts';
@@ -69,14 +70,12 @@ export function UserTokensSection({ user }: { user: User }) {
             </Button>
           )}
         </Group>
-        <Tabs value={state} onChange={(v) => list.update({ tokens: v === 'inactive' ? 'inactive' : null })} variant="outline" aria-label="Token state">
-          <Tabs.List>
-            <Tabs.Tab value="active">Active</Tabs.Tab>
-            <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
-          </Tabs.List>
-        </Tabs>
-        {body}
-        <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+        <StateTabs state={state} onChange={(v) => list.update({ tokens: v === 'inactive' ? 'inactive' : null })}>
+          <Stack gap="md">
+            {body}
+            <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+          </Stack>
+        </StateTabs>
       </Stack>
       <CreateUserTokenDialog user={user} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
       <ConfirmDialog

@@ -79,7 +79,7 @@ function Body({ value, label }: { value: unknown; label: string }) {
         </CopyButton>
       </Group>
       {/* A long body scrolls: reachable by Tab so a keyboard can scroll it. */}
-      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, 'aria-label': label }}>
+      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0 }}>
         <Code block aria-label={label} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontSize: 12 }}>
           {text}
         </Code>

@@ -59,8 +59,9 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>Send a sample event</Menu.Label>
-        {/* Scrolls with the arrow keys (they move through the items), and by Tab for axe's rule on scrollable regions. */}
-        <ScrollArea.Autosize mah={320} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Sample events' }}>
+        {/* Scrolls with the arrow keys (they move through the items), and by Tab for axe's rule on
+            scrollable regions; unnamed, as a menu may hold only its items. */}
+        <ScrollArea.Autosize mah={320} type="auto" viewportProps={{ tabIndex: 0 }}>
           {hookFlagsFor(owner.scope).map((flag) => (
             <Menu.Item key={flag} onClick={() => void send(flag)}>
               {HOOK_EVENTS[flag].label}

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import { Badge, Button, Group, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { StateTabs } from '../../components/StateTabs.tsx';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import { useCurrentUser } from '../../api/session.ts';
@@ -151,15 +152,13 @@ export default function PersonalAccessTokensPage() {
           Create token
         </Button>
       </Group>
-      <Tabs value={state} onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null })} variant="outline" aria-label="Token state">
-        <Tabs.List>
-          <Tabs.Tab value="active">Active</Tabs.Tab>
-          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
-        </Tabs.List>
-      </Tabs>
-      <TextInput label="Search" placeholder="Token name" type="search" leftSection={<IconSearch size={16} />} {...searchBox} maw={360} />
-      {body}
-      <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+      <StateTabs state={state} onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null })}>
+        <Stack gap="md">
+          <TextInput label="Search" placeholder="Token name" type="search" leftSection={<IconSearch size={16} />} {...searchBox} maw={360} />
+          {body}
+          <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
+        </Stack>
+      </StateTabs>
 
       <CreatePersonalTokenDialog opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(asRevealable(t), 'created')} />
       <RotateTokenDialog token={rotating && asGroupTokenShape(rotating)} loading={rotate.isPending} onConfirm={confirmRotate} onClose={() => setRotating(null)} />
