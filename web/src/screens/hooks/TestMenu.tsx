@@ -1,4 +1,4 @@
-import { Button, Menu, ScrollArea } from '@mantine/core';
+import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
 import { useTestHook } from '../../api/hooks.ts';
@@ -57,17 +57,14 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
           Test
         </Button>
       </Menu.Target>
+      {/* Not a scrolling list: axe requires a scroll region to take focus, and a menu may hold only its items. */}
       <Menu.Dropdown>
         <Menu.Label>Send a sample event</Menu.Label>
-        {/* Scrolls with the arrow keys (they move through the items), and by Tab for axe's rule on
-            scrollable regions; unnamed, as a menu may hold only its items. */}
-        <ScrollArea.Autosize mah={320} type="auto" viewportProps={{ tabIndex: 0 }}>
-          {hookFlagsFor(owner.scope).map((flag) => (
-            <Menu.Item key={flag} onClick={() => void send(flag)}>
-              {HOOK_EVENTS[flag].label}
-            </Menu.Item>
-          ))}
-        </ScrollArea.Autosize>
+        {hookFlagsFor(owner.scope).map((flag) => (
+          <Menu.Item key={flag} onClick={() => void send(flag)}>
+            {HOOK_EVENTS[flag].label}
+          </Menu.Item>
+        ))}
       </Menu.Dropdown>
     </Menu>
   );
