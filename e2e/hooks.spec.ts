@@ -125,6 +125,8 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     await expect(page.getByRole('heading', { name: 'Deliveries of “Receiver”' })).toBeVisible();
     const log = page.getByRole('table', { name: 'Deliveries' });
     await expect(log.getByRole('row')).toHaveCount(3);
+    // The filter offers the hook's own events (push and member), not every kind there is.
+    await expect(page.getByLabel('Event', { exact: true }).locator('option')).toHaveText(['All events', 'Push events', 'Member events']);
     await page.getByLabel('Event', { exact: true }).selectOption({ label: 'Member events' });
     await expect(page).toHaveURL(/trigger=member_hooks/);
     await expect(log.getByRole('row')).toHaveCount(2);

@@ -91,7 +91,10 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
     );
   }
 
-  const triggers = hookFlagsFor(owner.scope).map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
+  // The events this hook receives (and the one filtered on, say a test of another kind), not every kind there is.
+  const triggers = hookFlagsFor(owner.scope)
+    .filter((f) => (hook.data as Record<string, unknown> | undefined)?.[f] === true || HOOK_EVENTS[f].trigger === list.trigger)
+    .map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
 
   let body: React.ReactNode;
   if (events.isPending) body = <LoadingState label="Loading deliveries…" />;

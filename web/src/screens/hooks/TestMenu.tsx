@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button, Menu, SimpleGrid } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
 import { useTestHook } from '../../api/hooks.ts';
@@ -44,7 +44,7 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
   };
 
   return (
-    <Menu position="bottom-end" shadow="md" width={240} withinPortal>
+    <Menu position="bottom-end" shadow="md" width={460} withinPortal>
       <Menu.Target>
         <Button
           size={size}
@@ -57,14 +57,17 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
           Test
         </Button>
       </Menu.Target>
-      {/* Not a scrolling list: axe requires a scroll region to take focus, and a menu may hold only its items. */}
+      {/* Two columns rather than a scrolling list, which axe would have take focus while a menu may
+          hold only its items; short enough for the menu to stay put on a laptop screen. */}
       <Menu.Dropdown>
         <Menu.Label>Send a sample event</Menu.Label>
-        {hookFlagsFor(owner.scope).map((flag) => (
-          <Menu.Item key={flag} onClick={() => void send(flag)}>
-            {HOOK_EVENTS[flag].label}
-          </Menu.Item>
-        ))}
+        <SimpleGrid cols={2} spacing={0} verticalSpacing={0}>
+          {hookFlagsFor(owner.scope).map((flag) => (
+            <Menu.Item key={flag} onClick={() => void send(flag)}>
+              {HOOK_EVENTS[flag].label}
+            </Menu.Item>
+          ))}
+        </SimpleGrid>
       </Menu.Dropdown>
     </Menu>
   );
