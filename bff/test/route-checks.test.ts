@@ -31,8 +31,6 @@ const UNPAGINATED: Record<string, string> = {
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   // Gaps: the spec's convention is that list operations are paginated (reported to the lead).
-  'GET /groups/:id/hooks': 'not yet (a gap)',
-  'GET /projects/:id/hooks': 'not yet (a gap)',
   'GET /groups/:id/scim/identities': 'not yet (a gap)',
 };
 

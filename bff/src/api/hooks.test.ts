@@ -94,6 +94,19 @@ for (const scope of ['groups', 'projects'] as const) {
         expectStatus(await api(`${base}/${hook.id}`, { method: 'DELETE', token: admin.token }), 204);
         expectStatus(await api(`${base}/${hook.id}`, { token: admin.token }), 404);
       });
+      it('lists hooks a page at a time, oldest first, with the pagination headers', async () => {
+        const { base, admin } = await hookOwner(scope);
+        const ids: number[] = [];
+        for (const n of [1, 2, 3]) ids.push((await api(base, { method: 'POST', token: admin.token, json: { url: `${receiver.url}/${n}` } })).body.id);
+        const first = await api(`${base}?per_page=2`, { token: admin.token });
+        expectStatus(first, 200);
+        assert.deepEqual(first.body.map((h: { id: number }) => h.id), ids.slice(0, 2));
+        assert.equal(first.headers.get('x-total'), '3');
+        assert.equal(first.headers.get('x-next-page'), '2');
+        const second = await api(`${base}?per_page=2&page=2`, { token: admin.token });
+        assert.deepEqual(second.body.map((h: { id: number }) => h.id), ids.slice(2));
+        assert.equal(second.headers.get('x-next-page'), '');
+      });
       it('answers 400 without a url, 404 for an unknown hook', async () => {
         const { base, admin } = await hookOwner(scope);
         const missing = await api(base, { method: 'POST', token: admin.token, json: { name: 'x' } });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
@@ -41,8 +42,9 @@ export function makeHooksRoutes(scope: Scope) {
       method: 'get',
       path: base,
       summary: `List the ${what}'s webhooks`,
+      query: paginationQuery,
       response: z.array(webhook),
-      handler: async (ctx) => hooks.listHooks(ctx.db, owner(scope, ctx)),
+      handler: async (ctx) => hooks.listHooks(ctx.db, owner(scope, ctx), pageRequest(ctx.query)),
       present: (h, ctx) => presentHook(h, ctx.vault),
     }),
     defineRoute({

@@ -20,6 +20,7 @@ import { notFound, unprocessable } from './errors.ts';
 import { BlockedRequestError, checkUrl } from '../outbound/http.ts';
 import { nowIso } from '../util/time.ts';
 import { getSettings } from './application-settings.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 
 export type HookScope = TwinScope;
 export interface HookOwner extends TwinOwner {
@@ -28,8 +29,9 @@ export interface HookOwner extends TwinOwner {
 }
 
 
-export async function listHooks(db: Db, owner: HookOwner): Promise<WebHookRow[]> {
-  return db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id').execute();
+/** A page of the group's or project's hooks, oldest first (paginated like every list of the platform). */
+export async function listHooks(db: Db, owner: HookOwner, page: PageRequest): Promise<Page<WebHookRow>> {
+  return offsetPage(db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
 }
 
 export async function findHook(db: Db, owner: HookOwner, id: number): Promise<WebHookRow> {

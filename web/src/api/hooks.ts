@@ -51,7 +51,8 @@ const resendCall = (o: HookOwner, hookId: number, eventId: number) =>
 export function useHooks(owner: HookOwner) {
   return useQuery({
     queryKey: hooksKeys.list(owner.scope, owner.id),
-    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { ...owned(owner), signal })),
+    // A page of 100, the most a page holds: the screen shows every hook of a group or project.
+    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { params: { ...owned(owner).params, query: { per_page: 100 } }, signal })),
   });
 }
 

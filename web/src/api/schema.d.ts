@@ -3549,7 +3549,10 @@ export interface operations {
     };
     getGroupsIdHooks: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
             header?: never;
             path: {
                 /** @description Numeric ID or URL-encoded full path */
@@ -3608,6 +3611,19 @@ export interface operations {
                         }[];
                         wiki_page_events?: boolean;
                     }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
@@ -7561,7 +7577,10 @@ export interface operations {
     };
     getProjectsIdHooks: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
             header?: never;
             path: {
                 /** @description Numeric ID or URL-encoded full path */
@@ -7620,6 +7639,19 @@ export interface operations {
                         }[];
                         wiki_page_events?: boolean;
                     }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
