@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { Controller, useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { SCOPE_DESCRIPTIONS, TOKEN_SCOPES } from '../../../../shared/src/roles.t
 import type { User } from '../../../../shared/src/users.ts';
 import { useCreateUserToken } from '../../api/users.ts';
 import { sentence } from '../../components/format.ts';
+import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import type { RevealedToken } from '../group-access-tokens/TokenRevealDialog.tsx';
 import { daysFromToday, expiryBounds } from '../group-access-tokens/expiry.ts';
@@ -76,27 +77,7 @@ export function CreateUserTokenDialog({ user, opened, onClose, onCreated }: { us
               )}
             />
           </SimpleGrid>
-          <Controller
-            control={form.control}
-            name="scopes"
-            render={({ field, fieldState }) => (
-              <Checkbox.Group
-                label="Scopes"
-                description="Grant the fewest that do the job."
-                withAsterisk
-                inputWrapperOrder={['label', 'description', 'error', 'input']}
-                value={(field.value as string[] | undefined) ?? []}
-                onChange={field.onChange}
-                error={fieldState.error?.type === 'too_small' ? 'Select at least one scope' : sentence(fieldState.error?.message)}
-              >
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
-                  {TOKEN_SCOPES.map((s, i) => (
-                    <Checkbox key={s} value={s} ref={i === 0 ? field.ref : undefined} label={<Text size="sm" ff="monospace" span>{s}</Text>} description={SCOPE_DESCRIPTIONS[s]} />
-                  ))}
-                </SimpleGrid>
-              </Checkbox.Group>
-            )}
-          />
+          <ScopeCheckboxes control={form.control} name="scopes" scopes={TOKEN_SCOPES} help={SCOPE_DESCRIPTIONS} description="Grant the fewest that do the job." />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close} disabled={create.isPending}>
               Cancel

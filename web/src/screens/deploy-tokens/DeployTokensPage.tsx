@@ -18,7 +18,7 @@ import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { expiryBounds } from '../group-access-tokens/expiry.ts';
-import { ScopeCheckboxes } from '../personal-access-tokens/ScopeCheckboxes.tsx';
+import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 
 const FORBIDDEN_TITLE = 'You need the Maintainer role to manage deploy tokens';

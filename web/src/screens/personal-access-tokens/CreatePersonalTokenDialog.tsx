@@ -9,7 +9,7 @@ import { SCOPE_DESCRIPTIONS, TOKEN_SCOPES } from '../../../../shared/src/roles.t
 import { useCreatePersonalAccessToken } from '../../api/personal-access-tokens.ts';
 import { sentence } from '../../components/format.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { ScopeCheckboxes } from './ScopeCheckboxes.tsx';
+import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
 import { daysFromToday, expiryBounds } from '../group-access-tokens/expiry.ts';
 
 type Input = z.input<typeof personalAccessTokenCreateBody>;
