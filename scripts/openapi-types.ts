@@ -12,11 +12,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { routes } from '../bff/src/api/index.ts';
+import { apiRoutes, consoleRoutes } from '../bff/src/api/index.ts';
 import { openApiDocument } from '../bff/src/api/openapi.ts';
+import type { Mount } from '../bff/src/http/route.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMA_FILE = path.join(repoRoot, 'web/src/api/schema.d.ts');
+/** The console's own endpoints (/api/console), from their declarations the same way. */
+export const CONSOLE_SCHEMA_FILE = path.join(repoRoot, 'web/src/api/console-schema.d.ts');
 export const REGENERATE = 'npm run openapi:types';
 
 const HEADER = `/**
@@ -28,14 +31,15 @@ const HEADER = `/**
 `;
 
 /** The file's text for the current route table; the same table always gives the same text. */
-export async function generateSchemaTypes(): Promise<string> {
+export async function generateSchemaTypes(mount: Mount = 'api'): Promise<string> {
   // The server URL only lands in `servers`, which the types ignore; fixed so the output is stable.
-  const document = openApiDocument(routes, 'http://localhost');
+  const document = openApiDocument(mount === 'api' ? apiRoutes : consoleRoutes, 'http://localhost', mount);
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true, exportType: true });
   return HEADER + astToString(ast);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  fs.writeFileSync(SCHEMA_FILE, await generateSchemaTypes());
-  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)}`);
+  fs.writeFileSync(SCHEMA_FILE, await generateSchemaTypes('api'));
+  fs.writeFileSync(CONSOLE_SCHEMA_FILE, await generateSchemaTypes('console'));
+  console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)} and ${path.relative(process.cwd(), CONSOLE_SCHEMA_FILE)}`);
 }

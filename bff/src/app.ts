@@ -9,14 +9,12 @@ import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
 import type { Config } from './config.ts';
 import type { Vault } from './auth/vault.ts';
-import { routes } from './api/index.ts';
+import { apiRoutes, routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
-import { abilitiesRouter } from './api/abilities.ts';
-import { instanceRouter } from './api/instance.ts';
 import { gitHttp } from './git/smart-http.ts';
 import { scimRouter } from './api/scim.ts';
-import { rejectNul, toHandler } from './http/route.ts';
+import { MOUNTS, rejectNul, toHandler, urlPathOf } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
 import { badRequest } from './services/errors.ts';
 import { staticAssets } from './http/static-assets.ts';
@@ -68,53 +66,58 @@ export interface AppDeps {
   webDist?: string;
 }
 
-const API_PREFIX = '/api/v4';
-
 /**
- * The API under /api/v4 as one middleware: body parsing only when a body came, then the route
- * table's radix tree (find-my-way), looked up once per request. Express would instead walk a
- * mounted router's layers (parsers, the type check, then each of the hundred route layers in
- * turn), which costs a small request a fifth of its time. Matching is as Express's:
- * case-insensitive, a trailing slash ignored, HEAD answered by the GET route, parameters
- * percent-decoded (`acme%2Fplatform` is one parameter); a path that cannot be decoded matches
- * no route, and an unknown path under /api/v4 answers the platform's JSON 404.
+ * The declared routes (the API under /api/v4, the console's own under /api/console) as one
+ * middleware: body parsing only when a body came, then one radix tree (find-my-way), looked up
+ * once per request. Express would instead walk a mounted router's layers (parsers, the type
+ * check, then each of the hundred route layers in turn), which costs a small request a fifth
+ * of its time. Matching is as Express's: case-insensitive, a trailing slash ignored, HEAD
+ * answered by the GET route, parameters percent-decoded (`acme%2Fplatform` is one parameter);
+ * a path that cannot be decoded matches no route. An unknown path under /api/v4 answers the
+ * platform's JSON 404; one under /api/console goes on to the session router.
  */
-function apiHandler(deps: AppDeps): express.RequestHandler {
+function declaredRoutes(deps: AppDeps): express.RequestHandler {
   const tree = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH });
+  // The console's answers are the signed-in user's own: never stored by a cache.
+  const noStore = (handler: express.RequestHandler): express.RequestHandler => (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    return handler(req, res, next);
+  };
   const table = [
-    ...routes.map((route) => ({ method: route.method, path: route.path, handler: toHandler(route, deps) })),
+    ...routes.map((route) => ({
+      method: route.method,
+      path: urlPathOf(route),
+      handler: route.mount === 'console' ? noStore(toHandler(route, deps)) : toHandler(route, deps),
+    })),
     {
       method: 'get' as const,
-      path: '/openapi.json',
+      path: `${MOUNTS.api}/openapi.json`,
       handler: ((req, res) => {
-        res.json(openApiDocument(routes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
+        res.json(openApiDocument(apiRoutes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
       }) as express.RequestHandler,
     },
   ];
-  for (const { method, path: routePath, handler } of table) {
-    tree.on(method.toUpperCase() as HTTPMethod, API_PREFIX + routePath, () => undefined, handler);
-  }
+  for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, handler);
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
   const urlencoded = express.urlencoded({ extended: true, limit: '1mb' });
 
-  const route: express.RequestHandler = (req, res, next) => {
-    const found = tree.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
-    if (!found) return unknownRoute(req, res, next);
-    req.params = found.params as Record<string, string>;
-    Promise.resolve((found.store as express.RequestHandler)(req, res, next)).catch(next);
-  };
-  const parseBody: express.RequestHandler = (req, res, next) => {
+  const parseBody = (req: express.Request, res: express.Response, then: (err?: unknown) => void) => {
     // Multipart is parsed by the routes that take an upload (after authentication); a body of
     // any other type is refused rather than silently ignored. text/plain is ignored, as on the platform.
     if (req.get('content-type') && !req.is(BODY_TYPES)) {
-      return next(unsupportedMediaType(`the body's type ${req.get('content-type')} is not supported; send JSON (application/json), form fields or multipart/form-data`));
+      return then(unsupportedMediaType(`the body's type ${req.get('content-type')} is not supported; send JSON (application/json), form fields or multipart/form-data`));
     }
-    json(req, res, (err) => (err ? next(err) : urlencoded(req, res, (err2) => (err2 ? next(err2) : route(req, res, next)))));
+    json(req, res, (err) => (err ? then(err) : urlencoded(req, res, then)));
   };
   return (req, res, next) => {
-    if (!isUnder(req.path, API_PREFIX)) return next();
-    if (hasBody(req)) return parseBody(req, res, next);
-    route(req, res, next);
+    if (!isUnder(req.path, MOUNTS.api) && !isUnder(req.path, MOUNTS.console)) return next();
+    const found = tree.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
+    if (!found) return isUnder(req.path, MOUNTS.api) ? unknownRoute(req, res, next) : next();
+    req.params = found.params as Record<string, string>;
+    const handle = found.store as express.RequestHandler;
+    const run = () => Promise.resolve(handle(req, res, next)).catch(next);
+    if (!hasBody(req)) return void run();
+    parseBody(req, res, (err) => (err ? next(err) : void run()));
   };
 }
 
@@ -245,11 +248,11 @@ export function createApp(deps: AppDeps) {
   });
   // Git over HTTP at the platform's URL shape, <full path>.git/…: bodies stream to git.
   app.use(gitHttp(deps));
-  app.use(apiHandler(deps));
+  app.use(declaredRoutes(deps));
   app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);
     next();
-  }, sessionRouter(deps.db, deps.config), abilitiesRouter(deps.db, deps.config), instanceRouter(deps.db, deps.config));
+  }, sessionRouter(deps.db, deps.config));
   app.use('/api/scim/v2/groups/:group_path', scimRouter(deps.db, deps.config.externalUrl));
   app.use('/api/docs', apiDocs());
   app.use('/api', unknownRoute);

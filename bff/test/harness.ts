@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.ts';
 import { repoRoot, startServer, type Running } from '../src/server.ts';
 import { migrate, openDb, pgConnection } from '../src/db/index.ts';
 import { routes } from '../src/api/index.ts';
-import type { RouteSpec } from '../src/http/route.ts';
+import { urlPathOf, type RouteSpec } from '../src/http/route.ts';
 import type { Actor } from '../src/auth/actor.ts';
 import { actorForToken } from '../src/services/authentication.ts';
 import { hashPassword } from '../src/auth/secrets.ts';
@@ -89,8 +89,11 @@ export async function request<T = any>(p: string, opts: RequestOptions = {}): Pr
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/** How the tests name a route: `GET /groups/:id` for the API's, with /api/console before the console's own. */
+export const routeKey = (r: RouteSpec) => `${r.method.toUpperCase()} ${r.mount === 'console' ? urlPathOf(r) : r.path}`;
+
 /** The route table as Express matches it: in declaration order, `:param` standing for one segment. */
-const routeMatchers = routes.map((r) => ({ route: r, re: new RegExp(`^/api/v4${r.path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`) }));
+const routeMatchers = routes.map((r) => ({ route: r, re: new RegExp(`^${urlPathOf(r).replace(/:[A-Za-z_]+/g, '[^/]+')}$`) }));
 export function routeFor(method: string, url: string): RouteSpec | undefined {
   const path = new URL(url).pathname;
   return routeMatchers.find((m) => m.route.method === method.toLowerCase() && m.re.test(path))?.route;

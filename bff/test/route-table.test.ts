@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { routes } from '../src/api/index.ts';
+import { apiRoutes as routes } from '../src/api/index.ts';
 import { repoRoot } from '../src/server.ts';
 import { z } from 'zod';
 import { defineRoute, errorStatuses } from '../src/http/route.ts';

@@ -13,9 +13,10 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
+import { consoleRoutes } from './console.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
-export const routes: RouteSpec[] = [
+export const apiRoutes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
   ...groupRoutes,
   ...groupPushRuleRoutes,
@@ -31,3 +32,8 @@ export const routes: RouteSpec[] = [
   ...personalAccessTokenRoutes,
   ...branchRoutes,
 ];
+
+export { consoleRoutes };
+
+/** Every route the server declares: the platform API's and the console's own (see `mount`). */
+export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorStatuses, successStatus, type RouteSpec } from '../http/route.ts';
+import { errorStatuses, MOUNTS, successStatus, type Mount, type RouteSpec } from '../http/route.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'A required attribute is missing or an attribute failed validation',
@@ -34,7 +34,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
 }
 
 /** OpenAPI 3.1 generated from the route declarations and the shared schemas. */
-export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
+export function openApiDocument(routes: RouteSpec[], serverUrl: string, mount: Mount = 'api') {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -92,7 +92,7 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string) {
       version: 'v4',
       description: 'The platform REST API served by Gatehouse. Authenticate with the PRIVATE-TOKEN header or Authorization: Bearer.',
     },
-    servers: [{ url: `${serverUrl}/api/v4` }],
+    servers: [{ url: `${serverUrl}${MOUNTS[mount]}` }],
     components: {
       securitySchemes: {
         privateToken: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN' },

@@ -27,6 +27,16 @@ import { projectAccessLevel } from '../services/access.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/**
+ * Where a route is served: the platform API under /api/v4 (the default), or the console's own
+ * endpoints under /api/console, which no platform client calls and the platform's OpenAPI
+ * document does not list.
+ */
+export const MOUNTS = { api: '/api/v4', console: '/api/console' } as const;
+export type Mount = keyof typeof MOUNTS;
+/** The route's path as a request names it, e.g. /api/v4/groups/:id. */
+export const urlPathOf = (r: Pick<RouteSpec, 'mount' | 'path'>) => MOUNTS[r.mount ?? 'api'] + r.path;
+
 export type LoadKind = 'group' | 'project';
 type GroupLoaded = { group: GroupRow; level: number };
 type ProjectLoaded = { group: GroupRow; project: ProjectRow; level: number };
@@ -76,8 +86,10 @@ type Presented<S> = S extends z.ZodArray<infer E> ? z.output<E> : S extends z.Zo
 
 /** A route as declared: what it takes, what it loads, who may call it, and how its result is shown. */
 export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P extends ParamShape, L extends LoadKind | undefined, W, S, R> {
+  /** Served under /api/v4 unless `console`. */
+  mount?: Mount;
   method: Method;
-  /** Express path relative to /api/v4, e.g. /groups/:id. */
+  /** Path relative to its mount (/api/v4 by default), e.g. /groups/:id. */
   path: string;
   /** The spec area slug this route belongs to. */
   area: string;

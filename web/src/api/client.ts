@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { ConsolePaths } from './console-schema.ts';
+import type { ConsolePaths } from './console-paths.ts';
 import type { paths } from './schema.d.ts';
 
 /**
@@ -110,7 +110,7 @@ const makeClient = <P extends {}>(baseUrl: string) => {
 
 /** The platform API, typed by web/src/api/schema.d.ts (generated from the route table). */
 export const v4 = makeClient<paths>('/api/v4');
-/** The console's own endpoints (session, abilities), typed by console-schema.ts. */
+/** The console's own endpoints (session, abilities), typed by console-paths.ts. */
 export const consoleApi = makeClient<ConsolePaths>('/api/console');
 
 export interface CallOptions {

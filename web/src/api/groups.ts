@@ -61,7 +61,7 @@ export function useGroupRole(group: { id: number } | undefined, user: SessionUse
   return useQuery({
     queryKey: groupsKeys.role(group?.id ?? 0, user.id),
     enabled: group !== undefined,
-    queryFn: ({ signal }) => data(consoleApi.GET('/groups/{id}/abilities', { params: { path: { id: group!.id } }, signal })),
+    queryFn: ({ signal }) => data(consoleApi.GET('/groups/{id}/abilities', { params: { path: { id: String(group!.id) } }, signal })),
   });
 }
 

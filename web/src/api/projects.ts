@@ -26,7 +26,7 @@ export function useProjectRole(project: { id: number } | undefined, user: Sessio
   return useQuery({
     queryKey: projectsKeys.role(project?.id ?? 0, user.id),
     enabled: project !== undefined,
-    queryFn: ({ signal }) => data(consoleApi.GET('/projects/{id}/abilities', { params: { path: { id: project!.id } }, signal })),
+    queryFn: ({ signal }) => data(consoleApi.GET('/projects/{id}/abilities', { params: { path: { id: String(project!.id) } }, signal })),
   });
 }
 
