@@ -29,8 +29,6 @@ const UNPAGINATED: Record<string, string> = {
   'GET /users/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
-  // Gaps: the spec's convention is that list operations are paginated (reported to the lead).
-  'GET /groups/:id/scim/identities': 'not yet (a gap)',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */

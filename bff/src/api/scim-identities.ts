@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { scimIdentity, scimIdentityUpdateBody, scimToken, scimTokenWithToken } from '../../../shared/src/scim-identities.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
+import { pageRequest } from '../db/pagination.ts';
 import { recordKey } from '../http/params.ts';
 import * as scim from '../services/scim-identities.ts';
 import type { ScimIdentityRow } from '../db/schema.ts';
@@ -18,8 +20,9 @@ export const scimIdentityRoutes = [
     summary: 'List the SCIM identities of a group (Owner)',
     load: 'group',
     permission: 'admin_group',
+    query: paginationQuery,
     response: z.array(scimIdentity),
-    handler: async (ctx) => scim.listIdentities(ctx.db, ctx.group),
+    handler: async (ctx) => scim.listIdentities(ctx.db, ctx.group, pageRequest(ctx.query)),
     present: presentIdentity,
   }),
   defineRoute({

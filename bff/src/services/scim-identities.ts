@@ -6,11 +6,12 @@ import { newToken, safeEqual, tokenDigest } from '../auth/secrets.ts';
 import { insertUser } from './users.ts';
 import { notFound, validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 
 /* ---------- The spec's identity operations (group Owners) ---------- */
 
-export async function listIdentities(db: Db, group: GroupRow): Promise<ScimIdentityRow[]> {
-  return db.selectFrom('scim_identities').selectAll().where('group_id', '=', group.id).orderBy('id').execute();
+export async function listIdentities(db: Db, group: GroupRow, page: PageRequest): Promise<Page<ScimIdentityRow>> {
+  return offsetPage(db.selectFrom('scim_identities').selectAll().where('group_id', '=', group.id).orderBy('id'), page);
 }
 
 export async function getIdentity(db: Db, group: GroupRow, uid: string): Promise<ScimIdentityRow> {

@@ -5920,7 +5920,10 @@ export interface operations {
     };
     getGroupsIdScimIdentities: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
             header?: never;
             path: {
                 /** @description Numeric ID or URL-encoded full path */
@@ -5941,6 +5944,19 @@ export interface operations {
                         extern_uid: string;
                         user_id: number;
                     }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
