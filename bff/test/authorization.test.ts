@@ -373,8 +373,9 @@ async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): 
   for (const [i, p] of params.entries()) filled[p] = await paramValue(route, p, destructive && i === params.length - 1, caller, filled);
   if (route.path.endsWith('/push_rule') && route.method !== 'post') {
     // Something to read, change or delete.
-    const rule = await api(`/groups/${filled.id}/push_rule`, { token: server.rootToken });
-    if (rule.status === 404) await ok(`/groups/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
+    const owner = route.path.startsWith('/projects/') ? 'projects' : 'groups';
+    const rule = await api(`/${owner}/${filled.id}/push_rule`, { token: server.rootToken });
+    if (rule.status === 404) await ok(`/${owner}/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
   }
   return urlPathOf(route).replace(/:([A-Za-z_]+)/g, (_m, p: string) => filled[p]);
 }

@@ -347,6 +347,19 @@ describe('gitbeaker: push rules, custom attributes, settings', () => {
     await rejects(api.GroupPushRules.show(group.id), 404);
   });
 
+  it('project push rule: create, show, edit, remove', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-pushrules'), namespaceId: group.id });
+    await rejects(api.ProjectPushRules.show(project.id), 404);
+    const rule = await api.ProjectPushRules.create(project.id, { commitMessageRegex: '^(feat|fix): ', preventSecrets: true });
+    assert.deepEqual([rule.project_id, rule.commit_message_regex, rule.prevent_secrets], [project.id, '^(feat|fix): ', true]);
+    await rejects(api.ProjectPushRules.create(project.id, { memberCheck: true }), 422);
+    const edited = await api.ProjectPushRules.edit(project.id, { memberCheck: true });
+    assert.deepEqual([edited.member_check, edited.commit_message_regex], [true, '^(feat|fix): ']);
+    await api.ProjectPushRules.remove(project.id);
+    await rejects(api.ProjectPushRules.show(project.id), 404);
+  });
+
   it('custom attributes of users, groups and projects: set, show, list, filter, remove', async () => {
     const group = await newGroup();
     const project = await api.Projects.create({ name: unique('gb-attrs'), namespaceId: group.id });

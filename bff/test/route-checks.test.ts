@@ -38,6 +38,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /groups/:id/tokens/revoke': { token: 'glpat-00000000000000000000' },
   'POST /groups/:id/push_rule': { commit_message_regex: '^checks' },
   'PUT /groups/:id/push_rule': { commit_message_regex: '^checks' },
+  'POST /projects/:id/push_rule': { commit_message_regex: '^checks' },
+  'PUT /projects/:id/push_rule': { commit_message_regex: '^checks' },
   'PUT /users/:id/custom_attributes/:key': { value: 'v' },
   'PUT /groups/:id/custom_attributes/:key': { value: 'v' },
   'PUT /projects/:id/custom_attributes/:key': { value: 'v' },

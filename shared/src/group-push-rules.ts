@@ -134,3 +134,121 @@ export function checkAgainstPushRule(
   }
   return results;
 }
+
+/** The platform's list of secret file patterns (files_denylist.yml), checked when prevent_secrets is on. */
+export const SECRET_FILE_PATTERNS = [
+  'aws\\/credentials$',
+  '(ssh|config)\\/(personal|server)_(rsa|dsa|ed25519|ecdsa|ecdsa_sk|ed25519_sk)',
+  'id_rsa$',
+  'id_dsa$',
+  'id_ed25519$',
+  'id_ecdsa$',
+  'id_ecdsa_sk$',
+  'id_ed25519_sk$',
+  '\\.(pem|key)$',
+  '[._]history$',
+] as const;
+
+/** A sign-off as the platform recognises it for reject_non_dco_commits. */
+export const DCO_PATTERN = 'Signed-off-by:.+<.+@.+>';
+
+/** Every check of a push rule, as named in its record. */
+export type PushRuleCheck = PushRulePatternField | PushRuleFlagField | 'max_file_size';
+
+/** The rule's fields the checks read (a stored rule, or the console's form). */
+export type PushRuleSettings = Partial<Record<PushRulePatternField, string | null>> & Partial<Record<PushRuleFlagField, boolean | null>> & { max_file_size?: number | null };
+
+/** A pushed commit as the checks see it: who wrote it, its message, its signature and the files it changes. */
+export interface PushedCommit {
+  id: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  committerName: string;
+  committerEmail: string;
+  signed: boolean;
+  /** Files the commit adds or changes (deleted ones are not checked), with their size in bytes when known. */
+  files: { path: string; status: 'added' | 'modified'; size?: number }[];
+}
+
+/** Who pushes: their name and verified emails (committer checks), and which emails belong to users (member check). */
+export interface Pusher {
+  name: string | null;
+  emails: string[];
+  isUserEmail: (email: string) => boolean;
+}
+
+export interface PushRuleViolation {
+  check: PushRuleCheck;
+  message: string;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * The first check of the rule the commit fails, in the platform's order and words
+ * (PushRules::CommitCheck, then the checks of the changed files), or undefined.
+ */
+export function commitViolation(rule: PushRuleSettings, commit: PushedCommit, pusher: Pusher): PushRuleViolation | undefined {
+  const pattern = (field: PushRulePatternField) => rule[field] || undefined;
+  const fail = (check: PushRuleCheck, message: string): PushRuleViolation => ({ check, message });
+  const message = pattern('commit_message_regex');
+  if (message && !pushRuleAllows('commit_message_regex', message, commit.message)) return fail('commit_message_regex', `Commit message does not follow the pattern '${message}'`);
+  const negative = pattern('commit_message_negative_regex');
+  if (negative && !pushRuleAllows('commit_message_negative_regex', negative, commit.message)) return fail('commit_message_negative_regex', `Commit message contains the forbidden pattern '${negative}'`);
+  const email = pattern('author_email_regex');
+  if (email && !pushRuleAllows('author_email_regex', email, commit.committerEmail)) return fail('author_email_regex', `Committer's email '${commit.committerEmail}' does not follow the pattern '${email}'`);
+  if (email && !pushRuleAllows('author_email_regex', email, commit.authorEmail)) return fail('author_email_regex', `Author's email '${commit.authorEmail}' does not follow the pattern '${email}'`);
+  if (rule.commit_committer_check && !pusher.emails.some((e) => e.toLowerCase() === commit.committerEmail.toLowerCase())) {
+    return fail('commit_committer_check', `You cannot push commits for '${commit.committerEmail}'. You can only push commits that were committed with one of your own verified emails.`);
+  }
+  if (rule.commit_committer_name_check && pusher.name !== commit.committerName) {
+    return fail('commit_committer_name_check', `Your git commit name '${commit.committerName}' does not match your user name '${pusher.name ?? ''}'.`);
+  }
+  if (rule.reject_unsigned_commits && !commit.signed) return fail('reject_unsigned_commits', 'Commit must be signed with a GPG key');
+  if (rule.reject_non_dco_commits && !re2Test(DCO_PATTERN, commit.message)) return fail('reject_non_dco_commits', 'Commit message must contain a DCO signoff');
+  if (rule.member_check) {
+    if (!pusher.isUserEmail(commit.authorEmail)) return fail('member_check', `Author '${commit.authorEmail}' is not a member of team`);
+    if (commit.authorEmail.toLowerCase() !== commit.committerEmail.toLowerCase() && !pusher.isUserEmail(commit.committerEmail)) {
+      return fail('member_check', `Committer '${commit.committerEmail}' is not a member of team`);
+    }
+  }
+  for (const file of commit.files) {
+    const denied = fileNameViolation(rule, file);
+    if (denied) return denied;
+    const max = rule.max_file_size ?? 0;
+    if (max > 0 && file.size !== undefined && file.size > max * MIB) {
+      return fail('max_file_size', `File ${JSON.stringify(file.path)} is larger than the allowed size of ${max} MiB. Use Git LFS to manage this file.`);
+    }
+  }
+  return undefined;
+}
+
+/** A new file whose name the secrets list or the rule's file name pattern prohibits (changed files are not checked, as on the platform). */
+function fileNameViolation(rule: PushRuleSettings, file: PushedCommit['files'][number]): PushRuleViolation | undefined {
+  if (file.status !== 'added') return undefined;
+  const lists: [PushRuleCheck, readonly string[]][] = [
+    ['prevent_secrets', rule.prevent_secrets ? SECRET_FILE_PATTERNS : []],
+    ['file_name_regex', rule.file_name_regex ? [rule.file_name_regex] : []],
+  ];
+  for (const [check, patterns] of lists) {
+    const hit = patterns.find((p) => !pushRuleAllows('file_name_regex', p, file.path));
+    if (hit) return { check, message: `File name ${file.path} was prohibited by the pattern ${JSON.stringify(hit)}.` };
+  }
+  return undefined;
+}
+
+/** The branch-level checks of a ref update: the branch name pattern (not for the default branch nor a deletion) and tag deletion. */
+export function refViolation(rule: PushRuleSettings, update: { ref: string; deletion: boolean; defaultBranch: string }): PushRuleViolation | undefined {
+  if (update.ref.startsWith('refs/tags/')) {
+    return rule.deny_delete_tag && update.deletion ? { check: 'deny_delete_tag', message: 'You cannot delete a tag' } : undefined;
+  }
+  const branch = update.ref.replace(/^refs\/heads\//, '');
+  const pattern = rule.branch_name_regex;
+  if (!pattern || update.deletion || branch === update.defaultBranch) return undefined;
+  return pushRuleAllows('branch_name_regex', pattern, branch) ? undefined : { check: 'branch_name_regex', message: `Branch name does not follow the pattern '${pattern}'` };
+}
+
+/** Whether any check of the rule reads the pushed commits (else they need not be read at all). */
+export const checksCommits = (rule: PushRuleSettings) =>
+  Boolean(rule.commit_message_regex || rule.commit_message_negative_regex || rule.author_email_regex || rule.file_name_regex || rule.prevent_secrets || (rule.max_file_size ?? 0) > 0 || rule.commit_committer_check || rule.commit_committer_name_check || rule.reject_unsigned_commits || rule.reject_non_dco_commits || rule.member_check);

@@ -1,55 +1,55 @@
 import { groupPushRule, groupPushRuleBody } from '../../../shared/src/group-push-rules.ts';
-import { defineRoute } from '../http/route.ts';
+import { projectPushRule } from '../../../shared/src/project-push-rules.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
+import type { TwinOwner, TwinScope } from '../db/twins.ts';
 import * as rules from '../services/group-push-rules.ts';
-import { presentPushRule } from '../presenters/group-push-rules.ts';
+import { presentProjectPushRule, presentPushRule } from '../presenters/group-push-rules.ts';
 
-const area = 'group-push-rules';
-const path = '/groups/:id/push_rule';
+type Loaded = RouteContext<unknown, unknown, unknown, 'group' | 'project'>;
+const owner = (scope: TwinScope, ctx: Loaded): TwinOwner => ({ scope, id: scope === 'groups' ? ctx.group.id : ctx.project!.id });
 
-export const groupPushRuleRoutes = [
-  defineRoute({
-    method: 'get',
-    path,
-    area,
-    summary: 'Get the group’s push rule (404 when never configured)',
-    load: 'group',
-    permission: 'admin_group',
-    response: groupPushRule,
-    handler: async (ctx) => rules.findPushRule(ctx.db, ctx.group),
-    present: presentPushRule,
-  }),
-  defineRoute({
-    method: 'post',
-    path,
-    area,
-    summary: 'Configure the group’s push rule (only when none exists)',
-    load: 'group',
-    permission: 'admin_group',
-    body: groupPushRuleBody,
-    response: groupPushRule,
-    errors: [422],
-    handler: async (ctx) => rules.createPushRule(ctx.db, ctx.group, ctx.body),
-    present: presentPushRule,
-  }),
-  defineRoute({
-    method: 'put',
-    path,
-    area,
-    summary: 'Change the group’s push rule',
-    load: 'group',
-    permission: 'admin_group',
-    body: groupPushRuleBody,
-    response: groupPushRule,
-    handler: async (ctx) => rules.updatePushRule(ctx.db, ctx.group, ctx.body),
-    present: presentPushRule,
-  }),
-  defineRoute({
-    method: 'delete',
-    path,
-    area,
-    summary: 'Remove the group’s push rule',
-    load: 'group',
-    permission: 'admin_group',
-    handler: async (ctx) => rules.deletePushRule(ctx.db, ctx.group),
-  }),
-];
+/** The push rule of a group (Owner) or a project (Maintainer), written once. */
+export function makePushRuleRoutes(scope: TwinScope) {
+  const what = scope === 'groups' ? 'group' : 'project';
+  const common = {
+    area: `${what}-push-rules`,
+    path: `/${scope}/:id/push_rule`,
+    load: scope === 'groups' ? ('group' as const) : ('project' as const),
+    permission: scope === 'groups' ? ('admin_group' as const) : ('admin_project' as const),
+  };
+  const shape = { response: scope === 'groups' ? groupPushRule : projectPushRule, present: scope === 'groups' ? presentPushRule : presentProjectPushRule };
+  return [
+    defineRoute({
+      ...common,
+      ...shape,
+      method: 'get',
+      summary: `Get the ${what}’s push rule (404 when never configured)`,
+      handler: async (ctx) => rules.findPushRule(ctx.db, owner(scope, ctx)),
+    }),
+    defineRoute({
+      ...common,
+      ...shape,
+      method: 'post',
+      summary: `Configure the ${what}’s push rule (only when none exists)`,
+      body: groupPushRuleBody,
+      errors: [422],
+      handler: async (ctx) => rules.createPushRule(ctx.db, owner(scope, ctx), ctx.body),
+    }),
+    defineRoute({
+      ...common,
+      ...shape,
+      method: 'put',
+      summary: `Change the ${what}’s push rule`,
+      body: groupPushRuleBody,
+      handler: async (ctx) => rules.updatePushRule(ctx.db, owner(scope, ctx), ctx.body),
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      summary: `Remove the ${what}’s push rule`,
+      handler: async (ctx) => rules.deletePushRule(ctx.db, owner(scope, ctx)),
+    }),
+  ];
+}
+
+export const groupPushRuleRoutes = makePushRuleRoutes('groups');

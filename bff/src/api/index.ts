@@ -7,6 +7,7 @@ import { feedTokenRoutes } from './feed-tokens.ts';
 import { applicationSettingsRoutes } from './application-settings.ts';
 import { customAttributeRoutes } from './custom-attributes.ts';
 import { groupPushRuleRoutes } from './group-push-rules.ts';
+import { projectPushRuleRoutes } from './project-push-rules.ts';
 import { groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
@@ -20,6 +21,7 @@ export const apiRoutes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
   ...groupRoutes,
   ...groupPushRuleRoutes,
+  ...projectPushRuleRoutes,
   ...customAttributeRoutes,
   ...scimIdentityRoutes,
   ...hookRoutes,

@@ -181,9 +181,11 @@ export interface CustomAttributesTable {
   updated_at: string;
 }
 
-export interface GroupPushRulesTable {
+/** A group's or a project's push rule: a twin (db/twins.ts), at most one per owner. */
+export interface PushRulesTable {
   id: Generated<number>;
-  group_id: number;
+  group_id: number | null;
+  project_id: number | null;
   commit_message_regex: string | null;
   commit_message_negative_regex: string | null;
   branch_name_regex: string | null;
@@ -199,6 +201,20 @@ export interface GroupPushRulesTable {
   max_file_size: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** Activity: who did what where ("pushed" with its push_data, …), read by the events API. */
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  author_id: number | null;
+  action_name: string;
+  target_type: string | null;
+  target_id: number | null;
+  /** JSON text of the platform's push_data, for pushes. */
+  push_data: string | null;
+  created_at: string;
 }
 
 export interface DeployTokensTable {
@@ -335,7 +351,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   uploads: UploadsTable;
   custom_attributes: CustomAttributesTable;
-  group_push_rules: GroupPushRulesTable;
+  push_rules: PushRulesTable;
+  events: EventsTable;
   deploy_tokens: DeployTokensTable;
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;
@@ -354,7 +371,8 @@ export type TokenRow = Selectable<PersonalAccessTokensTable>;
 export type NewGroup = Insertable<GroupsTable>;
 export type GroupPatch = Updateable<GroupsTable>;
 export type NewProject = Insertable<ProjectsTable>;
-export type GroupPushRuleRow = Selectable<GroupPushRulesTable>;
+export type PushRuleRow = Selectable<PushRulesTable>;
+export type EventRow = Selectable<EventsTable>;
 export type DeployTokenRow = Selectable<DeployTokensTable>;
 export type FeedTokenRow = Selectable<FeedTokensTable>;
 export type ScimIdentityRow = Selectable<ScimIdentitiesTable>;

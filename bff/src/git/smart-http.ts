@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import type { Request, RequestHandler, Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import { findProject } from '../services/projects.ts';
-import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
+import { ensureRepository } from '../services/repositories.ts';
+import { hookEndpoint, hookUrlFor, openPushSession } from './hook-channel.ts';
 import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/git-access.ts';
 
 /** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
@@ -39,7 +40,11 @@ const refuse = (res: Response, status: number, message: string, headers: Record<
  * `git http-backend`: the request body streams into it and its answer streams back, so a push
  * of any size never sits in memory. Who may clone and push is decided here, before git runs.
  */
-export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): RequestHandler {
+export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Router {
+  return Router().use(hookEndpoint(deps)).use(serveGit(deps));
+}
+
+function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHandler {
   return async (req, res, next) => {
     const m = GIT_PATH.exec(req.path);
     if (!m) return next();
@@ -64,8 +69,24 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
       return refuse(res, 403, service === 'receive' ? 'You are not allowed to push code to this project.' : 'You are not allowed to download code from this project.');
     }
 
-    const { project } = found!;
+    const { project, group } = found!;
     const dir = await ensureRepository(deps.config.repositoriesDir, project);
+    // A push gets a session its hooks report to (git/hook-channel.ts), for as long as git runs.
+    const push =
+      action === 'git-receive-pack'
+        ? openPushSession(
+            {
+              db: deps.db,
+              dir,
+              baseUrl: deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`,
+              project,
+              group,
+              user: caller.kind === 'user' ? caller.actor.user! : null,
+              mayPushProtected: access === 'write_protected',
+            },
+            hookUrlFor(req),
+          )
+        : undefined;
     const child = spawn('git', ['http-backend'], {
       env: {
         PATH: process.env.PATH,
@@ -79,11 +100,10 @@ export function gitHttp(deps: { db: Db; config: Config; logger: Logger }): Reque
         ...(req.get('git-protocol') ? { GIT_PROTOCOL: req.get('git-protocol') } : {}),
         REMOTE_USER: caller.kind === 'user' ? caller.actor.user!.username : caller.kind === 'deploy_token' ? caller.token.username : '',
         REMOTE_ADDR: req.socket.remoteAddress ?? '',
-        // Read by the repository's pre-receive hook (services/repositories.ts).
-        GATEHOUSE_DEFAULT_BRANCH: project.default_branch ?? DEFAULT_BRANCH,
-        GATEHOUSE_PUSH_PROTECTED: access === 'write_protected' ? '1' : '0',
+        ...push?.env,
       },
     });
+    child.on('close', () => push?.close());
     req.pipe(child.stdin);
     child.stdin.on('error', () => {});
     child.stderr.on('data', (chunk: Buffer) => deps.logger.warn({ project: project.id, git: chunk.toString().trim() }, 'git http-backend'));

@@ -1,11 +1,12 @@
-import type { GroupPushRuleRow } from '../db/schema.ts';
+import type { PushRuleRow } from '../db/schema.ts';
 import type { GroupPushRule } from '../../../shared/src/group-push-rules.ts';
+import type { ProjectPushRule } from '../../../shared/src/project-push-rules.ts';
 import { bool } from '../util/rows.ts';
 
 /** As on the platform, three disabled checks read null rather than false. */
 const orNull = (v: number) => (bool(v) ? true : null);
 
-export function presentPushRule(r: GroupPushRuleRow): GroupPushRule {
+export function presentPushRule(r: PushRuleRow): GroupPushRule {
   return {
     id: r.id,
     created_at: r.created_at,
@@ -24,3 +25,5 @@ export function presentPushRule(r: GroupPushRuleRow): GroupPushRule {
     reject_non_dco_commits: orNull(r.reject_non_dco_commits),
   };
 }
+
+export const presentProjectPushRule = (r: PushRuleRow): ProjectPushRule => ({ ...presentPushRule(r), project_id: r.project_id! });

@@ -99,7 +99,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   await createGroupAccessToken(db, aliceActor, acme, { name: 'release-bot', description: 'Publishes releases from CI', scopes: ['api'], access_level: 40 });
   await createGroupAccessToken(db, aliceActor, acme, { name: 'metrics-reader', scopes: ['read_api'], access_level: 20, expires_at: addDays(5) });
   await createDeployToken(db, acme, { name: 'registry-pull', scopes: ['read_registry', 'read_repository'] });
-  await createPushRule(db, acme, {
+  await createPushRule(db, { scope: 'groups', id: acme.id }, {
     commit_message_regex: '^(feat|fix|docs|chore|refactor|test)(\\(.+\\))?: .+',
     branch_name_regex: '^(main|release/.+|(feature|fix)/[a-z0-9._-]+)$',
     author_email_regex: '@example\\.com$',

@@ -56,32 +56,49 @@ function sampleProject(ctx: PayloadContext): ProjectRow {
 
 const sha = () => crypto.randomBytes(20).toString('hex');
 
-export function pushPayload(ctx: PayloadContext, opts: { tag?: boolean } = {}) {
-  const project = sampleProject(ctx);
-  const proj = projectObject(ctx.baseUrl, project, ctx.group);
-  const before = sha();
+/** What a real push brings to its event; the hook test makes a sample up. */
+export interface PushData {
+  before: string;
+  after: string;
+  ref: string;
+  checkoutSha: string | null;
+  /** The tag's message (annotated tags), else null. */
+  message: string | null;
+  commits: { id: string; message: string; timestamp: string; author: { name: string; email: string }; added: string[]; modified: string[]; removed: string[] }[];
+  totalCommitsCount: number;
+}
+
+function samplePush(ctx: PayloadContext, project: ProjectRow, tag: boolean): PushData {
   const after = sha();
   const user = ctx.user;
-  const commit = {
-    id: after,
-    message: 'Update the README\n\nExplain how to start the service.',
-    title: 'Update the README',
-    timestamp: nowIso(),
-    url: `${proj.web_url}/-/commit/${after}`,
-    author: { name: user?.name ?? 'Gatehouse', email: user?.email ?? 'gatehouse@example.com' },
-    added: ['docs/start.md'],
-    modified: ['README.md'],
-    removed: [] as string[],
+  return {
+    before: tag ? '0000000000000000000000000000000000000000' : sha(),
+    after,
+    ref: tag ? 'refs/tags/v1.0.0' : `refs/heads/${project.default_branch ?? 'main'}`,
+    checkoutSha: after,
+    message: null,
+    commits: tag
+      ? []
+      : [{ id: after, message: 'Update the README\n\nExplain how to start the service.', timestamp: nowIso(), author: { name: user?.name ?? 'Gatehouse', email: user?.email ?? 'gatehouse@example.com' }, added: ['docs/start.md'], modified: ['README.md'], removed: [] }],
+    totalCommitsCount: tag ? 0 : 1,
   };
+}
+
+/** The push or tag push payload: of a real push when `push` is given, else a sample. */
+export function pushPayload(ctx: PayloadContext, opts: { tag?: boolean; push?: PushData } = {}) {
+  const project = sampleProject(ctx);
+  const proj = projectObject(ctx.baseUrl, project, ctx.group);
+  const push = opts.push ?? samplePush(ctx, project, opts.tag ?? false);
+  const user = ctx.user;
   return {
     object_kind: opts.tag ? 'tag_push' : 'push',
     event_name: opts.tag ? 'tag_push' : 'push',
-    before: opts.tag ? '0000000000000000000000000000000000000000' : before,
-    after,
-    ref: opts.tag ? 'refs/tags/v1.0.0' : `refs/heads/${project.default_branch ?? 'main'}`,
-    ref_protected: true,
-    checkout_sha: after,
-    message: null,
+    before: push.before,
+    after: push.after,
+    ref: push.ref,
+    ref_protected: push.ref === `refs/heads/${project.default_branch ?? 'main'}` || !!opts.tag,
+    checkout_sha: push.checkoutSha,
+    message: push.message,
     user_id: user?.id ?? 0,
     user_name: user?.name ?? 'Gatehouse',
     user_username: user?.username ?? 'gatehouse',
@@ -89,18 +106,36 @@ export function pushPayload(ctx: PayloadContext, opts: { tag?: boolean } = {}) {
     user_avatar: null,
     project_id: project.id,
     project: proj,
-    commits: opts.tag ? [] : [commit],
-    total_commits_count: opts.tag ? 0 : 1,
+    commits: push.commits.map((c) => ({ ...c, title: c.message.split('\n')[0], url: `${proj.web_url}/-/commit/${c.id}` })),
+    total_commits_count: push.totalCommitsCount,
     push_options: {},
-    repository: {
-      name: project.name,
-      url: proj.url,
-      description: project.description,
-      homepage: proj.homepage,
-      git_http_url: proj.git_http_url,
-      git_ssh_url: proj.git_ssh_url,
-      visibility_level: proj.visibility_level,
-    },
+    repository: repositoryObject(project, proj),
+  };
+}
+
+const repositoryObject = (project: ProjectRow, proj: ReturnType<typeof projectObject>) => ({
+  name: project.name,
+  url: proj.url,
+  description: project.description,
+  homepage: proj.homepage,
+  git_http_url: proj.git_http_url,
+  git_ssh_url: proj.git_ssh_url,
+  visibility_level: proj.visibility_level,
+});
+
+/** repository_update: once per push, every ref it changed. */
+export function repositoryUpdatePayload(ctx: PayloadContext & { project: ProjectRow }, changes: { before: string; after: string; ref: string }[]) {
+  const proj = projectObject(ctx.baseUrl, ctx.project, ctx.group);
+  return {
+    event_name: 'repository_update',
+    user_id: ctx.user?.id ?? 0,
+    user_name: ctx.user?.name ?? 'Gatehouse',
+    user_email: ctx.user?.email ?? '',
+    user_avatar: null,
+    project_id: ctx.project.id,
+    project: proj,
+    changes,
+    refs: changes.map((c) => c.ref),
   };
 }
 

@@ -8,6 +8,7 @@ import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
 import { projectMember, projectVisibleTo } from './visibility.ts';
+import { copyGroupPushRule } from './group-push-rules.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { projectPayload } from './hook-payloads.ts';
 
@@ -78,6 +79,7 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
       .executeTakeFirstOrThrow();
     const project = await trx.selectFrom('projects').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
     const owner = (await trx.selectFrom('users').selectAll().where('id', '=', creator.id).executeTakeFirst()) ?? null;
+    await copyGroupPushRule(trx, namespace, project);
     await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
     return project;
   });

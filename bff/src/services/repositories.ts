@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ProjectRow } from '../db/schema.ts';
+import { HOOK_SCRIPT, hookStub } from '../git/hook-script.ts';
 
 const run = promisify(execFile);
 
@@ -56,34 +57,22 @@ export function removeRepository(repositoriesDir: string, project: Pick<ProjectR
 }
 
 /**
- * The default branch is protected as the platform protects it by default: Maintainers may
- * push to it, nobody may force-push or delete it. Checked in git's pre-receive step, before
- * any ref moves; the server tells the hook who pushes (GATEHOUSE_PUSH_PROTECTED) and which
- * branch is the default. The messages are the platform's, shown on git's `remote:` lines.
+ * The repository's hooks: pre-receive and post-receive hand git's ref updates to the server
+ * that spawned git (git/hook-channel.ts), which checks the push (services/push-checks.ts) and
+ * records it (services/push-events.ts). Written when they change.
  */
-const PRE_RECEIVE = `#!/bin/sh
-# Written by Gatehouse (services/repositories.ts); rewritten when it changes.
-zero=0000000000000000000000000000000000000000
-status=0
-while read -r old new ref; do
-  [ "$ref" = "refs/heads/$GATEHOUSE_DEFAULT_BRANCH" ] || continue
-  if [ "$new" = "$zero" ]; then
-    echo "You can only delete protected branches using the web interface." >&2; status=1; continue
-  fi
-  if [ "$GATEHOUSE_PUSH_PROTECTED" != 1 ]; then
-    echo "You are not allowed to push code to protected branches on this project." >&2; status=1; continue
-  fi
-  if [ "$old" != "$zero" ] && ! git merge-base --is-ancestor "$old" "$new"; then
-    echo "You are not allowed to force push code to a protected branch on this project." >&2; status=1
-  fi
-done
-exit $status
-`;
+const HOOK_FILES: Record<string, string> = {
+  'gatehouse-hook.cjs': HOOK_SCRIPT,
+  'pre-receive': hookStub('pre-receive'),
+  'post-receive': hookStub('post-receive'),
+};
 
 function installHooks(dir: string): void {
-  const hook = path.join(dir, 'hooks', 'pre-receive');
-  if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === PRE_RECEIVE) return;
-  fs.mkdirSync(path.dirname(hook), { recursive: true });
-  fs.writeFileSync(`${hook}.tmp`, PRE_RECEIVE, { mode: 0o755 });
-  fs.renameSync(`${hook}.tmp`, hook);
+  for (const [name, content] of Object.entries(HOOK_FILES)) {
+    const file = path.join(dir, 'hooks', name);
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === content) continue;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(`${file}.tmp`, content, { mode: 0o755 });
+    fs.renameSync(`${file}.tmp`, file);
+  }
 }

@@ -26,6 +26,23 @@ def group_push_rules_create_edit_and_delete(ctx):
     expect_error(glexc.GitlabGetError, 404, lambda: group.pushrules.get(), "the deleted push rule")
 
 
+
+@scenario
+def project_push_rules_create_edit_and_delete(ctx):
+    gl = ctx["gl"]
+    group, project = new_group_with_project(gl, "py-pushrules")
+    expect_error(glexc.GitlabGetError, 404, lambda: project.pushrules.get(), "the push rule of a project that has none")
+    rule = project.pushrules.create({"commit_message_regex": "^(feat|fix): ", "reject_non_dco_commits": True})
+    expect_equal((rule.project_id, rule.commit_message_regex, rule.reject_non_dco_commits), (project.id, "^(feat|fix): ", True), "the created project push rule")
+    expect_error(glexc.GitlabCreateError, 422, lambda: project.pushrules.create({"member_check": True}), "a second project push rule")
+    rule = project.pushrules.get()
+    rule.prevent_secrets = True
+    rule.save()
+    fresh = project.pushrules.get()
+    expect_equal((fresh.prevent_secrets, fresh.commit_message_regex), (True, "^(feat|fix): "), "the project push rule after save()")
+    project.pushrules.delete()
+    expect_error(glexc.GitlabGetError, 404, lambda: project.pushrules.get(), "the deleted project push rule")
+
 @scenario
 def custom_attributes_of_users_groups_and_projects(ctx):
     gl = ctx["gl"]

@@ -770,6 +770,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/push_rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the project’s push rule (404 when never configured) */
+        get: operations["getProjectsIdPush_rule"];
+        /** Change the project’s push rule */
+        put: operations["putProjectsIdPush_rule"];
+        /** Configure the project’s push rule (only when none exists) */
+        post: operations["postProjectsIdPush_rule"];
+        /** Remove the project’s push rule */
+        delete: operations["deleteProjectsIdPush_rule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/repository/branches": {
         parameters: {
             query?: never;
@@ -9265,6 +9285,434 @@ export interface operations {
                         web_url: string;
                     };
                 };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdPush_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email_regex: string | null;
+                        branch_name_regex: string | null;
+                        commit_committer_check: boolean | null;
+                        commit_committer_name_check: boolean;
+                        commit_message_negative_regex: string | null;
+                        commit_message_regex: string | null;
+                        created_at: string;
+                        deny_delete_tag: boolean;
+                        file_name_regex: string | null;
+                        id: number;
+                        max_file_size: number;
+                        member_check: boolean;
+                        prevent_secrets: boolean;
+                        project_id: number;
+                        reject_non_dco_commits: boolean | null;
+                        reject_unsigned_commits: boolean | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdPush_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    author_email_regex?: string | null;
+                    branch_name_regex?: string | null;
+                    commit_committer_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_committer_name_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_message_negative_regex?: string | null;
+                    commit_message_regex?: string | null;
+                    deny_delete_tag?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    file_name_regex?: string | null;
+                    max_file_size?: number | string;
+                    member_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    prevent_secrets?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_non_dco_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_unsigned_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    author_email_regex?: string | null;
+                    branch_name_regex?: string | null;
+                    commit_committer_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_committer_name_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_message_negative_regex?: string | null;
+                    commit_message_regex?: string | null;
+                    deny_delete_tag?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    file_name_regex?: string | null;
+                    max_file_size?: number | string;
+                    member_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    prevent_secrets?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_non_dco_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_unsigned_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email_regex: string | null;
+                        branch_name_regex: string | null;
+                        commit_committer_check: boolean | null;
+                        commit_committer_name_check: boolean;
+                        commit_message_negative_regex: string | null;
+                        commit_message_regex: string | null;
+                        created_at: string;
+                        deny_delete_tag: boolean;
+                        file_name_regex: string | null;
+                        id: number;
+                        max_file_size: number;
+                        member_check: boolean;
+                        prevent_secrets: boolean;
+                        project_id: number;
+                        reject_non_dco_commits: boolean | null;
+                        reject_unsigned_commits: boolean | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdPush_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    author_email_regex?: string | null;
+                    branch_name_regex?: string | null;
+                    commit_committer_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_committer_name_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_message_negative_regex?: string | null;
+                    commit_message_regex?: string | null;
+                    deny_delete_tag?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    file_name_regex?: string | null;
+                    max_file_size?: number | string;
+                    member_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    prevent_secrets?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_non_dco_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_unsigned_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    author_email_regex?: string | null;
+                    branch_name_regex?: string | null;
+                    commit_committer_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_committer_name_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    commit_message_negative_regex?: string | null;
+                    commit_message_regex?: string | null;
+                    deny_delete_tag?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    file_name_regex?: string | null;
+                    max_file_size?: number | string;
+                    member_check?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    prevent_secrets?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_non_dco_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reject_unsigned_commits?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email_regex: string | null;
+                        branch_name_regex: string | null;
+                        commit_committer_check: boolean | null;
+                        commit_committer_name_check: boolean;
+                        commit_message_negative_regex: string | null;
+                        commit_message_regex: string | null;
+                        created_at: string;
+                        deny_delete_tag: boolean;
+                        file_name_regex: string | null;
+                        id: number;
+                        max_file_size: number;
+                        member_check: boolean;
+                        prevent_secrets: boolean;
+                        project_id: number;
+                        reject_non_dco_commits: boolean | null;
+                        reject_unsigned_commits: boolean | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Entity could not be processed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdPush_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated or invalid credential */
             401: {
