@@ -13,6 +13,11 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
+import { tagRoutes } from './tags.ts';
+import { commitRoutes } from './commits.ts';
+import { repositoryFileRoutes } from './repository-files.ts';
+import { repositoryTreeRoutes } from './repository-tree.ts';
+import { compareRoutes } from './compare.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const routes: RouteSpec[] = [
@@ -30,4 +35,9 @@ export const routes: RouteSpec[] = [
   ...userRoutes,
   ...personalAccessTokenRoutes,
   ...branchRoutes,
+  ...tagRoutes,
+  ...commitRoutes,
+  ...repositoryFileRoutes,
+  ...repositoryTreeRoutes,
+  ...compareRoutes,
 ];
