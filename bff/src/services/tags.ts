@@ -25,7 +25,7 @@ async function readTags(dir: string, pattern: string, sort: string): Promise<Tag
     .map((r) => {
       const [name, id, type, peeled, peeledType, taggerDate, contents] = r.split('\x1d');
       const annotated = type === 'tag';
-      return { name, target: id, commitId: annotated ? (peeledType === 'commit' ? peeled : '') : type === 'commit' ? id : '', message: annotated ? contents.replace(/\n$/, '') : null, createdAt: annotated ? taggerDate || null : null };
+      return { name, target: id, commitId: annotated ? (peeledType === 'commit' ? peeled : '') : type === 'commit' ? id : '', message: annotated ? contents.replace(/\n+$/, '') : null, createdAt: annotated ? taggerDate || null : null };
     })
     .filter((r) => r.commitId);
   const commits = await readCommits(dir, [...new Set(refs.map((r) => r.commitId))]);
