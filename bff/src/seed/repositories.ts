@@ -46,10 +46,7 @@ export async function seedRepository(dir: string, project: { name: string; descr
     if (i === Math.floor(commits / 2)) v010 = head;
   }
   const branch = (name: string, messages: string[], author: Author) => {
-    let tip = head;
-    messages.forEach((m, k) => {
-      tip = commit(`refs/heads/${name}`, m, { [`src/${name.split('/')[1]}-${k}.js`]: `// ${m}\n` }, author, k === 0 ? head : undefined);
-    });
+    messages.forEach((m, k) => commit(`refs/heads/${name}`, m, { [`src/${name.split('/')[1]}-${k}.js`]: `// ${m}\n` }, author, k === 0 ? head : undefined));
   };
   branch('feature/dark-mode', ['feat(ui): dark mode toggle', 'feat(ui): remember the chosen theme'], authors[2 % authors.length]);
   branch('feature/audit-log', ['feat: record sign-ins in the audit log'], authors[1 % authors.length]);
