@@ -191,7 +191,9 @@ function repositoryWithCommit(projectId: number): Promise<void> {
         url.password = server.rootToken;
         const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', HOME: dir, GIT_AUTHOR_NAME: 'M', GIT_AUTHOR_EMAIL: 'm@example.com', GIT_COMMITTER_NAME: 'M', GIT_COMMITTER_EMAIL: 'm@example.com' };
         await run('git', ['clone', '--quiet', url.toString(), `${dir}/r`], { env });
-        await run('git', ['commit', '-q', '--allow-empty', '-m', 'matrix'], { cwd: `${dir}/r`, env });
+        fs.writeFileSync(`${dir}/r/README.md`, 'matrix\n');
+        await run('git', ['add', 'README.md'], { cwd: `${dir}/r`, env });
+        await run('git', ['commit', '-q', '-m', 'matrix'], { cwd: `${dir}/r`, env });
         await run('git', ['push', '--quiet', 'origin', 'main'], { cwd: `${dir}/r`, env });
         fs.rmSync(dir, { recursive: true, force: true });
       })(),
@@ -359,6 +361,17 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       if (!throwaway) return 'main';
       const name = `throwaway${++serial}`;
       await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: name, ref: 'main' } }, 201);
+      return name;
+    }
+    case 'sha':
+    case 'file_path':
+      await repositoryWithCommit(Number(filled.id));
+      return param === 'sha' ? 'main' : 'README.md';
+    case 'tag_name': {
+      await repositoryWithCommit(Number(filled.id));
+      const name = throwaway ? `throwaway${++serial}` : 'matrix';
+      const made = await api(`/projects/${filled.id}/repository/tags`, { method: 'POST', json: { tag_name: name, ref: 'main' }, token: server.rootToken });
+      assert.ok(made.status === 201 || (!throwaway && made.status === 400), made.text);
       return name;
     }
     default:

@@ -74,6 +74,9 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.hooks.projects = hookId;
   world.events.projects = eventId;
   await ok(`/projects/${project.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
+  // A repository with a commit, so the repository routes read a tree rather than answer "empty".
+  const readme = { action: 'create', file_path: 'README.md', content: 'fuzz\n' };
+  await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'fuzz: first', actions: [readme] } }, 201);
 }
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {

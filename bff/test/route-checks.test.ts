@@ -50,6 +50,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /projects/:id/hooks/:hook_id': { url: 'http://127.0.0.1:9/checks' },
   'POST /groups/:id/deploy_tokens': { name: 'checks', scopes: ['read_repository'] },
   'POST /projects/:id/repository/branches': { branch: 'checks', ref: 'main' },
+  'POST /projects/:id/repository/tags': { tag_name: 'checks', ref: 'main' },
+  'POST /projects/:id/repository/commits': { branch: 'checks', start_branch: 'main', commit_message: 'checks', actions: [{ action: 'create', file_path: 'checks.txt', content: 'checks' }] },
   'POST /groups/:id/members': { user_id: 1, access_level: 30 },
   'PUT /groups/:id/members/:user_id': { access_level: 30 },
   'POST /projects/:id/members': { user_id: 1, access_level: 30 },

@@ -23,6 +23,8 @@ export const projectSummary = z.object({
   path_with_namespace: z.string(),
   created_at: z.string(),
   default_branch: z.string().nullable(),
+  /** No branch pushed yet. */
+  empty_repo: z.boolean(),
   tag_list: z.array(z.string()),
   topics: z.array(z.string()),
   ssh_url_to_repo: z.string(),

@@ -128,6 +128,7 @@ export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath
 /** Sections of a project page, /projects/<path with namespace>[/-/<slug>], drawn and guarded like the group's. */
 export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
+  { slug: 'repository', label: 'Repository', icon: IconRepo, action: 'download_code', load: () => import('./screens/repository/RepositoryPage.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
   {
     slug: 'hooks',

@@ -11,22 +11,23 @@ import type { BranchInfo } from '../services/branches.ts';
 const area = 'branches';
 const base = '/projects/:id/repository/branches';
 
-type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
+export type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
 
-/** The project's repository (made empty on first use) and its default branch. */
-const withRepository = {
+/** The project's repository (made empty on first use), its default branch and the project's web address. */
+export const withRepository = {
   with: {
     repo: async (ctx: Ctx) => ({
       dir: await ensureRepository(ctx.config.repositoriesDir, ctx.project),
       defaultBranch: ctx.project.default_branch ?? DEFAULT_BRANCH,
+      projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}`,
     }),
   },
 };
 
-const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string } }) => {
+const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string; projectUrl: string } }) => {
   const subject = { project: ctx.project, group: ctx.group, level: ctx.level };
   return presentBranch(b, {
-    projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}`,
+    projectUrl: ctx.repo.projectUrl,
     defaultBranch: ctx.repo.defaultBranch,
     canPush: canProject(ctx.actor, 'push_code', subject),
     canPushProtected: canProject(ctx.actor, 'push_to_default_branch', subject),

@@ -48,7 +48,7 @@ async function detail(ctx: RouteContext, group: GroupRow, level: number, opts: {
 const presentDetail = (d: GroupDetail, ctx: RouteContext) =>
   presentGroupDetail(d.group, ctx.baseUrl, {
     showSettings: canGroup(ctx.actor, 'read_group_settings', { group: d.group, level: d.level }),
-    projects: d.projects?.map((p) => presentProject(p, d.namespaces.get(p.namespace_id)!, ctx.baseUrl)),
+    projects: d.projects?.map((p) => presentProject(p, d.namespaces.get(p.namespace_id)!, ctx.baseUrl, ctx.config.repositoriesDir)),
     sharedProjects: d.projects ? [] : undefined,
     customAttributes: d.customAttributes,
   });

@@ -15,6 +15,11 @@ import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes } from './console.ts';
+import { tagRoutes } from './tags.ts';
+import { commitRoutes } from './commits.ts';
+import { repositoryFileRoutes } from './repository-files.ts';
+import { repositoryTreeRoutes } from './repository-tree.ts';
+import { compareRoutes } from './compare.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -33,6 +38,11 @@ export const apiRoutes: RouteSpec[] = [
   ...userRoutes,
   ...personalAccessTokenRoutes,
   ...branchRoutes,
+  ...tagRoutes,
+  ...commitRoutes,
+  ...repositoryFileRoutes,
+  ...repositoryTreeRoutes,
+  ...compareRoutes,
 ];
 
 export { consoleRoutes };

@@ -23,7 +23,7 @@ export const projectRoutes = [
       const namespaces = await projects.namespacesOf(ctx.db, page.items);
       return page.map((project) => ({ project, namespace: namespaces.get(project.namespace_id)! }));
     },
-    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl),
+    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'get',
@@ -35,7 +35,7 @@ export const projectRoutes = [
     query: projectDetailQuery,
     response: projectSummary,
     handler: async (ctx) => ({ project: ctx.project, group: ctx.group }),
-    present: ({ project, group }, ctx) => presentProject(project, group, ctx.baseUrl),
+    present: ({ project, group }, ctx) => presentProject(project, group, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'post',
@@ -48,7 +48,7 @@ export const projectRoutes = [
       const namespace = await groupToCreateIn(ctx.db, ctx.actor, ctx.body.namespace_id, 'create_project', 'namespace_id');
       return { project: await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body), namespace };
     },
-    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl),
+    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'delete',

@@ -2,9 +2,13 @@ import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, json } from '../util/rows.ts';
 import { groupAvatarUrl, groupWebUrl } from './groups.ts';
+import { DEFAULT_BRANCH, repositoryPath } from '../services/repositories.ts';
+import { repositoryIsEmpty } from '../services/repository-state.ts';
 
-export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string): ProjectSummary {
+/** `default_branch` is null while the repository has no branch, as on the platform. */
+export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, repositoriesDir: string): ProjectSummary {
   const host = new URL(baseUrl).host;
+  const empty = repositoryIsEmpty(repositoryPath(repositoriesDir, p));
   const topics = json<string[]>(p.topics, []);
   return {
     id: p.id,
@@ -14,7 +18,8 @@ export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string): Pr
     path: p.path,
     path_with_namespace: p.path_with_namespace,
     created_at: p.created_at,
-    default_branch: p.default_branch,
+    default_branch: empty ? null : (p.default_branch ?? DEFAULT_BRANCH),
+    empty_repo: empty,
     tag_list: topics,
     topics,
     ssh_url_to_repo: `git@${host.replace(/:\d+$/, '')}:${p.path_with_namespace}.git`,

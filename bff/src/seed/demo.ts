@@ -14,6 +14,8 @@ import { addDays, nowIso } from '../util/time.ts';
 import { createGroupAccessToken } from '../services/group-access-tokens.ts';
 import { createDeployToken } from '../services/deploy-tokens.ts';
 import { createPushRule } from '../services/group-push-rules.ts';
+import { ensureRepository } from '../services/repositories.ts';
+import { seedRepository } from './repositories.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -79,7 +81,9 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   const plant = async (seed: GroupSeed, parent: GroupRow | null) => {
     const group = await createGroup(db, alice, { name: seed.name, path: seed.path, description: seed.description, visibility: seed.visibility, parent_id: parent?.id ?? null }, parent);
     for (const name of seed.projects) {
-      await createProject(db, alice, group, { name, namespace_id: group.id, description: `${name} of ${seed.name}`, visibility: seed.visibility });
+      const project = await createProject(db, alice, group, { name, namespace_id: group.id, description: `${name} of ${seed.name}`, visibility: seed.visibility });
+      const authors = PEOPLE.slice(0, 4).map((p) => ({ name: p.name, email: `${p.username}@example.com` }));
+      await seedRepository(await ensureRepository(config.repositoriesDir, project), { name, description: project.description ?? name }, authors, 24 + (project.id % 3) * 6);
     }
     for (const child of seed.children ?? []) await plant(child, group);
     return group;

@@ -47,11 +47,62 @@ function parseRef(record: string): BranchInfo {
       committerName,
       committerEmail,
       committedDate,
-      trailers: trailers
-        .split('\x1f')
-        .filter(Boolean)
-        .map((t) => [t.slice(0, t.indexOf(':')).trim(), t.slice(t.indexOf(':') + 1).trim()] as [string, string]),
+      trailers: parseTrailers(trailers),
     },
+  };
+}
+
+/** Trailers as `%(trailers:unfold,separator=%x1f)` prints them. */
+export function parseTrailers(text: string): [string, string][] {
+  return text
+    .split('\x1f')
+    .filter(Boolean)
+    .map((t) => [t.slice(0, t.indexOf(':')).trim(), t.slice(t.indexOf(':') + 1).trim()] as [string, string]);
+}
+
+/**
+ * `git log --format` of one commit in the fields of CommitInfo: each record starts with \x1e,
+ * fields end with \x1d (the message last), so whatever git prints after a record (`--numstat`)
+ * follows the record's last \x1d.
+ */
+export const COMMIT_LOG_FORMAT = '%x1e' + ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%(trailers:unfold,separator=%x1f)', '%B'].map((f) => `${f}%x1d`).join('');
+
+/** The commits of `git log --format=COMMIT_LOG_FORMAT` output, each with what followed its record. */
+export function parseCommitLog(out: string): { commit: CommitInfo; tail: string }[] {
+  return out
+    .split('\x1e')
+    .slice(1)
+    .map((record) => {
+      const parts = record.split('\x1d');
+      const [id, parents, authorName, authorEmail, authoredDate, committerName, committerEmail, committedDate, trailers] = parts;
+      const message = parts.slice(9, -1).join('\x1d');
+      return {
+        tail: parts[parts.length - 1],
+        commit: {
+          id,
+          parentIds: parents ? parents.split(' ') : [],
+          subject: message.split('\n')[0],
+          message,
+          authorName,
+          authorEmail,
+          authoredDate,
+          committerName,
+          committerEmail,
+          committedDate,
+          trailers: parseTrailers(trailers),
+        },
+      };
+    });
+}
+
+/** The platform's `search` of ref names: a part of the name, case-insensitive; `^` anchors it to the start, `$` to the end. */
+export function nameSearch(search: string): (name: string) => boolean {
+  const starts = search.startsWith('^');
+  const ends = search.endsWith('$');
+  const term = search.slice(starts ? 1 : 0, ends ? -1 : undefined).toLowerCase();
+  return (name) => {
+    const n = name.toLowerCase();
+    return starts && ends ? n === term : starts ? n.startsWith(term) : ends ? n.endsWith(term) : n.includes(term);
   };
 }
 
@@ -81,14 +132,8 @@ async function mergedInto(dir: string, defaultBranch: string): Promise<Set<strin
 export async function listBranches(dir: string, defaultBranch: string, q: { search?: string; regex?: string }): Promise<BranchInfo[]> {
   let branches = await readBranches(dir);
   if (q.search) {
-    const s = q.search;
-    const starts = s.startsWith('^');
-    const ends = s.endsWith('$');
-    const term = s.slice(starts ? 1 : 0, ends ? -1 : undefined).toLowerCase();
-    branches = branches.filter((b) => {
-      const n = b.name.toLowerCase();
-      return starts && ends ? n === term : starts ? n.startsWith(term) : ends ? n.endsWith(term) : n.includes(term);
-    });
+    const matches = nameSearch(q.search);
+    branches = branches.filter((b) => matches(b.name));
   }
   if (q.regex) {
     const problem = re2Problem(q.regex);

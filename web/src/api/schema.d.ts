@@ -826,6 +826,145 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/repository/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List commits of a ref (the default branch by default) or of every ref (all), newest first; since, until, path, first_parent, order, with_stats */
+        get: operations["getProjectsIdRepositoryCommits"];
+        put?: never;
+        /** Commit several file changes (create, delete, move, update, chmod) to a branch (Developer; the default branch: Maintainer) */
+        post: operations["postProjectsIdRepositoryCommits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a commit by SHA, branch or tag, with its stats */
+        get: operations["getProjectsIdRepositoryCommitsSha"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare two refs: the commits of to since from, and the diffs from their merge base (from itself when straight) */
+        get: operations["getProjectsIdRepositoryCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a file at a ref: its metadata and its content in base64 */
+        get: operations["getProjectsIdRepositoryFilesFile_path"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a file’s raw content at a ref (the default branch by default), streamed */
+        get: operations["getProjectsIdRepositoryFilesFile_pathRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the repository’s tags, newest commit first (search: part of the name, ^ and $ anchor it; order_by name, updated or version) */
+        get: operations["getProjectsIdRepositoryTags"];
+        put?: never;
+        /** Create a tag at a ref; a message makes it an annotated tag (Developer) */
+        post: operations["postProjectsIdRepositoryTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/tags/{tag_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tag */
+        get: operations["getProjectsIdRepositoryTagsTag_name"];
+        put?: never;
+        post?: never;
+        /** Delete a tag (Developer) */
+        delete: operations["deleteProjectsIdRepositoryTagsTag_name"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the files and folders of a folder (path) at a ref (the default branch by default), every level below with recursive */
+        get: operations["getProjectsIdRepositoryTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -1403,6 +1542,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -1472,6 +1612,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -1700,6 +1841,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -1769,6 +1911,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -2096,6 +2239,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -2165,6 +2309,7 @@ export interface operations {
                             creator_id: number;
                             default_branch: string | null;
                             description: string | null;
+                            empty_repo: boolean;
                             forks_count: number;
                             http_url_to_repo: string;
                             id: number;
@@ -6877,6 +7022,7 @@ export interface operations {
                         creator_id: number;
                         default_branch: string | null;
                         description: string | null;
+                        empty_repo: boolean;
                         forks_count: number;
                         http_url_to_repo: string;
                         id: number;
@@ -7014,6 +7160,7 @@ export interface operations {
                         creator_id: number;
                         default_branch: string | null;
                         description: string | null;
+                        empty_repo: boolean;
                         forks_count: number;
                         http_url_to_repo: string;
                         id: number;
@@ -7142,6 +7289,7 @@ export interface operations {
                         creator_id: number;
                         default_branch: string | null;
                         description: string | null;
+                        empty_repo: boolean;
                         forks_count: number;
                         http_url_to_repo: string;
                         id: number;
@@ -10119,6 +10267,1200 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryCommits: {
+        parameters: {
+            query?: {
+                all?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                first_parent?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                order?: "default" | "topo";
+                page?: number | string;
+                path?: string;
+                per_page?: number | string;
+                ref_name?: string;
+                since?: string;
+                until?: string;
+                with_stats?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email: string;
+                        author_name: string;
+                        authored_date: string;
+                        committed_date: string;
+                        committer_email: string;
+                        committer_name: string;
+                        created_at: string;
+                        extended_trailers: {
+                            [key: string]: string[];
+                        };
+                        id: string;
+                        message: string;
+                        parent_ids: string[];
+                        short_id: string;
+                        stats?: {
+                            additions: number;
+                            deletions: number;
+                            total: number;
+                        };
+                        title: string;
+                        trailers: {
+                            [key: string]: string;
+                        };
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdRepositoryCommits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions: {
+                        /** @enum {string} */
+                        action: "create" | "delete" | "move" | "update" | "chmod";
+                        content?: string;
+                        /** @enum {string} */
+                        encoding?: "text" | "base64";
+                        execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                        file_path: string;
+                        last_commit_id?: string;
+                        previous_path?: string;
+                    }[];
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    force?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_branch?: string;
+                    start_sha?: string;
+                    stats?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    actions: {
+                        /** @enum {string} */
+                        action: "create" | "delete" | "move" | "update" | "chmod";
+                        content?: string;
+                        /** @enum {string} */
+                        encoding?: "text" | "base64";
+                        execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                        file_path: string;
+                        last_commit_id?: string;
+                        previous_path?: string;
+                    }[];
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    force?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_branch?: string;
+                    start_sha?: string;
+                    stats?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email: string;
+                        author_name: string;
+                        authored_date: string;
+                        committed_date: string;
+                        committer_email: string;
+                        committer_name: string;
+                        created_at: string;
+                        extended_trailers: {
+                            [key: string]: string[];
+                        };
+                        id: string;
+                        last_pipeline: null;
+                        message: string;
+                        parent_ids: string[];
+                        project_id: number;
+                        short_id: string;
+                        stats?: {
+                            additions: number;
+                            deletions: number;
+                            total: number;
+                        };
+                        status: string | null;
+                        title: string;
+                        trailers: {
+                            [key: string]: string;
+                        };
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryCommitsSha: {
+        parameters: {
+            query?: {
+                stats?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email: string;
+                        author_name: string;
+                        authored_date: string;
+                        committed_date: string;
+                        committer_email: string;
+                        committer_name: string;
+                        created_at: string;
+                        extended_trailers: {
+                            [key: string]: string[];
+                        };
+                        id: string;
+                        last_pipeline: null;
+                        message: string;
+                        parent_ids: string[];
+                        project_id: number;
+                        short_id: string;
+                        stats?: {
+                            additions: number;
+                            deletions: number;
+                            total: number;
+                        };
+                        status: string | null;
+                        title: string;
+                        trailers: {
+                            [key: string]: string;
+                        };
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryCompare: {
+        parameters: {
+            query: {
+                from: string;
+                straight?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        } | null;
+                        commits: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        }[];
+                        compare_same_ref: boolean;
+                        compare_timeout: boolean;
+                        diffs: {
+                            a_mode: string;
+                            b_mode: string;
+                            deleted_file: boolean;
+                            diff: string;
+                            generated_file: boolean;
+                            new_file: boolean;
+                            new_path: string;
+                            old_path: string;
+                            renamed_file: boolean;
+                        }[];
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryFilesFile_path: {
+        parameters: {
+            query: {
+                ref: string;
+            };
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        blob_id: string;
+                        commit_id: string;
+                        content: string;
+                        content_sha256: string;
+                        /** @constant */
+                        encoding: "base64";
+                        execute_filemode: boolean;
+                        file_name: string;
+                        file_path: string;
+                        last_commit_id: string;
+                        ref: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryFilesFile_pathRaw: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryTags: {
+        parameters: {
+            query?: {
+                order_by?: "name" | "updated" | "version";
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        created_at: string | null;
+                        message: string | null;
+                        name: string;
+                        protected: boolean;
+                        release: {
+                            description: string;
+                            tag_name: string;
+                        } | null;
+                        target: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdRepositoryTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message?: string;
+                    ref: string;
+                    tag_name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    message?: string;
+                    ref: string;
+                    tag_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        created_at: string | null;
+                        message: string | null;
+                        name: string;
+                        protected: boolean;
+                        release: {
+                            description: string;
+                            tag_name: string;
+                        } | null;
+                        target: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryTagsTag_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                tag_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            created_at: string;
+                            extended_trailers: {
+                                [key: string]: string[];
+                            };
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                            short_id: string;
+                            title: string;
+                            trailers: {
+                                [key: string]: string;
+                            };
+                            web_url: string;
+                        };
+                        created_at: string | null;
+                        message: string | null;
+                        name: string;
+                        protected: boolean;
+                        release: {
+                            description: string;
+                            tag_name: string;
+                        } | null;
+                        target: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdRepositoryTagsTag_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                tag_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryTree: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                path?: string;
+                per_page?: number | string;
+                recursive?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        mode: string;
+                        name: string;
+                        path: string;
+                        /** @enum {string} */
+                        type: "tree" | "blob" | "commit";
+                    }[];
+                };
             };
             /** @description A required attribute is missing or an attribute failed validation */
             400: {

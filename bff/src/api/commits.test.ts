@@ -1,0 +1,214 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { commitDetail, commitListItem } from '../../../shared/src/commits.ts';
+import { projectSummary } from '../../../shared/src/projects.ts';
+import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+
+const run = promisify(execFile);
+let server: TestServer;
+let group: { id: number };
+let project: { id: number; path_with_namespace: string };
+
+before(async () => {
+  server = await startTestServer();
+  group = await buildGroup();
+  project = await buildProject(group.id);
+});
+after(async () => {
+  await server.close();
+});
+
+const commits = (query = '', token?: string) => api(`/projects/${project.id}/repository/commits${query}`, { token });
+const commit = (json: object, token?: string) => api(`/projects/${project.id}/repository/commits`, { method: 'POST', json, token });
+
+/** What the real git client sees in a fresh clone of the project. */
+async function cloneAndRead(branch: string, file: string): Promise<{ log: string; content: string; mode: string }> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-commits-'));
+  try {
+    const url = new URL(`${server.url}/${project.path_with_namespace}.git`);
+    url.username = 'root';
+    url.password = server.rootToken;
+    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', HOME: work };
+    await run('git', ['clone', '--quiet', '--branch', branch, url.toString(), path.join(work, 'c')], { env });
+    const git = async (...args: string[]) => (await run('git', args, { cwd: path.join(work, 'c'), env })).stdout;
+    return { log: await git('log', '--format=%H %an <%ae> %s'), content: fs.readFileSync(path.join(work, 'c', file), 'utf8'), mode: (await git('ls-files', '-s', file)).split(' ')[0] };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+describe('POST /projects/:id/repository/commits', () => {
+  it('makes the first commit of an empty repository, and the project JSON says it is no longer empty', async () => {
+    const before = await api(`/projects/${project.id}`);
+    assert.equal(expectShape(projectSummary, before.body).empty_repo, true);
+    assert.equal(before.body.default_branch, null);
+
+    const res = await commit({
+      branch: 'main',
+      commit_message: 'Initial commit\n\nWith a body.',
+      author_name: 'Ada',
+      author_email: 'ada@example.com',
+      actions: [
+        { action: 'create', file_path: 'README.md', content: '# Hello\n' },
+        { action: 'create', file_path: 'bin/run.sh', content: Buffer.from('#!/bin/sh\necho hi\n').toString('base64'), encoding: 'base64', execute_filemode: true },
+      ],
+    });
+    expectStatus(res, 201);
+    const created = expectShape(commitDetail, res.body);
+    assert.equal(created.title, 'Initial commit');
+    assert.equal(created.author_name, 'Ada');
+    assert.equal(created.committer_name, 'Administrator');
+    assert.deepEqual(created.parent_ids, []);
+    assert.deepEqual(created.stats, { additions: 3, deletions: 0, total: 3 });
+    assert.equal(created.project_id, project.id);
+
+    const seen = await cloneAndRead('main', 'bin/run.sh');
+    assert.equal(seen.log.trim(), `${created.id} Ada <ada@example.com> Initial commit`);
+    assert.equal(seen.content, '#!/bin/sh\necho hi\n');
+    assert.equal(seen.mode, '100755');
+
+    const afterwards = await api(`/projects/${project.id}`);
+    assert.equal(afterwards.body.empty_repo, false);
+    assert.equal(afterwards.body.default_branch, 'main');
+  });
+
+  it('updates, moves, chmods and deletes in one commit on top of the branch', async () => {
+    const parent = (await commits('?per_page=1')).body[0].id as string;
+    const res = await commit({
+      branch: 'main',
+      commit_message: 'Rework',
+      actions: [
+        { action: 'update', file_path: 'README.md', content: '# Hello, world\n', last_commit_id: parent },
+        { action: 'move', previous_path: 'bin/run.sh', file_path: 'scripts/run.sh' },
+        { action: 'chmod', file_path: 'scripts/run.sh', execute_filemode: false },
+        { action: 'create', file_path: 'docs/a.txt', content: 'a\n' },
+        { action: 'delete', file_path: 'docs/a.txt' },
+      ],
+    });
+    expectStatus(res, 201);
+    assert.deepEqual(res.body.parent_ids, [parent]);
+    const seen = await cloneAndRead('main', 'scripts/run.sh');
+    assert.equal(seen.content, '#!/bin/sh\necho hi\n');
+    assert.equal(seen.mode, '100644');
+    const tree = await api(`/projects/${project.id}/repository/tree?recursive=true`);
+    assert.deepEqual(tree.body.map((e: { path: string }) => e.path).sort(), ['README.md', 'scripts', 'scripts/run.sh']);
+  });
+
+  it('starts a new branch from start_branch; the default branch is left as it was', async () => {
+    const main = (await commits('?per_page=1')).body[0].id as string;
+    const res = await commit({ branch: 'feature/x', start_branch: 'main', commit_message: 'feat: x', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] });
+    expectStatus(res, 201);
+    assert.deepEqual(res.body.parent_ids, [main]);
+    assert.equal((await commits('?per_page=1')).body[0].id, main);
+    assert.equal((await commits('?ref_name=feature/x&per_page=1')).body[0].id, res.body.id);
+  });
+
+  it('answers the platform’s 400s and changes nothing', async () => {
+    const main = (await commits('?per_page=1')).body[0].id as string;
+    const cases: [object, string][] = [
+      [{ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] }, 'A file with this name already exists'],
+      [{ branch: 'main', commit_message: 'm', actions: [{ action: 'update', file_path: 'nope.md', content: 'x' }] }, "A file with this name doesn't exist"],
+      [{ branch: 'main', commit_message: 'm', actions: [{ action: 'delete', file_path: 'nope.md' }] }, "A file with this name doesn't exist"],
+      [{ branch: 'main', commit_message: 'm', actions: [{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }] }, 'The file has changed since you started editing it: README.md'],
+      [{ branch: 'nope', commit_message: 'm', actions: [{ action: 'create', file_path: 'y', content: 'y' }] }, 'You can only create or edit files when you are on a branch'],
+      [{ branch: 'feature/x', start_branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'y', content: 'y' }] }, "A branch called 'feature/x' already exists. Switch to that branch in order to make changes"],
+      [{ branch: 'bad..name', start_branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'y', content: 'y' }] }, "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid"],
+      [{ branch: '-x', start_branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'y', content: 'y' }] }, "Something went wrong when we tried to create '-x' for you: Branch name is invalid"],
+      [{ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'README.md/inner', content: 'x' }] }, 'A file with this name already exists'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await commit(body);
+      expectStatus(res, 400);
+      assert.deepEqual(res.body, { message }, JSON.stringify(body));
+    }
+    for (const bad of [
+      { branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: '../escape', content: 'x' }] },
+      { branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: '.git/config', content: 'x' }] },
+      { branch: 'main', commit_message: 'm', actions: [{ action: 'rename', file_path: 'a' }] },
+      { branch: 'main', actions: [{ action: 'create', file_path: 'a' }] },
+      { branch: 'main', commit_message: 'm', actions: [] },
+    ]) {
+      const res = await commit(bad);
+      expectStatus(res, 400);
+      assert.ok(res.body.message, JSON.stringify(res.body));
+    }
+    assert.equal((await commits('?per_page=1')).body[0].id, main);
+  });
+
+  it('lets a Developer commit to other branches but not to the protected default branch; a Reporter not at all', async () => {
+    const developer = await userWithRole(group.id, 30);
+    const denied = await commit({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'dev.txt', content: 'd' }] }, developer.token);
+    expectStatus(denied, 403);
+    assert.deepEqual(denied.body, { message: '403 Forbidden - You are not allowed to push into this branch' });
+    expectStatus(await commit({ branch: 'dev', start_branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'dev.txt', content: 'd' }] }, developer.token), 201);
+    const maintainer = await userWithRole(group.id, 40);
+    expectStatus(await commit({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'maint.txt', content: 'm' }] }, maintainer.token), 201);
+    const reporter = await userWithRole(group.id, 20);
+    expectStatus(await commit({ branch: 'rep', start_branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'r' }] }, reporter.token), 403);
+  });
+});
+
+describe('GET /projects/:id/repository/commits', () => {
+  it('lists the default branch newest first with the pagination headers, and pages', async () => {
+    const res = await commits();
+    expectStatus(res, 200);
+    const list = expectShape(z.array(commitListItem), res.body);
+    assert.deepEqual(list.map((c) => c.title), ['m', 'Rework', 'Initial commit']);
+    assert.equal(list[0].stats, undefined);
+    assert.equal(res.headers.get('x-total'), '3');
+    const second = await commits('?per_page=1&page=2');
+    assert.deepEqual(second.body.map((c: { title: string }) => c.title), ['Rework']);
+    assert.equal(second.headers.get('x-next-page'), '3');
+    assert.match(second.headers.get('link') ?? '', /rel="next"/);
+  });
+
+  it('filters by path, ref_name (a range too), since and until; with_stats adds the stats', async () => {
+    const titles = async (q: string) => (await commits(q)).body.map((c: { title: string }) => c.title);
+    assert.deepEqual(await titles('?path=README.md'), ['Rework', 'Initial commit']);
+    assert.deepEqual(await titles('?path=scripts'), ['Rework']);
+    assert.deepEqual(await titles('?ref_name=dev'), ['m', 'Rework', 'Initial commit']);
+    assert.deepEqual(await titles('?ref_name=main..feature/x'), ['feat: x']);
+    assert.deepEqual(await titles('?ref_name=no-such-branch'), []);
+    assert.deepEqual(await titles('?ref_name=-all'), []);
+    assert.deepEqual(await titles('?until=2000-01-01T00:00:00Z'), []);
+    assert.deepEqual(await titles('?since=2000-01-01T00:00:00Z&per_page=1'), ['m']);
+    const all = await titles('?all=true');
+    assert.ok(all.includes('feat: x') && all.includes('m'), JSON.stringify(all));
+    const withStats = expectShape(z.array(commitListItem), (await commits('?with_stats=true&path=README.md')).body);
+    assert.deepEqual(withStats[0].stats, { additions: 1, deletions: 1, total: 2 });
+    expectStatus(await commits('?since=yesterday'), 400);
+    expectStatus(await commits('?order=random'), 400);
+  });
+
+  it('needs a Reporter of a private project; an outsider is told it does not exist', async () => {
+    expectStatus(await commits('', (await userWithRole(group.id, 20)).token), 200);
+    expectStatus(await commits('', (await userWithRole(group.id, 10)).token), 403);
+    expectStatus(await commits('', (await userWithRole(group.id, 0)).token), 404);
+  });
+});
+
+describe('GET /projects/:id/repository/commits/:sha', () => {
+  it('gets a commit by SHA, branch or tag with its stats; 404 Commit for a ref that names nothing', async () => {
+    const [latest] = (await commits('?path=README.md')).body;
+    const bySha = await commits(`/${latest.id}`);
+    expectStatus(bySha, 200);
+    const detail = expectShape(commitDetail, bySha.body);
+    assert.equal(detail.title, 'Rework');
+    assert.deepEqual(detail.stats, { additions: 1, deletions: 1, total: 2 }, 'the move is a rename: no lines change');
+    assert.equal(detail.status, null);
+    assert.equal(detail.web_url, `${server.url}/${project.path_with_namespace}/-/commit/${latest.id}`);
+    assert.equal((await commits(`/${latest.id.slice(0, 8)}?stats=false`)).body.stats, undefined);
+    assert.equal((await commits('/feature%2Fx')).body.title, 'feat: x');
+    for (const ref of ['nope', '-x', '--all', 'main..dev', '0'.repeat(40)]) {
+      const missing = await commits(`/${encodeURIComponent(ref)}`);
+      expectStatus(missing, 404);
+      assert.deepEqual(missing.body, { message: '404 Commit Not Found' });
+    }
+  });
+});

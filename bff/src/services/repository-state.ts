@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What the project JSON says of a repository, read from its ref files rather than by running
+ * git, so a page of a hundred projects costs a few small reads: whether any branch exists
+ * (loose under refs/heads, or in packed-refs). A project whose repository was never made is empty.
+ */
+export function repositoryIsEmpty(dir: string): boolean {
+  return !(hasLooseRef(path.join(dir, 'refs', 'heads')) || packedBranch(path.join(dir, 'packed-refs')));
+}
+
+function hasLooseRef(folder: string): boolean {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((e) => (e.isDirectory() ? hasLooseRef(path.join(folder, e.name)) : e.isFile() && !e.name.endsWith('.lock')));
+}
+
+function packedBranch(file: string): boolean {
+  try {
+    return fs.readFileSync(file, 'utf8').includes(' refs/heads/');
+  } catch {
+    return false;
+  }
+}
