@@ -13,6 +13,9 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
+import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
+import { pipelineRoutes } from './pipelines.ts';
+import { commitStatusRoutes } from './commit-statuses.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const routes: RouteSpec[] = [
@@ -30,4 +33,7 @@ export const routes: RouteSpec[] = [
   ...userRoutes,
   ...personalAccessTokenRoutes,
   ...branchRoutes,
+  ...pipelineTriggerRoutes,
+  ...pipelineRoutes,
+  ...commitStatusRoutes,
 ];
