@@ -4,6 +4,7 @@ import type { Db } from '../src/db/index.ts';
 import { tokenDigest } from '../src/auth/secrets.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request, type TestServer } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { pushCommit } from './pipeline-fixtures.ts';
 import { FUZZ_CORPUS } from './fuzz-corpus.ts';
 import { caseArb, operationsOf, PNG_BYTES, type FuzzCase, type OpenApiDocument, type Segment } from './fuzz-lib.ts';
 
@@ -51,6 +52,10 @@ export interface World {
   deployTokenId: number;
   personalAccessTokenId: number;
   scimUid: string;
+  /** A commit of the project, a pipeline on it and a trigger token. */
+  sha: string;
+  pipelineId: number;
+  triggerId: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -74,6 +79,9 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.hooks.projects = hookId;
   world.events.projects = eventId;
   await ok(`/projects/${project.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
+  world.sha = await pushCommit((await ok(`/projects/${project.id}`, {}, 200)).http_url_to_repo, world.adminToken);
+  world.pipelineId = (await ok(`/projects/${project.id}/statuses/${world.sha}`, { method: 'POST', json: { state: 'running', name: 'fuzz' } }, 201)).pipeline_id;
+  world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
 }
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {
@@ -186,6 +194,12 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return encodeURIComponent(world.scimUid);
     case 'trigger':
       return byPath ? 'member_events' : 'push_events';
+    case 'sha':
+      return world.sha;
+    case 'pipeline_id':
+      return String(world.pipelineId);
+    case 'trigger_id':
+      return String(world.triggerId);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -14,6 +14,7 @@ import { addDays, nowIso } from '../util/time.ts';
 import { createGroupAccessToken } from '../services/group-access-tokens.ts';
 import { createDeployToken } from '../services/deploy-tokens.ts';
 import { createPushRule } from '../services/group-push-rules.ts';
+import { seedPipelines } from './pipelines.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -133,6 +134,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
     payload: { baseUrl, user: users.bob, group: acme, project: website },
     deliveries: weekOfDeliveries(['push_events', 'merge_requests_events', 'pipeline_events', 'tag_push_events']),
   });
+  await seedPipelines(db, config, vault, website, [alice, users.bob, users.carol]);
   return { password };
 }
 
