@@ -119,9 +119,9 @@ export const job = z.object({
   target_url: z.string().nullable(),
   description: z.string().nullable(),
   failure_reason: z.string().optional(),
-  artifacts: z.array(z.never()),
+  artifacts: z.array(z.object({ file_type: z.string(), size: z.number(), filename: z.string() })),
   tag_list: z.array(z.string()),
-  runner: z.null(),
+  runner: z.object({ id: z.number().int(), description: z.string() }).nullable(),
   archived: z.boolean(),
 });
 export type Job = z.infer<typeof job>;

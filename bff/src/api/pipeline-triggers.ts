@@ -92,6 +92,7 @@ export const pipelineTriggerRoutes = [
     scope: 'any',
     params: { id: recordKey('Project') },
     body: pipelineTriggerBody,
+    multipart: true,
     response: pipeline,
     handler: async (ctx) => {
       const found = await findProject(ctx.db, ctx.params.id);

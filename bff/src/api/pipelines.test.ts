@@ -164,6 +164,16 @@ describe('POST /projects/:id/trigger/pipeline', () => {
     expectStatus(res, 201);
     assert.equal(res.body.sha, main);
   });
+  it('with multipart form fields, as SDKs send it', async () => {
+    const form = new FormData();
+    form.set('token', triggerToken);
+    form.set('ref', 'main');
+    form.set('variables[FROM]', 'multipart');
+    const res = await trigger({ multipart: form });
+    expectStatus(res, 201);
+    const vars = await api(at(`/projects/:id/pipelines/${res.body.id}/variables`));
+    assert.deepEqual(vars.body.map((v: { key: string; value: string }) => [v.key, v.value]), [['FROM', 'multipart']]);
+  });
   it('a ref that does not exist: 400 Reference not found, no pipeline made', async () => {
     const before = (await api(at('/projects/:id/pipelines'))).headers.get('x-total');
     const res = await trigger({ json: { token: triggerToken, ref: 'no-such-branch' } });

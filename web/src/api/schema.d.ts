@@ -9907,7 +9907,11 @@ export interface operations {
                     "application/json": {
                         allow_failure: boolean;
                         archived: boolean;
-                        artifacts: unknown[];
+                        artifacts: {
+                            file_type: string;
+                            filename: string;
+                            size: number;
+                        }[];
                         commit: {
                             id: string;
                             short_id: string;
@@ -9936,7 +9940,10 @@ export interface operations {
                         };
                         queued_duration: number | null;
                         ref: string;
-                        runner: null;
+                        runner: {
+                            description: string;
+                            id: number;
+                        } | null;
                         stage: string;
                         started_at: string | null;
                         /** @enum {string} */
@@ -10881,6 +10888,16 @@ export interface operations {
                     };
                 };
                 "application/x-www-form-urlencoded": {
+                    inputs?: {
+                        [key: string]: string | number | boolean | (string | number | boolean)[];
+                    };
+                    ref: string;
+                    token: string;
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                "multipart/form-data": {
                     inputs?: {
                         [key: string]: string | number | boolean | (string | number | boolean)[];
                     };
