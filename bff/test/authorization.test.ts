@@ -51,6 +51,11 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   // The fixture project is private: its code is for Reporters and up; pushing for Developers.
   download_code: REPORTER,
   push_code: DEVELOPER,
+  // Pipelines are read like the code of the (private) fixture project; moved by Developers.
+  read_pipeline: REPORTER,
+  update_pipeline: DEVELOPER,
+  destroy_pipeline: OWNER,
+  admin_pipeline_triggers: MAINTAINER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
@@ -167,6 +172,7 @@ const fx = {} as {
   groupAccessTokenId: number;
   deployTokenId: number;
   scimUid: string;
+  pipelineId?: string;
   tokens: Record<TokenScope | 'revoked' | 'expired', string>;
 };
 let serial = 0;
@@ -200,6 +206,12 @@ function repositoryWithCommit(projectId: number): Promise<void> {
     );
   }
   return withCommit.get(projectId)!;
+}
+
+/** The SHA of main in the project's repository (pushed first when needed). */
+async function mainCommit(projectId: number): Promise<string> {
+  await repositoryWithCommit(projectId);
+  return (await ok(`/projects/${projectId}/repository/branches/main`, {}, 200)).commit.id;
 }
 
 const person = async (attrs: { admin?: boolean } = {}): Promise<Person> => {
@@ -364,9 +376,10 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return name;
     }
     case 'sha':
+      return mainCommit(Number(filled.id));
     case 'file_path':
       await repositoryWithCommit(Number(filled.id));
-      return param === 'sha' ? 'main' : 'README.md';
+      return 'README.md';
     case 'tag_name': {
       await repositoryWithCommit(Number(filled.id));
       const name = throwaway ? `throwaway${++serial}` : 'matrix';
@@ -374,6 +387,15 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       assert.ok(made.status === 201 || (!throwaway && made.status === 400), made.text);
       return name;
     }
+    case 'pipeline_id': {
+      // A pipeline on main's commit; a throwaway one on a ref of its own.
+      const ref = throwaway ? `throwaway${++serial}` : 'main';
+      const made = async () => String((await ok(`/projects/${filled.id}/statuses/${await mainCommit(Number(filled.id))}`, { method: 'POST', json: { state: 'running', name: `matrix${++serial}`, ref } }, 201)).pipeline_id);
+      if (throwaway) return made();
+      return (fx.pipelineId ??= await made());
+    }
+    case 'trigger_id':
+      return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';

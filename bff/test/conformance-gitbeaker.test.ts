@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AccessLevel, Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
 import { startTestServer, type TestServer } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { pushCommit } from './pipeline-fixtures.ts';
 
 /**
  * Client conformance, gitbeaker: the platform's TypeScript SDK (@gitbeaker/rest) drives a real
@@ -547,5 +548,40 @@ describe('gitbeaker: pagination', () => {
     assert.deepEqual(asc.paginationInfo, { idAfter: null, perPage: 2, orderBy: 'name', sort: 'asc' });
     const desc = await api.Groups.all({ search: tag, pagination: 'keyset', orderBy: 'name', sort: 'desc', perPage: 2 });
     assert.deepEqual(desc.map((g) => g.path), [...paths].reverse());
+  });
+});
+
+describe('gitbeaker: pipelines', () => {
+  it('trigger tokens: create, show, edit, trigger with variables, statuses move the pipeline, cancel, retry, remove', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-pipelines'), namespaceId: group.id });
+    const sha = await pushCommit(project.http_url_to_repo as string, server.rootToken);
+    const token = await api.PipelineTriggerTokens.create(project.id, 'from gitbeaker');
+    assert.match(token.token as string, /^gtptt-/);
+    assert.equal((await api.PipelineTriggerTokens.show(project.id, token.id as number)).description, 'from gitbeaker');
+    assert.equal((await api.PipelineTriggerTokens.edit(project.id, token.id as number, { description: 'renamed' })).description, 'renamed');
+    assert.deepEqual((await api.PipelineTriggerTokens.all(project.id)).map((t) => t.id), [token.id]);
+
+    // The SDK sends the token and ref in the query and the variables as form fields.
+    const pipeline = await api.PipelineTriggerTokens.trigger(project.id, 'main', token.token as string, { variables: { TARGET: 'staging' } });
+    assert.deepEqual([pipeline.sha, pipeline.source, pipeline.status], [sha, 'trigger', 'created']);
+    assert.deepEqual((await api.Pipelines.allVariables(project.id, pipeline.id)).map((v) => [v.key, v.value]), [['TARGET', 'staging']]);
+    await rejects(api.PipelineTriggerTokens.trigger(project.id, 'nope', token.token as string), 400, 'Reference not found');
+
+    await api.Commits.editStatus(project.id, sha, 'running', { name: 'e2e', ref: 'main', pipelineId: pipeline.id, targetUrl: 'https://ci.example.com/e2e' });
+    assert.equal((await api.Pipelines.show(project.id, pipeline.id)).status, 'running');
+    await api.Commits.editStatus(project.id, sha, 'failed', { name: 'e2e', ref: 'main', pipelineId: pipeline.id });
+    assert.equal((await api.Pipelines.show(project.id, pipeline.id)).status, 'failed');
+    const statuses = await api.Commits.allStatuses(project.id, sha);
+    assert.deepEqual(statuses.map((s) => [s.name, s.status, s.target_url]), [['e2e', 'failed', 'https://ci.example.com/e2e']]);
+    assert.deepEqual((await api.Jobs.all(project.id, { pipelineId: pipeline.id })).map((j) => [j.name, j.status]), [['e2e', 'failed']]);
+    assert.deepEqual((await api.Pipelines.all(project.id, { status: 'failed' })).map((p) => p.id), [pipeline.id]);
+
+    assert.equal((await api.Pipelines.retry(project.id, pipeline.id)).status, 'pending');
+    assert.equal((await api.Pipelines.cancel(project.id, pipeline.id)).status, 'canceled');
+    await api.Pipelines.remove(project.id, pipeline.id);
+    await rejects(api.Pipelines.show(project.id, pipeline.id), 404, '404 Pipeline Not Found');
+    await api.PipelineTriggerTokens.remove(project.id, token.id as number);
+    await rejects(api.PipelineTriggerTokens.trigger(project.id, 'main', token.token as string), 404);
   });
 });

@@ -51,6 +51,10 @@ export interface World {
   deployTokenId: number;
   personalAccessTokenId: number;
   scimUid: string;
+  /** A commit of the project, a pipeline on it and a trigger token. */
+  sha: string;
+  pipelineId: number;
+  triggerId: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -74,9 +78,11 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.hooks.projects = hookId;
   world.events.projects = eventId;
   await ok(`/projects/${project.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
-  // A repository with a commit, so the repository routes read a tree rather than answer "empty".
+  // A repository with a commit, so the repository routes read a tree rather than answer "empty"; a pipeline on it and a trigger.
   const readme = { action: 'create', file_path: 'README.md', content: 'fuzz\n' };
-  await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'fuzz: first', actions: [readme] } }, 201);
+  world.sha = (await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'fuzz: first', actions: [readme] } }, 201)).id;
+  world.pipelineId = (await ok(`/projects/${project.id}/statuses/${world.sha}`, { method: 'POST', json: { state: 'running', name: 'fuzz' } }, 201)).pipeline_id;
+  world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
 }
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {
@@ -189,6 +195,12 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return encodeURIComponent(world.scimUid);
     case 'trigger':
       return byPath ? 'member_events' : 'push_events';
+    case 'sha':
+      return world.sha;
+    case 'pipeline_id':
+      return String(world.pipelineId);
+    case 'trigger_id':
+      return String(world.triggerId);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -29,6 +29,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /users/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
+  'GET /projects/:id/pipelines/:pipeline_id/variables': 'the platform answers every variable of a pipeline at once',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */
@@ -57,6 +58,9 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/members': { user_id: 1, access_level: 30 },
   'PUT /projects/:id/members/:user_id': { access_level: 30 },
   'POST /users/:user_id/personal_access_tokens': { name: 'checks', scopes: ['api'] },
+  'POST /projects/:id/triggers': { description: 'checks' },
+  'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
+  'POST /projects/:id/statuses/:sha': { state: 'success' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -20,6 +20,9 @@ import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
 import { repositoryTreeRoutes } from './repository-tree.ts';
 import { compareRoutes } from './compare.ts';
+import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
+import { pipelineRoutes } from './pipelines.ts';
+import { commitStatusRoutes } from './commit-statuses.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -43,6 +46,9 @@ export const apiRoutes: RouteSpec[] = [
   ...repositoryFileRoutes,
   ...repositoryTreeRoutes,
   ...compareRoutes,
+  ...pipelineTriggerRoutes,
+  ...pipelineRoutes,
+  ...commitStatusRoutes,
 ];
 
 export { consoleRoutes };

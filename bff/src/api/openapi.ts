@@ -63,7 +63,7 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string, mount: M
     }
     const body = r.body ? jsonSchema(r.body, 'input') : undefined;
     // The multipart form takes a file where JSON takes its own value: a copy of the schema each.
-    const multipart = body && r.upload ? { ...body, properties: { ...(body.properties as object), [r.upload]: { type: 'string', format: 'binary' } } } : undefined;
+    const multipart = body && r.upload ? { ...body, properties: { ...(body.properties as object), [r.upload]: { type: 'string', format: 'binary' } } } : body && r.multipart ? body : undefined;
     paths[path] ??= {};
     paths[path][r.method] = {
       operationId: `${r.method}${r.path.replace(/[/:]+([a-z_]+)/gi, (_m, w: string) => w[0].toUpperCase() + w.slice(1))}`,
@@ -77,7 +77,8 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string, mount: M
               required: true,
               content: {
                 'application/json': { schema: body },
-                ...(multipart ? { 'multipart/form-data': { schema: multipart } } : { 'application/x-www-form-urlencoded': { schema: body } }),
+                ...(r.upload ? {} : { 'application/x-www-form-urlencoded': { schema: body } }),
+                ...(multipart ? { 'multipart/form-data': { schema: multipart } } : {}),
               },
             },
           }

@@ -341,6 +341,72 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface PipelineTriggersTable {
+  id: Generated<number>;
+  project_id: number;
+  owner_id: number | null;
+  description: string;
+  token_digest: string;
+  /** The owner is shown the whole token, as on the platform: kept encrypted (auth/vault.ts). */
+  encrypted_token: string;
+  last_used_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PipelinesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  sha: string;
+  before_sha: string;
+  ref: string;
+  tag: Generated<Bool>;
+  status: string;
+  source: string;
+  user_id: number | null;
+  trigger_id: number | null;
+  /** JSON: [{ key, value }] the pipeline was started with. */
+  variables: Generated<string>;
+  /** JSON: the inputs the pipeline was started with. */
+  inputs: Generated<string>;
+  coverage: string | null;
+  /** The commit as it was when the pipeline was made, for event payloads (no git read in a transaction). */
+  commit_message: Generated<string>;
+  commit_author_name: Generated<string>;
+  commit_author_email: Generated<string>;
+  committed_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration: number | null;
+  queued_duration: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Jobs of pipelines; an external CI's jobs are its commit statuses. */
+export interface PipelineJobsTable {
+  id: Generated<number>;
+  pipeline_id: number;
+  project_id: number;
+  name: string;
+  stage: string;
+  status: string;
+  ref: string;
+  sha: string;
+  target_url: string | null;
+  description: string | null;
+  coverage: number | null;
+  allow_failure: Generated<Bool>;
+  /** Replaced by a later job of the same name: no longer counts in the pipeline's status. */
+  retried: Generated<Bool>;
+  user_id: number | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -361,6 +427,9 @@ export interface Database {
   web_hooks: WebHooksTable;
   web_hook_logs: WebHookLogsTable;
   jobs: JobsTable;
+  pipeline_triggers: PipelineTriggersTable;
+  pipelines: PipelinesTable;
+  pipeline_jobs: PipelineJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -379,3 +448,6 @@ export type ScimIdentityRow = Selectable<ScimIdentitiesTable>;
 export type WebHookRow = Selectable<WebHooksTable>;
 export type WebHookLogRow = Selectable<WebHookLogsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type PipelineTriggerRow = Selectable<PipelineTriggersTable>;
+export type PipelineRow = Selectable<PipelinesTable>;
+export type PipelineJobRow = Selectable<PipelineJobsTable>;

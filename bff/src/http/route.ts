@@ -109,6 +109,8 @@ export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P ex
   body?: B;
   /** Name of a multipart file field this route accepts. */
   upload?: string;
+  /** Takes its fields as multipart/form-data too, without a file (SDKs send the pipeline trigger so). */
+  multipart?: boolean;
   status?: number;
   response?: S;
   /**
@@ -235,7 +237,7 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
 
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
     if (req.is('multipart/form-data')) {
-      if (!route.upload) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
+      if (!route.upload && !route.multipart) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
       await parseMultipart(req, res);
       rejectNul(req.body);
     }

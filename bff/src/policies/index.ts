@@ -74,6 +74,13 @@ export const projectRules = {
   push_code: atLeast(L.developer),
   /** Push to the default branch, which is protected by default: Maintainers. */
   push_to_default_branch: atLeast(L.maintainer),
+  /** Pipelines and commit statuses: as the code (public pipelines of a public project, Reporters of a private one). */
+  read_pipeline: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  /** Report an external CI's job (commit status API), cancel and retry pipelines, read their variables. */
+  update_pipeline: atLeast(L.developer),
+  destroy_pipeline: atLeast(L.owner),
+  /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
+  admin_pipeline_triggers: atLeast(L.maintainer),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

@@ -16,6 +16,7 @@ import { createDeployToken } from '../services/deploy-tokens.ts';
 import { createPushRule } from '../services/group-push-rules.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { seedRepository } from './repositories.ts';
+import { seedPipelines } from './pipelines.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -137,6 +138,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
     payload: { baseUrl, user: users.bob, group: acme, project: website },
     deliveries: weekOfDeliveries(['push_events', 'merge_requests_events', 'pipeline_events', 'tag_push_events']),
   });
+  await seedPipelines(db, config, vault, website, [alice, users.bob, users.carol]);
   return { password };
 }
 

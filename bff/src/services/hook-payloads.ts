@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
-import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { GroupRow, PipelineJobRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
 import type { HookFlag } from '../../../shared/src/hooks.ts';
+import { detailedStatusOf, type PipelineStatus } from '../../../shared/src/pipelines.ts';
+import { json } from '../util/rows.ts';
 import { nowIso } from '../util/time.ts';
 
 /**
@@ -198,6 +200,137 @@ export function accessTokenPayload(event: string, group: GroupRow, token: { id: 
   };
 }
 
+/** What the pipeline and job payloads are built from: rows read in the event's transaction. */
+export interface PipelineEventContext {
+  baseUrl: string;
+  project: ProjectRow;
+  group: GroupRow;
+  pipeline: PipelineRow;
+  users: Map<number, UserRow>;
+}
+
+const hookUser = (u: UserRow | undefined) => (u ? { id: u.id, name: u.name, username: u.username, avatar_url: null, email: u.email } : null);
+const secondsBetween = (from: string | null, to: string | null) => (from && to ? Math.round((Date.parse(to) - Date.parse(from)) / 1000) : null);
+
+function commitObject(ctx: PipelineEventContext) {
+  const p = ctx.pipeline;
+  return {
+    id: p.sha,
+    message: p.commit_message,
+    title: p.commit_message.split('\n')[0],
+    timestamp: p.committed_at,
+    url: `${ctx.baseUrl}/${ctx.project.path_with_namespace}/-/commit/${p.sha}`,
+    author: { name: p.commit_author_name, email: p.commit_author_email },
+  };
+}
+
+/** The platform's Pipeline Hook payload (object_kind "pipeline"), with the pipeline's latest jobs as builds. */
+export function pipelinePayload(ctx: PipelineEventContext & { jobs: PipelineJobRow[] }) {
+  const p = ctx.pipeline;
+  const proj = projectObject(ctx.baseUrl, ctx.project, ctx.group);
+  const url = `${proj.web_url}/-/pipelines/${p.id}`;
+  return {
+    object_kind: 'pipeline',
+    object_attributes: {
+      id: p.id,
+      iid: p.iid,
+      name: null,
+      ref: p.ref,
+      tag: p.tag === 1,
+      sha: p.sha,
+      before_sha: p.before_sha,
+      source: p.source,
+      status: p.status,
+      detailed_status: detailedStatusOf(p.status as PipelineStatus, url.replace(ctx.baseUrl, '')).label,
+      stages: [...new Set(ctx.jobs.map((j) => j.stage))],
+      created_at: p.created_at,
+      finished_at: p.finished_at,
+      duration: p.duration,
+      queued_duration: p.queued_duration,
+      variables: json<{ key: string; value: string }[]>(p.variables, []),
+      url,
+    },
+    merge_request: null,
+    user: hookUser(p.user_id === null ? undefined : ctx.users.get(p.user_id)),
+    project: proj,
+    commit: commitObject(ctx),
+    source_pipeline: null,
+    builds: ctx.jobs.map((j) => ({
+      id: j.id,
+      stage: j.stage,
+      name: j.name,
+      status: j.status,
+      created_at: j.created_at,
+      started_at: j.started_at,
+      finished_at: j.finished_at,
+      duration: secondsBetween(j.started_at, j.finished_at),
+      queued_duration: secondsBetween(j.created_at, j.started_at),
+      failure_reason: j.status === 'failed' ? 'api_failure' : null,
+      when: 'on_success',
+      manual: false,
+      allow_failure: j.allow_failure === 1,
+      user: hookUser(j.user_id === null ? undefined : ctx.users.get(j.user_id)),
+      runner: null,
+      artifacts_file: { filename: null, size: null },
+      environment: null,
+    })),
+  };
+}
+
+/** The platform's Job Hook payload (object_kind "build") of one job. */
+export function jobPayload(ctx: PipelineEventContext & { job: PipelineJobRow; retriesCount: number }) {
+  const { pipeline: p, job: j } = ctx;
+  const proj = projectObject(ctx.baseUrl, ctx.project, ctx.group);
+  return {
+    object_kind: 'build',
+    ref: p.ref,
+    tag: p.tag === 1,
+    before_sha: p.before_sha,
+    sha: p.sha,
+    retries_count: ctx.retriesCount,
+    build_id: j.id,
+    build_name: j.name,
+    build_stage: j.stage,
+    build_status: j.status,
+    build_created_at: j.created_at,
+    build_started_at: j.started_at,
+    build_finished_at: j.finished_at,
+    build_duration: secondsBetween(j.started_at, j.finished_at),
+    build_queued_duration: secondsBetween(j.created_at, j.started_at),
+    build_allow_failure: j.allow_failure === 1,
+    build_failure_reason: j.status === 'failed' ? 'api_failure' : 'unknown_failure',
+    pipeline_id: p.id,
+    runner: null,
+    project_id: ctx.project.id,
+    project_name: `${ctx.group.full_name} / ${ctx.project.name}`,
+    user: hookUser(j.user_id === null ? undefined : ctx.users.get(j.user_id)),
+    commit: {
+      id: p.id,
+      name: null,
+      sha: p.sha,
+      message: p.commit_message,
+      author_name: p.commit_author_name,
+      author_email: p.commit_author_email,
+      author_url: null,
+      status: p.status,
+      duration: p.duration,
+      started_at: p.started_at,
+      finished_at: p.finished_at,
+    },
+    repository: {
+      name: ctx.project.name,
+      url: proj.url,
+      description: ctx.project.description,
+      homepage: proj.homepage,
+      git_http_url: proj.git_http_url,
+      git_ssh_url: proj.git_ssh_url,
+      visibility_level: proj.visibility_level,
+    },
+    project: proj,
+    environment: null,
+  };
+}
+
 /** A realistic sample of each event kind, for POST …/hooks/:hook_id/test/:trigger. */
 export function samplePayload(flag: HookFlag, ctx: PayloadContext): Record<string, unknown> {
   const user = ctx.user ?? ({ id: 0, username: 'gatehouse', name: 'Gatehouse', email: 'gatehouse@example.com', created_at: nowIso(), updated_at: nowIso() } as UserRow);
@@ -216,6 +349,13 @@ export function samplePayload(flag: HookFlag, ctx: PayloadContext): Record<strin
       return subgroupPayload('subgroup_create', ctx.group, { ...ctx.group, id: 0, name: 'Sample subgroup', path: 'sample-subgroup', full_path: `${ctx.group.full_path}/sample-subgroup` });
     case 'project_events':
       return projectPayload('project_create', project, ctx.group, user);
+    case 'pipeline_events':
+    case 'job_events': {
+      const pipeline = samplePipeline(project, user, now);
+      const job = { id: 1, pipeline_id: 1, project_id: project.id, name: 'test', stage: 'test', status: 'success', ref: pipeline.ref, sha: pipeline.sha, target_url: null, description: null, coverage: null, allow_failure: 0, retried: 0, user_id: user.id, created_at: now, updated_at: now, started_at: now, finished_at: now };
+      const base = { baseUrl: ctx.baseUrl, project, group: ctx.group, pipeline, users: new Map([[user.id, user]]) };
+      return flag === 'pipeline_events' ? pipelinePayload({ ...base, jobs: [job] }) : jobPayload({ ...base, job, retriesCount: 0 });
+    }
     case 'resource_access_token_events':
       return accessTokenPayload('expiring_access_token', ctx.group, { id: 0, name: 'sample-token', user_id: user.id, created_at: now, expires_at: now.slice(0, 10) });
     default: {
@@ -231,4 +371,13 @@ export function samplePayload(flag: HookFlag, ctx: PayloadContext): Record<strin
       };
     }
   }
+}
+
+/** A finished pipeline on the default branch, standing in for the test event. */
+function samplePipeline(project: ProjectRow, user: UserRow, now: string): PipelineRow {
+  return {
+    id: 1, iid: 1, project_id: project.id, sha: sha(), before_sha: sha(), ref: project.default_branch ?? 'main', tag: 0, status: 'success', source: 'push',
+    user_id: user.id, trigger_id: null, variables: '[]', inputs: '{}', coverage: null, commit_message: 'Update the README', commit_author_name: user.name,
+    commit_author_email: user.email, committed_at: now, started_at: now, finished_at: now, duration: 0, queued_duration: 0, created_at: now, updated_at: now,
+  };
 }

@@ -24,6 +24,7 @@ import gitlab
 
 # Importing the scenario modules registers their scenarios.
 import scenarios_groups  # noqa: F401
+import scenarios_pipelines  # noqa: F401
 import scenarios_repository  # noqa: F401
 import scenarios_settings  # noqa: F401
 import scenarios_tokens  # noqa: F401
