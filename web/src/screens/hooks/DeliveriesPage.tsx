@@ -17,6 +17,8 @@ import { AlertStatusBadge } from './status-parts.tsx';
 import { TestMenu } from './TestMenu.tsx';
 
 const CODE = 'code';
+const CLICKABLE_ROW = { cursor: 'pointer' };
+const SELECTED_ROW = { cursor: 'pointer', background: 'var(--mantine-color-brand-0)' };
 
 /** …/-/hooks/:hook_id/events: the hook's deliveries of the past seven days, 50 a page, filtered in the URL. */
 export function DeliveriesPage({ hookId }: { hookId: number }) {
@@ -46,9 +48,8 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
         minWidth={340}
         rowProps={(row) => ({
           onClick: () => setOpen(row.original),
-          style: { cursor: 'pointer' },
           'aria-selected': openId === row.original.id,
-          bg: openId === row.original.id ? 'brand.0' : undefined,
+          style: openId === row.original.id ? SELECTED_ROW : CLICKABLE_ROW,
         })}
       />
     ),
