@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HookCreateInput, HookEvent, HookFlag, Webhook } from '../../../shared/src/hooks.ts';
 import { data, page, v4, type DataOf, type Page, type MutationOptions } from './client.ts';
 
@@ -95,14 +95,17 @@ export function useHookHealth(owner: HookOwner, hookId: number) {
 
 export type HookEventsPage = Page<HookEvent>;
 
-export function useHookEvents(owner: HookOwner, hookId: number, query: HookEventsQuery) {
-  return useQuery({
+/** A page of a hook's deliveries: what the log reads, and asks for ahead when its filter changes. */
+export const hookEventsQuery = (owner: HookOwner, hookId: number, query: HookEventsQuery) =>
+  queryOptions({
     queryKey: hooksKeys.eventList(owner.scope, owner.id, hookId, query),
     queryFn: async ({ signal }): Promise<HookEventsPage> => {
       return page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { ...query, per_page: HOOK_EVENTS_PER_PAGE } }, signal }));
     },
-    placeholderData: keepPreviousData,
   });
+
+export function useHookEvents(owner: HookOwner, hookId: number, query: HookEventsQuery) {
+  return useQuery({ ...hookEventsQuery(owner, hookId, query), placeholderData: keepPreviousData });
 }
 
 /** Creates a hook (no `hookId`) or changes one; either way the owner's hooks are read again. */

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Pagination, Paper, Table, Text } from '@mantine/core';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Row } from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { PageInfo } from '../api/client.ts';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
 import type { Sort } from './list-params.ts';
@@ -18,8 +18,83 @@ declare module '@tanstack/react-table' {
   }
 }
 
-const cellClass = (meta: { hideNarrow?: boolean; pinned?: boolean } | undefined, id: string) =>
-  [meta?.hideNarrow && 'gh-hide-narrow', (meta?.pinned ?? id === 'actions') && 'gh-pinned'].filter(Boolean).join(' ') || undefined;
+const cellClass = (meta: { hideNarrow?: boolean; pinned?: boolean } | undefined, id: string, base?: string) =>
+  [base, meta?.hideNarrow && 'gh-hide-narrow', (meta?.pinned ?? id === 'actions') && 'gh-pinned'].filter(Boolean).join(' ') || undefined;
+
+/** A row as a column's cell and `rowProps` see it (the part of TanStack Table's row the console uses). */
+export interface DataRow<T> {
+  id: string;
+  index: number;
+  original: T;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- columns of different value types
+type AnyColumn<T> = ColumnDef<T, any>;
+type ColumnShape<T> = {
+  id?: string;
+  accessorKey?: string;
+  accessorFn?: (item: T, index: number) => unknown;
+  header?: string | (() => React.ReactNode);
+  cell?: (ctx: { getValue: () => unknown; renderValue: () => unknown; row: DataRow<T> }) => React.ReactNode;
+  meta?: AnyColumn<T>['meta'];
+};
+
+/**
+ * The columns as written with TanStack's `createColumnHelper` (accessor, display), read here
+ * directly: the server sorts and pages, so the table needs no row model, and drawing a page
+ * of rows stays a plain loop over cells (no table instance to build per render).
+ */
+function readColumns<T>(columns: AnyColumn<T>[]) {
+  return columns.map((def) => {
+    const c = def as ColumnShape<T>;
+    const key = c.accessorKey;
+    const id = c.id ?? key?.replace('.', '_') ?? (typeof c.header === 'string' ? c.header : '');
+    const value = c.accessorFn ?? (key ? (item: T) => key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], item) : () => undefined);
+    const header = typeof c.header === 'function' ? c.header() : (c.header ?? null);
+    const render = (row: DataRow<T>): React.ReactNode => {
+      const getValue = () => value(row.original, row.index);
+      if (c.cell) return c.cell({ getValue, renderValue: getValue, row });
+      const v = getValue();
+      return v == null ? null : String(v);
+    };
+    return { id, meta: c.meta, header, render, className: cellClass(c.meta, id, TD) };
+  });
+}
+type ReadColumn<T> = ReturnType<typeof readColumns<T>>[number];
+
+// Rows and cells are plain elements with Mantine's Table classes: a component per cell costs
+// more than the cell's content, and a page of deliveries has 250 of them.
+const TR = Table.classes.tr;
+const TD = Table.classes.td;
+const TOP = { verticalAlign: 'top' } as const;
+
+type RowProps = React.ComponentProps<'tr'>;
+
+/** The body's rows, drawn again only when the items, columns or row props change (not when the table turns busy). */
+const Rows = memo(function Rows<T>({
+  items,
+  columns,
+  getRowId,
+  rowProps,
+}: {
+  items: T[];
+  columns: ReadColumn<T>[];
+  getRowId: (item: T) => string;
+  rowProps?: (row: DataRow<T>) => RowProps;
+}) {
+  return items.map((original, index) => {
+    const row: DataRow<T> = { id: getRowId(original), index, original };
+    return (
+      <tr key={row.id} className={TR} data-with-row-border data-hover {...rowProps?.(row)}>
+        {columns.map((c) => (
+          <td key={c.id} className={c.className} style={TOP}>
+            {c.render(row)}
+          </td>
+        ))}
+      </tr>
+    );
+  });
+}) as <T>(props: { items: T[]; columns: ReadColumn<T>[]; getRowId: (item: T) => string; rowProps?: (row: DataRow<T>) => RowProps }) => React.ReactNode;
 
 /** Which sides of a sideways-scrolling box hold more than is shown, kept up to date as it scrolls or resizes. */
 function useScrollEdges() {
@@ -67,17 +142,16 @@ export function DataTable<T>({
 }: {
   label: string;
   items: T[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- columns of different value types
-  columns: ColumnDef<T, any>[];
+  columns: AnyColumn<T>[];
   getRowId: (item: T) => string;
   busy?: boolean;
   minWidth?: number;
-  rowProps?: (row: Row<T>) => React.ComponentProps<typeof Table.Tr>;
+  /** Props of a row's `<tr>` (a click handler, `aria-selected`, a style). */
+  rowProps?: (row: DataRow<T>) => RowProps;
   sort?: Sort;
   onSort?: (sort: Sort) => void;
 }) {
-  // eslint-disable-next-line react-hooks/incompatible-library -- the table instance is read during render only
-  const table = useReactTable({ data: items, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId });
+  const cols = useMemo(() => readColumns(columns), [columns]);
   const toggle = (key: string) => onSort?.({ key, dir: sort?.key === key && sort.dir === 'asc' ? 'desc' : 'asc' });
   const { ref, edges } = useScrollEdges();
   const scrolls = edges.left || edges.right;
@@ -96,46 +170,34 @@ export function DataTable<T>({
       >
         <Table miw={minWidth} verticalSpacing="sm" horizontalSpacing="sm" highlightOnHover aria-label={label} aria-busy={busy}>
           <Table.Thead bg="gray.0">
-            {table.getHeaderGroups().map((hg) => (
-              <Table.Tr key={hg.id}>
-                {hg.headers.map((h) => {
-                  const meta = h.column.columnDef.meta;
-                  const sortKey = onSort ? meta?.sortKey : undefined;
-                  const sorted = sortKey && sort?.key === sortKey ? sort.dir : false;
-                  const content = flexRender(h.column.columnDef.header, h.getContext());
-                  return (
-                    <Table.Th
-                      key={h.id}
-                      w={meta?.width}
-                      // Keeps a visually hidden header inside the scrolling table.
-                      pos="relative"
-                      className={cellClass(meta, h.column.id)}
-                      aria-sort={sortKey ? (sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : 'none') : undefined}
-                    >
-                      {sortKey ? (
-                        <button type="button" className="gh-sort-button" onClick={() => toggle(sortKey)}>
-                          {content}
-                          {sorted === 'asc' ? <IconChevronUp size={14} /> : sorted === 'desc' ? <IconChevronDown size={14} /> : <IconSelector size={14} />}
-                        </button>
-                      ) : (
-                        content
-                      )}
-                    </Table.Th>
-                  );
-                })}
-              </Table.Tr>
-            ))}
+            <Table.Tr>
+              {cols.map(({ id, meta, header }) => {
+                const sortKey = onSort ? meta?.sortKey : undefined;
+                const sorted = sortKey && sort?.key === sortKey ? sort.dir : false;
+                return (
+                  <Table.Th
+                    key={id}
+                    w={meta?.width}
+                    // Keeps a visually hidden header inside the scrolling table.
+                    pos="relative"
+                    className={cellClass(meta, id)}
+                    aria-sort={sortKey ? (sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : 'none') : undefined}
+                  >
+                    {sortKey ? (
+                      <button type="button" className="gh-sort-button" onClick={() => toggle(sortKey)}>
+                        {header}
+                        {sorted === 'asc' ? <IconChevronUp size={14} /> : sorted === 'desc' ? <IconChevronDown size={14} /> : <IconSelector size={14} />}
+                      </button>
+                    ) : (
+                      header
+                    )}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
           </Table.Thead>
           <Table.Tbody style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id} {...rowProps?.(row)}>
-                {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id} className={cellClass(cell.column.columnDef.meta, cell.column.id)} style={{ verticalAlign: 'top' }}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+            <Rows items={items} columns={cols} getRowId={getRowId} rowProps={rowProps} />
           </Table.Tbody>
         </Table>
       </div>

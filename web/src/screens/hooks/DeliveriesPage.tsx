@@ -1,8 +1,9 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/src/hooks.ts';
-import { useHook, useHookEvents } from '../../api/hooks.ts';
+import { hookEventsQuery, useHook, useHookEvents } from '../../api/hooks.ts';
 import { IconPencil, IconRefresh } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
@@ -17,12 +18,15 @@ import { AlertStatusBadge } from './status-parts.tsx';
 import { TestMenu } from './TestMenu.tsx';
 
 const CODE = 'code';
+const CLICKABLE_ROW = { cursor: 'pointer' };
+const SELECTED_ROW = { cursor: 'pointer', background: 'var(--mantine-color-brand-0)' };
 
 /** …/-/hooks/:hook_id/events: the hook's deliveries of the past seven days, 50 a page, filtered in the URL. */
 export function DeliveriesPage({ hookId }: { hookId: number }) {
   const { owner, href, forbidden } = useHookScope();
   const hook = useHook(owner, hookId);
-  const list = useDeliveryParams();
+  const queryClient = useQueryClient();
+  const list = useDeliveryParams((query) => void queryClient.prefetchQuery(hookEventsQuery(owner, hookId, query)));
   const events = useHookEvents(owner, hookId, list.query);
   const [open, setOpen] = useState<HookEvent | null>(null);
   const columns = useMemo(() => deliveryColumns(setOpen), []);
@@ -46,9 +50,8 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
         minWidth={340}
         rowProps={(row) => ({
           onClick: () => setOpen(row.original),
-          style: { cursor: 'pointer' },
           'aria-selected': openId === row.original.id,
-          bg: openId === row.original.id ? 'brand.0' : undefined,
+          style: openId === row.original.id ? SELECTED_ROW : CLICKABLE_ROW,
         })}
       />
     ),

@@ -1,14 +1,18 @@
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
 import { CATEGORY_COLORS, CATEGORY_LABELS, clockTime, fromNow, fullDateTime, hasHttpAnswer, shortTime, statusCategory, statusText } from './hook-format.ts';
 
-/** A delivery's HTTP status, coloured by its category; the category is spelled out for screen readers and on hover. */
+/**
+ * A delivery's HTTP status, coloured by its category; the category is spelled out for screen
+ * readers and on hover (a native title: a log draws fifty of these, and a Tooltip each made
+ * changing its filter slow; the detail panel, reached by keyboard, shows the same).
+ */
 export function StatusBadge({ status, size = 'md' }: { status: string; size?: 'sm' | 'md' | 'lg' }) {
   const category = statusCategory(status);
   const explained = hasHttpAnswer(status) ? CATEGORY_LABELS[category] : 'No HTTP response (the request failed or timed out)';
   return (
-    <Tooltip label={explained} openDelay={300}>
-      <Badge
+    <Badge
+        title={explained}
         color={CATEGORY_COLORS[category]}
         variant="light"
         size={size}
@@ -20,16 +24,14 @@ export function StatusBadge({ status, size = 'md' }: { status: string; size?: 's
       >
         {statusText(status)}
         <span className="gh-visually-hidden"> ({explained})</span>
-      </Badge>
-    </Tooltip>
+    </Badge>
   );
 }
 
-/** "5 minutes ago", with the exact time on hover and in the markup; `withClock` adds the time of day below. */
+/** "5 minutes ago", with the exact time on hover (a native title, as the status's) and in the markup; `withClock` adds the time of day below. */
 export function RelativeTime({ iso, size = 'sm', withClock = false }: { iso: string; size?: 'xs' | 'sm'; withClock?: boolean }) {
   return (
-    <Tooltip label={fullDateTime(iso)} openDelay={200}>
-      <Text size={size} component="time" dateTime={iso} style={{ whiteSpace: 'nowrap', display: 'block' }} c={size === 'xs' ? 'dimmed' : undefined}>
+      <Text size={size} component="time" dateTime={iso} title={fullDateTime(iso)} style={{ whiteSpace: 'nowrap', display: 'block' }} c={size === 'xs' ? 'dimmed' : undefined}>
         {fromNow(iso)}
         {withClock && (
           <Text span display="block" size="xs" c="dimmed" ff="monospace">
@@ -37,7 +39,6 @@ export function RelativeTime({ iso, size = 'sm', withClock = false }: { iso: str
           </Text>
         )}
       </Text>
-    </Tooltip>
   );
 }
 
@@ -58,11 +59,9 @@ export function AlertStatusBadge({ hook }: { hook: Pick<Webhook, 'alert_status' 
           Temporarily disabled
         </Badge>
         {until && (
-          <Tooltip label={fullDateTime(until)} openDelay={200}>
-            <Text size="xs" c="orange.9" fw={500} component="time" dateTime={until} style={{ whiteSpace: 'nowrap' }}>
-              until {shortTime(until)}
-            </Text>
-          </Tooltip>
+          <Text size="xs" c="orange.9" fw={500} component="time" dateTime={until} title={fullDateTime(until)} style={{ whiteSpace: 'nowrap' }}>
+            until {shortTime(until)}
+          </Text>
         )}
       </Group>
     );
