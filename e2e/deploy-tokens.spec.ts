@@ -12,7 +12,7 @@ test.describe('Deploy tokens of a group (/groups/:id/deploy_tokens)', () => {
     await expect(page.getByText('No active deploy tokens')).toBeVisible();
     await page.getByRole('button', { name: 'Create deploy token' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create a deploy token' });
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('mirror');
+    await dialog.getByRole('textbox', { name: 'Token name', exact: true }).fill('mirror');
     await dialog.getByLabel('Username').fill('bad name');
     await dialog.getByRole('checkbox', { name: 'read_repository' }).check();
     await dialog.getByRole('button', { name: 'Create deploy token' }).click();
