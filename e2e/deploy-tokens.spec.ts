@@ -23,6 +23,9 @@ test.describe('Deploy tokens of a group (/groups/:id/deploy_tokens)', () => {
     const reveal = page.getByRole('dialog', { name: 'Deploy token created: copy it now' });
     await expect(reveal.getByRole('textbox', { name: 'Username' })).toHaveValue('mirror-bot');
     const token = await reveal.getByRole('textbox', { name: 'Token “mirror”' }).inputValue();
+    // The shared reveal: masked until asked for, focus on Copy.
+    await expect(reveal.getByRole('button', { name: 'Copy token' })).toBeFocused();
+    await expect(reveal.getByRole('button', { name: 'Show token' })).toBeVisible();
     expect(token.length).toBeGreaterThan(10);
     await reveal.getByRole('button', { name: 'I have copied it' }).click();
     const listed = await api<{ name: string; username: string; scopes: string[] }[]>('GET', `/groups/${group.json.id}/deploy_tokens`);
