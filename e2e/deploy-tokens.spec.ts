@@ -12,7 +12,7 @@ test.describe('Deploy tokens of a group (/groups/:id/deploy_tokens)', () => {
     await expect(page.getByText('No active deploy tokens')).toBeVisible();
     await page.getByRole('button', { name: 'Create deploy token' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create a deploy token' });
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('mirror');
+    await dialog.getByRole('textbox', { name: 'Token name', exact: true }).fill('mirror');
     await dialog.getByLabel('Username').fill('bad name');
     await dialog.getByRole('checkbox', { name: 'read_repository' }).check();
     await dialog.getByRole('button', { name: 'Create deploy token' }).click();
@@ -23,6 +23,9 @@ test.describe('Deploy tokens of a group (/groups/:id/deploy_tokens)', () => {
     const reveal = page.getByRole('dialog', { name: 'Deploy token created: copy it now' });
     await expect(reveal.getByRole('textbox', { name: 'Username' })).toHaveValue('mirror-bot');
     const token = await reveal.getByRole('textbox', { name: 'Token “mirror”' }).inputValue();
+    // The shared reveal: masked until asked for, focus on Copy.
+    await expect(reveal.getByRole('button', { name: 'Copy token' })).toBeFocused();
+    await expect(reveal.getByRole('button', { name: 'Show token' })).toBeVisible();
     expect(token.length).toBeGreaterThan(10);
     await reveal.getByRole('button', { name: 'I have copied it' }).click();
     const listed = await api<{ name: string; username: string; scopes: string[] }[]>('GET', `/groups/${group.json.id}/deploy_tokens`);

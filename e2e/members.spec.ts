@@ -50,6 +50,52 @@ test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
     expect((await api('GET', `/groups/${group.id}/members/${newcomer.id}`)).status).toBe(404);
   });
 
+  test('a long list is searched and paged on the server, search and page in the URL', async ({ page, api }) => {
+    // Making 21 users takes a while on a busy machine: a budget for the setup, not a figure tested.
+    test.setTimeout(90_000);
+    const { group, owner } = await groupWithOwner(api, 'members-many');
+    // root and the Owner, and 21 more: two pages of 20.
+    const reporters = [];
+    for (let i = 0; i < 21; i++) {
+      const user = await createUser(`rep${String(i).padStart(2, '0')}`, `Reporter ${String(i).padStart(2, '0')}`);
+      expect((await api('POST', `/groups/${group.id}/members`, { user_id: user.id, access_level: 20 })).status).toBe(201);
+      reporters.push(user);
+    }
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/members')) requests.push(r.url());
+    });
+    await signInAt(page, `/groups/${group.full_path}/-/members`, owner);
+    const table = page.getByRole('table', { name: 'Members' });
+    await expect(page.getByText('Showing 1–20 of 23 members')).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(21);
+    // No list is read whole: each request asks for one page.
+    expect(requests.filter((u) => u.includes('/members/all')).every((u) => /[?&]page=1\b/.test(u) && /per_page=20\b/.test(u))).toBe(true);
+
+    await page.getByRole('button', { name: 'next page' }).click();
+    await expect(page).toHaveURL(/[?&]page=2/);
+    await expect(page.getByText('Showing 21–23 of 23 members')).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(4);
+
+    // The role filter narrows the page the server sent, and says so.
+    await page.getByRole('button', { name: 'previous page' }).click();
+    await expect(page).not.toHaveURL(/[?&]page=/);
+    await page.getByLabel('Role').selectOption({ label: 'Owner' });
+    await expect(page.getByText('The role filter applies to the members on this page')).toBeVisible();
+
+    const wanted = reporters[20];
+    await page.getByLabel('Role').selectOption({ label: 'Any role' });
+    await page.getByLabel('Search').fill(wanted.username);
+    await expect(page).toHaveURL(new RegExp(`[?&]search=${wanted.username}`));
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByText(`@${wanted.username}`)).toBeVisible();
+    await expect(page.getByText('Showing 1–1 of 1 member')).toBeVisible();
+    expect(requests.some((u) => u.includes('/members/all') && u.includes(`query=${wanted.username}`))).toBe(true);
+    // A direct member of this group: not marked inherited, and an Owner may change them.
+    await expect(table.getByRole('row').filter({ hasText: wanted.username }).getByText('Inherited')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Change Reporter 20' })).toBeVisible();
+  });
+
   test('the last Owner cannot be demoted, and the refusal says why in plain words', async ({ page, api }) => {
     const { group, owner } = await groupWithOwner(api, 'last-owner');
     // Only the one Owner stays: root (the creator) leaves.

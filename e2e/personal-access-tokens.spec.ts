@@ -26,6 +26,12 @@ test.describe('Personal access tokens of the signed-in user', () => {
     await create.getByRole('button', { name: 'Create token' }).click();
     await expect(create.getByText('Select at least one scope')).toBeVisible();
     await create.getByLabel('Token name').fill('laptop');
+    // The shared token form: Escape on a filled form asks first, and a description is counted.
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Keep editing' }).click();
+    await expect(create.getByLabel('Token name')).toHaveValue('laptop');
+    await create.getByLabel('Description').fill('Scripts on my laptop.');
+    await expect(create.getByText('21/255')).toBeVisible();
     await expect(create.getByRole('checkbox', { name: 'api', exact: true })).toBeVisible();
     await create.getByRole('checkbox', { name: 'read_api' }).check();
     await create.getByRole('button', { name: 'Create token' }).click();
@@ -33,6 +39,7 @@ test.describe('Personal access tokens of the signed-in user', () => {
     expect(await userStatus(token)).toBe(200);
     const self = await (await fetch(`${BASE_URL}/api/v4/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': token } })).json();
     expect(self.scopes).toEqual(['read_api']);
+    expect(self.description).toBe('Scripts on my laptop.');
 
     const row = page.getByRole('row').filter({ hasText: 'laptop' });
     await expect(row.getByText('read_api')).toBeVisible();

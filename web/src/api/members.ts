@@ -1,13 +1,20 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Member } from '../../../shared/src/members.ts';
-import { data, page, v4, type MutationOptions } from './client.ts';
+import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 
 export type MemberScope = 'groups' | 'projects';
+
+/** What the members list keeps in the URL and sends: the platform's `query` (name or username) and the page. */
+export interface MembersQuery {
+  search: string;
+  page: number;
+  perPage: number;
+}
 
 export const membersKeys = {
   all: ['members'] as const,
   of: (scope: MemberScope, id: number) => [...membersKeys.all, scope, id] as const,
-  list: (scope: MemberScope, id: number, search: string) => [...membersKeys.of(scope, id), 'list', search] as const,
+  list: (scope: MemberScope, id: number, query: MembersQuery) => [...membersKeys.of(scope, id), 'list', query] as const,
 };
 
 /** A member as the screen shows it: inherited ones come from an ancestor group and are changed there. */
@@ -15,33 +22,32 @@ export interface ListedMember extends Member {
   inherited: boolean;
 }
 
-/** Members lists are short; read them whole (pages of 100, at most 2,000) so the role filter and paging can work on the full list. */
-const MAX_PAGES = 20;
-
-async function readAll(path: '/groups/{id}/members' | '/groups/{id}/members/all' | '/projects/{id}/members' | '/projects/{id}/members/all', id: number, query: string, signal: AbortSignal) {
-  const items: Member[] = [];
-  for (let p = 1; p <= MAX_PAGES; p++) {
-    const res = await page(v4.GET(path, { params: { path: { id: String(id) }, query: { per_page: 100, page: p, query: query || undefined } }, signal }));
-    items.push(...res.items);
-    if (!res.page.nextPage) break;
-  }
-  return items;
-}
-
 /**
- * Everyone with access (GET …/members/all), each marked inherited unless they are also a direct
- * member (GET …/members): the screen edits direct members only, as the platform does.
+ * A page of everyone with access (GET …/members/all, searched and paged on the server), each
+ * marked inherited unless they are also a direct member: one more request asks which of the
+ * page's users are (GET …/members?user_ids=). The screen edits direct members only, as the
+ * platform does.
  */
-export function useMembers(scope: MemberScope, id: number, search: string) {
+export function useMembers(scope: MemberScope, id: number, query: MembersQuery) {
   return useQuery({
-    queryKey: membersKeys.list(scope, id, search),
-    queryFn: async ({ signal }): Promise<ListedMember[]> => {
-      const [all, direct] = await Promise.all([
-        readAll(scope === 'groups' ? '/groups/{id}/members/all' : '/projects/{id}/members/all', id, search, signal),
-        readAll(scope === 'groups' ? '/groups/{id}/members' : '/projects/{id}/members', id, search, signal),
-      ]);
+    queryKey: membersKeys.list(scope, id, query),
+    queryFn: async ({ signal }): Promise<Page<ListedMember>> => {
+      const path = { id: String(id) };
+      const all = await page(
+        v4.GET(scope === 'groups' ? '/groups/{id}/members/all' : '/projects/{id}/members/all', {
+          params: { path, query: { query: query.search || undefined, page: query.page, per_page: query.perPage } },
+          signal,
+        }),
+      );
+      if (all.items.length === 0) return { ...all, items: [] };
+      const direct = await data(
+        v4.GET(scope === 'groups' ? '/groups/{id}/members' : '/projects/{id}/members', {
+          params: { path, query: { user_ids: all.items.map((m) => m.id), per_page: all.items.length } },
+          signal,
+        }),
+      );
       const directIds = new Set(direct.map((m) => m.id));
-      return all.map((m) => ({ ...m, inherited: !directIds.has(m.id) }));
+      return { ...all, items: all.items.map((m) => ({ ...m, inherited: !directIds.has(m.id) })) };
     },
     placeholderData: keepPreviousData,
   });

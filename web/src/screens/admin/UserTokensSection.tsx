@@ -1,19 +1,20 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { StateTabs } from '../../components/StateTabs.tsx';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import type { User } from '../../../../shared/src/users.ts';
-import { useRevokeUserToken, useUserTokens } from '../../api/users.ts';
+import { useCreateUserToken, useRevokeUserToken, useUserTokens } from '../../api/users.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
+import { StateTabs } from '../../components/StateTabs.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from '../group-access-tokens/TokenRevealDialog.tsx';
+import { tokenColumns } from '../../components/token-columns.tsx';
+import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
+import { CreatePersonalTokenDialog } from '../personal-access-tokens/CreatePersonalTokenDialog.tsx';
 import { adminQueryState } from './admin-states.tsx';
-import { CreateUserTokenDialog } from './CreateUserTokenDialog.tsx';
-import { personalTokenColumns } from './token-columns.tsx';
 
 /** The user's personal access tokens, active or inactive (tab and page in the URL): revoke one, or create one for them. */
 export function UserTokensSection({ user }: { user: User }) {
@@ -24,7 +25,9 @@ export function UserTokensSection({ user }: { user: User }) {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
   const revoke = useRevokeUserToken(user.id, { meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
-  const columns = useMemo(() => personalTokenColumns(state === 'active' ? setRevoking : null), [state]);
+  const create = useCreateUserToken(user.id, { meta: tokenFormMeta() });
+  // An administrator revokes a user's token; rotating it would hand them its replacement.
+  const columns = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRevoke: setRevoking } : null }), [state]);
   const items = tokens.data?.items ?? [];
   const canCreate = !user.bot;
 
@@ -77,7 +80,14 @@ export function UserTokensSection({ user }: { user: User }) {
           </Stack>
         </StateTabs>
       </Stack>
-      <CreateUserTokenDialog user={user} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
+      <CreatePersonalTokenDialog
+        title={`New token for @${user.username}`}
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(t) => reveal.current?.show(t, 'created')}
+        mutation={create}
+        intro={`The token acts as ${user.name}, with their access, limited to the scopes you choose.`}
+      />
       <ConfirmDialog
         opened={revoking !== null}
         title={revoking ? `Revoke “${revoking.name}”?` : ''}

@@ -1,9 +1,6 @@
-import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { useMemo, useRef, useState } from 'react';
+import { Button, Stack, Text, TextInput, Title, Group } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { DEPLOY_TOKEN_SCOPES, deployTokenCreateBody, type DeployToken } from '../../../../shared/src/deploy-tokens.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
@@ -11,14 +8,14 @@ import { useCreateGroupDeployToken, useGroupDeployTokens, useRevokeGroupDeployTo
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { formatDate, sentence } from '../../components/format.ts';
-import { IconAlert, IconPlus } from '../../components/icons.tsx';
+import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
-import { expiryBounds } from '../group-access-tokens/expiry.ts';
-import { ScopeCheckboxes } from '../../components/ScopeCheckboxes.tsx';
+import { ScopeBadges } from '../../components/token-columns.tsx';
+import { TokenFormDialog, tokenFormMeta } from '../../components/TokenFormDialog.tsx';
+import { TokenRevealDialog, type RevealedToken, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 
 const FORBIDDEN_TITLE = 'You need the Maintainer role to manage deploy tokens';
@@ -50,7 +47,7 @@ function DeployTokens({ group }: { group: GroupDetail }) {
   const list = useListParams();
   const tokens = useGroupDeployTokens(group.id, { active: true, page: list.page });
   const [creating, setCreating] = useState(false);
-  const [shown, setShown] = useState<(DeployToken & { token: string }) | null>(null);
+  const reveal = useRef<TokenRevealHandle>(null);
   const [revoking, setRevoking] = useState<DeployToken | null>(null);
   const revoke = useRevokeGroupDeployToken(group.id, { meta: { errorTitle: 'The deploy token was not revoked' } });
   const columns = useMemo(
@@ -59,15 +56,7 @@ function DeployTokens({ group }: { group: GroupDetail }) {
       col.accessor('username', { header: 'Username', cell: (i) => <Text size="sm" ff="monospace">{i.getValue()}</Text> }),
       col.accessor('scopes', {
         header: 'Scopes',
-        cell: (i) => (
-          <Group gap={4}>
-            {i.getValue().map((s) => (
-              <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
-                {s}
-              </Badge>
-            ))}
-          </Group>
-        ),
+        cell: (i) => <ScopeBadges scopes={i.getValue()} />,
       }),
       col.accessor('expires_at', { header: 'Expires', cell: (i) => (i.getValue() ? formatDate(i.getValue()) : 'Never') }),
       col.display({
@@ -113,8 +102,8 @@ function DeployTokens({ group }: { group: GroupDetail }) {
       </Group>
       {body}
       <TablePager info={tokens.data?.page} shown={items.length} what={(n) => (n === 1 ? 'deploy token' : 'deploy tokens')} onPage={list.setPage} />
-      <CreateDeployTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={setShown} />
-      <DeployTokenReveal token={shown} onClose={() => setShown(null)} />
+      <CreateDeployTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
+      <TokenRevealDialog ref={reveal} noun="Deploy token" />
       <ConfirmDialog
         opened={revoking !== null}
         title={revoking ? `Revoke “${revoking.name}”?` : ''}
@@ -138,98 +127,37 @@ function DeployTokens({ group }: { group: GroupDetail }) {
 }
 
 type Input = z.input<typeof deployTokenCreateBody>;
-type Body = z.output<typeof deployTokenCreateBody>;
-const FIELDS = ['name', 'username', 'scopes', 'expires_at'] as const;
 const emptyForm = (): Input => ({ name: '', username: undefined, scopes: [], expires_at: undefined });
 
-function CreateDeployTokenDialog({ group, opened, onClose, onCreated }: { group: GroupDetail; opened: boolean; onClose: () => void; onCreated: (t: DeployToken & { token: string }) => void }) {
-  const create = useCreateGroupDeployToken(group.id, { meta: { errorTitle: 'The deploy token was not created', showsError: formShowsFieldErrors } });
-  const form = useForm<Input, unknown, Body>({ resolver: zodResolver(deployTokenCreateBody), defaultValues: emptyForm() });
-  const bounds = expiryBounds();
-  const close = () => {
-    form.reset(emptyForm());
-    create.reset();
-    onClose();
-  };
-  const onValid = async (body: Body) => {
-    try {
-      const created = await create.mutateAsync({ ...body, username: body.username || undefined });
-      create.reset();
-      close();
-      onCreated(created);
-    } catch (e) {
-      showServerFieldErrors(form.setError, e, { fieldOf: (p) => FIELDS.find((f) => f === p.split('.')[0]) ?? null, title: 'The deploy token was not created' });
-    }
-  };
+/** The shared token form with the username the token is used with (made up by the server when empty). */
+function CreateDeployTokenDialog({ group, opened, onClose, onCreated }: { group: GroupDetail; opened: boolean; onClose: () => void; onCreated: (t: RevealedToken) => void }) {
+  const create = useCreateGroupDeployToken(group.id, { meta: tokenFormMeta('The deploy token was not created') });
   return (
-    <Modal opened={opened} onClose={close} title="Create a deploy token" size="lg" closeOnClickOutside={!form.formState.isDirty}>
-      <form onSubmit={form.handleSubmit(onValid)} noValidate aria-label="New deploy token">
-        <Stack gap="md">
-          <TextInput label="Name" withAsterisk data-autofocus autoComplete="off" error={sentence(form.formState.errors.name?.message)} {...form.register('name')} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Username"
-              description="Optional; made up when empty."
-              autoComplete="off"
-              error={sentence(form.formState.errors.username?.message)}
-              {...form.register('username', { setValueAs: (v: string) => v || undefined })}
-            />
-            <Controller
-              control={form.control}
-              name="expires_at"
-              render={({ field: { ref, ...field }, fieldState }) => (
-                <DatePickerInput
-                  ref={ref}
-                  label="Expiration date"
-                  description="Optional; empty means never."
-                  placeholder="Never"
-                  clearable
-                  value={typeof field.value === 'string' ? field.value : null}
-                  onChange={(v) => field.onChange(v ?? undefined)}
-                  minDate={bounds.min}
-                  valueFormat="MMM D, YYYY"
-                  error={sentence(fieldState.error?.message)}
-                />
-              )}
-            />
-          </SimpleGrid>
-          <ScopeCheckboxes control={form.control} name="scopes" scopes={DEPLOY_TOKEN_SCOPES} help={SCOPE_HELP}  />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create deploy token
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-/**
- * A deploy token is a username and token pair, so it gets its own reveal: the group token reveal
- * dialog shows a role and no username.
- */
-function DeployTokenReveal({ token, onClose }: { token: (DeployToken & { token: string }) | null; onClose: () => void }) {
-  return (
-    <Modal opened={token !== null} onClose={onClose} title="Deploy token created: copy it now" size="lg" closeOnClickOutside={false} closeOnEscape={false}>
-      {token && (
-        <Stack gap="md">
-          <Alert color="orange" variant="light" icon={<IconAlert />} title="You will not see it again">
-            Store the username and token where the machine reads them. Once you close this dialog, Gatehouse cannot show the token again.
-          </Alert>
-          <TextInput label="Username" value={token.username} readOnly />
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput label={`Token “${token.name}”`} value={token.token} readOnly data-autofocus style={{ flex: 1 }} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
-            <CopyButton value={token.token}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
-          </Group>
-          <Group justify="flex-end">
-            <Button onClick={onClose}>I have copied it</Button>
-          </Group>
-        </Stack>
+    <TokenFormDialog
+      opened={opened}
+      onClose={onClose}
+      onCreated={onCreated}
+      title="Create a deploy token"
+      formLabel="New deploy token"
+      schema={deployTokenCreateBody}
+      defaults={emptyForm}
+      mutation={create}
+      expiry="optional"
+      scopes={DEPLOY_TOKEN_SCOPES}
+      scopeHelp={SCOPE_HELP}
+      scopesHint="What the machine may read or publish."
+      submitLabel="Create deploy token"
+      errorTitle="The deploy token was not created"
+      extraLabels={{ username: 'Username' }}
+      extra={(form) => (
+        <TextInput
+          label="Username"
+          description="Optional; made up when empty."
+          autoComplete="off"
+          error={sentence(form.formState.errors.username?.message)}
+          {...form.register('username', { setValueAs: (v: string) => v || undefined })}
+        />
       )}
-    </Modal>
+    />
   );
 }

@@ -11,11 +11,11 @@ import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { tokenColumns } from './columns.tsx';
+import { tokenColumns } from '../../components/token-columns.tsx';
 import { CreateTokenDialog } from './CreateTokenDialog.tsx';
 import { DEFAULT_SORT, EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
-import { RotateTokenDialog } from './RotateTokenDialog.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from './TokenRevealDialog.tsx';
+import { RotateTokenDialog } from '../../components/RotateTokenDialog.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
 
 const FORBIDDEN_TITLE = 'You need the Owner role to manage access tokens';
 const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by Owners of the group and administrators.';
@@ -48,7 +48,7 @@ function AccessTokens({ group }: { group: GroupDetail }) {
   const searchBox = useSearchBox(list.search, list.update);
 
   const columns = useMemo(
-    () => tokenColumns(list.state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null),
+    () => tokenColumns<GroupAccessToken>({ role: true, actions: list.state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null }),
     [list.state],
   );
 

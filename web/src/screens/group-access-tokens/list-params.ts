@@ -1,7 +1,7 @@
 import { groupAccessTokenSorts } from '../../../../shared/src/group-access-tokens.ts';
 import type { AccessTokensQuery } from '../../api/group-access-tokens.ts';
 import { sortValue, useListParams, type Sort } from '../../components/list-params.ts';
-import { daysFromToday } from './expiry.ts';
+import { daysFromToday } from '../../components/token-expiry.ts';
 
 export type TokenState = 'active' | 'inactive';
 export type TokenSort = (typeof groupAccessTokenSorts)[number];

@@ -4,7 +4,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { memberAccessLevels, ROLE_NAMES } from '../../../../shared/src/roles.ts';
 import { useUserSearch, type ListedMember } from '../../api/members.ts';
 import { IconAlert } from '../../components/icons.tsx';
-import { daysFromToday } from '../group-access-tokens/expiry.ts';
+import { daysFromToday } from '../../components/token-expiry.ts';
 
 export const ROLE_OPTIONS = memberAccessLevels.map((l) => ({ value: String(l), label: ROLE_NAMES[l] }));
 

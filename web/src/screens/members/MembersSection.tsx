@@ -75,7 +75,7 @@ function memberColumns(actions: { onEdit: (m: ListedMember) => void; onRemove: (
 const FORBIDDEN_TITLE = 'You cannot see the members here';
 const FORBIDDEN_HINT = 'Members are listed to everyone with access; ask an Owner to add you.';
 
-/** Members of a group or project: everyone with access, the role filter and page in the URL; edits for Maintainers and above. */
+/** Members of a group or project: everyone with access, searched and paged on the server, the search, role filter and page in the URL; edits for Maintainers and above. */
 export function MembersSection({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
   return (
     <RequireAbility action="read_members" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
@@ -87,7 +87,7 @@ export function MembersSection({ scope, id, name, canAdmin }: { scope: MemberSco
 function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
   const list = useListParams();
   const role = Number(list.get('role')) || null;
-  const members = useMembers(scope, id, list.search.trim());
+  const members = useMembers(scope, id, { search: list.search.trim(), page: list.page, perPage: list.perPage ?? PER_PAGE });
   const searchBox = useSearchBox(list.search, list.update);
   const [dialog, setDialog] = useState<{ editing: ListedMember | null } | null>(null);
   const [removing, setRemoving] = useState<ListedMember | null>(null);
@@ -126,12 +126,11 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
     });
   };
 
-  const all = members.data ?? [];
-  const filtered = role ? all.filter((m) => m.access_level === role) : all;
-  const totalPages = Math.max(1, Math.ceil(filtered.length / PER_PAGE));
-  const pageNo = Math.min(list.page, totalPages);
-  const items = filtered.slice((pageNo - 1) * PER_PAGE, pageNo * PER_PAGE);
-  const info = { total: filtered.length, totalPages, page: pageNo, perPage: PER_PAGE, nextPage: pageNo < totalPages ? pageNo + 1 : null, prevPage: pageNo > 1 ? pageNo - 1 : null };
+  const pageItems = members.data?.items ?? [];
+  const info = members.data?.page;
+  // The platform's API has no role filter: it narrows the page the server sent, and says so when there are more pages.
+  const items = role ? pageItems.filter((m) => m.access_level === role) : pageItems;
+  const pageOnly = role !== null && (info?.totalPages ?? 1) > 1;
 
   let body: React.ReactNode;
   if (members.isPending) body = <LoadingState label="Loading members…" />;
@@ -140,7 +139,7 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
   else if (items.length === 0 && (list.search || role)) {
     body = (
       <EmptyState title="No members match" action={<Button variant="default" onClick={() => list.update({ search: null, role: null })}>Clear search and filter</Button>}>
-        No member of {name} matches the search and role you chose.
+        {pageOnly ? `No member on this page of ${name} has the role you chose.` : `No member of ${name} matches the search and role you chose.`}
       </EmptyState>
     );
   } else if (items.length === 0) body = <EmptyState title="No members yet">Add people to give them access to {name}.</EmptyState>;
@@ -167,8 +166,13 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
         <TextInput label="Search" placeholder="Name or username" type="search" leftSection={<IconSearch size={16} />} {...searchBox} style={{ flex: '1 1 240px', maxWidth: 360 }} />
         <NativeSelect label="Role" value={role ? String(role) : ''} onChange={(e) => list.update({ role: e.currentTarget.value || null })} data={[{ value: '', label: 'Any role' }, ...ROLE_OPTIONS]} maw={200} />
       </Group>
+      {pageOnly && (
+        <Text size="sm" c="dimmed">
+          The role filter applies to the members on this page; search by name to find someone on another page.
+        </Text>
+      )}
       {body}
-      <TablePager info={info} shown={items.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
+      <TablePager info={info} shown={pageItems.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
       <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={add.isPending || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
       <ConfirmDialog
         opened={removing !== null}

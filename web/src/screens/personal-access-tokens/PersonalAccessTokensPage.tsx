@@ -1,79 +1,21 @@
 import { useMemo, useRef, useState } from 'react';
-import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { StateTabs } from '../../components/StateTabs.tsx';
-import { createColumnHelper } from '@tanstack/react-table';
+import { Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import { useCurrentUser } from '../../api/session.ts';
-import { usePersonalAccessTokens, useRevokePersonalAccessToken, useRotatePersonalAccessToken } from '../../api/personal-access-tokens.ts';
+import { useCreatePersonalAccessToken, usePersonalAccessTokens, useRevokePersonalAccessToken, useRotatePersonalAccessToken } from '../../api/personal-access-tokens.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { formatDate } from '../../components/format.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
+import { RotateTokenDialog } from '../../components/RotateTokenDialog.tsx';
+import { StateTabs } from '../../components/StateTabs.tsx';
 import { EmptyState, ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
+import { tokenColumns } from '../../components/token-columns.tsx';
+import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
+import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { ExpiryCell } from '../group-access-tokens/columns.tsx';
-import { RotateTokenDialog } from '../group-access-tokens/RotateTokenDialog.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from '../group-access-tokens/TokenRevealDialog.tsx';
 import { CreatePersonalTokenDialog } from './CreatePersonalTokenDialog.tsx';
-import { asGroupTokenShape, asRevealable } from './reveal.ts';
-
-const col = createColumnHelper<PersonalAccessToken>();
-
-function columns(actions: { onRotate: (t: PersonalAccessToken) => void; onRevoke: (t: PersonalAccessToken) => void } | null) {
-  const base = [
-    col.accessor('name', {
-      header: 'Token',
-      cell: ({ row }) => (
-        <Stack gap={2} maw={280} miw={140}>
-          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {row.original.name}
-          </Text>
-          {row.original.description && (
-            <Text size="xs" c="dimmed" lineClamp={2}>
-              {row.original.description}
-            </Text>
-          )}
-        </Stack>
-      ),
-    }),
-    col.accessor('scopes', {
-      header: 'Scopes',
-      cell: (info) => (
-        <Group gap={4} maw={240}>
-          {info.getValue().map((s) => (
-            <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
-              {s}
-            </Badge>
-          ))}
-        </Group>
-      ),
-    }),
-    col.accessor('created_at', { header: 'Created', meta: { hideNarrow: true, width: 120 }, cell: (info) => formatDate(info.getValue()) }),
-    col.accessor('last_used_at', { header: 'Last used', meta: { hideNarrow: true, width: 120 }, cell: (info) => (info.getValue() ? formatDate(info.getValue()) : 'Never') }),
-    col.accessor('expires_at', { header: 'Expires', meta: { width: 160 }, cell: ({ row }) => <ExpiryCell token={row.original} /> }),
-  ];
-  if (!actions) return base;
-  return [
-    ...base,
-    col.display({
-      id: 'actions',
-      header: () => <span className="gh-visually-hidden">Actions</span>,
-      meta: { width: 170 },
-      cell: ({ row }) => (
-        <Group gap={6} wrap="nowrap" justify="flex-end">
-          <Button size="compact-sm" variant="default" onClick={() => actions.onRotate(row.original)} aria-label={`Rotate ${row.original.name}`}>
-            Rotate
-          </Button>
-          <Button size="compact-sm" variant="light" color="red" onClick={() => actions.onRevoke(row.original)} aria-label={`Revoke ${row.original.name}`}>
-            Revoke
-          </Button>
-        </Group>
-      ),
-    }),
-  ];
-}
 
 /** /user/access_tokens: the signed-in user's personal access tokens. */
 export default function PersonalAccessTokensPage() {
@@ -90,7 +32,8 @@ export default function PersonalAccessTokensPage() {
   const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
   const rotate = useRotatePersonalAccessToken({ meta: { errorTitle: `“${rotating?.name ?? 'The token'}” was not rotated` } });
   const revoke = useRevokePersonalAccessToken({ meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
-  const cols = useMemo(() => columns(state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null), [state]);
+  const create = useCreatePersonalAccessToken({ meta: tokenFormMeta() });
+  const cols = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null }), [state]);
 
   const confirmRotate = (expiresAt: string) => {
     if (!rotating) return;
@@ -100,7 +43,7 @@ export default function PersonalAccessTokensPage() {
         onSuccess: (rotated) => {
           rotate.reset();
           setRotating(null);
-          reveal.current?.show(asRevealable(rotated), 'rotated');
+          reveal.current?.show(rotated, 'rotated');
         },
       },
     );
@@ -160,8 +103,14 @@ export default function PersonalAccessTokensPage() {
         </Stack>
       </StateTabs>
 
-      <CreatePersonalTokenDialog opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(asRevealable(t), 'created')} />
-      <RotateTokenDialog token={rotating && asGroupTokenShape(rotating)} loading={rotate.isPending} onConfirm={confirmRotate} onClose={() => setRotating(null)} />
+      <CreatePersonalTokenDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(t) => reveal.current?.show(t, 'created')}
+        mutation={create}
+        intro="The token acts as you, with your roles in every group and project, limited to the scopes you choose."
+      />
+      <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={confirmRotate} onClose={() => setRotating(null)} />
       <ConfirmDialog
         opened={revoking !== null}
         title={revoking ? `Revoke “${revoking.name}”?` : ''}

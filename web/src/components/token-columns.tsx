@@ -1,11 +1,21 @@
 import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import dayjs from 'dayjs';
-import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
-import { formatDate, roleName } from '../../components/format.ts';
-import { expiryStatus, inDays } from './expiry.ts';
+import { formatDate, roleName } from './format.ts';
+import { expiryStatus, inDays } from './token-expiry.ts';
 
-const col = createColumnHelper<GroupAccessToken>();
+/** What a token list shows of a token: group access tokens (with a role) and personal ones alike. */
+export interface TokenRow {
+  id: number;
+  name: string;
+  description?: string | null;
+  scopes: readonly string[];
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked: boolean;
+  access_level?: number;
+}
 
 const fullDateTime = (iso: string) => dayjs(iso).format('MMM D, YYYY HH:mm');
 
@@ -26,7 +36,7 @@ function DateCell({ iso, empty }: { iso: string | null; empty: string }) {
   );
 }
 
-export function ExpiryCell({ token }: { token: Pick<GroupAccessToken, 'expires_at' | 'revoked'> }) {
+export function ExpiryCell({ token }: { token: Pick<TokenRow, 'expires_at' | 'revoked'> }) {
   const status = expiryStatus(token.expires_at);
   return (
     <Stack gap={4} align="flex-start" miw={130}>
@@ -51,7 +61,7 @@ export function ExpiryCell({ token }: { token: Pick<GroupAccessToken, 'expires_a
 }
 
 /** A token's scopes as badges, in a table cell. */
-export function ScopeBadges({ scopes }: { scopes: string[] }) {
+export function ScopeBadges({ scopes }: { scopes: readonly string[] }) {
   return (
     <Group gap={4} maw={240} miw={130}>
       {scopes.map((s) => (
@@ -63,15 +73,22 @@ export function ScopeBadges({ scopes }: { scopes: string[] }) {
   );
 }
 
-export interface RowActions {
-  onRotate: (token: GroupAccessToken) => void;
-  onRevoke: (token: GroupAccessToken) => void;
+export interface RowActions<T> {
+  /** Absent where a token cannot be rotated from this list (an administrator's view of a user's tokens). */
+  onRotate?: (token: T) => void;
+  onRevoke: (token: T) => void;
 }
 
-/** Columns of the access-token table; sorting happens on the server, by the column's `sortKey`. */
-export function tokenColumns(actions: RowActions | null) {
+/**
+ * Columns of a token table. Group tokens show their role (`role`); sorting happens on the server,
+ * by the column's `sortKey`, where the table is given `onSort`. `actions` is null on the inactive
+ * tab: a revoked or expired token has nothing left to do.
+ */
+export function tokenColumns<T extends TokenRow>({ role = false, actions }: { role?: boolean; actions: RowActions<T> | null }) {
+  const col = createColumnHelper<T>();
   const columns = [
-    col.accessor('name', {
+    col.accessor((t) => t.name, {
+      id: 'name',
       header: 'Token',
       meta: { sortKey: 'name' },
       cell: ({ row }) => (
@@ -87,28 +104,30 @@ export function tokenColumns(actions: RowActions | null) {
         </Stack>
       ),
     }),
-    col.accessor('access_level', {
-      header: 'Role',
-      meta: { width: 110 },
-      cell: (info) => <Text size="sm">{roleName(info.getValue())}</Text>,
-    }),
-    col.accessor('scopes', {
-      header: 'Scopes',
-      cell: (info) => <ScopeBadges scopes={info.getValue()} />,
-    }),
-    col.accessor('created_at', {
+    ...(role
+      ? [
+          col.accessor((t) => t.access_level ?? 0, {
+            id: 'access_level',
+            header: 'Role',
+            meta: { width: 110 },
+            cell: (info) => <Text size="sm">{roleName(info.getValue())}</Text>,
+          }),
+        ]
+      : []),
+    col.accessor((t) => t.scopes, { id: 'scopes', header: 'Scopes', cell: (info) => <ScopeBadges scopes={info.getValue()} /> }),
+    col.accessor((t) => t.created_at, {
       id: 'created',
       header: 'Created',
       meta: { sortKey: 'created', hideNarrow: true, width: 120 },
       cell: (info) => <DateCell iso={info.getValue()} empty="—" />,
     }),
-    col.accessor('last_used_at', {
+    col.accessor((t) => t.last_used_at, {
       id: 'last_used',
       header: 'Last used',
       meta: { sortKey: 'last_used', hideNarrow: true, width: 120 },
       cell: (info) => <DateCell iso={info.getValue()} empty="Never" />,
     }),
-    col.accessor('expires_at', {
+    col.accessor((t) => t.expires_at, {
       id: 'expires',
       header: 'Expires',
       meta: { sortKey: 'expires', width: 160 },
@@ -116,18 +135,21 @@ export function tokenColumns(actions: RowActions | null) {
     }),
   ];
   if (!actions) return columns;
+  const { onRotate, onRevoke } = actions;
   return [
     ...columns,
     col.display({
       id: 'actions',
       header: () => <span className="gh-visually-hidden">Actions</span>,
-      meta: { width: 170 },
+      meta: { width: onRotate ? 170 : 100 },
       cell: ({ row }) => (
         <Group gap={6} wrap="nowrap" justify="flex-end">
-          <Button size="compact-sm" variant="default" onClick={() => actions.onRotate(row.original)} aria-label={`Rotate ${row.original.name}`}>
-            Rotate
-          </Button>
-          <Button size="compact-sm" variant="light" color="red" onClick={() => actions.onRevoke(row.original)} aria-label={`Revoke ${row.original.name}`}>
+          {onRotate && (
+            <Button size="compact-sm" variant="default" onClick={() => onRotate(row.original)} aria-label={`Rotate ${row.original.name}`}>
+              Rotate
+            </Button>
+          )}
+          <Button size="compact-sm" variant="light" color="red" onClick={() => onRevoke(row.original)} aria-label={`Revoke ${row.original.name}`}>
             Revoke
           </Button>
         </Group>

@@ -1,12 +1,21 @@
 import { useImperativeHandle, useState, type Ref } from 'react';
 import { Alert, Badge, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { Dialog } from '../../components/Dialog.tsx';
-import type { GroupAccessTokenWithToken } from '../../../../shared/src/group-access-tokens.ts';
-import { formatDate, roleName } from '../../components/format.ts';
-import { IconAlert, IconCheck, IconCopy, IconEye, IconEyeOff } from '../../components/icons.tsx';
+import { Dialog } from './Dialog.tsx';
+import { formatDate, roleName } from './format.ts';
+import { IconAlert, IconCheck, IconCopy, IconEye, IconEyeOff } from './icons.tsx';
 
-/** A token with its plaintext: a group access token (with its role) or a personal one (without). */
-export type RevealedToken = Pick<GroupAccessTokenWithToken, 'name' | 'token' | 'scopes' | 'expires_at'> & { access_level?: number };
+/**
+ * A token with its plaintext: a group access token (with its role), a personal one, or a deploy
+ * token (with the username it is used with).
+ */
+export interface RevealedToken {
+  name: string;
+  token: string;
+  scopes: readonly string[];
+  expires_at: string | null;
+  access_level?: number;
+  username?: string;
+}
 
 export interface TokenRevealHandle {
   /** Shows a token's plaintext once; it is held here only, and forgotten when the dialog closes. */
@@ -23,7 +32,7 @@ interface Shown {
  * else keeps it (no query cache, no storage), and closing the dialog drops it. It is masked until
  * asked for (someone may be looking at the screen); copying needs no showing.
  */
-export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
+export function TokenRevealDialog({ ref, noun = 'Token' }: { ref: Ref<TokenRevealHandle>; /** What the title calls it: "Deploy token created…". */ noun?: string }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [visible, setVisible] = useState(false);
   useImperativeHandle(
@@ -43,7 +52,7 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
     <Dialog
       opened={shown !== null}
       onClose={close}
-      title={shown?.how === 'rotated' ? 'Token rotated: copy the new token' : 'Token created: copy it now'}
+      title={shown?.how === 'rotated' ? `${noun} rotated: copy the new token` : `${noun} created: copy it now`}
       size="lg"
       centered
       // Losing the token to a stray click would mean making another: only the buttons close this.
@@ -54,9 +63,12 @@ export function TokenRevealDialog({ ref }: { ref: Ref<TokenRevealHandle> }) {
       {t && (
         <Stack gap="md">
           <Alert color="orange" variant="light" icon={<IconAlert />} title="You will not see it again">
-            Copy the token and store it somewhere safe, such as your CI’s secret variables. Once you close this dialog, Gatehouse cannot show it
-            again{shown?.how === 'rotated' ? '. The previous token has stopped working.' : '.'}
+            {t.username === undefined
+              ? 'Copy the token and store it somewhere safe, such as your CI’s secret variables.'
+              : 'Store the username and token where the machine reads them.'}{' '}
+            Once you close this dialog, Gatehouse cannot show the token again{shown?.how === 'rotated' ? '. The previous token has stopped working.' : '.'}
           </Alert>
+          {t.username !== undefined && <TextInput label="Username" value={t.username} readOnly styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />}
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <TextInput
               label={`New token “${t.name}”`}

@@ -2,9 +2,16 @@ import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
-import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
-import { Dialog } from '../../components/Dialog.tsx';
-import { expiryBounds, rotationExpiry } from './expiry.ts';
+import { Dialog } from './Dialog.tsx';
+import { expiryBounds, rotationExpiry } from './token-expiry.ts';
+
+/** What rotating needs to know of a token (group and personal tokens alike). */
+export interface RotatableToken {
+  id: number;
+  name: string;
+  created_at: string;
+  expires_at: string | null;
+}
 
 /**
  * Asks before rotating: the current token stops working at once. The new one is proposed the
@@ -16,7 +23,7 @@ export function RotateTokenDialog({
   onConfirm,
   onClose,
 }: {
-  token: GroupAccessToken | null;
+  token: RotatableToken | null;
   loading: boolean;
   onConfirm: (expiresAt: string) => void;
   onClose: () => void;
@@ -35,7 +42,7 @@ function RotateForm({
   onConfirm,
   onClose,
 }: {
-  token: GroupAccessToken;
+  token: RotatableToken;
   loading: boolean;
   onConfirm: (expiresAt: string) => void;
   onClose: () => void;
