@@ -40,7 +40,11 @@ function run(command: string, args: string[], opts: { cwd?: string; input?: stri
   });
 }
 
-/** A history of `n` commits by `who`, each adding one small file, written with git fast-import. */
+/**
+ * A history of `n` commits by `who`, each adding one small file, written with git fast-import.
+ * The files spread over 64 folders so that no tree grows with the history (one flat folder
+ * would make every push and diff quadratic in the commit count, whatever the checks).
+ */
 async function buildHistory(dir: string, n: number, who: { name: string; email: string }): Promise<void> {
   await run('git', ['init', '--quiet', '--initial-branch=main', dir]);
   const chunks: string[] = [];
@@ -51,7 +55,7 @@ async function buildHistory(dir: string, n: number, who: { name: string; email: 
     chunks.push(`author ${who.name} <${who.email}> ${start + i} +0000\ncommitter ${who.name} <${who.email}> ${start + i} +0000\n`);
     chunks.push(data(`feat: change ${i}\n\nSigned-off-by: ${who.name} <${who.email}>\n`));
     if (i > 1) chunks.push(`from :${i - 1}\n`);
-    chunks.push(`M 100644 inline src/file-${i}.txt\n${data(`content of file ${i}\n`)}`);
+    chunks.push(`M 100644 inline src/${i % 64}/file-${i}.txt\n${data(`content of file ${i}\n`)}`);
   }
   await run('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join('') });
 }

@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { Db } from '../db/index.ts';
-import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { DEFAULT_BRANCH } from '../services/repositories.ts';
 import { pushRuleOf } from '../services/group-push-rules.ts';
 import { checkPush } from '../services/push-checks.ts';
-import { recordPush } from '../services/push-events.ts';
+import { recordPush, type PushedTo } from '../services/push-events.ts';
 import { parseRefUpdates } from '../services/push-git.ts';
 import { QUARANTINE_VARIABLES } from './hook-script.ts';
 
@@ -20,13 +18,8 @@ import { QUARANTINE_VARIABLES } from './hook-script.ts';
  */
 export const HOOK_PATH = '/-/internal/git-hook';
 
-export interface PushSession {
-  db: Db;
-  dir: string;
-  baseUrl: string;
-  project: ProjectRow;
-  group: GroupRow;
-  user: UserRow | null;
+/** A push under way: where it goes and who pushes (services/push-events.ts), and whether they may push to the default branch. */
+export interface PushSession extends PushedTo {
   mayPushProtected: boolean;
 }
 
