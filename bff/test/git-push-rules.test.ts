@@ -197,3 +197,14 @@ describe('git push against the project’s push rule', () => {
     assert.ok(signed.ok, signed.out);
   });
 });
+
+describe('the hooks’ internal endpoint', () => {
+  it('answers 404 without a live push’s secret, and is not part of /api/v4', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/-/internal/git-hook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ kind: 'pre-receive', updates: '' }) });
+    assert.equal((await post({})).status, 404);
+    assert.equal((await post({ 'Gatehouse-Hook-Secret': 'guessed' })).status, 404);
+    const openapi = await api('/openapi.json');
+    assert.ok(!Object.keys(openapi.body.paths).some((p) => p.includes('internal')));
+  });
+});
