@@ -11,8 +11,8 @@ import { QUARANTINE_VARIABLES } from './hook-script.ts';
 /**
  * The channel between git's hooks and the server that spawned git. A push gets a random
  * one-time secret, handed to git http-backend in its environment and remembered here with
- * the push's project and pusher; the repository's hooks (a small script, below) post git's ref
- * updates and quarantine variables back to this server's loopback address with that secret.
+ * the push's project and pusher; the repository's hooks (git/hook-script.ts) post git's ref
+ * updates and quarantine variables back to this server with that secret.
  * The server answers whether the push may go on and why not: the hook prints the reasons,
  * which git shows on its `remote:` lines.
  */
@@ -47,7 +47,6 @@ const fromThisMachine = (req: Request) => {
   const remote = req.socket.remoteAddress ?? '';
   return /^(127\.|::1$|::ffff:127\.)/.test(remote) || remote === req.socket.localAddress;
 };
-
 
 /**
  * The internal endpoint the hooks call: only from this machine's loopback, only with a live
