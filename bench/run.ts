@@ -30,7 +30,9 @@
  *   BENCH_ONLY            comma-separated words; only targets whose label contains one run
  *                         (the baselines run whenever a group target does, the ratios need
  *                         them); the webhook-delivery section's label is "webhook
- *                         deliveries", so BENCH_ONLY=deliveries runs only that section
+ *                         deliveries", so BENCH_ONLY=deliveries runs only that section;
+ *                         BENCH_ONLY="push rules" runs only the push-rule checking cost
+ *                         (bench/push-rules.ts: BENCH_PUSH_COMMITS, BENCH_PUSH_ROUNDS)
  *   BENCH_NODE_ARGS       extra node flags for every child process, e.g.
  *                         "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
  *
@@ -48,6 +50,7 @@ import autocannon from 'autocannon';
 import type { ChildReady } from './server-child.ts';
 import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport } from './deliveries.ts';
 import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
+import { runPushRules, printPushRules, PUSH_RULES_LABEL } from './push-rules.ts';
 import {
   ONLY,
   cleanUp,
@@ -415,6 +418,7 @@ async function main(): Promise<void> {
   let deliveries: DeliveryReport | undefined;
   if (deliveriesSelected) deliveries = await runDeliveries({ pgAdmin: PG_ADMIN, connections: CONNECTIONS });
   const consoleReport = selectedLabel(CONSOLE_LABEL) ? await runConsole() : undefined;
+  const pushRules = selectedLabel(PUSH_RULES_LABEL) ? await runPushRules() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -429,6 +433,7 @@ async function main(): Promise<void> {
   }
   if (deliveries) printDeliveries(deliveries);
   if (consoleReport) printConsole(consoleReport);
+  if (pushRules) printPushRules(pushRules);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PUSH_RULE_FLAG_FIELDS, PUSH_RULE_PATTERN_FIELDS } from '../../shared/src/group-push-rules.ts';
 import { buildGroup, buildProject, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from './harness.ts';
 
 /**
@@ -67,19 +68,10 @@ async function pushCommit(opts: { branch?: string; message?: string; files?: Rec
   return git(['push', 'origin', `${branch}:refs/heads/${branch}`]);
 }
 
+/** Every check off. */
 const NO_RULE = {
-  commit_message_regex: null,
-  commit_message_negative_regex: null,
-  branch_name_regex: null,
-  author_email_regex: null,
-  file_name_regex: null,
-  deny_delete_tag: false,
-  member_check: false,
-  prevent_secrets: false,
-  commit_committer_check: false,
-  commit_committer_name_check: false,
-  reject_unsigned_commits: false,
-  reject_non_dco_commits: false,
+  ...Object.fromEntries(PUSH_RULE_PATTERN_FIELDS.map((f) => [f, null])),
+  ...Object.fromEntries(PUSH_RULE_FLAG_FIELDS.map((f) => [f, false])),
   max_file_size: 0,
 };
 
@@ -203,5 +195,16 @@ describe('git push against the project’s push rule', () => {
     await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'test', '-f', key]);
     const signed = await pushCommit({ config: ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${key}`], extra: ['-S'] });
     assert.ok(signed.ok, signed.out);
+  });
+});
+
+describe('the hooks’ internal endpoint', () => {
+  it('answers 404 without a live push’s secret, and is not part of /api/v4', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/-/internal/git-hook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ kind: 'pre-receive', updates: '' }) });
+    assert.equal((await post({})).status, 404);
+    assert.equal((await post({ 'Gatehouse-Hook-Secret': 'guessed' })).status, 404);
+    const openapi = await api('/openapi.json');
+    assert.ok(!Object.keys(openapi.body.paths).some((p) => p.includes('internal')));
   });
 });

@@ -1,32 +1,25 @@
 import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { Db } from '../db/index.ts';
-import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { DEFAULT_BRANCH } from '../services/repositories.ts';
 import { pushRuleOf } from '../services/group-push-rules.ts';
 import { checkPush } from '../services/push-checks.ts';
-import { recordPush } from '../services/push-events.ts';
+import { recordPush, type PushedTo } from '../services/push-events.ts';
 import { parseRefUpdates } from '../services/push-git.ts';
 import { QUARANTINE_VARIABLES } from './hook-script.ts';
 
 /**
  * The channel between git's hooks and the server that spawned git. A push gets a random
  * one-time secret, handed to git http-backend in its environment and remembered here with
- * the push's project and pusher; the repository's hooks (a small script, below) post git's ref
- * updates and quarantine variables back to this server's loopback address with that secret.
+ * the push's project and pusher; the repository's hooks (git/hook-script.ts) post git's ref
+ * updates and quarantine variables back to this server with that secret.
  * The server answers whether the push may go on and why not: the hook prints the reasons,
  * which git shows on its `remote:` lines.
  */
 export const HOOK_PATH = '/-/internal/git-hook';
 
-export interface PushSession {
-  db: Db;
-  dir: string;
-  baseUrl: string;
-  project: ProjectRow;
-  group: GroupRow;
-  user: UserRow | null;
+/** A push under way: where it goes and who pushes (services/push-events.ts), and whether they may push to the default branch. */
+export interface PushSession extends PushedTo {
   mayPushProtected: boolean;
 }
 
@@ -54,7 +47,6 @@ const fromThisMachine = (req: Request) => {
   const remote = req.socket.remoteAddress ?? '';
   return /^(127\.|::1$|::ffff:127\.)/.test(remote) || remote === req.socket.localAddress;
 };
-
 
 /**
  * The internal endpoint the hooks call: only from this machine's loopback, only with a live

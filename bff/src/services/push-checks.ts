@@ -3,7 +3,7 @@ import type { PushRuleRow, UserRow } from '../db/schema.ts';
 import { checksCommits, commitViolation, refViolation, type PushRuleSettings, type PushRuleViolation, type PushedCommit } from '../../../shared/src/group-push-rules.ts';
 import { Re2SyntaxError } from '../../../shared/src/re2.ts';
 import { bool } from '../util/rows.ts';
-import { blobSizes, isAncestor, isZero, readChanges, readCommits, revList, type GitEnv, type RefUpdate } from './push-git.ts';
+import { blobSizes, isAncestor, isZero, readChanges, readCommits, revList, type FileChange, type GitEnv, type RefUpdate } from './push-git.ts';
 
 /** What a push is checked against: the repository (with git's quarantine), the project's rule, who pushes. */
 export interface PushCheckContext {
@@ -53,15 +53,15 @@ const settingsOf = (r: PushRuleRow): PushRuleSettings => ({
 /** The pushed commits (those no ref had before the push) as the checks read them. */
 async function pushedCommits(ctx: PushCheckContext, rule: PushRuleSettings, tips: string[]): Promise<PushedCommit[]> {
   const ids = await revList(ctx.dir, tips, ['--all'], ctx.env);
-  const raw = await readCommits(ctx.dir, ids, ctx.env);
   const readsFiles = Boolean(rule.file_name_regex || rule.prevent_secrets || (rule.max_file_size ?? 0) > 0);
-  const changes = readsFiles ? await readChanges(ctx.dir, ids, ctx.env) : new Map();
+  // Two git processes side by side: the commits, and the files they change.
+  const [raw, changes] = await Promise.all([readCommits(ctx.dir, ids, ctx.env), readsFiles ? readChanges(ctx.dir, ids, ctx.env) : new Map<string, FileChange[]>()]);
   const kept = (c: { status: string }) => c.status === 'A' || c.status === 'M' || c.status === 'T';
   const sizes = (rule.max_file_size ?? 0) > 0 ? await blobSizes(ctx.dir, [...changes.values()].flat().filter(kept).map((c) => c.blob), ctx.env) : new Map<string, number>();
   // Oldest first, as the commits were written.
   return raw.reverse().map((c) => ({
     ...c,
-    files: (changes.get(c.id) ?? []).filter(kept).map((f: { path: string; status: string; blob: string }) => ({ path: f.path, status: f.status === 'A' ? ('added' as const) : ('modified' as const), size: sizes.get(f.blob) })),
+    files: (changes.get(c.id) ?? []).filter(kept).map((f) => ({ path: f.path, status: f.status === 'A' ? ('added' as const) : ('modified' as const), size: sizes.get(f.blob) })),
   }));
 }
 
