@@ -118,7 +118,7 @@ export function TokenRevealDialog({ ref, noun = 'Token' }: { ref: Ref<TokenRevea
               <Text span c="dimmed">
                 Expires{' '}
               </Text>
-              {formatDate(t.expires_at)}
+              {t.expires_at ? formatDate(t.expires_at) : 'Never'}
             </Text>
             <Group gap={4}>
               {t.scopes.map((s) => (
