@@ -61,9 +61,18 @@ export const appRoutes: AppRoute[] = [
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
-/** Whether `pathname` is at or under one of the entry's prefixes. */
-export const isActiveAt = (activePrefix: string | string[], pathname: string) =>
-  [activePrefix].flat().some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+/** The length of the longest of `activePrefix` that `pathname` is at or under; 0 when none. */
+const matchLength = (activePrefix: string | string[], pathname: string) =>
+  Math.max(0, ...[activePrefix].flat().map((prefix) => (pathname === prefix || pathname.startsWith(`${prefix}/`) ? prefix.length : 0)));
+
+/**
+ * Whether the entry is the one highlighted at `pathname`: at or under one of its prefixes, and
+ * no other entry's prefix matches more of it (/groups/new is "New group", not also "Groups").
+ */
+export const isActiveAt = (activePrefix: string | string[], pathname: string) => {
+  const length = matchLength(activePrefix, pathname);
+  return length > 0 && !appRoutes.some((r) => r.kind === 'screen' && r.nav && matchLength(r.nav.activePrefix, pathname) > length);
+};
 
 export const navEntries = (user: SessionUser) => appRoutes.filter((r) => r.nav && (!r.nav.access || r.nav.access(user)));
 

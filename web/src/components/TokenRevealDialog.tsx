@@ -1,8 +1,9 @@
 import { useImperativeHandle, useState, type Ref } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { Dialog } from './Dialog.tsx';
 import { formatDate, roleName } from './format.ts';
 import { IconAlert, IconCheck, IconCopy, IconEye, IconEyeOff } from './icons.tsx';
+import { ScopeBadges } from './token-columns.tsx';
 
 /**
  * A token with its plaintext: a group access token (with its role), a personal one, or a deploy
@@ -118,15 +119,9 @@ export function TokenRevealDialog({ ref, noun = 'Token' }: { ref: Ref<TokenRevea
               <Text span c="dimmed">
                 Expires{' '}
               </Text>
-              {formatDate(t.expires_at)}
+              {t.expires_at ? formatDate(t.expires_at) : 'Never'}
             </Text>
-            <Group gap={4}>
-              {t.scopes.map((s) => (
-                <Badge key={s} variant="outline" color="gray" size="sm" tt="none" ff="monospace" fw={500}>
-                  {s}
-                </Badge>
-              ))}
-            </Group>
+            <ScopeBadges scopes={t.scopes} />
           </Group>
           <Group justify="flex-end">
             <Button onClick={close}>I have copied it</Button>

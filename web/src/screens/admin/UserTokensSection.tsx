@@ -1,18 +1,16 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import type { User } from '../../../../shared/src/users.ts';
 import { useCreateUserToken, useRevokeUserToken, useUserTokens } from '../../api/users.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
-import { notifySuccess } from '../../components/notify.ts';
 import { StateTabs } from '../../components/StateTabs.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
+import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
 import { CreatePersonalTokenDialog } from '../personal-access-tokens/CreatePersonalTokenDialog.tsx';
 import { adminQueryState } from './admin-states.tsx';
 
@@ -21,13 +19,13 @@ export function UserTokensSection({ user }: { user: User }) {
   const list = useListParams();
   const state = list.get('tokens') === 'inactive' ? 'inactive' : 'active';
   const tokens = useUserTokens(user.id, { state, page: list.page });
-  const reveal = useRef<TokenRevealHandle>(null);
+  const actions = useTokenActions<PersonalAccessToken>();
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
-  const revoke = useRevokeUserToken(user.id, { meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
+  const revoke = useRevokeUserToken(user.id, { meta: { errorTitle: `“${actions.revoking?.name ?? 'The token'}” was not revoked` } });
   const create = useCreateUserToken(user.id, { meta: tokenFormMeta() });
   // An administrator revokes a user's token; rotating it would hand them its replacement.
-  const columns = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRevoke: setRevoking } : null }), [state]);
+  const { onRevoke } = actions;
+  const columns = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRevoke } : null }), [state, onRevoke]);
   const items = tokens.data?.items ?? [];
   const canCreate = !user.bot;
 
@@ -44,16 +42,6 @@ export function UserTokensSection({ user }: { user: User }) {
   } else if (!body) {
     body = <DataTable label="Personal access tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} minWidth={640} />;
   }
-
-  const confirmRevoke = () => {
-    if (!revoking) return;
-    revoke.mutate(revoking.id, {
-      onSuccess: () => {
-        notifySuccess('Token revoked', `“${revoking.name}” of @${user.username} no longer works.`);
-        setRevoking(null);
-      },
-    });
-  };
 
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="user-tokens">
@@ -84,21 +72,16 @@ export function UserTokensSection({ user }: { user: User }) {
         title={`New token for @${user.username}`}
         opened={creating}
         onClose={() => setCreating(false)}
-        onCreated={(t) => reveal.current?.show(t, 'created')}
+        onCreated={actions.showCreated}
         mutation={create}
         intro={`The token acts as ${user.name}, with their access, limited to the scopes you choose.`}
       />
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={revoking ? `Revoke “${revoking.name}”?` : ''}
-        confirmLabel="Revoke token"
-        loading={revoke.isPending}
-        onConfirm={confirmRevoke}
-        onClose={() => setRevoking(null)}
-      >
-        Anything that uses this token as @{user.username} loses its access immediately. A revoked token cannot be restored.
-      </ConfirmDialog>
-      <TokenRevealDialog ref={reveal} />
+      <TokenActionDialogs
+        actions={actions}
+        revoke={revoke}
+        revokeWarning={`Anything that uses this token as @${user.username} loses its access immediately.`}
+        revokedMessage={(t) => `“${t.name}” of @${user.username} no longer works.`}
+      />
     </Paper>
   );
 }

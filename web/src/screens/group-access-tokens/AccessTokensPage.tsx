@@ -1,21 +1,18 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Group, Loader, NativeSelect, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import type { GroupAccessToken } from '../../../../shared/src/group-access-tokens.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useGroupAccessTokens, useRevokeGroupAccessToken, useRotateGroupAccessToken } from '../../api/group-access-tokens.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { sortValue, useSearchBox } from '../../components/list-params.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
-import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { CreateTokenDialog } from './CreateTokenDialog.tsx';
 import { DEFAULT_SORT, EXPIRES_FILTERS, SORT_OPTIONS, STATUS_FILTERS, USED_FILTERS, useTokenListParams } from './list-params.ts';
-import { RotateTokenDialog } from '../../components/RotateTokenDialog.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
+import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
 
 const FORBIDDEN_TITLE = 'You need the Owner role to manage access tokens';
 const FORBIDDEN_HINT = 'Group access tokens are created, rotated and revoked by Owners of the group and administrators.';
@@ -33,49 +30,23 @@ export default function AccessTokensPage() {
 function AccessTokens({ group }: { group: GroupDetail }) {
   const list = useTokenListParams();
   const tokens = useGroupAccessTokens(group.id, list.query);
-  const reveal = useRef<TokenRevealHandle>(null);
+  const actions = useTokenActions<GroupAccessToken>();
+  const { onRotate, onRevoke } = actions;
   const [creating, setCreating] = useState(false);
-  const [rotating, setRotating] = useState<GroupAccessToken | null>(null);
-  const [revoking, setRevoking] = useState<GroupAccessToken | null>(null);
   const rotate = useRotateGroupAccessToken(group.id, {
-    meta: { errorTitle: `“${rotating?.name ?? 'The token'}” was not rotated`, forbidden: 'You need the Owner role to rotate access tokens of this group.' },
+    meta: { errorTitle: `“${actions.rotating?.name ?? 'The token'}” was not rotated`, forbidden: 'You need the Owner role to rotate access tokens of this group.' },
   });
   const revoke = useRevokeGroupAccessToken(group.id, {
-    meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked`, forbidden: 'You need the Owner role to revoke access tokens of this group.' },
+    meta: { errorTitle: `“${actions.revoking?.name ?? 'The token'}” was not revoked`, forbidden: 'You need the Owner role to revoke access tokens of this group.' },
   });
 
   // The box follows the URL (back/forward), and the URL follows the box after a pause in typing.
   const searchBox = useSearchBox(list.search, list.update);
 
   const columns = useMemo(
-    () => tokenColumns<GroupAccessToken>({ role: true, actions: list.state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null }),
-    [list.state],
+    () => tokenColumns<GroupAccessToken>({ role: true, actions: list.state === 'active' ? { onRotate, onRevoke } : null }),
+    [list.state, onRotate, onRevoke],
   );
-
-  const confirmRotate = (expiresAt: string) => {
-    if (!rotating) return;
-    rotate.mutate(
-      { tokenId: rotating.id, expires_at: expiresAt },
-      {
-        onSuccess: (rotated) => {
-          // The answer holds the new plaintext: hand it to the reveal dialog and keep it nowhere else.
-          rotate.reset();
-          setRotating(null);
-          reveal.current?.show(rotated, 'rotated');
-        },
-      },
-    );
-  };
-
-  const confirmRevoke = () => {
-    if (!revoking) return;
-    revoke.mutate(revoking.id, {
-      onSuccess: () => {
-        notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
-        setRevoking(null);
-      },
-    });
-  };
 
   const items = tokens.data?.items ?? [];
   const info = tokens.data?.page;
@@ -202,19 +173,13 @@ function AccessTokens({ group }: { group: GroupDetail }) {
         </Tabs.Panel>
       </Tabs>
 
-      <CreateTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
-      <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={(d) => void confirmRotate(d)} onClose={() => setRotating(null)} />
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={revoking ? `Revoke “${revoking.name}”?` : ''}
-        confirmLabel="Revoke token"
-        loading={revoke.isPending}
-        onConfirm={() => void confirmRevoke()}
-        onClose={() => setRevoking(null)}
-      >
-        Anything that uses this token loses its access to {group.full_name} immediately. A revoked token cannot be restored.
-      </ConfirmDialog>
-      <TokenRevealDialog ref={reveal} />
+      <CreateTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={actions.showCreated} />
+      <TokenActionDialogs
+        actions={actions}
+        rotate={rotate}
+        revoke={revoke}
+        revokeWarning={`Anything that uses this token loses its access to ${group.full_name} immediately.`}
+      />
     </Stack>
   );
 }

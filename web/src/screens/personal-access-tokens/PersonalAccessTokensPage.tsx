@@ -1,19 +1,16 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { PersonalAccessToken } from '../../../../shared/src/personal-access-tokens.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { useCreatePersonalAccessToken, usePersonalAccessTokens, useRevokePersonalAccessToken, useRotatePersonalAccessToken } from '../../api/personal-access-tokens.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
-import { notifySuccess } from '../../components/notify.ts';
-import { RotateTokenDialog } from '../../components/RotateTokenDialog.tsx';
 import { StateTabs } from '../../components/StateTabs.tsx';
 import { EmptyState, ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
-import { TokenRevealDialog, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
+import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { CreatePersonalTokenDialog } from './CreatePersonalTokenDialog.tsx';
 
@@ -26,37 +23,13 @@ export default function PersonalAccessTokensPage() {
   const query = { state, search: list.search.trim() || undefined, page: list.page } as const;
   const tokens = usePersonalAccessTokens(user.id, query);
   const searchBox = useSearchBox(list.search, list.update);
-  const reveal = useRef<TokenRevealHandle>(null);
+  const actions = useTokenActions<PersonalAccessToken>();
   const [creating, setCreating] = useState(false);
-  const [rotating, setRotating] = useState<PersonalAccessToken | null>(null);
-  const [revoking, setRevoking] = useState<PersonalAccessToken | null>(null);
-  const rotate = useRotatePersonalAccessToken({ meta: { errorTitle: `“${rotating?.name ?? 'The token'}” was not rotated` } });
-  const revoke = useRevokePersonalAccessToken({ meta: { errorTitle: `“${revoking?.name ?? 'The token'}” was not revoked` } });
+  const rotate = useRotatePersonalAccessToken({ meta: { errorTitle: `“${actions.rotating?.name ?? 'The token'}” was not rotated` } });
+  const revoke = useRevokePersonalAccessToken({ meta: { errorTitle: `“${actions.revoking?.name ?? 'The token'}” was not revoked` } });
   const create = useCreatePersonalAccessToken({ meta: tokenFormMeta() });
-  const cols = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRotate: setRotating, onRevoke: setRevoking } : null }), [state]);
-
-  const confirmRotate = (expiresAt: string) => {
-    if (!rotating) return;
-    rotate.mutate(
-      { tokenId: rotating.id, expires_at: expiresAt },
-      {
-        onSuccess: (rotated) => {
-          rotate.reset();
-          setRotating(null);
-          reveal.current?.show(rotated, 'rotated');
-        },
-      },
-    );
-  };
-  const confirmRevoke = () => {
-    if (!revoking) return;
-    revoke.mutate(revoking.id, {
-      onSuccess: () => {
-        notifySuccess('Token revoked', `“${revoking.name}” no longer works.`);
-        setRevoking(null);
-      },
-    });
-  };
+  const { onRotate, onRevoke } = actions;
+  const cols = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRotate, onRevoke } : null }), [state, onRotate, onRevoke]);
 
   const items = tokens.data?.items ?? [];
   let body: React.ReactNode;
@@ -106,22 +79,11 @@ export default function PersonalAccessTokensPage() {
       <CreatePersonalTokenDialog
         opened={creating}
         onClose={() => setCreating(false)}
-        onCreated={(t) => reveal.current?.show(t, 'created')}
+        onCreated={actions.showCreated}
         mutation={create}
         intro="The token acts as you, with your roles in every group and project, limited to the scopes you choose."
       />
-      <RotateTokenDialog token={rotating} loading={rotate.isPending} onConfirm={confirmRotate} onClose={() => setRotating(null)} />
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={revoking ? `Revoke “${revoking.name}”?` : ''}
-        confirmLabel="Revoke token"
-        loading={revoke.isPending}
-        onConfirm={confirmRevoke}
-        onClose={() => setRevoking(null)}
-      >
-        Anything that uses this token loses its access at once. A revoked token cannot be restored.
-      </ConfirmDialog>
-      <TokenRevealDialog ref={reveal} />
+      <TokenActionDialogs actions={actions} rotate={rotate} revoke={revoke} revokeWarning="Anything that uses this token loses its access at once." />
     </Stack>
   );
 }
