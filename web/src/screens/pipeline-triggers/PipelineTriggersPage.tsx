@@ -257,7 +257,7 @@ function TriggerReveal({ project, trigger, onClose }: { project: ProjectSummary;
                 )}
               </CopyButton>
             </Group>
-            <Code block aria-labelledby="curl-example-label" tabIndex={0}>
+            <Code block role="region" aria-labelledby="curl-example-label" tabIndex={0}>
               {curl}
             </Code>
           </div>
