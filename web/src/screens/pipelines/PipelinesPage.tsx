@@ -150,7 +150,7 @@ function PipelinesList() {
           onChange={(e) => list.update({ source: e.currentTarget.value || null })}
           data={[{ value: '', label: 'Any source' }, ...PIPELINE_SOURCES.filter((s) => SOURCE_LABELS[s]).map((s) => ({ value: s, label: sourceLabel(s) }))]}
         />
-        <TextInput label="Branch or tag" placeholder="main" value={refBox.value} onChange={refBox.onChange} autoComplete="off" />
+        <TextInput label="Branch or tag" placeholder="Any branch or tag" value={refBox.value} onChange={refBox.onChange} autoComplete="off" />
       </Group>
       {body}
       <TablePager info={pipelines.data?.page} shown={items.length} what={(n) => (n === 1 ? 'pipeline' : 'pipelines')} onPage={list.setPage} />
