@@ -170,6 +170,29 @@ const ROWS: Row[] = [
     },
   },
   { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
+  { name: 'pipelines', url: () => '/projects/acme/website/-/pipelines', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }) },
+  { name: 'pipeline', url: () => '/projects/acme/website/-/pipelines?source=trigger', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }), open: async (page) => {
+    await page.getByRole('table', { name: 'Pipelines' }).getByRole('link').first().click();
+    return page.getByRole('table', { name: 'Jobs' });
+  } },
+  {
+    name: 'pipeline trigger tokens',
+    url: () => '/projects/acme/website/-/pipeline_triggers',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Pipeline trigger tokens' }),
+  },
+  {
+    name: 'created trigger token with its curl example',
+    url: () => '/projects/acme/website/-/pipeline_triggers',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Pipeline trigger tokens' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Create trigger token' }).first().click();
+      await dialog(page, 'Create a pipeline trigger token').getByRole('textbox', { name: 'Description' }).fill('a11y');
+      await dialog(page, 'Create a pipeline trigger token').getByRole('button', { name: 'Create trigger token' }).click();
+      return dialog(page, 'Trigger token created');
+    },
+  },
   {
     name: 'deploy tokens',
     url: () => '/groups/acme/-/deploy_tokens',

@@ -34,8 +34,8 @@ export const detailedStatus = z.object({
   favicon: z.string(),
 });
 
-/** A pipeline in lists (the platform's PipelineBasic), with who started it and how long it took. */
-export const pipelineBasic = z.object({
+/** The platform's PipelineBasic: a pipeline as jobs and lists name it. */
+export const pipelineSummary = z.object({
   id: z.number().int(),
   iid: z.number().int(),
   project_id: z.number().int(),
@@ -46,7 +46,10 @@ export const pipelineBasic = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   web_url: z.string(),
-  // Beyond PipelineBasic, from the detail: what a list screen shows of each pipeline.
+});
+
+/** A pipeline in lists: PipelineBasic, with who started it and how long it took (from the detail). */
+export const pipelineBasic = pipelineSummary.extend({
   user: userBasic.nullable(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -103,18 +106,7 @@ export const job = z.object({
   queued_duration: z.number().nullable(),
   user: userBasic.nullable(),
   commit: z.object({ id: z.string(), short_id: z.string() }),
-  pipeline: z.object({
-    id: z.number().int(),
-    iid: z.number().int(),
-    project_id: z.number().int(),
-    sha: z.string(),
-    ref: z.string(),
-    status: z.enum(PIPELINE_STATUSES),
-    source: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    web_url: z.string(),
-  }),
+  pipeline: pipelineSummary,
   web_url: z.string(),
   target_url: z.string().nullable(),
   description: z.string().nullable(),

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconKey, IconLock, IconPlus, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconKey, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -139,6 +139,8 @@ export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
   { slug: 'repository', label: 'Repository', icon: IconRepo, action: 'download_code', load: () => import('./screens/repository/RepositoryPage.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
+  { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },
+  { slug: 'pipeline_triggers', label: 'Trigger tokens', icon: IconKey, action: 'admin_pipeline_triggers', load: () => import('./screens/pipeline-triggers/PipelineTriggersPage.tsx') },
   {
     slug: 'hooks',
     label: 'Webhooks',

@@ -5,6 +5,7 @@ import { pageRequest } from '../db/pagination.ts';
 import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
 import * as statuses from '../services/commit-statuses.ts';
 import { presentCommitStatus } from '../presenters/commit-statuses.ts';
+import { usersById } from '../services/pipelines.ts';
 import type { PipelineJobRow, UserRow } from '../db/schema.ts';
 
 const area = 'commit-statuses';
@@ -18,8 +19,7 @@ const withRepository = {
 
 /** Each status with its author, read once per page. */
 async function withAuthors(ctx: Ctx, jobs: PipelineJobRow[]) {
-  const ids = [...new Set(jobs.map((j) => j.user_id).filter((i): i is number => i !== null))];
-  const users = new Map<number, UserRow>(ids.length ? (await ctx.db.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((u) => [u.id, u]) : []);
+  const users = await usersById(ctx.db, jobs.map((j) => j.user_id));
   return jobs.map((job) => ({ job, author: job.user_id === null ? null : (users.get(job.user_id) ?? null) }));
 }
 const present = (r: { job: PipelineJobRow; author: UserRow | null }, ctx: { baseUrl: string }) => presentCommitStatus(r.job, { baseUrl: ctx.baseUrl, author: r.author });

@@ -62,8 +62,7 @@ export const pipelineRoutes = [
     response: z.array(job),
     handler: async (ctx) => {
       const page = await pipelines.listJobs(ctx.db, ctx.pipeline, ctx.query, pageRequest(ctx.query));
-      const ids = [...new Set(page.items.map((j) => j.user_id).filter((i): i is number => i !== null))];
-      const users = new Map<number, UserRow>(ids.length ? (await ctx.db.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((u) => [u.id, u]) : []);
+      const users = await pipelines.usersById(ctx.db, page.items.map((j) => j.user_id));
       return page.map((j) => ({ job: j, user: j.user_id === null ? null : (users.get(j.user_id) ?? null), pipeline: ctx.pipeline }));
     },
     present: (r: { job: Parameters<typeof presentJob>[0]; user: UserRow | null; pipeline: PipelineRow }, ctx) => presentJob(r.job, { ...urls(ctx), pipeline: r.pipeline, user: r.user }),

@@ -241,7 +241,7 @@ export function pipelinePayload(ctx: PipelineEventContext & { jobs: PipelineJobR
       before_sha: p.before_sha,
       source: p.source,
       status: p.status,
-      detailed_status: detailedStatusOf(p.status as PipelineStatus, url.replace(ctx.baseUrl, '')).label,
+      detailed_status: detailedStatusOf(p.status as PipelineStatus, new URL(url).pathname).label,
       stages: [...new Set(ctx.jobs.map((j) => j.stage))],
       created_at: p.created_at,
       finished_at: p.finished_at,

@@ -9,7 +9,7 @@ import { badRequest, notFound, validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 import { resolveCommit } from './branches.ts';
 import { projectAccessLevel } from './access.ts';
-import { commitMeta, createPipeline, type PipelineScope } from './pipelines.ts';
+import { commitMeta, createPipeline, usersById, type PipelineScope } from './pipelines.ts';
 
 /** Trigger tokens carry the platform's shape (glptt-) with our own prefix. */
 export const TRIGGER_TOKEN_PREFIX = 'gtptt-';
@@ -23,17 +23,11 @@ export interface TriggerView {
   token: string;
 }
 
-async function owners(db: Db, rows: PipelineTriggerRow[]): Promise<Map<number, UserRow>> {
-  const ids = [...new Set(rows.map((r) => r.owner_id).filter((i): i is number => i !== null))];
-  if (!ids.length) return new Map();
-  return new Map((await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map((u) => [u.id, u]));
-}
-
 const shownToken = (plaintext: string, owner: boolean) => (owner ? plaintext : plaintext.slice(0, 4));
 
 /** Each trigger with its owner; the token opened from the vault only for the caller who owns it. */
 async function views(db: Db, vault: Vault, viewer: UserRow | null, rows: PipelineTriggerRow[]): Promise<TriggerView[]> {
-  const users = await owners(db, rows);
+  const users = await usersById(db, rows.map((r) => r.owner_id));
   return rows.map((trigger) => ({
     trigger,
     owner: trigger.owner_id === null ? null : (users.get(trigger.owner_id) ?? null),

@@ -172,7 +172,8 @@ export async function refreshPipeline(trx: Db, scope: PipelineScope, pipeline: P
   return updated;
 }
 
-async function usersById(trx: Db, ids: (number | null)[]): Promise<Map<number, UserRow>> {
+/** The users these ids name, read at once (owners, authors, who started what). */
+export async function usersById(trx: Db, ids: (number | null)[]): Promise<Map<number, UserRow>> {
   const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
   if (!wanted.length) return new Map();
   const rows = await trx.selectFrom('users').selectAll().where('id', 'in', wanted).execute();
