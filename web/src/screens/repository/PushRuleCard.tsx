@@ -29,7 +29,8 @@ export function PushRuleCard({ group }: { group: { id: number; full_path: string
   const href = groupHref(group.full_path, 'push_rules');
   let body: React.ReactNode;
   if (rule.isPending) body = <LoadingState label="Loading the push rule…" />;
-  else if (rule.isError && isApiError(rule.error) && rule.error.status === 403) {
+  // A member of the project alone may not see its group at all (404): the rule is no more theirs to read.
+  else if (rule.isError && isApiError(rule.error) && [403, 404].includes(rule.error.status)) {
     body = (
       <Text size="sm" c="dimmed">
         The push rule of {group.name} is shown to its Owners. A push it refuses says why on git’s remote: lines.
