@@ -8,7 +8,7 @@ import { loadConfig } from '../bff/src/config.ts';
 import { startServer } from '../bff/src/server.ts';
 import { createGroup } from '../bff/src/services/groups.ts';
 import { createProject } from '../bff/src/services/projects.ts';
-import { serveUntilParentGoes } from './lib.ts';
+import { benchServerEnv, serveUntilParentGoes } from './lib.ts';
 
 export interface GitChildReady {
   url: string;
@@ -16,16 +16,7 @@ export interface GitChildReady {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GATEHOUSE_DATA_DIR: process.env.BENCH_DATA_DIR ?? '',
-    GATEHOUSE_DEMO: '0',
-    GATEHOUSE_ROOT_PASSWORD: 'bench-password',
-    GATEHOUSE_ROOT_TOKEN: process.env.BENCH_ROOT_TOKEN ?? '',
-    GATEHOUSE_LOG_LEVEL: 'silent',
-    GATEHOUSE_WORKERS: '0',
-  });
+  const config = loadConfig({ ...benchServerEnv(), GATEHOUSE_WORKERS: '0' });
   const running = await startServer(config);
   const db = running.db;
   const root = await db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirstOrThrow();
