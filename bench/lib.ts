@@ -50,6 +50,17 @@ export const liveChildren = new Map<ChildProcess, Promise<void>>();
 /** BENCH_NODE_ARGS: extra flags for every child's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS). */
 const childNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
+/** The configuration of a Gatehouse server under test: a fresh data dir, no demo, quiet, root with BENCH_ROOT_TOKEN. */
+export const benchServerEnv = (): Record<string, string> => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  GATEHOUSE_DATA_DIR: process.env.BENCH_DATA_DIR ?? '',
+  GATEHOUSE_DEMO: '0',
+  GATEHOUSE_ROOT_PASSWORD: 'bench-password',
+  GATEHOUSE_ROOT_TOKEN: process.env.BENCH_ROOT_TOKEN ?? '',
+  GATEHOUSE_LOG_LEVEL: 'silent',
+});
+
 /** Starts `node --import tsx <script>`, waits for its `@@bench {json}` line. */
 export function startChild<T>(script: string, args: string[], env: Record<string, string>, readyTimeoutMs: number): Promise<Child<T>> {
   const proc = spawn(process.execPath, [...childNodeArgs, '--import', 'tsx', path.join(benchDir, script), ...args], {

@@ -41,8 +41,11 @@
  * from event to delivery, on SQLite and (with BENCH_PG) PostgreSQL, beside the receiver's
  * own ceiling.
  *
- * Last the "Console" section (bench/console.ts, label "console"): the groups page's transferred
+ * Then the "Console" section (bench/console.ts, label "console"): the groups page's transferred
  * JS and CSS, its LCP and the delivery-log filter time, measured in Chromium by e2e/perf.spec.ts.
+ *
+ * Last the git section (bench/git.ts, label "git push clone", so BENCH_ONLY=git runs only it):
+ * a 10,000-commit history pushed over smart HTTP and cloned back, beside plain git over file://.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -51,6 +54,7 @@ import type { ChildReady } from './server-child.ts';
 import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport } from './deliveries.ts';
 import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
 import { runPushRules, printPushRules, PUSH_RULES_LABEL } from './push-rules.ts';
+import { runGit, printGit, GIT_LABEL } from './git.ts';
 import {
   ONLY,
   cleanUp,
@@ -419,6 +423,7 @@ async function main(): Promise<void> {
   if (deliveriesSelected) deliveries = await runDeliveries({ pgAdmin: PG_ADMIN, connections: CONNECTIONS });
   const consoleReport = selectedLabel(CONSOLE_LABEL) ? await runConsole() : undefined;
   const pushRules = selectedLabel(PUSH_RULES_LABEL) ? await runPushRules() : undefined;
+  const gitReport = selectedLabel(GIT_LABEL) ? await runGit() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -434,6 +439,7 @@ async function main(): Promise<void> {
   if (deliveries) printDeliveries(deliveries);
   if (consoleReport) printConsole(consoleReport);
   if (pushRules) printPushRules(pushRules);
+  if (gitReport) printGit(gitReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

@@ -13,7 +13,7 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../bff/src/config.ts';
 import { startServer } from '../bff/src/server.ts';
-import { serveUntilParentGoes } from './lib.ts';
+import { benchServerEnv, serveUntilParentGoes } from './lib.ts';
 import { createGroup } from '../bff/src/services/groups.ts';
 import { createProject } from '../bff/src/services/projects.ts';
 import { isPostgres } from '../bff/src/db/dialect.ts';
@@ -73,13 +73,7 @@ async function seed(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs
 
 async function main(): Promise<void> {
   const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GATEHOUSE_DATA_DIR: process.env.BENCH_DATA_DIR ?? '',
-    GATEHOUSE_DEMO: '0',
-    GATEHOUSE_ROOT_PASSWORD: 'bench-password',
-    GATEHOUSE_ROOT_TOKEN: process.env.BENCH_ROOT_TOKEN ?? '',
-    GATEHOUSE_LOG_LEVEL: 'silent',
+    ...benchServerEnv(),
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
   const running = await startServer(config);

@@ -193,6 +193,8 @@ const ROWS: Row[] = [
       return dialog(page, 'Trigger token created');
     },
   },
+  { name: 'project repository', url: () => '/projects/acme/website/-/repository', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Branches' }) },
+  { name: 'project repository tags', url: () => '/projects/acme/website/-/repository?refs=tags', ready: (page) => page.getByRole('table', { name: 'Tags' }) },
   {
     name: 'deploy tokens',
     url: () => '/groups/acme/-/deploy_tokens',

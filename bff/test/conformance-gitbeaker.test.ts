@@ -221,6 +221,44 @@ describe('gitbeaker: repository branches', () => {
   });
 });
 
+describe('gitbeaker: commits, tags, files, tree and compare', () => {
+  it('commits file changes with actions, then reads them back without a checkout', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-commits'), namespaceId: group.id });
+    const first = await api.Commits.create(project.id, 'main', 'chore: start', [
+      { action: 'create', filePath: 'README.md', content: '# gb\n' },
+      { action: 'create', filePath: 'src/index.ts', content: Buffer.from('export {};\n').toString('base64'), encoding: 'base64' },
+    ]);
+    const feature = await api.Commits.create(project.id, 'feature', 'feat: more', [{ action: 'update', filePath: 'README.md', content: '# gb\n\nmore\n' }], { startBranch: 'main' });
+    assert.deepEqual(feature.parent_ids, [first.id]);
+    assert.deepEqual((await api.Commits.all(project.id, { refName: 'feature' })).map((c) => c.title), ['feat: more', 'chore: start']);
+    assert.deepEqual((await api.Commits.all(project.id, { path: 'src/index.ts' })).map((c) => c.id), [first.id]);
+    assert.equal((await api.Commits.show(project.id, 'feature')).id, feature.id);
+    await rejects(api.Commits.show(project.id, 'nope'), 404, '404 Commit Not Found');
+    await rejects(api.Commits.create(project.id, 'main', 'm', [{ action: 'delete', filePath: 'nope' }]), 400, "A file with this name doesn't exist");
+
+    const file = await api.RepositoryFiles.show(project.id, 'src/index.ts', 'main');
+    assert.equal(Buffer.from(file.content as string, 'base64').toString(), 'export {};\n');
+    assert.equal(file.last_commit_id, first.id);
+    const raw = await api.RepositoryFiles.showRaw(project.id, 'README.md', 'feature');
+    assert.equal(typeof raw === 'string' ? raw : await (raw as Blob).text(), '# gb\n\nmore\n');
+    const tree = await api.Repositories.allRepositoryTrees(project.id, { recursive: true });
+    assert.deepEqual(tree.map((e) => e.path).sort(), ['README.md', 'src', 'src/index.ts']);
+    const cmp = await api.Repositories.compare(project.id, 'main', 'feature');
+    assert.deepEqual(cmp.commits?.map((c) => c.id), [feature.id]);
+    assert.deepEqual(cmp.diffs?.map((d) => d.new_path), ['README.md']);
+
+    const tag = await api.Tags.create(project.id, 'v1.0.0', 'main', { message: 'First release' });
+    assert.equal(tag.message, 'First release');
+    await api.Tags.create(project.id, 'v0.9.0', first.id);
+    assert.deepEqual((await api.Tags.all(project.id, { orderBy: 'version', sort: 'asc' })).map((t) => t.name), ['v0.9.0', 'v1.0.0']);
+    assert.equal((await api.Tags.show(project.id, 'v1.0.0')).commit.id, first.id);
+    await api.Tags.remove(project.id, 'v0.9.0');
+    await rejects(api.Tags.show(project.id, 'v0.9.0'), 404, '404 Tag Not Found');
+    assert.equal((await api.Projects.show(project.id)).empty_repo, false);
+  });
+});
+
 describe('gitbeaker: group avatars', () => {
   it('uploads one through PUT /groups/:id (multipart), downloads and removes it', async () => {
     const group = await newGroup();

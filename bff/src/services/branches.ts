@@ -32,23 +32,24 @@ const FIELDS = ['%(refname:lstrip=2)', '%(objectname)', '%(parent)', '%(authorna
 const SEP = '\x1e';
 
 function parseRef(record: string): BranchInfo {
-  const [name, id, parents, authorName, authorEmail, authoredDate, committerName, committerEmail, committedDate, trailers, message] = record.split('\x1d');
+  const [name, ...fields] = record.split('\x1d');
+  return { name, merged: false, commit: commitFrom(fields.slice(0, 9), fields.slice(9).join('\x1d')) };
+}
+
+/** A commit from its fields in the order both formats print them: id, parents, author, committer, trailers. */
+function commitFrom([id, parents, authorName, authorEmail, authoredDate, committerName, committerEmail, committedDate, trailers]: string[], message: string): CommitInfo {
   return {
-    name,
-    merged: false,
-    commit: {
-      id,
-      parentIds: parents ? parents.split(' ') : [],
-      subject: message.split('\n')[0],
-      message,
-      authorName,
-      authorEmail,
-      authoredDate,
-      committerName,
-      committerEmail,
-      committedDate,
-      trailers: parseTrailers(trailers),
-    },
+    id,
+    parentIds: parents ? parents.split(' ') : [],
+    subject: message.split('\n')[0],
+    message,
+    authorName,
+    authorEmail,
+    authoredDate,
+    committerName,
+    committerEmail,
+    committedDate,
+    trailers: parseTrailers(trailers),
   };
 }
 
@@ -74,24 +75,7 @@ export function parseCommitLog(out: string): { commit: CommitInfo; tail: string 
     .slice(1)
     .map((record) => {
       const parts = record.split('\x1d');
-      const [id, parents, authorName, authorEmail, authoredDate, committerName, committerEmail, committedDate, trailers] = parts;
-      const message = parts.slice(9, -1).join('\x1d');
-      return {
-        tail: parts[parts.length - 1],
-        commit: {
-          id,
-          parentIds: parents ? parents.split(' ') : [],
-          subject: message.split('\n')[0],
-          message,
-          authorName,
-          authorEmail,
-          authoredDate,
-          committerName,
-          committerEmail,
-          committedDate,
-          trailers: parseTrailers(trailers),
-        },
-      };
+      return { tail: parts[parts.length - 1], commit: commitFrom(parts.slice(0, 9), parts.slice(9, -1).join('\x1d')) };
     });
 }
 

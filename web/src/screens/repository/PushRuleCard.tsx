@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { GroupPushRule } from '../../../../shared/src/group-push-rules.ts';
 import { useGroupPushRule } from '../../api/group-push-rules.ts';
@@ -29,7 +29,8 @@ export function PushRuleCard({ group }: { group: { id: number; full_path: string
   const href = groupHref(group.full_path, 'push_rules');
   let body: React.ReactNode;
   if (rule.isPending) body = <LoadingState label="Loading the push rule…" />;
-  else if (rule.isError && isApiError(rule.error) && rule.error.status === 403) {
+  // A member of the project alone may not see its group at all (404): the rule is no more theirs to read.
+  else if (rule.isError && isApiError(rule.error) && [403, 404].includes(rule.error.status)) {
     body = (
       <Text size="sm" c="dimmed">
         The push rule of {group.name} is shown to its Owners. A push it refuses says why on git’s remote: lines.
@@ -51,15 +52,14 @@ export function PushRuleCard({ group }: { group: { id: number; full_path: string
     const flags = FLAGS.filter(([k]) => r[k] === true);
     body = (
       <Stack gap="xs">
+        {/* The label above its pattern: patterns are long and the card is narrow. */}
         {patterns.map(([k, label]) => (
-          <Group key={k} gap="xs" wrap="nowrap" align="baseline">
-            <Text size="sm" miw={210}>
-              {label}
-            </Text>
-            <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          <div key={k}>
+            <Text size="sm">{label}</Text>
+            <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
               {String(r[k])}
-            </Text>
-          </Group>
+            </Code>
+          </div>
         ))}
         {r.max_file_size > 0 && <Text size="sm">Files up to {r.max_file_size} MB</Text>}
         {flags.length > 0 && (
