@@ -1,5 +1,6 @@
 """python-gitlab scenarios: push rules, custom attributes, application settings, hooks."""
 
+import time
 import uuid
 
 from gitlab import exceptions as glexc
@@ -103,7 +104,13 @@ def group_hooks_create_edit_test_and_deliver_events(ctx):
     user, _ = new_user(gl)
     group.members.create({"user_id": user.id, "access_level": 30})
     receiver.wait_for(path, lambda r: (r["json"] or {}).get("event_name") == "user_add_to_group" and r["json"].get("user_username") == user.username)
+    # A delivery is logged when its job completes, a moment after the receiver has it: the log
+    # is read until it lists the three (or for 10 s), as a client would refresh it.
+    deadline = time.monotonic() + 10
     events = gl.http_get(f"/groups/{group.id}/hooks/{hook.id}/events")
+    while len(events) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        events = gl.http_get(f"/groups/{group.id}/hooks/{hook.id}/events")
     expect(len(events) >= 3, f"the delivery log lists the deliveries: {len(events)}")
     # Resending a logged delivery sends the same event again with its original Idempotency-Key.
     logged = next(e for e in events if e["request_headers"].get("X-Service-Event") == "Member Hook")
