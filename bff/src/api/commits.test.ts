@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { commitDetail, commitListItem } from '../../../shared/src/commits.ts';
 import { projectSummary } from '../../../shared/src/projects.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { startReceiver, type Receiver, type Received } from '../../test/receiver.ts';
 
 const run = promisify(execFile);
 let server: TestServer;
@@ -210,5 +211,45 @@ describe('GET /projects/:id/repository/commits/:sha', () => {
       expectStatus(missing, 404);
       assert.deepEqual(missing.body, { message: '404 Commit Not Found' });
     }
+  });
+});
+
+describe('a commit through the API is a push', () => {
+  let receiver: Receiver;
+  let target: { id: number };
+  before(async () => {
+    receiver = await startReceiver();
+    expectStatus(await api('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }), 200);
+    target = await buildProject(group.id);
+    const first = await api(`/projects/${target.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'feat: start', actions: [{ action: 'create', file_path: 'a.txt', content: 'a\n' }] } });
+    expectStatus(first, 201);
+    expectStatus(await api(`/projects/${target.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^feat: ' } }), 201);
+    expectStatus(await api(`/projects/${target.id}/hooks`, { method: 'POST', json: { url: `${receiver.url}/api-commits`, push_events: true } }), 201);
+  });
+  after(async () => {
+    await receiver.close();
+  });
+
+  it("is refused by the project's push rule with its message, and the branch stays where it was", async () => {
+    const tip = (await api(`/projects/${target.id}/repository/branches/main`)).body.commit.id;
+    const res = await api(`/projects/${target.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'oops', actions: [{ action: 'create', file_path: 'b.txt', content: 'b\n' }] } });
+    expectStatus(res, 400);
+    assert.match(res.body.message, /Commit message does not follow the pattern '\^feat: '/);
+    assert.equal((await api(`/projects/${target.id}/repository/branches/main`)).body.commit.id, tip);
+  });
+
+  it('fires a push event with the new commit, as a push of it would', async () => {
+    const res = await api(`/projects/${target.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'feat: via the API', actions: [{ action: 'create', file_path: 'c.txt', content: 'c\n' }] } });
+    expectStatus(res, 201);
+    const until = Date.now() + 15_000;
+    let event: Received | undefined;
+    while (!event && Date.now() < until) {
+      event = receiver.requests.find((r) => r.headers['x-service-event'] === 'Push Hook' && r.json?.after === res.body.id);
+      if (!event) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(event, `no push event for ${res.body.id}: ${receiver.requests.map((r) => r.json?.after).join(', ')}`);
+    assert.equal(event.json.ref, 'refs/heads/main');
+    assert.equal(event.json.total_commits_count, 1);
+    assert.deepEqual(event.json.commits[0].added, ['c.txt']);
   });
 });

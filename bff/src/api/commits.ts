@@ -7,6 +7,10 @@ import * as commits from '../services/commits.ts';
 import { createCommit } from '../services/commit-create.ts';
 import { presentCommitDetail, presentCommitListItem } from '../presenters/commits.ts';
 import { withRepository } from './branches.ts';
+import { pushRuleOf } from '../services/group-push-rules.ts';
+import { checkPush } from '../services/push-checks.ts';
+import { recordPush } from '../services/push-events.ts';
+import type { RefUpdate } from '../services/push-git.ts';
 
 const area = 'commits';
 const base = '/projects/:id/repository/commits';
@@ -58,8 +62,15 @@ export const commitRoutes = [
     handler: async (ctx) => {
       const user = ctx.actor.user!;
       const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
-      const sha = await createCommit(ctx.repo.dir, ctx.repo.defaultBranch, ctx.body, { name: user.name, email: user.email, mayWriteProtected });
-      return commits.getCommit(ctx.repo.dir, sha, ctx.body.stats ?? true);
+      const { db, project, group } = ctx;
+      const { dir, defaultBranch } = ctx.repo;
+      // As a push of the commit would be: checked against the project's push rule before the
+      // branch moves, then a push event and the "pushed" activity.
+      const rule = await pushRuleOf(db, { scope: 'projects', id: project.id });
+      const check = (update: RefUpdate) => checkPush({ db, dir, env: {}, defaultBranch, mayPushProtected: mayWriteProtected, rule, user }, [update]);
+      const update = await createCommit(dir, defaultBranch, ctx.body, { name: user.name, email: user.email, mayWriteProtected, check });
+      await recordPush({ db, dir, baseUrl: ctx.baseUrl, project, group, user }, [update]);
+      return commits.getCommit(dir, update.after, ctx.body.stats ?? true);
     },
     present: (c, ctx) => presentCommitDetail(c, ctx.project, ctx.repo.projectUrl),
   }),

@@ -5,6 +5,7 @@ import { resolveCommit } from './branches.ts';
 import { lastCommitOf } from './commits.ts';
 import { git, gitSucceeds, gitText } from './git-run.ts';
 import { badRequest, forbidden } from './errors.ts';
+import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import type { CommitAction, CommitCreateBody } from '../../../shared/src/commits.ts';
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -14,6 +15,11 @@ export interface CommitWriter {
   email: string;
   /** May write to the default branch (protected: Maintainers). */
   mayWriteProtected: boolean;
+  /**
+   * What a push of this commit would be refused for (the project's push rule), checked before
+   * the branch moves, as the platform checks commits made through the API; none: accept.
+   */
+  check?: (update: RefUpdate) => Promise<string[]>;
 }
 
 interface Entry {
@@ -26,9 +32,10 @@ interface Entry {
  * it, with git plumbing on the bare repository: blobs written with `hash-object`, the parent's
  * tree read into a temporary index, the actions applied there, `write-tree`, `commit-tree`, and
  * `update-ref` from the branch's old value, so a push that moved the branch meanwhile makes this
- * fail cleanly instead of being overwritten. Answers the new commit's id.
+ * fail cleanly instead of being overwritten. Answers the branch's move (its `after` is the new
+ * commit), which fires the push events a push of it would.
  */
-export async function createCommit(dir: string, defaultBranch: string, body: CommitCreateBody, writer: CommitWriter): Promise<string> {
+export async function createCommit(dir: string, defaultBranch: string, body: CommitCreateBody, writer: CommitWriter): Promise<RefUpdate> {
   const branch = body.branch;
   if (branch.startsWith('-') || !(await gitSucceeds(dir, ['check-ref-format', '--branch', branch]))) {
     throw badRequest(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
@@ -53,13 +60,16 @@ export async function createCommit(dir: string, defaultBranch: string, body: Com
     };
     const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'];
     const sha = (await gitText(dir, args, { env: identity, input: body.commit_message })).trim();
+    const update: RefUpdate = { before: current ?? ZERO_SHA, after: sha, ref: `refs/heads/${branch}` };
+    const refused = (await writer.check?.(update)) ?? [];
+    if (refused.length) throw badRequest(refused.join('\n'));
     try {
       // The old value (empty: the branch must not exist) makes git refuse a branch that moved.
       await git(dir, ['update-ref', '-m', 'commit via the API', `refs/heads/${branch}`, sha, current ?? '']);
     } catch {
       throw badRequest(`Could not update ${branch}. Please refresh and try again.`);
     }
-    return sha;
+    return update;
   } finally {
     await fs.promises.rm(path.dirname(index), { recursive: true, force: true });
   }

@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { git } from './git-run.ts';
+
+export { git };
 
 /**
  * Reading what a push brings, with git, asynchronously (a push is checked while the server
@@ -25,24 +27,6 @@ export function parseRefUpdates(text: string): RefUpdate[] {
 }
 
 export const isZero = (sha: string) => /^0+$/.test(sha);
-
-/** Runs git in the repository; resolves with its output, or rejects with its error text. */
-export function git(dir: string, args: string[], opts: { env?: GitEnv; input?: string } = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', dir, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...opts.env } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(Object.assign(new Error(`git ${args[0]}: ${Buffer.concat(err).toString().trim()}`), { code }));
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.input ?? '');
-  });
-}
 
 /** Is `ancestor` reachable from `descendant` (a fast-forward)? git answers 1 for no. */
 export async function isAncestor(dir: string, ancestor: string, descendant: string, env?: GitEnv): Promise<boolean> {
