@@ -21,6 +21,12 @@ declare module '@tanstack/react-table' {
 const cellClass = (meta: { hideNarrow?: boolean; pinned?: boolean } | undefined, id: string, base?: string) =>
   [base, meta?.hideNarrow && 'gh-hide-narrow', (meta?.pinned ?? id === 'actions') && 'gh-pinned'].filter(Boolean).join(' ') || undefined;
 
+// Rows and cells are plain elements with Mantine's Table classes: a component per cell costs
+// more than the cell's content, and a page of deliveries has 250 of them.
+const TR = Table.classes.tr;
+const TD = Table.classes.td;
+const TOP = { verticalAlign: 'top' } as const;
+
 /** A row as a column's cell and `rowProps` see it (the part of TanStack Table's row the console uses). */
 export interface DataRow<T> {
   id: string;
@@ -61,12 +67,6 @@ function readColumns<T>(columns: AnyColumn<T>[]) {
   });
 }
 type ReadColumn<T> = ReturnType<typeof readColumns<T>>[number];
-
-// Rows and cells are plain elements with Mantine's Table classes: a component per cell costs
-// more than the cell's content, and a page of deliveries has 250 of them.
-const TR = Table.classes.tr;
-const TD = Table.classes.td;
-const TOP = { verticalAlign: 'top' } as const;
 
 type RowProps = React.ComponentProps<'tr'>;
 

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/sr
 import { hookEventsQuery, useHook, useHookEvents } from '../../api/hooks.ts';
 import { IconPencil, IconRefresh } from '../../components/icons.tsx';
 import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
-import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { DataTable, TablePager, type DataRow } from '../../components/DataTable.tsx';
 import { deliveryColumns } from './delivery-columns.tsx';
 import { isStatusCode, STATUS_FILTERS, useDeliveryParams } from './deliveries-params.ts';
 import { DeliveryDrawer } from './DeliveryDrawer.tsx';
@@ -20,6 +20,7 @@ import { TestMenu } from './TestMenu.tsx';
 const CODE = 'code';
 const CLICKABLE_ROW = { cursor: 'pointer' };
 const SELECTED_ROW = { cursor: 'pointer', background: 'var(--mantine-color-brand-0)' };
+const deliveryId = (e: HookEvent) => String(e.id);
 
 /** …/-/hooks/:hook_id/events: the hook's deliveries of the past seven days, 50 a page, filtered in the URL. */
 export function DeliveriesPage({ hookId }: { hookId: number }) {
@@ -39,23 +40,18 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
   const items = useMemo(() => shown?.items ?? [], [shown]);
   const info = shown?.page;
   const openId = open?.id;
+  // Stable, so the rows are not drawn again when the table only turns busy.
+  const rowProps = useCallback(
+    (row: DataRow<HookEvent>) => ({
+      onClick: () => setOpen(row.original),
+      'aria-selected': openId === row.original.id,
+      style: openId === row.original.id ? SELECTED_ROW : CLICKABLE_ROW,
+    }),
+    [openId],
+  );
   const table = useMemo(
-    () => (
-      <DataTable
-        label="Deliveries"
-        items={items}
-        columns={columns}
-        getRowId={(e) => String(e.id)}
-        busy={busy}
-        minWidth={340}
-        rowProps={(row) => ({
-          onClick: () => setOpen(row.original),
-          'aria-selected': openId === row.original.id,
-          style: openId === row.original.id ? SELECTED_ROW : CLICKABLE_ROW,
-        })}
-      />
-    ),
-    [items, columns, busy, openId],
+    () => <DataTable label="Deliveries" items={items} columns={columns} getRowId={deliveryId} busy={busy} minWidth={340} rowProps={rowProps} />,
+    [items, columns, busy, rowProps],
   );
 
   // "A status code…" is chosen before a code is typed; the box follows the URL on back/forward.

@@ -1,4 +1,3 @@
-import { Anchor, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
 import { formatDuration, triggerLabel } from './hook-format.ts';
@@ -6,7 +5,10 @@ import { RelativeTime, StatusBadge } from './status-parts.tsx';
 
 const col = createColumnHelper<HookEvent>();
 
-/** Columns of the delivery log; a record carries everything the detail panel shows, so nothing more is fetched. */
+/**
+ * Columns of the delivery log; a record carries everything the detail panel shows, so nothing
+ * more is fetched. Cells are plain elements styled by hook-cells.css: a page draws fifty rows.
+ */
 export function deliveryColumns(onOpen: (event: HookEvent) => void) {
   return [
     col.accessor('response_status', {
@@ -19,12 +21,9 @@ export function deliveryColumns(onOpen: (event: HookEvent) => void) {
       cell: ({ row: { original: e } }) => (
         <div>
           {/* The row opens the panel on a click too; this is the way in for keyboards and screen readers. */}
-          <Anchor
-            component="button"
+          <button
             type="button"
-            size="sm"
-            fw={500}
-            ta="left"
+            className="gh-cell-link"
             onClick={(ev) => {
               ev.stopPropagation();
               onOpen(e);
@@ -32,23 +31,15 @@ export function deliveryColumns(onOpen: (event: HookEvent) => void) {
             aria-label={`Details of delivery ${e.id}: ${triggerLabel(e.trigger)}`}
           >
             {triggerLabel(e.trigger)}
-          </Anchor>
-          {e.internal_error_message && (
-            <Text size="xs" c="red.8" lineClamp={1} maw={360}>
-              {e.internal_error_message}
-            </Text>
-          )}
+          </button>
+          {e.internal_error_message && <span className="gh-cell-error">{e.internal_error_message}</span>}
         </div>
       ),
     }),
     col.accessor('execution_duration', {
       header: 'Duration',
       meta: { width: 110, hideNarrow: true },
-      cell: (info) => (
-        <Text size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-          {formatDuration(info.getValue())}
-        </Text>
-      ),
+      cell: (info) => <span className="gh-cell-mono">{formatDuration(info.getValue())}</span>,
     }),
     col.accessor('created_at', {
       header: 'Time',

@@ -1,5 +1,6 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
+import './hook-cells.css';
 import { CATEGORY_COLORS, CATEGORY_LABELS, clockTime, fromNow, fullDateTime, hasHttpAnswer, shortTime, statusCategory, statusText } from './hook-format.ts';
 
 /**
@@ -12,18 +13,18 @@ export function StatusBadge({ status, size = 'md' }: { status: string; size?: 's
   const explained = hasHttpAnswer(status) ? CATEGORY_LABELS[category] : 'No HTTP response (the request failed or timed out)';
   return (
     <Badge
-        title={explained}
-        color={CATEGORY_COLORS[category]}
-        variant="light"
-        size={size}
-        tt="none"
-        ff={hasHttpAnswer(status) ? 'monospace' : undefined}
-        fw={700}
-        miw={48}
-        style={{ position: 'relative', flexShrink: 0, overflow: 'visible' }}
-      >
-        {statusText(status)}
-        <span className="gh-visually-hidden"> ({explained})</span>
+      title={explained}
+      color={CATEGORY_COLORS[category]}
+      variant="light"
+      size={size}
+      tt="none"
+      ff={hasHttpAnswer(status) ? 'monospace' : undefined}
+      fw={700}
+      miw={48}
+      style={{ position: 'relative', flexShrink: 0, overflow: 'visible' }}
+    >
+      {statusText(status)}
+      <span className="gh-visually-hidden"> ({explained})</span>
     </Badge>
   );
 }
@@ -31,14 +32,10 @@ export function StatusBadge({ status, size = 'md' }: { status: string; size?: 's
 /** "5 minutes ago", with the exact time on hover (a native title, as the status's) and in the markup; `withClock` adds the time of day below. */
 export function RelativeTime({ iso, size = 'sm', withClock = false }: { iso: string; size?: 'xs' | 'sm'; withClock?: boolean }) {
   return (
-      <Text size={size} component="time" dateTime={iso} title={fullDateTime(iso)} style={{ whiteSpace: 'nowrap', display: 'block' }} c={size === 'xs' ? 'dimmed' : undefined}>
-        {fromNow(iso)}
-        {withClock && (
-          <Text span display="block" size="xs" c="dimmed" ff="monospace">
-            {clockTime(iso)}
-          </Text>
-        )}
-      </Text>
+    <time className="gh-time" data-size={size} dateTime={iso} title={fullDateTime(iso)}>
+      {fromNow(iso)}
+      {withClock && <span className="gh-time-clock">{clockTime(iso)}</span>}
+    </time>
   );
 }
 
