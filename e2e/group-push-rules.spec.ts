@@ -75,6 +75,18 @@ test.describe('Group push rules (/groups/:id/push_rule)', () => {
       await tester.getByLabel('Sample branch name').fill('feature/login');
       await expect(branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' })).toContainText('Passes');
       await expect(tester.getByRole('status')).toHaveText('This push would pass the 2 checks.');
+      // With secret files prevented, a new file's name is judged by the secrets list too, as the server judges it.
+      const secrets = page.getByRole('switch', { name: 'Prevent pushing secret files' });
+      await secrets.check();
+      await tester.getByLabel('Sample file name').fill('deploy/id_rsa');
+      const fileChecks = tester.getByRole('list', { name: 'Checks of the file name' });
+      await expect(fileChecks.getByRole('listitem').filter({ hasText: 'Prevent pushing secret files' })).toContainText('Fails');
+      await expect(tester.getByRole('status')).toHaveText('This push would be rejected: 1 of 3 checks fail.');
+      await tester.getByLabel('Sample file name').fill('deploy/README.md');
+      await expect(fileChecks.getByRole('listitem').filter({ hasText: 'Prevent pushing secret files' })).toContainText('Passes');
+      await secrets.uncheck();
+      await tester.getByLabel('Sample file name').fill('');
+      await expect(tester.getByRole('status')).toHaveText('This push would pass the 2 checks.');
       // Editing a pattern re-judges the samples at once.
       await branch.fill('^main$');
       await expect(branchChecks.getByRole('listitem').filter({ hasText: 'Branch names must match' })).toContainText('Fails');

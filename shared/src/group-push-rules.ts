@@ -149,6 +149,9 @@ export const SECRET_FILE_PATTERNS = [
   '[._]history$',
 ] as const;
 
+/** The pattern of the secrets list that prohibits a file name, if one does (prevent_secrets). */
+export const secretFilePattern = (path: string): string | undefined => SECRET_FILE_PATTERNS.find((p) => !pushRuleAllows('file_name_regex', p, path));
+
 /** A sign-off as the platform recognises it for reject_non_dco_commits. */
 export const DCO_PATTERN = 'Signed-off-by:.+<.+@.+>';
 
@@ -227,14 +230,10 @@ export function commitViolation(rule: PushRuleSettings, commit: PushedCommit, pu
 /** A new file whose name the secrets list or the rule's file name pattern prohibits (changed files are not checked, as on the platform). */
 function fileNameViolation(rule: PushRuleSettings, file: PushedCommit['files'][number]): PushRuleViolation | undefined {
   if (file.status !== 'added') return undefined;
-  const lists: [PushRuleCheck, readonly string[]][] = [
-    ['prevent_secrets', rule.prevent_secrets ? SECRET_FILE_PATTERNS : []],
-    ['file_name_regex', rule.file_name_regex ? [rule.file_name_regex] : []],
-  ];
-  for (const [check, patterns] of lists) {
-    const hit = patterns.find((p) => !pushRuleAllows('file_name_regex', p, file.path));
-    if (hit) return { check, message: `File name ${file.path} was prohibited by the pattern ${JSON.stringify(hit)}.` };
-  }
+  const prohibited = (check: PushRuleCheck, pattern: string): PushRuleViolation => ({ check, message: `File name ${file.path} was prohibited by the pattern ${JSON.stringify(pattern)}.` });
+  const secret = rule.prevent_secrets ? secretFilePattern(file.path) : undefined;
+  if (secret) return prohibited('prevent_secrets', secret);
+  if (rule.file_name_regex && !pushRuleAllows('file_name_regex', rule.file_name_regex, file.path)) return prohibited('file_name_regex', rule.file_name_regex);
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRe2, quoteRe2, RE2_MAX_PROGRAM, re2Explanation, re2Problem, re2Test, Re2SyntaxError } from '../../../shared/src/re2.ts';
-import { checkAgainstPushRule, groupPushRuleBody, pushRuleAllows } from '../../../shared/src/group-push-rules.ts';
+import { checkAgainstPushRule, commitViolation, groupPushRuleBody, pushRuleAllows, secretFilePattern } from '../../../shared/src/group-push-rules.ts';
 import { branchFilterProblem } from '../../../shared/src/hooks.ts';
 
 /** Milliseconds one call takes. */
@@ -213,5 +213,37 @@ describe('regex branch filters of webhooks (shared/src/hooks.ts)', () => {
     assert.equal(branchFilterProblem('release/(', 'regex'), 'has an unclosed group: a ( is missing its ) (write \\( for a literal parenthesis)');
     assert.equal(branchFilterProblem('release/(', 'wildcard'), undefined, 'a parenthesis is a character in a wildcard');
     assert.equal(branchFilterProblem('main branch', 'wildcard'), 'is not a valid branch name pattern');
+  });
+});
+
+describe("the secrets list of push rules (prevent_secrets), one function for the server's check and the console's tester", () => {
+  const pusher = { name: null, emails: [], isUserEmail: () => true };
+  const commit = (path: string, status: 'added' | 'modified' = 'added') => ({
+    id: 'c0ffee00',
+    message: 'feat: x',
+    authorName: 'A',
+    authorEmail: 'a@example.com',
+    committerName: 'A',
+    committerEmail: 'a@example.com',
+    signed: false,
+    files: [{ path, status }],
+  });
+  it('names the pattern that prohibits a new file, and the server refuses exactly what the tester flags', () => {
+    for (const [path, pattern] of [
+      ['deploy/id_rsa', 'id_rsa$'],
+      ['certs/site.pem', '\\.(pem|key)$'],
+      ['.bash_history', '[._]history$'],
+      ['home/.aws/credentials', 'aws\\/credentials$'],
+    ] as const) {
+      assert.equal(secretFilePattern(path), pattern, path);
+      assert.deepEqual(commitViolation({ prevent_secrets: true }, commit(path), pusher), { check: 'prevent_secrets', message: `File name ${path} was prohibited by the pattern ${JSON.stringify(pattern)}.` });
+    }
+    for (const path of ['README.md', 'id_rsa.pub', 'src/key.ts']) {
+      assert.equal(secretFilePattern(path), undefined, path);
+      assert.equal(commitViolation({ prevent_secrets: true }, commit(path), pusher), undefined, path);
+    }
+    // Off, or a file that only changed: not checked, as on the platform.
+    assert.equal(commitViolation({ prevent_secrets: false }, commit('deploy/id_rsa'), pusher), undefined);
+    assert.equal(commitViolation({ prevent_secrets: true }, commit('deploy/id_rsa', 'modified'), pusher), undefined);
   });
 });

@@ -116,7 +116,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
                     description="Pushes that add a file whose name (with its path) matches are rejected. Leave empty to allow any file."
                   />
                   <FileSizeField />
-                  <FlagField name="prevent_secrets" description="Rejects files that usually hold secrets, such as id_rsa, *.pem and .env files." />
+                  <FlagField name="prevent_secrets" description="Rejects new files that usually hold secrets, such as id_rsa, *.pem and *.key files and shell histories." />
                 </FormSection>
               </Stack>
             </Grid.Col>

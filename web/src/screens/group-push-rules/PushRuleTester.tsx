@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge, Group, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useWatch, useFormContext } from 'react-hook-form';
-import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
+import { checkAgainstPushRule, PUSH_RULE_PATTERN_FIELDS, secretFilePattern, type PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
 import { re2Explanation } from '../../../../shared/src/re2.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
@@ -87,9 +87,20 @@ export function PushRuleTester() {
     const value = e.currentTarget.value;
     setSample((s) => ({ ...s, [k]: value }));
   };
+  const preventSecrets = useWatch({ control, name: 'prevent_secrets' });
   const verdicts = outcomes(patterns, sample);
-  const decided = PUSH_RULE_PATTERN_FIELDS.filter((f) => verdicts[f].kind === 'pass' || verdicts[f].kind === 'fail');
-  const failing = decided.filter((f) => verdicts[f].kind === 'fail');
+  // The secrets list judges a new file's name too, as the server does, when the form turns it on.
+  const secretHit = sample.file_name ? secretFilePattern(sample.file_name) : undefined;
+  const secrets: Outcome = !preventSecrets
+    ? { kind: 'unset' }
+    : !sample.file_name
+      ? { kind: 'waiting', sample: 'file_name' }
+      : secretHit
+        ? { kind: 'fail', reason: `A secret file: prohibited by the pattern ${secretHit}` }
+        : { kind: 'pass', reason: '' };
+  const all = [...PUSH_RULE_PATTERN_FIELDS.map((f) => verdicts[f]), secrets];
+  const decided = all.filter((v) => v.kind === 'pass' || v.kind === 'fail');
+  const failing = decided.filter((v) => v.kind === 'fail');
 
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="push-rule-tester" bg="gray.0">
@@ -116,32 +127,37 @@ export function PushRuleTester() {
               <TextInput label={label} value={sample[key]} onChange={set(key)} spellCheck={false} autoComplete="off" styles={mono ? MONO : undefined} />
             )}
             <Stack component="ul" aria-label={`Checks of the ${SAMPLE_NAMES[key]}`} gap={4} p={0} m={0} mt={6} style={{ listStyle: 'none' }}>
-              {PUSH_RULE_PATTERN_FIELDS.filter((f) => SAMPLE_OF[f] === key).map((field) => {
-                const v = verdicts[field];
-                const look = VERDICT[v.kind];
-                return (
-                  <Group key={field} component="li" gap={8} wrap="nowrap" align="flex-start">
-                    <Badge color={look.color} variant={look.variant} size="sm" tt="none" w={82} style={{ flexShrink: 0 }}>
-                      {look.label}
-                    </Badge>
-                    <Text size="xs" lh={1.4} pt={1} c={v.kind === 'unset' ? 'dimmed' : undefined}>
-                      <Text span fw={v.kind === 'unset' ? 400 : 600} inherit>
-                        {FIELD_LABELS[field]}
-                      </Text>
-                      {detail(v) && (
-                        <Text span c={v.kind === 'fail' || v.kind === 'invalid' ? 'red.8' : 'dimmed'} inherit>
-                          {' · '}
-                          {detail(v)}
-                        </Text>
-                      )}
-                    </Text>
-                  </Group>
-                );
-              })}
+              {PUSH_RULE_PATTERN_FIELDS.filter((f) => SAMPLE_OF[f] === key).map((field) => (
+                <VerdictRow key={field} label={FIELD_LABELS[field]} v={verdicts[field]} />
+              ))}
+              {key === 'file_name' && preventSecrets && <VerdictRow label={FIELD_LABELS.prevent_secrets} v={secrets} />}
             </Stack>
           </div>
         ))}
       </Stack>
     </Paper>
+  );
+}
+
+/** One check's verdict on the sample: a badge, the check's name, and why where it adds something. */
+function VerdictRow({ label, v }: { label: string; v: Outcome }) {
+  const look = VERDICT[v.kind];
+  return (
+    <Group component="li" gap={8} wrap="nowrap" align="flex-start">
+      <Badge color={look.color} variant={look.variant} size="sm" tt="none" w={82} style={{ flexShrink: 0 }}>
+        {look.label}
+      </Badge>
+      <Text size="xs" lh={1.4} pt={1} c={v.kind === 'unset' ? 'dimmed' : undefined}>
+        <Text span fw={v.kind === 'unset' ? 400 : 600} inherit>
+          {label}
+        </Text>
+        {detail(v) && (
+          <Text span c={v.kind === 'fail' || v.kind === 'invalid' ? 'red.8' : 'dimmed'} inherit>
+            {' · '}
+            {detail(v)}
+          </Text>
+        )}
+      </Text>
+    </Group>
   );
 }
