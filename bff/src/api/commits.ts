@@ -4,13 +4,9 @@ import { defineRoute } from '../http/route.ts';
 import { Page, pageRequest } from '../db/pagination.ts';
 import { canProject } from '../policies/index.ts';
 import * as commits from '../services/commits.ts';
-import { createCommit } from '../services/commit-create.ts';
+import { commitAsPush } from '../services/commit-create.ts';
 import { presentCommitDetail, presentCommitListItem } from '../presenters/commits.ts';
 import { withRepository } from './branches.ts';
-import { pushRuleOf } from '../services/group-push-rules.ts';
-import { checkPush } from '../services/push-checks.ts';
-import { recordPush } from '../services/push-events.ts';
-import type { RefUpdate } from '../services/push-git.ts';
 
 const area = 'commits';
 const base = '/projects/:id/repository/commits';
@@ -62,15 +58,9 @@ export const commitRoutes = [
     handler: async (ctx) => {
       const user = ctx.actor.user!;
       const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
-      const { db, project, group } = ctx;
       const { dir, defaultBranch } = ctx.repo;
-      // As a push of the commit would be: checked against the project's push rule before the
-      // branch moves, then a push event and the "pushed" activity.
-      const rule = await pushRuleOf(db, { scope: 'projects', id: project.id });
-      const check = (update: RefUpdate) => checkPush({ db, dir, env: {}, defaultBranch, mayPushProtected: mayWriteProtected, rule, user }, [update]);
-      const update = await createCommit(dir, defaultBranch, ctx.body, { name: user.name, email: user.email, mayWriteProtected, check });
-      await recordPush({ db, dir, baseUrl: ctx.baseUrl, project, group, user }, [update]);
-      return commits.getCommit(dir, update.after, ctx.body.stats ?? true);
+      const sha = await commitAsPush({ db: ctx.db, dir, defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected }, ctx.body);
+      return commits.getCommit(dir, sha, ctx.body.stats ?? true);
     },
     present: (c, ctx) => presentCommitDetail(c, ctx.project, ctx.repo.projectUrl),
   }),

@@ -6,6 +6,10 @@ import { lastCommitOf } from './commits.ts';
 import { git, gitSucceeds, gitText } from './git-run.ts';
 import { badRequest, forbidden } from './errors.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
+import { pushRuleOf } from './group-push-rules.ts';
+import { checkPush } from './push-checks.ts';
+import { recordPush, type PushedTo } from './push-events.ts';
+import type { UserRow } from '../db/schema.ts';
 import type { CommitAction, CommitCreateBody } from '../../../shared/src/commits.ts';
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -73,6 +77,23 @@ export async function createCommit(dir: string, defaultBranch: string, body: Com
   } finally {
     await fs.promises.rm(path.dirname(index), { recursive: true, force: true });
   }
+}
+
+/**
+ * A commit made through the API, treated as a push of it would be: checked against the
+ * project's push rule before the branch moves, then a push event and the "pushed" activity.
+ * Answers the new commit's id.
+ */
+export async function commitAsPush(
+  to: PushedTo & { defaultBranch: string; user: UserRow; mayWriteProtected: boolean },
+  body: CommitCreateBody,
+): Promise<string> {
+  const { db, dir, defaultBranch, user, mayWriteProtected } = to;
+  const rule = await pushRuleOf(db, { scope: 'projects', id: to.project.id });
+  const check = (update: RefUpdate) => checkPush({ db, dir, env: {}, defaultBranch, mayPushProtected: mayWriteProtected, rule, user }, [update]);
+  const update = await createCommit(dir, defaultBranch, body, { name: user.name, email: user.email, mayWriteProtected, check });
+  await recordPush(to, [update]);
+  return update.after;
 }
 
 /** The commit the new one follows: the branch itself, `start_branch`, `start_sha`, or none in an empty repository. */
