@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.ts';
+import { prepared, type Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectCreateBody, ProjectListQuery } from '../../../shared/src/projects.ts';
 import { validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
-import { nowIso } from '../util/time.ts';
+import { nowIso, today } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
-import { projectMember, projectVisibleTo } from './visibility.ts';
+import { projectMember, projectVisibility, projectVisibleTo, projectVisibleWhere } from './visibility.ts';
 import { copyGroupPushRule } from './group-push-rules.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { projectPayload } from './hook-payloads.ts';
@@ -114,15 +114,24 @@ export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, pa
  * the search of the group tree (see projectVisibleTo).
  */
 export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, limit = 100, level?: number): Promise<ProjectRow[]> {
-  return db
-    .selectFrom('projects')
-    .selectAll()
-    .where('namespace_id', '=', groupId)
-    .where((eb) => projectVisibleTo(eb, actor, level))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const shape = projectVisibility(actor, level);
+  let query = projectsOfGroupBy.get(shape.key);
+  if (!query) {
+    query = prepared((db, v: { groupId: number; limit: number; userId: number; today: string }) =>
+      db
+        .selectFrom('projects')
+        .selectAll()
+        .where('namespace_id', '=', v.groupId)
+        .where((eb) => projectVisibleWhere(eb, shape, v.userId, v.today))
+        .orderBy('id')
+        .limit(v.limit),
+    );
+    projectsOfGroupBy.set(shape.key, query);
+  }
+  return query(db, { groupId, limit, userId: actor.user?.id ?? 0, today: today() });
 }
+/** One prepared query per visibility shape (a handful: see ProjectVisibility). */
+const projectsOfGroupBy = new Map<string, (db: Db, v: { groupId: number; limit: number; userId: number; today: string }) => Promise<ProjectRow[]>>();
 
 /** The namespace of each project by ID; `known` groups (the group whose projects these are) are not read again. */
 export async function namespacesOf(db: Db, projects: ProjectRow[], known: GroupRow[] = []): Promise<Map<number, GroupRow>> {

@@ -55,20 +55,42 @@ export function groupVisibleTo(eb: GroupsEb, actor: Actor, memberOf: string[]): 
 }
 
 /**
+ * Which projects a caller sees, as a shape without values: `all` (an administrator, or a
+ * member of the group or an ancestor where every project is in that group), else those of
+ * the `levels` visibilities plus, for a signed-in user, those they are a member of
+ * (`membership` of the project itself where the caller's role in the group is known, `member`
+ * through the project or its group tree where it is not). Queries built from a shape are the
+ * same text for every caller of that shape, so they can be prepared once (see projectsOfGroup).
+ */
+export type ProjectVisibility = { kind: 'all'; key: string } | { kind: 'levels' | 'membership' | 'member'; levels: string[]; key: string };
+
+/**
  * `levelInNamespace`: the actor's role in the projects' group where every project is in the
  * same one and it is known (the group detail): a member of the group or an ancestor sees all
  * of them, anyone else only what visibility or a project membership shows, and the query
  * need not search the group tree for each project.
  */
+export function projectVisibility(actor: Actor, levelInNamespace?: number): ProjectVisibility {
+  if (actor.user?.is_admin || (levelInNamespace ?? 0) > 0) return { kind: 'all', key: 'all' };
+  const levels = visibleLevels(actor);
+  const kind = !actor.user ? 'levels' : levelInNamespace === undefined ? 'member' : 'membership';
+  return { kind, levels, key: `${kind}:${levels.join(',')}` };
+}
+
+/** The condition of a visibility shape, for the user (`userId`) on the day (`onDay`): values or a prepared query's stand-ins. */
+export function projectVisibleWhere(eb: ProjectsEb, shape: ProjectVisibility, userId: number, onDay: string): Expression<SqlBool> {
+  if (shape.kind === 'all') return sql<boolean>`1 = 1`;
+  const byVisibility = eb('projects.visibility', 'in', shape.levels);
+  if (shape.kind === 'levels') return byVisibility;
+  return eb.or([byVisibility, shape.kind === 'member' ? projectMember(eb, userId, 0, onDay) : projectMembership(eb, userId, 0, onDay)]);
+}
+
 export function projectVisibleTo(eb: ProjectsEb, actor: Actor, levelInNamespace?: number): Expression<SqlBool> {
-  if (actor.user?.is_admin || (levelInNamespace ?? 0) > 0) return sql<boolean>`1 = 1`;
-  const byVisibility = eb('projects.visibility', 'in', visibleLevels(actor));
-  if (!actor.user) return byVisibility;
-  return eb.or([byVisibility, levelInNamespace === undefined ? projectMember(eb, actor.user.id) : projectMembership(eb, actor.user.id)]);
+  return projectVisibleWhere(eb, projectVisibility(actor, levelInNamespace), actor.user?.id ?? 0, today());
 }
 
 /** Projects where the user holds a membership of the project itself. */
-function projectMembership(eb: ProjectsEb, userId: number, minLevel = 0): Expression<SqlBool> {
+function projectMembership(eb: ProjectsEb, userId: number, minLevel = 0, onDay = today()): Expression<SqlBool> {
   return eb.exists(
     eb
       .selectFrom('members as m')
@@ -76,15 +98,15 @@ function projectMembership(eb: ProjectsEb, userId: number, minLevel = 0): Expres
       .where('m.source_type', '=', 'project')
       .where('m.user_id', '=', userId)
       .where('m.access_level', '>=', minLevel)
-      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
+      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', onDay)]))
       .whereRef('m.source_id', '=', 'projects.id'),
   );
 }
 
 /** Projects where the user is a member, directly or through the namespace's group tree. */
-export function projectMember(eb: ProjectsEb, userId: number, minLevel = 0): Expression<SqlBool> {
+export function projectMember(eb: ProjectsEb, userId: number, minLevel = 0, onDay = today()): Expression<SqlBool> {
   return eb.or([
-    projectMembership(eb, userId, minLevel),
+    projectMembership(eb, userId, minLevel, onDay),
     eb.exists(
       eb
         .selectFrom('groups as ns')
@@ -95,7 +117,7 @@ export function projectMember(eb: ProjectsEb, userId: number, minLevel = 0): Exp
         .where('m.source_type', '=', 'group')
         .where('m.user_id', '=', userId)
         .where('m.access_level', '>=', minLevel)
-        .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())])),
+        .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', onDay)])),
     ),
   ]);
 }
