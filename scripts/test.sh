@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's heading says how long the run has taken so far (CI must stay under 30 minutes).
+step() { printf '\n\033[1m== %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
 LOGS=$(mktemp -d)
