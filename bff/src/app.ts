@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -67,16 +68,19 @@ export interface AppDeps {
 }
 
 /**
- * The declared routes (the API under /api/v4, the console's own under /api/console) as one
- * middleware: body parsing only when a body came, then one radix tree (find-my-way), looked up
- * once per request. Express would instead walk a mounted router's layers (parsers, the type
- * check, then each of the hundred route layers in turn), which costs a small request a fifth
- * of its time. Matching is as Express's: case-insensitive, a trailing slash ignored, HEAD
- * answered by the GET route, parameters percent-decoded (`acme%2Fplatform` is one parameter);
- * a path that cannot be decoded matches no route. An unknown path under /api/v4 answers the
- * platform's JSON 404; one under /api/console goes on to the session router.
+ * The declared routes (the API under /api/v4, the console's own under /api/console), served
+ * straight from node's request event: one radix tree (find-my-way), looked up once per
+ * request; body parsing only when a body came. Express would instead walk its router (the
+ * prelude, git, then a mounted router's parsers and each of the hundred route layers), which
+ * costs a small request as much as all of its own work; a declared route gets Express's
+ * request and response (their prototypes, as Express's own init sets them) and nothing else.
+ * Matching is as Express's: case-insensitive, a trailing slash ignored, HEAD answered by the
+ * GET route, parameters percent-decoded (`acme%2Fplatform` is one parameter); a path that
+ * cannot be decoded matches no route. Everything that matches no declaration goes to the
+ * Express app: an unknown path under /api/v4 answers the platform's JSON 404 there, one under
+ * /api/console goes on to the session router.
  */
-function declaredRoutes(deps: AppDeps): express.RequestHandler {
+function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: express.Request, res: express.Response) => void): http.RequestListener {
   const tree = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH });
   // The console's answers are the signed-in user's own: never stored by a cache.
   const noStore = (handler: express.RequestHandler): express.RequestHandler => (req, res, next) => {
@@ -109,10 +113,31 @@ function declaredRoutes(deps: AppDeps): express.RequestHandler {
     }
     json(req, res, (err) => (err ? then(err) : urlencoded(req, res, then)));
   };
-  return (req, res, next) => {
-    if (!isUnder(req.path, MOUNTS.api) && !isUnder(req.path, MOUNTS.console)) return next();
-    const found = tree.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
-    if (!found) return isUnder(req.path, MOUNTS.api) ? unknownRoute(req, res, next) : next();
+  return (rawReq, rawRes) => {
+    const url = rawReq.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const found = isUnder(pathname, MOUNTS.api) || isUnder(pathname, MOUNTS.console) ? tree.find((rawReq.method === 'HEAD' ? 'GET' : rawReq.method) as HTTPMethod, pathname) : null;
+    if (!found) return app(rawReq, rawRes);
+    // What Express's own init does for every request, and its router for the first layer.
+    const req = Object.setPrototypeOf(rawReq, app.request) as express.Request;
+    const res = Object.setPrototypeOf(rawRes, app.response) as express.Response;
+    req.res = res;
+    res.req = req;
+    res.locals = Object.create(null) as Record<string, unknown>;
+    req.originalUrl = url;
+    req.baseUrl = '';
+    // A handler ends the response or passes an error; a response already started is cut short, as Express does.
+    const next = (err?: unknown) => {
+      if (err === undefined || err === 'route' || err === 'router') return app(rawReq, rawRes);
+      if (res.headersSent) return void req.socket.destroy();
+      renderErrors(err, req, res, () => undefined);
+    };
+    try {
+      prelude(req, res);
+    } catch (err) {
+      return next(err);
+    }
     req.params = found.params as Record<string, string>;
     const handle = found.store as express.RequestHandler;
     const run = () => Promise.resolve(handle(req, res, next)).catch(next);
@@ -225,7 +250,8 @@ function cacheQuery(app: express.Express): void {
   });
 }
 
-export function createApp(deps: AppDeps) {
+/** The server's request listener: the declared routes directly, everything else through Express. */
+export function createApp(deps: AppDeps): http.RequestListener {
   const app = express();
   app.response.json = sendJson;
   app.disable('x-powered-by');
@@ -239,16 +265,20 @@ export function createApp(deps: AppDeps) {
   // header stay within what HTTP clients read (16 KB of headers).
   const log = requestLog(app, deps.logger);
   const security = securityHeaders(deps.config);
-  app.use((req, res, next) => {
+  const prelude = (req: express.Request, res: express.Response) => {
     log(req, res);
     for (const [name, value] of security) res.setHeader(name, value);
     if (req.url.length > MAX_URL_LENGTH) throw new ApiError(414, { message: `414 URI Too Long - keep the path and query under ${MAX_URL_LENGTH} characters` });
     if (/%00/i.test(req.url)) throw badRequest('400 Bad request - parameters must not contain NUL characters');
+  };
+  app.use((req, res, next) => {
+    prelude(req, res);
     next();
   });
   // Git over HTTP at the platform's URL shape, <full path>.git/…: bodies stream to git.
   app.use(gitHttp(deps));
-  app.use(declaredRoutes(deps));
+  // What reaches Express under the API matched no declaration.
+  app.use(MOUNTS.api, unknownRoute);
   app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);
     next();
@@ -267,7 +297,7 @@ export function createApp(deps: AppDeps) {
   }
   app.use(unknownRoute);
   app.use(renderErrors);
-  return app;
+  return declaredRoutes(app, deps, prelude);
 }
 
 /** A readable view of /api/v4/openapi.json, rendered by Swagger UI. */
