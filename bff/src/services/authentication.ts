@@ -53,15 +53,22 @@ export async function actorForToken(db: Db, plaintext: string): Promise<Actor | 
   return { user, via: 'token', token, scopes: json<string[]>(token.scopes, []) };
 }
 
-/** The joined row as the user's row and the token's (its `token_` columns, unprefixed). */
+/**
+ * The joined row as the user's row and the token's (its `token_` columns, unprefixed), by a
+ * function compiled for the row's columns (the same on every call: one hidden class per
+ * object, no walk over seventy entries per request).
+ */
 function split(row: object): { user: UserRow; token: TokenRow } {
-  const user: Record<string, unknown> = {};
-  const token: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith(PREFIX)) token[key.slice(PREFIX.length)] = value;
-    else user[key] = value;
-  }
-  return { user: user as UserRow, token: token as TokenRow };
+  const keys = Object.keys(row);
+  if (splitter?.width !== keys.length) splitter = compileSplit(keys);
+  return splitter.fn(row) as { user: UserRow; token: TokenRow };
+}
+let splitter: { width: number; fn: (row: object) => unknown } | undefined;
+function compileSplit(keys: string[]) {
+  const field = (k: string) => `${JSON.stringify(k.startsWith(PREFIX) ? k.slice(PREFIX.length) : k)}: r[${JSON.stringify(k)}]`;
+  const user = keys.filter((k) => !k.startsWith(PREFIX)).map(field);
+  const token = keys.filter((k) => k.startsWith(PREFIX)).map(field);
+  return { width: keys.length, fn: new Function('r', `return { user: { ${user.join(', ')} }, token: { ${token.join(', ')} } };`) as (row: object) => unknown };
 }
 
 /** last_used_at is kept to the minute: one write per token per minute at most. */
