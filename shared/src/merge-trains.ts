@@ -42,6 +42,8 @@ export const mergeTrain = z.object({
   dropped_reason: z.string().nullable(),
   /** Waiting for the merge request's own pipeline before joining (added with auto_merge). */
   scheduled: z.boolean(),
+  /** On the train, but its pipeline has not moved for a long while: no CI reports on it. */
+  stuck: z.boolean(),
   author: userBasic.nullable(),
   pipeline_started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -49,7 +51,8 @@ export const mergeTrain = z.object({
 export type MergeTrain = z.infer<typeof mergeTrain>;
 
 export const mergeTrainListQuery = paginationQuery.extend({
-  scope: z.enum(['active', 'complete']).optional(),
+  /** `dropped` (Gatehouse's): cars that left the train unmerged, with their reason. */
+  scope: z.enum(['active', 'complete', 'dropped']).optional(),
   sort: z.enum(['asc', 'desc']).optional(),
 });
 export type MergeTrainListQuery = z.infer<typeof mergeTrainListQuery>;

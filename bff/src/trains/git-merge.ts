@@ -95,7 +95,7 @@ export async function trainCommit(dir: string, base: string, head: string, messa
 /** Moves `ref` to `sha` only if it still points at `old` (empty: it must not exist); false when it moved meanwhile. */
 export async function swapRef(dir: string, ref: string, sha: string, old: string, reason: string): Promise<boolean> {
   try {
-    await git(dir, ['update-ref', '-m', reason, ref, sha, old]);
+    await git(dir, /^0+$/.test(sha) ? ['update-ref', '-m', reason, '-d', ref, old] : ['update-ref', '-m', reason, ref, sha, old]);
     return true;
   } catch {
     return false;
