@@ -118,8 +118,8 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
   });
 
   it('a push to a car’s source branch restarts it on a new train ref and pipeline', async () => {
-    const before = await pipelineOf((await openOnTrain('echo')).iid);
-    const iid = (await car(Number(before.ref.split('/')[2]))).merge_request.iid;
+    const { iid } = await openOnTrain('echo');
+    const before = await pipelineOf(iid);
     await commitTo(project.id, 'echo', { 'echo.txt': 'echo again\n' });
     const after = await pipelineOf(iid, before.id);
     assert.notEqual(after.sha, before.sha);
