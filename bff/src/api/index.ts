@@ -14,7 +14,7 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
-import { consoleRoutes } from './console.ts';
+import { consoleRoutes as consoleOwnRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
@@ -57,7 +57,8 @@ export const apiRoutes: RouteSpec[] = [
   ...mergeRequestMergeRoutes,
 ];
 
-export { consoleRoutes };
+/** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
-export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes, ...mergeSettingsRoutes];
+export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -47,9 +47,11 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
     expectStatus(await api(`/projects/${project.id}/repository/branches/one`), 404);
     const events = await api(`/projects/${project.id}/merge_requests/${mr.iid}/resource_state_events`);
     assert.ok(events.body.some((e: { state: string }) => e.state === 'merged'));
-    const hook = await eventually(async () => receiver.requests.find((r) => r.body?.object_kind === 'merge_request' && r.body?.object_attributes?.action === 'merge'), 'the merge hook');
-    assert.equal(hook.body.object_attributes.iid, mr.iid);
-    await eventually(async () => receiver.requests.find((r) => r.body?.object_kind === 'push' && r.body?.after === log[0].id), 'the push hook');
+    type Payload = { object_kind?: string; after?: string; object_attributes?: { action?: string; iid?: number } };
+    const payloads = () => receiver.requests.map((r) => (r.json ?? {}) as Payload);
+    const hook = await eventually(async () => payloads().find((p) => p.object_kind === 'merge_request' && p.object_attributes?.action === 'merge'), 'the merge hook');
+    assert.equal(hook.object_attributes?.iid, mr.iid);
+    await eventually(async () => payloads().find((p) => p.object_kind === 'push' && p.after === log[0].id), 'the push hook');
   });
 
   it('fast-forwards with the ff merge method, and answers 406 when the source is behind', async () => {

@@ -52,7 +52,7 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
 
   it('three cars, statuses in different orders: main ends with exactly the cars that passed, in train order', async () => {
     const names = ['alpha', 'bravo', 'charlie'];
-    const mrs = [];
+    const mrs: { iid: number; sha: string }[] = [];
     for (const n of names) {
       await commitTo(project.id, n, { [`${n}.txt`]: `${n}\n` }, { message: `Add ${n}` });
       mrs.push(await openMergeRequest(project.id, n, `Feature ${n}`));

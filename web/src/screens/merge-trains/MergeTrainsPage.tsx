@@ -162,7 +162,7 @@ function MergeTrains() {
         <Stack gap="xs">
           <Title order={3} size="h4">Merged</Title>
           <DataTable label="Merged by the train" items={merged.data!.items} columns={mergedColumns} getRowId={(c) => String(c.id)} />
-          <TablePager info={merged.data?.info} shown={merged.data?.items.length ?? 0} what={(n) => (n === 1 ? 'merge' : 'merges')} onPage={(p) => list.update({ page: String(p) })} />
+          <TablePager info={merged.data?.page} shown={merged.data?.items.length ?? 0} what={(n) => (n === 1 ? 'merge' : 'merges')} onPage={(p) => list.update({ page: String(p) })} />
         </Stack>
       )}
       <ConfirmDialog
