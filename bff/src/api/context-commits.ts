@@ -3,6 +3,8 @@ import { contextCommit, contextCommitsBody, createdContextCommit } from '../../.
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { fromZodError } from '../http/errors.ts';
+import { pageOfList, pageRequest } from '../db/pagination.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { findMergeRequest } from '../services/merge-request-merge.ts';
 import * as contextCommits from '../services/context-commits.ts';
@@ -31,7 +33,8 @@ export const contextCommitRoutes = [
     permission: 'download_code',
     ...withMergeRequest,
     response: z.array(contextCommit),
-    handler: async (ctx) => contextCommits.listContextCommits(ctx.db, ctx.dir, ctx.mr),
+    query: paginationQuery,
+    handler: async (ctx) => pageOfList(await contextCommits.listContextCommits(ctx.db, ctx.dir, ctx.mr), pageRequest(ctx.query)),
     present: presentContextCommit,
   }),
   defineRoute({

@@ -15,12 +15,12 @@ type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'projec
 const urls = (ctx: { baseUrl: string; project: { path_with_namespace: string } }) => ({ baseUrl: ctx.baseUrl, projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}` });
 const present = (v: trains.CarView, ctx: Parameters<typeof urls>[0]) => presentMergeTrain(v, urls(ctx));
 
-/** Trains on for the project (else 403), then the merge request named by :merge_request_iid. */
+/** The merge request named by :merge_request_iid, then trains on for the project (else 403). */
 const withMergeRequest = {
   params: { merge_request_iid: recordId('Merge Request') },
   with: {
-    enabled: async (ctx: Ctx) => trains.requireTrains(ctx.project),
     mr: (ctx: Ctx) => findMergeRequest(ctx.db, ctx.project, ctx.params.merge_request_iid),
+    enabled: async (ctx: Ctx) => trains.requireTrains(ctx.project),
     dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
   },
 };
