@@ -49,6 +49,8 @@ export function nextStep(cars: CarState[], targetHead: string, limit: number): S
       if (car.status !== 'idle') return { kind: 'idle', car };
       continue;
     }
+    // The target already moved to the head car's train commit (a run stopped before recording the merge): record it.
+    if (i === 0 && car.trainSha !== null && car.trainSha === targetHead && car.pipeline === 'success') return { kind: 'merge', car, from: targetHead };
     if (!builtOn(car, base)) return { kind: 'build', car, base };
     if (i === 0) {
       if (car.conflict) return { kind: 'drop', car, reason: 'the merge request has merge conflicts with the target branch' };

@@ -62,6 +62,10 @@ describe('merge train plan', () => {
     assert.equal(nextStep([pushed], 'main0', 20).kind, 'build');
   });
 
+  it('records a merge whose target move happened before a restart, without building again', () => {
+    assert.deepEqual(nextStep([built(1, 'main0', 'success')], 't1', 20), { kind: 'merge', car: built(1, 'main0', 'success'), from: 't1' });
+  });
+
   it('rebuilds the head when the target moved outside the train', () => {
     assert.equal(nextStep([built(1, 'main0', 'success')], 'main1', 20).kind, 'build');
   });

@@ -6,6 +6,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { resolveCommit } from '../services/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
 import { ensureRepository, DEFAULT_BRANCH } from '../services/repositories.ts';
+import { recordPush } from '../services/push-events.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { deleteRef, MergeConflict, swapRef, trainCommit } from './git-merge.ts';
@@ -207,9 +208,14 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
   await db.updateTable('merge_train_cars').set({ status: 'merging', updated_at: now }).where('id', '=', car.id).execute();
   const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
   const update = { before: step.from, after: car.train_ref_sha!, ref: `refs/heads/${ctx.target}` };
+  const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true };
   let moved: boolean;
   try {
-    moved = await moveBranchAsPush({ db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true }, update);
+    if (step.from === car.train_ref_sha) {
+      // Moved by a run that stopped before recording it: its push is recorded now.
+      await recordPush(to, [{ ...update, before: car.base_sha! }]);
+      moved = true;
+    } else moved = await moveBranchAsPush(to, update);
   } catch (e) {
     if (e instanceof PushRefused) return dropCar(ctx, car, mr, `the push rule refused the merge: ${e.message}`);
     throw e;
