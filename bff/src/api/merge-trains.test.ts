@@ -156,6 +156,22 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
     await pipelineOf(mr.iid);
   });
 
+  it('merge immediately: past the train where the project allows it (skip_merged), the cars behind are rebuilt on it', async () => {
+    const skipper = await openOnTrain('hotel');
+    const behind = await openOnTrain('india');
+    const before = await pipelineOf(behind.iid);
+    const refused = await api(`/projects/${project.id}/merge_requests/${skipper.iid}/merge`, { method: 'PUT', json: { skip_merge_train: true } });
+    expectStatus(refused, 405);
+    expectStatus(await setTrains({ merge_trains_skip_train_allowed: true }), 200);
+    expectStatus(await api(`/projects/${project.id}/merge_requests/${skipper.iid}/merge`, { method: 'PUT', json: { skip_merge_train: true } }), 200);
+    const skipped = await car(skipper.iid);
+    assert.equal(skipped.status, 'skip_merged');
+    assert.ok(skipped.merged_at);
+    const rebuilt = await pipelineOf(behind.iid, before.id);
+    expectStatus(await api(`/projects/${project.id}/repository/files/hotel.txt?ref=${rebuilt.sha}`), 200);
+    expectStatus(await api(carPath(behind.iid), { method: 'DELETE' }), 204);
+  });
+
   it('callers without the role: anonymous 401, Reporter 403', async () => {
     expectStatus(await api(trains(), { token: null }), 401);
     expectStatus(await api(trains(), { token: reporter.token }), 403);
