@@ -37,7 +37,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
     const res = await merge(mr.iid, { sha: source, merge_commit_message: 'Merge the first feature', should_remove_source_branch: true }, maintainer.token);
     expectStatus(res, 200);
     assert.equal(res.body.state, 'merged');
-    assert.equal(res.body.merged_by?.id ?? res.body.merge_user?.id, maintainer.user.id);
+    assert.equal(res.body.merge_user?.id ?? res.body.merge_user_id, maintainer.user.id);
     assert.ok(res.body.merged_at);
     const log = await firstParentSubjects(project.id, 'main');
     assert.equal(log[0].title, 'Merge the first feature');

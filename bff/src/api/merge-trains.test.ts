@@ -9,6 +9,7 @@ let server: TestServer;
 let project: { id: number; path_with_namespace: string };
 let developer: Awaited<ReturnType<typeof userWithRole>>;
 let reporter: Awaited<ReturnType<typeof userWithRole>>;
+let maintainer: Awaited<ReturnType<typeof userWithRole>>;
 
 const trains = () => `/projects/${project.id}/merge_trains`;
 const carPath = (iid: number) => `${trains()}/merge_requests/${iid}`;
@@ -30,6 +31,7 @@ before(async () => {
   project = await buildProject(group.id);
   developer = await userWithRole(group.id, 30);
   reporter = await userWithRole(group.id, 20);
+  maintainer = await userWithRole(group.id, 40);
   await commitTo(project.id, 'main', { 'README.md': '# Trains\n' }, { message: 'Initial commit' });
 });
 after(async () => server.close());
@@ -58,11 +60,11 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
       mrs.push(await openMergeRequest(project.id, n, `Feature ${n}`));
     }
     for (const mr of mrs) {
-      const res = await api(carPath(mr.iid), { method: 'POST', token: developer.token, json: { sha: mr.sha } });
+      const res = await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: mr.sha } });
       expectStatus(res, 201);
       const c = expectShape(mergeTrain, res.body);
       assert.equal(c.merge_request.iid, mr.iid);
-      assert.equal(c.user?.id, developer.user.id);
+      assert.equal(c.user?.id, maintainer.user.id);
       assert.equal(c.target_branch, 'main');
     }
     const [a, b, c] = await Promise.all(mrs.map((mr) => pipelineOf(mr.iid)));
@@ -172,7 +174,10 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
     expectStatus(await api(carPath(behind.iid), { method: 'DELETE' }), 204);
   });
 
-  it('callers without the role: anonymous 401, Reporter 403', async () => {
+  it('callers without the role: anonymous 401, Reporter 403, a Developer may not merge into the protected default branch (401)', async () => {
+    await commitTo(project.id, 'juliett', { 'juliett.txt': 'juliett\n' });
+    const mr = await openMergeRequest(project.id, 'juliett', 'Juliett');
+    expectStatus(await api(carPath(mr.iid), { method: 'POST', token: developer.token, json: {} }), 401);
     expectStatus(await api(trains(), { token: null }), 401);
     expectStatus(await api(trains(), { token: reporter.token }), 403);
     expectStatus(await api(carPath(1), { method: 'POST', token: reporter.token, json: {} }), 403);
