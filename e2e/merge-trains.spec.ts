@@ -11,7 +11,7 @@ test.describe('Merge trains of a project', () => {
   test.describe.configure({ timeout: 180_000 });
   test('a Maintainer turns trains on and adds two merge requests; CI passes the first (merged, the second moves up) and fails the second (dropped with its reason)', async ({ page, api }) => {
     const suffix = Date.now().toString(36);
-    const group = await api<{ id: number }>('GET', '/groups/acme');
+    const group = await api<{ id: number }>('POST', '/groups', { name: `Trains ${suffix}`, path: `trains-${suffix}` });
     const created = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `Trains ${suffix}`, path: `trains-${suffix}`, namespace_id: group.json.id });
     expect(created.status).toBe(201);
     const project = created.json;
@@ -43,7 +43,9 @@ test.describe('Merge trains of a project', () => {
 
     await signInAt(page, `/projects/${project.path_with_namespace}/-/merge_trains`, maintainer);
     await expect(page.getByRole('heading', { name: 'Merge trains', level: 2 })).toBeVisible();
-    await page.getByRole('switch', { name: 'Merge trains' }).check();
+    // The switch shows the saved setting: it turns on once the server has it.
+    await page.getByRole('switch', { name: 'Merge trains' }).click();
+    await expect(page.getByRole('switch', { name: 'Merge trains' })).toBeChecked();
     await expect(page.getByText('No merge request is on a train')).toBeVisible();
     for (const mr of mrs) {
       await page.getByRole('textbox', { name: 'Merge request number' }).fill(String(mr.iid));
@@ -76,7 +78,7 @@ test.describe('Merge trains of a project', () => {
 
   test('removing a car asks first, then takes it off the train', async ({ page, api }) => {
     const suffix = Date.now().toString(36);
-    const group = await api<{ id: number }>('GET', '/groups/acme');
+    const group = await api<{ id: number }>('POST', '/groups', { name: `Remove ${suffix}`, path: `remove-${suffix}` });
     const project = (await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `Remove ${suffix}`, path: `remove-${suffix}`, namespace_id: group.json.id })).json;
     await api('POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'Init', actions: [{ action: 'create', file_path: 'README.md', content: 'x\n' }] });
     await api('POST', `/projects/${project.id}/repository/commits`, { branch: 'e2e-remove', start_branch: 'main', commit_message: 'Change', actions: [{ action: 'create', file_path: 'r.txt', content: 'r\n' }] });

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MergeSettings, MergeTrain } from '../../../shared/src/merge-trains.ts';
 import { consoleApi, data, page, v4, type MutationOptions, type Page } from './client.ts';
@@ -23,6 +24,16 @@ export function useMergeTrains(projectId: number, scope: MergeTrainScope, pageNo
     // Pipelines move as external CI reports: the screen follows without a reload.
     refetchInterval: opts.follow ? 2_000 : false,
   });
+}
+
+/** The merged and dropped lists follow the queue: whenever a car moves, leaves or joins, they are read again. */
+export function useHistoryFollowsQueue(projectId: number, queue: MergeTrain[] | undefined) {
+  const qc = useQueryClient();
+  const signature = queue?.map((c) => `${c.id}:${c.status}:${c.pipeline?.status ?? ''}`).join(',');
+  useEffect(() => {
+    if (signature === undefined) return;
+    void qc.invalidateQueries({ queryKey: [...mergeTrainsKeys.project(projectId), 'list'], predicate: (q) => q.queryKey[3] !== 'active' });
+  }, [qc, projectId, signature]);
 }
 
 export function useMergeSettings(projectId: number) {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { MergeTrain } from '../../../../shared/src/merge-trains.ts';
-import { useAddToTrain, useMergeSettings, useMergeTrains, useRemoveFromTrain, useUpdateMergeSettings } from '../../api/merge-trains.ts';
+import { useAddToTrain, useHistoryFollowsQueue, useMergeSettings, useMergeTrains, useRemoveFromTrain, useUpdateMergeSettings } from '../../api/merge-trains.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams } from '../../components/list-params.ts';
@@ -49,8 +49,9 @@ function MergeTrains() {
   const enabled = settings.data?.merge_trains_enabled === true;
   const active = useMergeTrains(project.id, 'active', 1, { enabled, follow: true });
   const list = useListParams();
-  const merged = useMergeTrains(project.id, 'complete', list.page, { enabled, follow: (active.data?.items.length ?? 0) > 0 });
-  const dropped = useMergeTrains(project.id, 'dropped', 1, { enabled, follow: (active.data?.items.length ?? 0) > 0 });
+  const merged = useMergeTrains(project.id, 'complete', list.page, { enabled });
+  const dropped = useMergeTrains(project.id, 'dropped', 1, { enabled });
+  useHistoryFollowsQueue(project.id, active.data?.items);
   const [removing, setRemoving] = useState<MergeTrain | null>(null);
   const remove = useRemoveFromTrain(project.id, { meta: { errorTitle: 'The merge request was not removed' } });
 
@@ -231,9 +232,10 @@ function AddToTrain() {
   return (
     <Group align="flex-end" gap="sm" component="form" onSubmit={(e: React.FormEvent) => {
       e.preventDefault();
-      if (typeof iid === 'number') add.mutate(iid, { onSuccess: () => { notifySuccess('Added to the merge train', `!${iid} is on the train.`); setIid(''); } });
+      // The queue shows the new car: no toast needed.
+      if (typeof iid === 'number') add.mutate(iid, { onSuccess: () => setIid('') });
     }}>
-      <NumberInput label="Merge request number" placeholder="e.g. 12" min={1} w={220} value={iid} onChange={setIid} hideControls />
+      <NumberInput label="Merge request number" description="The number after ! in its title" min={1} w={220} value={iid} onChange={setIid} hideControls />
       <Button type="submit" loading={add.isPending} disabled={typeof iid !== 'number'}>
         Add to merge train
       </Button>
