@@ -130,6 +130,7 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
   it('removing a car takes it off the train with the reason; the list scopes tell active, complete and dropped apart', async () => {
     const mr = await openOnTrain('foxtrot');
     expectStatus(await api(carPath(mr.iid), { method: 'DELETE', token: developer.token }), 204);
+    expectStatus(await api(carPath(mr.iid), { method: 'DELETE', token: developer.token }), 409);
     const c = await car(mr.iid);
     assert.match(c.dropped_reason!, new RegExp(developer.user.username));
     assert.equal(c.position, null);

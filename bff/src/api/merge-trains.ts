@@ -77,10 +77,11 @@ export const mergeTrainRoutes = [
     method: 'delete',
     path: `${base}/merge_requests/:merge_request_iid`,
     area,
-    summary: 'Take a merge request off its merge train (the platform’s cancel of auto-merge); the cars behind it are rebuilt without it (Developer)',
+    summary: 'Take a merge request off its merge train (the platform’s cancel of auto-merge); the cars behind it are rebuilt without it; 409 when it is not on one (Developer)',
     load: 'project',
     permission: 'push_code',
     ...withMergeRequest,
+    errors: [409],
     handler: async (ctx) => trains.removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mr, ctx.actor.user!),
   }),
   // Declared after the merge request paths: a branch is one path segment (slashes URL-encoded).

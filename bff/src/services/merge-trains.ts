@@ -147,7 +147,7 @@ export async function addToTrain(a: Adder, mr: MergeRequestRow, body: MergeTrain
 /** Takes the merge request off its train (cancel auto-merge); the cars behind it are rebuilt without it. */
 export async function removeFromTrain(ctx: { db: Db; dir: string; project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, by: UserRow): Promise<void> {
   const car = await ctx.db.selectFrom('merge_train_cars').selectAll().where('active_merge_request_id', '=', mr.id).executeTakeFirst();
-  if (!car) throw notFound('Merge Train');
+  if (!car) throw conflict('The merge request is not on a merge train');
   await dropCar(ctx, car, mr, `${by.username} removed it`, by);
 }
 
