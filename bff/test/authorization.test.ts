@@ -293,6 +293,8 @@ before(async () => {
   people.admin = await person({ admin: true });
   fx.group = await groupWithMembers();
   fx.project = await buildProject(fx.group.id);
+  // Merge train routes answer 403 where trains are off: on here, so the roles decide.
+  await ok(`/api/console/projects/${fx.project.id}/merge_settings`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
   // Direct members of the project as well, for the routes that read direct members only.
   await addMember('projects', fx.project.id, people.guest.id, GUEST);
   people.bystander = await person();

@@ -623,3 +623,46 @@ describe('gitbeaker: pipelines', () => {
     await rejects(api.PipelineTriggerTokens.trigger(project.id, 'main', token.token as string), 404);
   });
 });
+
+describe('gitbeaker: merging, context commits and merge trains', () => {
+  it('merges a merge request, names context commits, and runs a merge request through a merge train', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-trains'), namespaceId: group.id });
+    const write = (branch: string, file: string, start?: string) =>
+      api.Commits.create(project.id, branch, `Add ${file}`, [{ action: 'create', filePath: file, content: `${file}\n` }], start ? { startBranch: start } : {});
+    const first = await write('main', 'README.md');
+    await write('direct', 'direct.txt', 'main');
+    const direct = await api.MergeRequests.create(project.id, 'direct', 'main', 'Merged directly');
+    const merged = await api.MergeRequests.accept(project.id, direct.iid, { mergeCommitMessage: 'Merge it directly' });
+    assert.equal(merged.state, 'merged');
+    await rejects(api.MergeRequests.accept(project.id, direct.iid), 405);
+
+    await write('train', 'train.txt', 'main');
+    const mr = await api.MergeRequests.create(project.id, 'train', 'main', 'On the train');
+    const added = await api.MergeRequestContextCommits.create(project.id, [first.id], { mergerequestIId: mr.iid });
+    assert.deepEqual(added.map((c) => c.id), [first.id]);
+    assert.deepEqual((await api.MergeRequestContextCommits.all(project.id, mr.iid)).map((c) => c.id), [first.id]);
+    await api.MergeRequestContextCommits.remove(project.id, mr.iid, { commits: [first.id] });
+    assert.deepEqual(await api.MergeRequestContextCommits.all(project.id, mr.iid), []);
+
+    await rejects(api.MergeTrains.addMergeRequest(project.id, mr.iid), 403);
+    const settings = await fetch(`${server.url}/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': server.rootToken, 'Content-Type': 'application/json' }, body: JSON.stringify({ merge_trains_enabled: true }) });
+    assert.equal(settings.status, 200);
+    const cars = await api.MergeTrains.addMergeRequest(project.id, mr.iid, { sha: mr.sha as string });
+    assert.equal((cars as unknown as { merge_request: { iid: number } }).merge_request.iid, mr.iid);
+    let car = await api.MergeTrains.showStatus(project.id, mr.iid);
+    for (let i = 0; i < 400 && !car.pipeline; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      car = await api.MergeTrains.showStatus(project.id, mr.iid);
+    }
+    assert.equal(car.pipeline?.ref, `refs/merge-requests/${mr.iid}/train`);
+    await api.Commits.editStatus(project.id, car.pipeline!.sha, 'success', { name: 'train', ref: car.pipeline!.ref });
+    for (let i = 0; i < 400 && car.status !== 'merged'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      car = await api.MergeTrains.showStatus(project.id, mr.iid);
+    }
+    assert.equal(car.status, 'merged');
+    assert.deepEqual((await api.MergeTrains.all(project.id, { scope: 'complete' })).map((c) => c.merge_request.iid), [mr.iid]);
+    assert.equal((await api.MergeRequests.show(project.id, mr.iid)).state, 'merged');
+  });
+});

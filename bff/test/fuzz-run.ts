@@ -83,6 +83,8 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.sha = (await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'fuzz: first', actions: [readme] } }, 201)).id;
   world.pipelineId = (await ok(`/projects/${project.id}/statuses/${world.sha}`, { method: 'POST', json: { state: 'running', name: 'fuzz' } }, 201)).pipeline_id;
   world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
+  // Merge trains on, so their routes answer lists rather than 403.
+  await ok(`/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
 }
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {

@@ -14,7 +14,7 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
-import { consoleRoutes } from './console.ts';
+import { consoleRoutes as consoleOwnRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
@@ -23,6 +23,9 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
+import { contextCommitRoutes } from './context-commits.ts';
+import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -49,9 +52,13 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...mergeTrainRoutes,
+  ...contextCommitRoutes,
+  ...mergeRequestMergeRoutes,
 ];
 
-export { consoleRoutes };
+/** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -407,6 +407,48 @@ export interface PipelineJobsTable {
   finished_at: string | null;
 }
 
+// Merge trains and merging (016). ProjectsTable gains the merge settings by declaration merging, so this block stays apart.
+export interface ProjectsTable {
+  merge_method: Generated<string>;
+  merge_trains_enabled: Generated<Bool>;
+  merge_trains_skip_train_allowed: Generated<Bool>;
+  merge_trains_cars_limit: Generated<number>;
+}
+
+export interface MergeTrainCarsTable {
+  id: Generated<number>;
+  project_id: number;
+  merge_request_id: number;
+  active_merge_request_id: number | null;
+  target_branch: string;
+  user_id: number | null;
+  status: string;
+  scheduled: Generated<Bool>;
+  squash: Generated<Bool>;
+  sequence: number;
+  pipeline_id: number | null;
+  base_sha: string | null;
+  source_sha: string | null;
+  train_ref_sha: string | null;
+  conflict: Generated<Bool>;
+  dropped_reason: string | null;
+  pipeline_started_at: string | null;
+  merged_at: string | null;
+  finished_at: string | null;
+  duration: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MergeRequestContextCommitsTable {
+  id: Generated<number>;
+  merge_request_id: number;
+  sha: string;
+  created_at: string;
+}
+
+export type MergeTrainCarRow = Selectable<MergeTrainCarsTable>;
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -430,6 +472,8 @@ export interface Database {
   pipeline_triggers: PipelineTriggersTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;
+  merge_train_cars: MergeTrainCarsTable;
+  merge_request_context_commits: MergeRequestContextCommitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

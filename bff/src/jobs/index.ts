@@ -4,6 +4,7 @@ import { purgeExpiredSessions } from '../services/session.ts';
 import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
+import { mergeTrainJob } from '../trains/run.ts';
 import { isoPlus } from '../util/time.ts';
 
 const HOUR = 3_600_000;
@@ -28,7 +29,7 @@ export const housekeepingJob = defineJob({
 });
 
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };

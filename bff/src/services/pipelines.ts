@@ -11,6 +11,7 @@ import { nowIso } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { jobPayload, pipelinePayload } from './hook-payloads.ts';
+import { onPipelineMoved } from '../trains/run.ts';
 
 const run = promisify(execFile);
 
@@ -168,7 +169,10 @@ export async function refreshPipeline(trx: Db, scope: PipelineScope, pipeline: P
   };
   await trx.updateTable('pipelines').set(changes).where('id', '=', pipeline.id).execute();
   const updated = { ...pipeline, ...changes };
-  if (status !== pipeline.status) await firePipelineEvent(trx, scope, updated, jobs);
+  if (status !== pipeline.status) {
+    await firePipelineEvent(trx, scope, updated, jobs);
+    await onPipelineMoved(trx, updated);
+  }
   return updated;
 }
 

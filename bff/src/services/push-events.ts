@@ -3,6 +3,7 @@ import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
+import { onBranchesPushed } from '../trains/run.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
@@ -100,6 +101,7 @@ export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promis
         .execute();
     }
     await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
+    await onBranchesPushed(trx, pushed.project.id, refs);
     await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
   });
 }

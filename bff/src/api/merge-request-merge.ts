@@ -1,0 +1,43 @@
+import { mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
+import { mergeRequest } from '../../../shared/src/merge-requests.ts';
+import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
+import { ApiError } from '../http/errors.ts';
+import { ensureRepository } from '../services/repositories.ts';
+import { findMergeRequest, mergeMergeRequest } from '../services/merge-request-merge.ts';
+import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
+import { presentMergeRequest } from '../presenters/merge-requests.ts';
+
+const area = 'merge-request-merge';
+type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'project'>;
+
+export const mergeRequestMergeRoutes = [
+  defineRoute({
+    method: 'put',
+    path: '/projects/:id/merge_requests/:merge_request_iid/merge',
+    area,
+    summary:
+      'Merge a merge request: the target branch moves to a merge commit (or fast-forwards) by the project’s merge method; 405 not mergeable (draft, closed, on a merge train), 406 conflicts or a needed rebase, 409 sha not the source head, 422 the merge failed (Developer; Maintainer into the default branch)',
+    load: 'project',
+    permission: 'push_code',
+    params: { merge_request_iid: recordId('Merge Request') },
+    with: {
+      mr: (ctx: Ctx) => findMergeRequest(ctx.db, ctx.project, ctx.params.merge_request_iid),
+      dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+    },
+    body: mergeRequestMergeBody,
+    response: mergeRequest,
+    errors: [405, 406, 409, 422],
+    handler: async (ctx) => {
+      const mayWriteProtected = allowed('push_to_default_branch', ctx);
+      try {
+        return await mergeMergeRequest({ db: ctx.db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected }, ctx.mr, ctx.body);
+      } catch (e) {
+        // The platform's 406: the branch cannot be merged as it stands.
+        if (e instanceof MergeConflict || e instanceof NeedsRebase) throw new ApiError(406, { message: 'Branch cannot be merged' });
+        throw e;
+      }
+    },
+    present: (mr, ctx) => presentMergeRequest(mr, ctx),
+  }),
+];

@@ -1,0 +1,193 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { mergeTrain } from '../../../shared/src/merge-trains.ts';
+import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { commitTo, eventually, firstParentSubjects, openMergeRequest } from '../../test/merge-fixtures.ts';
+
+let server: TestServer;
+let project: { id: number; path_with_namespace: string };
+let developer: Awaited<ReturnType<typeof userWithRole>>;
+let reporter: Awaited<ReturnType<typeof userWithRole>>;
+let maintainer: Awaited<ReturnType<typeof userWithRole>>;
+
+const trains = () => `/projects/${project.id}/merge_trains`;
+const carPath = (iid: number) => `${trains()}/merge_requests/${iid}`;
+type Car = z.infer<typeof mergeTrain>;
+
+const car = async (iid: number): Promise<Car> => expectShape(mergeTrain, (await api(carPath(iid))).body);
+/** Waits until the car has a pipeline other than `not` (its train ref was (re)built). */
+const pipelineOf = (iid: number, not?: number) =>
+  eventually(async () => {
+    const c = await car(iid);
+    return c.status === 'fresh' && c.pipeline && c.pipeline.id !== not ? c.pipeline : undefined;
+  }, `a train pipeline for !${iid}`);
+const report = (sha: string, ref: string, state: string) => api(`/projects/${project.id}/statuses/${sha}`, { method: 'POST', json: { state, ref, name: 'train-ci' } });
+const setTrains = (json: object) => api(`/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', json });
+
+before(async () => {
+  server = await startTestServer();
+  const group = await buildGroup();
+  project = await buildProject(group.id);
+  developer = await userWithRole(group.id, 30);
+  reporter = await userWithRole(group.id, 20);
+  maintainer = await userWithRole(group.id, 40);
+  await commitTo(project.id, 'main', { 'README.md': '# Trains\n' }, { message: 'Initial commit' });
+});
+after(async () => server.close());
+
+describe('merge trains while not enabled', () => {
+  it('answers 403 for the list and for adding', async () => {
+    await commitTo(project.id, 'off', { 'off.txt': 'off\n' });
+    const mr = await openMergeRequest(project.id, 'off', 'Off');
+    const list = await api(trains());
+    expectStatus(list, 403);
+    expectStatus(await api(carPath(mr.iid), { method: 'POST', json: {} }), 403);
+    await api(`/projects/${project.id}/merge_requests/${mr.iid}`, { method: 'PUT', json: { state_event: 'close' } });
+  });
+});
+
+describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', () => {
+  before(async () => {
+    expectStatus(await setTrains({ merge_trains_enabled: true }), 200);
+  });
+
+  it('three cars, statuses in different orders: main ends with exactly the cars that passed, in train order', async () => {
+    const names = ['alpha', 'bravo', 'charlie'];
+    const mrs: { iid: number; sha: string }[] = [];
+    for (const n of names) {
+      await commitTo(project.id, n, { [`${n}.txt`]: `${n}\n` }, { message: `Add ${n}` });
+      mrs.push(await openMergeRequest(project.id, n, `Feature ${n}`));
+    }
+    for (const mr of mrs) {
+      const res = await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: mr.sha } });
+      expectStatus(res, 201);
+      const c = expectShape(mergeTrain, res.body);
+      assert.equal(c.merge_request.iid, mr.iid);
+      assert.equal(c.user?.id, maintainer.user.id);
+      assert.equal(c.target_branch, 'main');
+    }
+    const [a, b, c] = await Promise.all(mrs.map((mr) => pipelineOf(mr.iid)));
+    assert.deepEqual([a.ref, b.ref, c.ref], mrs.map((mr) => `refs/merge-requests/${mr.iid}/train`));
+    // Each train ref holds the cars ahead: charlie's holds alpha's and bravo's files too.
+    for (const file of ['alpha.txt', 'bravo.txt', 'charlie.txt']) expectStatus(await api(`/projects/${project.id}/repository/files/${file}?ref=${c.sha}`), 200);
+    assert.deepEqual((await Promise.all(mrs.map((mr) => car(mr.iid)))).map((x) => x.position), [1, 2, 3]);
+
+    // Charlie passes first: it waits behind the others, it is not merged early.
+    expectStatus(await report(c.sha, c.ref, 'success'), 201);
+    // Bravo fails while alpha runs: not dropped yet, alpha may be the cause.
+    expectStatus(await report(b.sha, b.ref, 'failed'), 201);
+    const waiting = await car(mrs[2].iid);
+    assert.equal(waiting.status, 'fresh');
+    assert.equal((await car(mrs[1].iid)).dropped_reason, null);
+
+    // Alpha passes: it merges, bravo (now at the head, failed) is dropped, charlie is rebuilt without bravo.
+    expectStatus(await report(a.sha, a.ref, 'success'), 201);
+    const merged = await eventually(async () => ((await car(mrs[0].iid)).status === 'merged' ? car(mrs[0].iid) : undefined), 'alpha merged');
+    assert.ok(merged.merged_at);
+    assert.equal(typeof merged.duration, 'number');
+    const dropped = await eventually(async () => ((await car(mrs[1].iid)).dropped_reason ? car(mrs[1].iid) : undefined), 'bravo dropped');
+    assert.match(dropped.dropped_reason!, /pipeline/);
+    const c2 = await pipelineOf(mrs[2].iid, c.id);
+    expectStatus(await api(`/projects/${project.id}/repository/files/bravo.txt?ref=${c2.sha}`), 404);
+    assert.equal((await car(mrs[2].iid)).position, 1);
+    expectStatus(await report(c2.sha, c2.ref, 'success'), 201);
+    await eventually(async () => (await car(mrs[2].iid)).status === 'merged', 'charlie merged');
+
+    const log = await firstParentSubjects(project.id, 'main');
+    assert.deepEqual(
+      log.slice(0, 3).map((x) => x.title),
+      ["Merge branch 'charlie' into 'main'", "Merge branch 'alpha' into 'main'", 'Initial commit'],
+    );
+    assert.equal(log[0].parent_ids.length, 2);
+    expectStatus(await api(`/projects/${project.id}/repository/files/bravo.txt?ref=main`), 404);
+    const mr = await api(`/projects/${project.id}/merge_requests/${mrs[0].iid}`);
+    assert.equal(mr.body.state, 'merged');
+    assert.equal(mr.body.merge_commit_sha, log[1].id);
+    const notes = await api(`/projects/${project.id}/merge_requests/${mrs[1].iid}/notes`);
+    assert.ok(notes.body.some((n: { body: string; system: boolean }) => n.system && /merge train/.test(n.body)));
+    assert.equal((await api(`/projects/${project.id}/merge_requests/${mrs[1].iid}`)).body.state, 'opened');
+  });
+
+  it('answers 400 when sha is not the source head, 409 for a car already on the train, 404 for an unknown merge request', async () => {
+    await commitTo(project.id, 'delta', { 'delta.txt': 'delta\n' });
+    const mr = await openMergeRequest(project.id, 'delta', 'Delta');
+    const stale = await api(carPath(mr.iid), { method: 'POST', json: { sha: '0'.repeat(40) } });
+    expectStatus(stale, 400);
+    expectStatus(await api(carPath(mr.iid), { method: 'POST', json: {} }), 201);
+    expectStatus(await api(carPath(mr.iid), { method: 'POST', json: {} }), 409);
+    expectStatus(await api(carPath(99999), { method: 'POST', json: {} }), 404);
+  });
+
+  it('a push to a car’s source branch restarts it on a new train ref and pipeline', async () => {
+    const { iid } = await openOnTrain('echo');
+    const before = await pipelineOf(iid);
+    await commitTo(project.id, 'echo', { 'echo.txt': 'echo again\n' });
+    const after = await pipelineOf(iid, before.id);
+    assert.notEqual(after.sha, before.sha);
+  });
+
+  it('removing a car takes it off the train with the reason; the list scopes tell active, complete and dropped apart', async () => {
+    const mr = await openOnTrain('foxtrot');
+    expectStatus(await api(carPath(mr.iid), { method: 'DELETE', token: developer.token }), 204);
+    expectStatus(await api(carPath(mr.iid), { method: 'DELETE', token: developer.token }), 409);
+    const c = await car(mr.iid);
+    assert.match(c.dropped_reason!, new RegExp(developer.user.username));
+    assert.equal(c.position, null);
+    const active = expectShape(z.array(mergeTrain), (await api(`${trains()}?scope=active`)).body);
+    assert.ok(!active.some((x) => x.merge_request.iid === mr.iid));
+    const complete = expectShape(z.array(mergeTrain), (await api(`${trains()}?scope=complete&sort=asc`)).body);
+    assert.ok(complete.every((x) => x.status === 'merged' || x.status === 'skip_merged'));
+    assert.ok(complete.length >= 2);
+    assert.ok(complete[0].id < complete[1].id);
+    const branch = await api(`${trains()}/main?per_page=1`);
+    expectStatus(branch, 200);
+    assert.equal(branch.body.length, 1);
+    assert.ok(Number(branch.headers.get('x-total')) >= 3);
+    assert.deepEqual((await api(`${trains()}/no-such-branch`)).body, []);
+  });
+
+  it('with auto_merge, a merge request whose pipeline still runs is scheduled (202) and joins when it passes', async () => {
+    const sha = await commitTo(project.id, 'golf', { 'golf.txt': 'golf\n' });
+    const mr = await openMergeRequest(project.id, 'golf', 'Golf');
+    expectStatus(await report(sha, 'golf', 'running'), 201);
+    const res = await api(carPath(mr.iid), { method: 'POST', json: { auto_merge: true } });
+    expectStatus(res, 202);
+    assert.equal(expectShape(mergeTrain, res.body).scheduled, true);
+    assert.equal((await car(mr.iid)).pipeline, null);
+    expectStatus(await report(sha, 'golf', 'success'), 201);
+    await pipelineOf(mr.iid);
+  });
+
+  it('merge immediately: past the train where the project allows it (skip_merged), the cars behind are rebuilt on it', async () => {
+    const skipper = await openOnTrain('hotel');
+    const behind = await openOnTrain('india');
+    const before = await pipelineOf(behind.iid);
+    const refused = await api(`/projects/${project.id}/merge_requests/${skipper.iid}/merge`, { method: 'PUT', json: { skip_merge_train: true } });
+    expectStatus(refused, 405);
+    expectStatus(await setTrains({ merge_trains_skip_train_allowed: true }), 200);
+    expectStatus(await api(`/projects/${project.id}/merge_requests/${skipper.iid}/merge`, { method: 'PUT', json: { skip_merge_train: true } }), 200);
+    const skipped = await car(skipper.iid);
+    assert.equal(skipped.status, 'skip_merged');
+    assert.ok(skipped.merged_at);
+    const rebuilt = await pipelineOf(behind.iid, before.id);
+    expectStatus(await api(`/projects/${project.id}/repository/files/hotel.txt?ref=${rebuilt.sha}`), 200);
+    expectStatus(await api(carPath(behind.iid), { method: 'DELETE' }), 204);
+  });
+
+  it('callers without the role: anonymous 401, Reporter 403, a Developer may not merge into the protected default branch (401)', async () => {
+    await commitTo(project.id, 'juliett', { 'juliett.txt': 'juliett\n' });
+    const mr = await openMergeRequest(project.id, 'juliett', 'Juliett');
+    expectStatus(await api(carPath(mr.iid), { method: 'POST', token: developer.token, json: {} }), 401);
+    expectStatus(await api(trains(), { token: null }), 401);
+    expectStatus(await api(trains(), { token: reporter.token }), 403);
+    expectStatus(await api(carPath(1), { method: 'POST', token: reporter.token, json: {} }), 403);
+  });
+});
+
+async function openOnTrain(name: string) {
+  await commitTo(project.id, name, { [`${name}.txt`]: `${name}\n` });
+  const mr = await openMergeRequest(project.id, name, name);
+  expectStatus(await api(carPath(mr.iid), { method: 'POST', json: {} }), 201);
+  return mr;
+}

@@ -1,0 +1,305 @@
+import { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import type { GroupRow, MergeTrainCarRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
+import { defineJob, type JobDeps } from '../jobs/define.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { resolveCommit } from '../services/branches.ts';
+import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
+import { ensureRepository, DEFAULT_BRANCH } from '../services/repositories.ts';
+import { recordPush } from '../services/push-events.ts';
+import { nowIso } from '../util/time.ts';
+import { bool } from '../util/rows.ts';
+import { deleteRef, MergeConflict, swapRef, trainCommit } from './git-merge.ts';
+import { nextStep, outcomeOf, type CarState, type Step } from './plan.ts';
+import { addSystemNote, markMerged, moveBranchAsPush, PushRefused, type MergeRequestRow } from '../services/merge-request-merge.ts';
+
+/** The ref a car's train pipeline runs on, as the platform names it. */
+export const trainRef = (iid: number) => `refs/merge-requests/${iid}/train`;
+const TRAIN_REF = /^refs\/merge-requests\/(\d+)\/train$/;
+
+/** A train is driven by this job: one per project and target branch, queued in the caller's transaction. */
+export const mergeTrainJob = defineJob({
+  kind: 'merge_train',
+  payload: z.object({ projectId: z.number().int(), targetBranch: z.string() }),
+  leaseMs: () => 120_000,
+  maxAttempts: 20,
+  handler: async (p, deps) => {
+    // A new event while this run works queues the next run (the key is free again).
+    await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', trainKey(p.projectId, p.targetBranch)).execute();
+    await serialized(trainKey(p.projectId, p.targetBranch), () => runTrain(deps, p.projectId, p.targetBranch));
+  },
+});
+
+const trainKey = (projectId: number, branch: string) => `merge_train:${projectId}:${branch}`;
+
+/** Asks for a run of the train of `targetBranch`; runs already asked for and not started absorb it. */
+export const kickTrain = (trx: Db, projectId: number, targetBranch: string) =>
+  enqueue(trx, mergeTrainJob, { projectId, targetBranch }, { uniqueKey: trainKey(projectId, targetBranch) });
+
+// One run per train at a time in this process: two workers never build the same car twice.
+const running = new Map<string, Promise<void>>();
+async function serialized(key: string, fn: () => Promise<void>): Promise<void> {
+  const before = running.get(key) ?? Promise.resolve();
+  const mine = before.then(fn, fn);
+  const settled = mine.catch(() => undefined);
+  running.set(key, settled);
+  try {
+    await mine;
+  } finally {
+    if (running.get(key) === settled) running.delete(key);
+  }
+}
+
+/**
+ * A pipeline's status changed (called from refreshPipeline, in its transaction): a train
+ * pipeline moves its train; a passing pipeline of a source branch lets scheduled cars join.
+ */
+export async function onPipelineMoved(trx: Db, pipeline: PipelineRow): Promise<void> {
+  if (TRAIN_REF.test(pipeline.ref)) {
+    const car = await trx.selectFrom('merge_train_cars').select(['target_branch']).where('pipeline_id', '=', pipeline.id).executeTakeFirst();
+    if (car) await kickTrain(trx, pipeline.project_id, car.target_branch);
+    return;
+  }
+  if (pipeline.status !== 'success' || pipeline.tag) return;
+  const scheduled = await trx
+    .selectFrom('merge_train_cars')
+    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
+    .select('merge_train_cars.target_branch')
+    .where('merge_train_cars.project_id', '=', pipeline.project_id)
+    .where('merge_train_cars.scheduled', '=', 1)
+    .where('merge_train_cars.active_merge_request_id', 'is not', null)
+    .where('merge_requests.source_branch', '=', pipeline.ref)
+    .execute();
+  for (const branch of new Set(scheduled.map((c) => c.target_branch))) await kickTrain(trx, pipeline.project_id, branch);
+}
+
+/** Branches moved by a push (called from recordPush, in its transaction): cars whose source moved restart. */
+export async function onBranchesPushed(trx: Db, projectId: number, refs: { ref: string }[]): Promise<void> {
+  const branches = refs.map((r) => r.ref).filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
+  if (!branches.length) return;
+  const cars = await trx
+    .selectFrom('merge_train_cars')
+    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
+    .select('merge_train_cars.target_branch')
+    .where('merge_train_cars.project_id', '=', projectId)
+    .where('merge_train_cars.active_merge_request_id', 'is not', null)
+    .where((eb) => eb.or([eb('merge_requests.source_branch', 'in', branches), eb('merge_train_cars.target_branch', 'in', branches)]))
+    .execute();
+  for (const branch of new Set(cars.map((c) => c.target_branch))) await kickTrain(trx, projectId, branch);
+}
+
+interface TrainContext {
+  deps: JobDeps;
+  db: Db;
+  dir: string;
+  project: ProjectRow;
+  group: GroupRow;
+  baseUrl: string;
+  target: string;
+}
+
+/** The cars still on the train, in train order. */
+export const activeCars = (db: Db, projectId: number, target: string) =>
+  db
+    .selectFrom('merge_train_cars')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('target_branch', '=', target)
+    .where('active_merge_request_id', 'is not', null)
+    .orderBy('sequence')
+    .orderBy('id')
+    .execute();
+
+/** Applies the train's steps until there is nothing left to do now (bounded: a run never spins). */
+export async function runTrain(deps: JobDeps, projectId: number, target: string): Promise<void> {
+  const { db } = deps;
+  const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+  if (!project) return;
+  const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+  const dir = await ensureRepository(deps.config.repositoriesDir, project);
+  const ctx: TrainContext = { deps, db, dir, project, group, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, target };
+  for (let i = 0; i < 1000; i++) {
+    await promoteScheduled(ctx);
+    const { cars, step, mrs } = await plan(ctx);
+    if (step.kind === 'none') return;
+    const row = cars.find((c) => c.id === step.car.id)!;
+    await apply(ctx, step, row, mrs.get(row.merge_request_id)!);
+  }
+}
+
+/** Scheduled cars (auto_merge) whose merge request's pipeline on its source head passed join the train. */
+async function promoteScheduled(ctx: TrainContext): Promise<void> {
+  const scheduled = await ctx.db
+    .selectFrom('merge_train_cars')
+    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
+    .select(['merge_train_cars.id', 'merge_requests.source_branch'])
+    .where('merge_train_cars.project_id', '=', ctx.project.id)
+    .where('merge_train_cars.target_branch', '=', ctx.target)
+    .where('merge_train_cars.scheduled', '=', 1)
+    .where('merge_train_cars.active_merge_request_id', 'is not', null)
+    .execute();
+  for (const car of scheduled) {
+    const head = await resolveCommit(ctx.dir, `refs/heads/${car.source_branch}`);
+    if (!head) continue;
+    const pipeline = await ctx.db
+      .selectFrom('pipelines')
+      .select('status')
+      .where('project_id', '=', ctx.project.id)
+      .where('sha', '=', head)
+      .where('ref', '=', car.source_branch)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (pipeline?.status !== 'success') continue;
+    await ctx.db.transaction().execute(async (trx) => {
+      const sequence = await nextSequence(trx, ctx.project.id, ctx.target);
+      await trx.updateTable('merge_train_cars').set({ scheduled: 0, sequence, status: 'idle', updated_at: nowIso() }).where('id', '=', car.id).where('scheduled', '=', 1).execute();
+    });
+  }
+}
+
+export async function nextSequence(trx: Db, projectId: number, target: string): Promise<number> {
+  const last = await trx.selectFrom('merge_train_cars').select((eb) => eb.fn.max('sequence').as('s')).where('project_id', '=', projectId).where('target_branch', '=', target).executeTakeFirst();
+  return Number(last?.s ?? 0) + 1;
+}
+
+async function plan(ctx: TrainContext) {
+  const cars = (await activeCars(ctx.db, ctx.project.id, ctx.target)).filter((c) => !bool(c.scheduled));
+  const mrs = new Map<number, MergeRequestRow>();
+  const pipelines = new Map<number, string>();
+  if (cars.length) {
+    const rows = await ctx.db.selectFrom('merge_requests').selectAll().where('id', 'in', cars.map((c) => c.merge_request_id)).execute();
+    for (const r of rows) mrs.set(r.id, r);
+    const ids = cars.map((c) => c.pipeline_id).filter((p): p is number => p !== null);
+    if (ids.length) for (const p of await ctx.db.selectFrom('pipelines').select(['id', 'status']).where('id', 'in', ids).execute()) pipelines.set(p.id, p.status);
+  }
+  const targetHead = await resolveCommit(ctx.dir, `refs/heads/${ctx.target}`);
+  const states: CarState[] = [];
+  for (const c of cars) {
+    const mr = mrs.get(c.merge_request_id)!;
+    states.push({
+      id: c.id,
+      sourceHead: (await resolveCommit(ctx.dir, `refs/heads/${mr.source_branch}`)) ?? '',
+      baseSha: c.base_sha,
+      sourceSha: c.source_sha,
+      trainSha: c.train_ref_sha,
+      conflict: bool(c.conflict),
+      pipeline: c.pipeline_id === null ? null : outcomeOf(pipelines.get(c.pipeline_id)),
+      status: c.status,
+    });
+  }
+  const step: Step = targetHead ? nextStep(states, targetHead, ctx.project.merge_trains_cars_limit) : { kind: 'none' };
+  return { cars, step, mrs };
+}
+
+const pipelineScope = (ctx: TrainContext): PipelineScope => ({ project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl });
+const userOf = async (db: Db, id: number | null): Promise<UserRow | null> => (id === null ? null : ((await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) ?? null));
+
+async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, car: MergeTrainCarRow, mr: MergeRequestRow): Promise<void> {
+  const { db } = ctx;
+  const now = nowIso();
+  if (step.kind === 'idle') {
+    await retirePipeline(ctx, car);
+    await db.updateTable('merge_train_cars').set({ status: 'idle', base_sha: null, source_sha: null, train_ref_sha: null, conflict: 0, pipeline_id: null, updated_at: now }).where('id', '=', car.id).execute();
+    return;
+  }
+  if (step.kind === 'drop') return dropCar(ctx, car, mr, step.reason);
+  if (step.kind === 'build') return buildCar(ctx, car, mr, step.base, step.car.sourceHead);
+  // merge: the target moves to the car's train commit only if it is still where the car was built.
+  await db.updateTable('merge_train_cars').set({ status: 'merging', updated_at: now }).where('id', '=', car.id).execute();
+  const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
+  const update = { before: step.from, after: car.train_ref_sha!, ref: `refs/heads/${ctx.target}` };
+  const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true };
+  let moved: boolean;
+  try {
+    if (step.from === car.train_ref_sha) {
+      // Moved by a run that stopped before recording it: its push is recorded now.
+      await recordPush(to, [{ ...update, before: car.base_sha! }]);
+      moved = true;
+    } else moved = await moveBranchAsPush(to, update);
+  } catch (e) {
+    if (e instanceof PushRefused) return dropCar(ctx, car, mr, `the push rule refused the merge: ${e.message}`);
+    throw e;
+  }
+  // The target moved meanwhile: the next plan rebuilds the car on it.
+  if (!moved) return;
+  const mergedAt = nowIso();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('merge_train_cars')
+      .set({ status: 'merged', active_merge_request_id: null, merged_at: mergedAt, finished_at: mergedAt, duration: Math.round((Date.parse(mergedAt) - Date.parse(car.created_at)) / 1000), updated_at: mergedAt })
+      .where('id', '=', car.id)
+      .execute();
+    await markMerged(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, mr, { user, mergeCommitSha: car.train_ref_sha!, squashCommitSha: null });
+  });
+  await deleteRef(ctx.dir, trainRef(mr.iid));
+}
+
+/** A new train ref for the car on `base` and a new pipeline on it; a conflict is recorded instead. */
+async function buildCar(ctx: TrainContext, car: MergeTrainCarRow, mr: MergeRequestRow, base: string, sourceHead: string): Promise<void> {
+  const { db } = ctx;
+  if (!sourceHead) return dropCar(ctx, car, mr, 'the source branch no longer exists');
+  if (car.pipeline_id !== null) {
+    // What it was built on changed: the old pipeline no longer speaks for it.
+    await db.updateTable('merge_train_cars').set({ status: 'stale', updated_at: nowIso() }).where('id', '=', car.id).execute();
+    await retirePipeline(ctx, car);
+  }
+  const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
+  const who = { name: user?.name ?? 'Gatehouse', email: user?.email ?? 'noreply@gatehouse.local' };
+  const message = `Merge branch '${mr.source_branch}' into '${ctx.target}'\n\n${mr.title}\n\nSee merge request ${ctx.project.path_with_namespace}!${mr.iid}`;
+  let sha: string;
+  try {
+    sha = await trainCommit(ctx.dir, base, sourceHead, message, who);
+  } catch (e) {
+    if (!(e instanceof MergeConflict)) throw e;
+    await db
+      .updateTable('merge_train_cars')
+      .set({ status: 'stale', base_sha: base, source_sha: sourceHead, train_ref_sha: null, conflict: 1, pipeline_id: null, updated_at: nowIso() })
+      .where('id', '=', car.id)
+      .execute();
+    return;
+  }
+  const ref = trainRef(mr.iid);
+  const current = (await resolveCommit(ctx.dir, ref)) ?? '';
+  await swapRef(ctx.dir, ref, sha, current, 'merge train');
+  const meta = await commitMeta(ctx.dir, sha);
+  await db.transaction().execute(async (trx) => {
+    const pipeline = await createPipeline(trx, pipelineScope(ctx), { ref, tag: false, source: 'merge_request_event', user, commit: meta });
+    const now = nowIso();
+    await trx
+      .updateTable('merge_train_cars')
+      .set({ status: 'fresh', base_sha: base, source_sha: sourceHead, train_ref_sha: sha, conflict: 0, pipeline_id: pipeline.id, pipeline_started_at: now, updated_at: now })
+      .where('id', '=', car.id)
+      .execute();
+  });
+}
+
+/** The car's pipeline, if still moving, is canceled: nothing will act on it. */
+async function retirePipeline(ctx: TrainContext, car: MergeTrainCarRow): Promise<void> {
+  if (car.pipeline_id === null) return;
+  const pipeline = await ctx.db.selectFrom('pipelines').selectAll().where('id', '=', car.pipeline_id).executeTakeFirst();
+  if (pipeline && outcomeOf(pipeline.status) === 'running') await cancelPipeline(ctx.db, pipelineScope(ctx), pipeline);
+}
+
+/** The car leaves the train unmerged, its reason kept on it and written as a system note on the merge request. */
+export async function dropCar(ctx: Pick<TrainContext, 'db' | 'dir' | 'project' | 'group' | 'baseUrl'> & { deps?: JobDeps }, car: MergeTrainCarRow, mr: MergeRequestRow, reason: string, by?: UserRow | null): Promise<void> {
+  if (car.pipeline_id !== null) await retirePipeline(ctx as TrainContext, car);
+  const now = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('merge_train_cars').set({ active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
+    // Every car behind it was built on top of it: stale until rebuilt.
+    await trx
+      .updateTable('merge_train_cars')
+      .set({ status: 'stale', updated_at: now })
+      .where('project_id', '=', car.project_id)
+      .where('target_branch', '=', car.target_branch)
+      .where('active_merge_request_id', 'is not', null)
+      .where('sequence', '>', car.sequence)
+      .where('status', '=', 'fresh')
+      .execute();
+    await addSystemNote(trx, ctx.project, mr, by ?? null, `removed this merge request from the merge train because ${reason}`);
+    await kickTrain(trx, car.project_id, car.target_branch);
+  });
+  await deleteRef(ctx.dir, trainRef(mr.iid));
+}
+
+export const defaultBranchOf = (p: ProjectRow) => p.default_branch ?? DEFAULT_BRANCH;

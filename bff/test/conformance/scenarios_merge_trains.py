@@ -1,0 +1,61 @@
+"""python-gitlab scenarios: merging a merge request, and a merge request through a merge train."""
+
+import json
+import time
+import urllib.request
+
+from gitlab import exceptions as glexc
+
+from support import URL, expect, expect_equal, expect_error, new_group_with_project, scenario
+
+
+def commit_file(project, branch, name, start=None):
+    data = {"branch": branch, "commit_message": f"Add {name}", "actions": [{"action": "create", "file_path": name, "content": f"{name}\n"}]}
+    if start:
+        data["start_branch"] = start
+    return project.commits.create(data)
+
+
+def enable_trains(gl, project):
+    # The console's settings endpoint: the platform keeps these on the project.
+    request = urllib.request.Request(
+        f"{URL}/api/console/projects/{project.id}/merge_settings",
+        data=json.dumps({"merge_trains_enabled": True}).encode(),
+        method="PUT",
+        headers={"PRIVATE-TOKEN": gl.private_token, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        expect_equal(answer.status, 200, "merge trains turned on")
+
+
+def wait_for(probe, what):
+    for _ in range(600):
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"still waiting for {what}")
+
+
+@scenario
+def merge_requests_merge_and_merge_trains(ctx):
+    gl = ctx["gl"]
+    _, project = new_group_with_project(gl, "py-trains")
+    commit_file(project, "main", "README.md")
+    commit_file(project, "direct", "direct.txt", start="main")
+    direct = project.mergerequests.create({"source_branch": "direct", "target_branch": "main", "title": "Merged directly"})
+    direct.merge(merge_commit_message="Merge it directly")
+    expect_equal(project.mergerequests.get(direct.iid).state, "merged", "a merged merge request")
+    expect_error(glexc.GitlabMRClosedError, 405, lambda: direct.merge(), "merging it again")
+
+    enable_trains(gl, project)
+    commit_file(project, "train", "train.txt", start="main")
+    mr = project.mergerequests.create({"source_branch": "train", "target_branch": "main", "title": "On the train"})
+    gl.http_post(f"/projects/{project.id}/merge_trains/merge_requests/{mr.iid}", post_data={"sha": mr.sha})
+    car = wait_for(lambda: next((c for c in project.merge_trains.list(scope="active") if c.pipeline), None), "a train pipeline")
+    expect_equal(car.pipeline["ref"], f"refs/merge-requests/{mr.iid}/train", "the train ref")
+    project.commits.get(car.pipeline["sha"], lazy=True).statuses.create({"state": "success", "name": "train", "ref": car.pipeline["ref"]})
+    wait_for(lambda: project.mergerequests.get(mr.iid).state == "merged", "the train to merge it")
+    complete = project.merge_trains.list(scope="complete")
+    expect_equal([c.merge_request["iid"] for c in complete], [mr.iid], "merge_trains.list(scope='complete')")
+    expect(complete[0].duration is not None, "a merged car has its duration")
