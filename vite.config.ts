@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './bff/src/http/static-assets.ts';
+import { precompress, SCREEN_PRELOADS } from './bff/src/http/static-assets.ts';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -46,13 +47,57 @@ function stylesFollowCode(): Plugin {
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 /**
+ * The screen of the URL a page opens on is preloaded with the page: the build writes
+ * `screen-preloads.json`, each path of web/src/routes.ts with the files its screen needs beyond
+ * the first chunk's, and the server adds them to index.html as links (bff/src/http/static-assets.ts),
+ * so they travel with the first chunk's instead of after it has run. A route written in another
+ * shape than `{ path: '…', …, load: () => import('…') }` is simply not preloaded.
+ */
+function preloadScreens(): Plugin {
+  const routesFile = path.join(repoRoot, 'web', 'src', 'routes.ts');
+  const route = /\{[^{}]*?\bpath:\s*'([^']+)'[^{}]*?\bload:\s*\(\)\s*=>\s*import\('([^']+)'\)/g;
+  return {
+    name: 'gatehouse:preload-screens',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) return;
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      // What index.html loads anyway: the entry and its static imports.
+      const initial = new Set([entry.fileName, ...entry.imports]);
+      const filesOf = (start: string) => {
+        const js = new Set<string>();
+        const css = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = byFile.get(file);
+          if (!chunk || initial.has(file) || js.has(file)) return;
+          js.add(file);
+          for (const c of chunk.viteMetadata?.importedCss ?? []) css.add(c);
+          chunk.imports.forEach(visit);
+        };
+        visit(start);
+        return [...css, ...js].map((f) => `/${f}`);
+      };
+      const screens: Record<string, string[]> = {};
+      for (const [, routePath, specifier] of fs.readFileSync(routesFile, 'utf8').matchAll(route)) {
+        const id = path.resolve(path.dirname(routesFile), specifier);
+        const chunk = chunks.find((c) => c.facadeModuleId === id);
+        if (chunk && !(routePath in screens)) screens[routePath] = filesOf(chunk.fileName);
+      }
+      this.emitFile({ type: 'asset', fileName: SCREEN_PRELOADS, source: JSON.stringify(screens, null, 1) });
+    },
+  };
+}
+
+/**
  * The console's root is web/; the build lands in <repo>/dist because the server serves that
  * folder (with index.html as the SPA fallback). In development `vite` proxies the API to a
  * server started with `npm run dev` on port 8080.
  */
 export default defineConfig({
   root: path.join(repoRoot, 'web'),
-  plugins: [react(), stylesFollowCode(), precompressed(path.join(repoRoot, 'dist'))],
+  plugins: [react(), stylesFollowCode(), preloadScreens(), precompressed(path.join(repoRoot, 'dist'))],
   css: { postcss: repoRoot },
 
   build: {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { precompress } from '../src/http/static-assets.ts';
+import { precompress, SCREEN_PRELOADS } from '../src/http/static-assets.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -21,6 +21,8 @@ import { startTestServer, type TestServer } from './harness.ts';
 const INDEX = `<!doctype html><html lang="en"><head><title>Gatehouse</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
 const SCRIPT = `export const screens = [${Array.from({ length: 400 }, (_, i) => `"screen-${i}"`).join(',')}];\n`;
 const SMALL_CSS = 'body{margin:0}';
+/** What the build lists for two screens (none of the URLs the other tests ask for). */
+const PRELOADS = { '/user/access_tokens': ['/assets/small-Ef56Gh78.css', '/assets/main-Ab12Cd34.js'], '/admin/*': ['/assets/main-Ab12Cd34.js'] };
 
 let server: TestServer;
 let dist: string;
@@ -35,6 +37,7 @@ before(async () => {
   fs.writeFileSync(path.join(dist, 'assets', 'main-Ab12Cd34.js'), SCRIPT);
   fs.writeFileSync(path.join(dist, 'assets', 'main-Ab12Cd34.js.map'), JSON.stringify({ version: 3, sources: [], mappings: 'A'.repeat(4000) }));
   fs.writeFileSync(path.join(dist, 'assets', 'small-Ef56Gh78.css'), SMALL_CSS);
+  fs.writeFileSync(path.join(dist, SCREEN_PRELOADS), JSON.stringify(PRELOADS));
   precompress(dist);
   const config = loadConfig({ GATEHOUSE_DATA_DIR: dist, GATEHOUSE_LOG_LEVEL: 'silent' });
   app = http.createServer(createApp({ db: server.running.db, vault: server.running.vault, config, logger: pino({ level: 'silent' }), webDist: dist }));
@@ -158,6 +161,20 @@ describe('GET <a screen URL>', () => {
     const plain = await get('/groups/acme');
     assert.equal(plain.headers['content-encoding'], undefined);
     assert.equal(plain.body.toString(), INDEX);
+  });
+
+  it("preloads the files of the screen at the URL, as the build listed them, and only that screen's", async () => {
+    const links = (html: string) => [...html.matchAll(/<link rel="(\w+)" crossorigin href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
+    const tokens = await get('/user/access_tokens/', 'br');
+    assert.equal(tokens.headers['content-encoding'], 'br');
+    assert.equal(tokens.headers['cache-control'], 'no-cache');
+    assert.match(tokens.headers['content-type']!, /^text\/html/);
+    const html = zlib.brotliDecompressSync(tokens.body).toString();
+    assert.deepEqual(links(html), ['stylesheet /assets/small-Ef56Gh78.css', 'modulepreload /assets/main-Ab12Cd34.js']);
+    assert.equal(html.replace(/<link[^>]*>\n/g, ''), INDEX);
+    // A splat takes what is under it; a path under an exact one is another screen.
+    for (const screen of ['/admin', '/admin/users/3']) assert.deepEqual(links((await get(screen)).body.toString()), ['modulepreload /assets/main-Ab12Cd34.js'], screen);
+    assert.equal(zlib.gunzipSync((await get('/user/access_tokens/3', 'gzip')).body).toString(), INDEX);
   });
 
   it('leaves the API its own answers: an unknown API path is a JSON 404, not the console', async () => {

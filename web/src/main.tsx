@@ -37,9 +37,7 @@ setUnauthorizedHandler(() => {
 });
 
 // Every screen starts by asking for the session: asked now, it travels while the screen's code loads.
-void queryClient.prefetchQuery({ queryKey: sessionKeys.current(), queryFn: fetchSession });
-
-const router = buildRouter();
+const session = queryClient.prefetchQuery({ queryKey: sessionKeys.current(), queryFn: fetchSession });
 
 const ToastsContainer = lazy(() => import('./components/ToastsContainer.tsx'));
 function Toasts() {
@@ -53,14 +51,19 @@ function Toasts() {
   ) : null;
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <Toasts />
-      {/* Date pickers use Mantine's defaults: English, weeks from Monday. */}
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
+// The first render waits for the session and the screen's code (fetched side by side), so it draws
+// the screen with its heading in one pass instead of a spinner, then the layout, then the screen.
+// Until then index.html shows its own "Loading Gatehouse…".
+void Promise.all([buildRouter(), session]).then(([router]) =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+        <Toasts />
+        {/* Date pickers use Mantine's defaults: English, weeks from Monday. */}
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );

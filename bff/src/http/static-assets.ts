@@ -23,6 +23,9 @@ const ENCODINGS = [
 ] as const;
 type Encoding = (typeof ENCODINGS)[number]['name'] | 'identity';
 
+/** Written by the build (vite.config.ts): each route path of the console with the files its screen needs beyond the first chunk's. */
+export const SCREEN_PRELOADS = 'screen-preloads.json';
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
@@ -114,12 +117,51 @@ export function staticAssets(dist: string): Router {
     });
   };
 
+  const pages = screenPages(dist, index.file);
   const router = Router();
   router.get('/{*path}', (req, res, next) => {
     const asset = assets.get(req.path);
     if (asset) return send(asset, req, res, next);
     if (req.path.startsWith('/assets/')) return unknownRoute(req, res, next);
-    send(index, req, res, next);
+    const page = pages(req.path);
+    if (!page) return send(index, req, res, next);
+    const encoding = acceptedEncodings(req.get('accept-encoding')).find((e) => e in page) ?? 'identity';
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Cache-Control', REVALIDATE);
+    res.type('html');
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    res.send(page[encoding]);
   });
   return router;
+}
+
+type Page = Record<Encoding, Buffer>;
+
+/**
+ * index.html as the page for a screen's URL: with links that fetch the screen's files (listed by
+ * the build in SCREEN_PRELOADS) alongside the first chunk's, instead of after it has run. Made
+ * once per route path, compressed as the other files; undefined for a URL of no listed screen
+ * (or without the list), which gets index.html as it is. Paths match as the router's do: the
+ * exact path, else the longest `/*` prefix.
+ */
+function screenPages(dist: string, indexFile: string): (urlPath: string) => Page | undefined {
+  const list = path.join(dist, SCREEN_PRELOADS);
+  if (!fs.existsSync(list)) return () => undefined;
+  const screens = JSON.parse(fs.readFileSync(list, 'utf8')) as Record<string, string[]>;
+  const html = fs.readFileSync(indexFile, 'utf8');
+  const pages = new Map<string, Page>();
+  for (const [route, files] of Object.entries(screens)) {
+    const links = files.map((f) => (f.endsWith('.css') ? `<link rel="stylesheet" crossorigin href="${f}">` : `<link rel="modulepreload" crossorigin href="${f}">`));
+    const raw = Buffer.from(html.replace('</head>', `${links.join('\n')}\n</head>`));
+    pages.set(route, {
+      identity: raw,
+      br: zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } }),
+      gzip: zlib.gzipSync(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    });
+  }
+  const splats = [...pages.keys()].filter((r) => r.endsWith('/*')).sort((a, b) => b.length - a.length);
+  return (urlPath) => {
+    const at = urlPath.replace(/\/+$/, '') || '/';
+    return pages.get(at) ?? pages.get(splats.find((r) => `${at}/`.startsWith(r.slice(0, -1))) ?? '');
+  };
 }

@@ -1,8 +1,8 @@
-import { Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import { AppShell, Avatar, Badge, Box, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useCurrentUser, useSignOut } from '../api/session.ts';
+import { useCurrentUser, useSignOut, type SessionUser } from '../api/session.ts';
 import { isActiveAt, navEntries } from '../routes.ts';
 import { IconChevronDown, IconExternal, IconGatehouse, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
@@ -20,7 +20,6 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const user = useCurrentUser();
   const signOut = useSignOut({ meta: { errorTitle: 'Signing out failed' } });
-  const { pathname } = useLocation();
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -80,36 +79,7 @@ export function AppLayout() {
 
       <AppShell.Navbar p="sm" aria-label="Main navigation">
         <AppShell.Section grow component={ScrollArea}>
-          {navEntries(user).map((entry) => {
-            const Icon = entry.nav!.icon;
-            if (entry.kind === 'link') {
-              return (
-                <NavLink
-                  key={entry.href}
-                  href={entry.href}
-                  target="_blank"
-                  rel="noopener"
-                  label={entry.nav.label}
-                  leftSection={<Icon size={18} />}
-                  rightSection={<IconExternal size={14} />}
-                  onClick={close}
-                />
-              );
-            }
-            return (
-              <NavLink
-                key={entry.path}
-                component={Link}
-                to={entry.path}
-                label={entry.nav!.label}
-                leftSection={<Icon size={18} />}
-                active={isActiveAt(entry.nav!.activePrefix, pathname)}
-                aria-current={isActiveAt(entry.nav!.activePrefix, pathname) ? 'true' : undefined}
-                onClick={close}
-                fw={500}
-              />
-            );
-          })}
+          <NavEntries user={user} onNavigate={close} />
         </AppShell.Section>
         <AppShell.Section>
           <Text size="xs" c="dimmed" px="sm" py={6}>
@@ -128,3 +98,42 @@ export function AppLayout() {
     </AppShell>
   );
 }
+
+/**
+ * The navigation, the one part of the frame that follows the URL (which entry is current): it
+ * alone reads the location, so a change of URL (a list's filter) draws it, not the whole frame.
+ */
+const NavEntries = memo(function NavEntries({ user, onNavigate }: { user: SessionUser; onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  return navEntries(user).map((entry) => {
+    const Icon = entry.nav!.icon;
+    if (entry.kind === 'link') {
+      return (
+        <NavLink
+          key={entry.href}
+          href={entry.href}
+          target="_blank"
+          rel="noopener"
+          label={entry.nav.label}
+          leftSection={<Icon size={18} />}
+          rightSection={<IconExternal size={14} />}
+          onClick={onNavigate}
+        />
+      );
+    }
+    const active = isActiveAt(entry.nav!.activePrefix, pathname);
+    return (
+      <NavLink
+        key={entry.path}
+        component={Link}
+        to={entry.path}
+        label={entry.nav!.label}
+        leftSection={<Icon size={18} />}
+        active={active}
+        aria-current={active ? 'true' : undefined}
+        onClick={onNavigate}
+        fw={500}
+      />
+    );
+  });
+});

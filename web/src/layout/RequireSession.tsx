@@ -7,7 +7,6 @@ import { ErrorState, LoadingState } from '../components/states.tsx';
 /** Renders its children for a signed-in user; anyone else goes to sign in and comes back here after. */
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
-  const location = useLocation();
   if (session.isPending) {
     return (
       <Center h="100vh">
@@ -22,12 +21,15 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </Container>
     );
   }
-  if (!session.data) {
-    const here = location.pathname + location.search + location.hash;
-    const to = here === '/' ? '/sign-in' : `/sign-in?return_to=${encodeURIComponent(here)}`;
-    return <Navigate to={to} replace />;
-  }
+  if (!session.data) return <ToSignIn />;
   return children;
+}
+
+/** Reads the URL only when it sends the visitor away: the signed-in frame is not drawn again at every change of URL (a list's filter). */
+function ToSignIn() {
+  const location = useLocation();
+  const here = location.pathname + location.search + location.hash;
+  return <Navigate to={here === '/' ? '/sign-in' : `/sign-in?return_to=${encodeURIComponent(here)}`} replace />;
 }
 
 /** Only same-origin paths are followed after sign-in. */

@@ -201,9 +201,11 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
       {event.internal_error_message && (
         <Alert color="red" variant="light" title="No HTTP answer">
           <Text size="sm">{explainDeliveryError(event.internal_error_message).long}</Text>
-          <Text size="xs" c="dimmed" ff="monospace" mt={4} style={{ overflowWrap: 'anywhere' }}>
-            {event.internal_error_message}
-          </Text>
+          {/* The client's own words, for whoever runs the receiver, on demand. */}
+          <details className="gh-raw-error">
+            <summary>The error as reported</summary>
+            <code>{event.internal_error_message}</code>
+          </details>
         </Alert>
       )}
 

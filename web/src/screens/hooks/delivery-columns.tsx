@@ -1,6 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
-import { formatDuration, triggerLabel } from './hook-format.ts';
+import { explainDeliveryError, formatDuration, triggerLabel } from './hook-format.ts';
 import { RelativeTime, StatusBadge } from './status-parts.tsx';
 
 const col = createColumnHelper<HookEvent>();
@@ -32,7 +32,8 @@ export function deliveryColumns(onOpen: (event: HookEvent) => void) {
           >
             {triggerLabel(e.trigger)}
           </button>
-          {e.internal_error_message && <span className="gh-cell-error">{e.internal_error_message}</span>}
+          {/* Read for people; the client's own words are in the detail panel. */}
+          {e.internal_error_message && <span className="gh-cell-error">{explainDeliveryError(e.internal_error_message).long}</span>}
         </div>
       ),
     }),

@@ -95,7 +95,11 @@ export function explainDeliveryError(message: string | null | undefined): Delive
   if (timeout) return failure('timed out', `The receiver did not answer within ${timeout[1]}.`);
   if (/TIMEOUT|ETIMEDOUT/i.test(text)) return failure('timed out', 'The receiver did not answer in time.');
   if (/ECONNREFUSED/.test(text)) return failure('connection refused', 'The receiver could not be reached (connection refused).');
-  if (/ENOTFOUND|EAI_AGAIN|cannot be resolved/.test(text)) return failure('host not found', 'The receiver’s host name could not be resolved.');
+  if (/ENOTFOUND|EAI_AGAIN|cannot be resolved/.test(text)) {
+    // "ENOTFOUND: getaddrinfo ENOTFOUND hooks.example.com": the name is the resolver's last word.
+    const host = /(?:ENOTFOUND|EAI_AGAIN)\s+(\S+?)\.?$/.exec(text)?.[1];
+    return failure('host not found', host ? `The host name ${host} could not be resolved.` : 'The receiver’s host name could not be resolved.');
+  }
   if (/ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed/i.test(text)) return failure('connection closed', 'The receiver closed the connection before answering.');
   if (/EHOSTUNREACH|ENETUNREACH/.test(text)) return failure('unreachable', 'The receiver’s network could not be reached.');
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|certificate/i.test(text)) return failure('certificate not trusted', 'The receiver’s SSL certificate could not be verified.');
