@@ -1,31 +1,62 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Group, Text, useMantineTheme } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
 import './hook-cells.css';
 import { CATEGORY_COLORS, CATEGORY_LABELS, clockTime, fromNow, fullDateTime, hasHttpAnswer, shortTime, statusCategory, statusText } from './hook-format.ts';
 
+type BadgeSize = 'sm' | 'md' | 'lg';
+
+/**
+ * The looks of Mantine's light Badge (radius sm, as the theme sets it) as the CSS variables its
+ * classes read, worked out once per colour and size: Mantine's Badge works them out at every
+ * render (its colour resolver parses the colour each time), and a log draws fifty of them per
+ * change of filter.
+ */
+const badgeLooks = new Map<string, React.CSSProperties>();
+function useBadgeLooks(color: string, size: BadgeSize): React.CSSProperties {
+  const theme = useMantineTheme();
+  const key = `${color} ${size}`;
+  let looks = badgeLooks.get(key);
+  if (!looks) {
+    const colors = theme.variantColorResolver({ color, theme, variant: 'light' });
+    looks = {
+      '--badge-height': `var(--badge-height-${size})`,
+      '--badge-padding-x': `var(--badge-padding-x-${size})`,
+      '--badge-fz': `var(--badge-fz-${size})`,
+      '--badge-radius': 'var(--mantine-radius-sm)',
+      '--badge-bg': colors.background,
+      '--badge-color': colors.color,
+      '--badge-bd': colors.border,
+      textTransform: 'none',
+      fontWeight: 700,
+      minWidth: 48,
+      position: 'relative',
+      flexShrink: 0,
+      overflow: 'visible',
+    } as React.CSSProperties;
+    badgeLooks.set(key, looks);
+  }
+  return looks;
+}
+const MONO = { fontFamily: 'var(--mantine-font-family-monospace)' };
+
 /**
  * A delivery's HTTP status, coloured by its category; the category is spelled out for screen
  * readers and on hover (a native title: a log draws fifty of these, and a Tooltip each made
- * changing its filter slow; the detail panel, reached by keyboard, shows the same).
+ * changing its filter slow; the detail panel, reached by keyboard, shows the same). Drawn with
+ * Badge's classes rather than the component, for the same reason.
  */
-export function StatusBadge({ status, size = 'md' }: { status: string; size?: 'sm' | 'md' | 'lg' }) {
+export function StatusBadge({ status, size = 'md' }: { status: string; size?: BadgeSize }) {
   const category = statusCategory(status);
-  const explained = hasHttpAnswer(status) ? CATEGORY_LABELS[category] : 'No HTTP response (the request failed or timed out)';
+  const answered = hasHttpAnswer(status);
+  const explained = answered ? CATEGORY_LABELS[category] : 'No HTTP response (the request failed or timed out)';
+  const looks = useBadgeLooks(CATEGORY_COLORS[category], size);
   return (
-    <Badge
-      title={explained}
-      color={CATEGORY_COLORS[category]}
-      variant="light"
-      size={size}
-      tt="none"
-      ff={hasHttpAnswer(status) ? 'monospace' : undefined}
-      fw={700}
-      miw={48}
-      style={{ position: 'relative', flexShrink: 0, overflow: 'visible' }}
-    >
-      {statusText(status)}
-      <span className="gh-visually-hidden"> ({explained})</span>
-    </Badge>
+    <div className={Badge.classes.root} data-variant="light" data-size={size} title={explained} style={answered ? { ...looks, ...MONO } : looks}>
+      <span className={Badge.classes.label}>
+        {statusText(status)}
+        <span className="gh-visually-hidden"> ({explained})</span>
+      </span>
+    </div>
   );
 }
 
