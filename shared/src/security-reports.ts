@@ -25,3 +25,14 @@ export const securityReportResult = z.object({
   created_at: z.string(),
 });
 export type SecurityReportResult = z.infer<typeof securityReportResult>;
+
+/** A project on the caller's instance security dashboard (GET/POST/DELETE /security/dashboard/projects, ours). */
+export const securityDashboardProject = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  path_with_namespace: z.string(),
+  web_url: z.string(),
+  added_at: z.string(),
+});
+export type SecurityDashboardProject = z.infer<typeof securityDashboardProject>;
+export const securityDashboardProjectBody = z.object({ project_id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,10}$/).transform(Number)]) });

@@ -23,6 +23,10 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { securityReportRoutes } from './security-reports.ts';
+import { vulnerabilityRoutes } from './vulnerabilities.ts';
+import { dependencyRoutes } from './dependencies.ts';
+import { securityDashboardRoutes } from './security-dashboard.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -49,6 +53,10 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...securityReportRoutes,
+  ...vulnerabilityRoutes,
+  ...dependencyRoutes,
+  ...securityDashboardRoutes,
 ];
 
 export { consoleRoutes };
