@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { GroupRow, ProjectRow, UserRow, VulnerabilityRow, VulnerabilityTransitionRow } from '../db/schema.ts';
 import type { DismissalReason, Severity, Vulnerability, VulnerabilityState, VulnerabilityStateTransition, vulnerabilityIdentifier } from '../../../shared/src/vulnerabilities.ts';
 
+import { DEFAULT_BRANCH } from '../services/repositories.ts';
+
 const json = <T>(text: string, fallback: T): T => {
   try {
     return JSON.parse(text) as T;
@@ -27,7 +29,7 @@ export function presentVulnerability(v: VulnerabilityRow, s: VulnerabilityScope)
     confidence: v.confidence,
     report_type: v.report_type,
     project: { id: s.project.id, name: s.project.name, full_path: `/${s.project.path_with_namespace}`, full_name: `${s.group.full_name} / ${s.project.name}` },
-    project_default_branch: s.project.default_branch,
+    project_default_branch: s.project.default_branch ?? DEFAULT_BRANCH,
     author_id: null,
     updated_by_id: null,
     last_edited_by_id: null,

@@ -10,6 +10,7 @@ import { cyclonedxErrors, securityReportErrors } from '../security/validate.ts';
 import { reportFindings, type Finding, type Scanner } from '../security/findings.ts';
 import { sbomComponents } from '../security/sbom.ts';
 import { recordTransition } from './vulnerabilities.ts';
+import { DEFAULT_BRANCH } from './repositories.ts';
 
 export interface ReportUpload {
   project: ProjectRow;
@@ -45,7 +46,7 @@ async function readJson(file: string): Promise<{ text: string; json: Record<stri
   return { text, json: json as Record<string, unknown> };
 }
 
-const isDefaultBranchPipeline = (project: ProjectRow, pipeline: PipelineRow) => !pipeline.tag && project.default_branch !== null && pipeline.ref === project.default_branch;
+const isDefaultBranchPipeline = (project: ProjectRow, pipeline: PipelineRow) => !pipeline.tag && pipeline.ref === (project.default_branch ?? DEFAULT_BRANCH);
 
 /**
  * Whether a report of this pipeline defines the project's data: its pipeline is on the default
