@@ -61,6 +61,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/triggers': { description: 'checks' },
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
+  'POST /projects/:id/pipelines/:pipeline_id/reports': { report_type: 'sast' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -141,6 +141,8 @@ export const projectSections: GroupSection[] = [
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
   { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },
   { slug: 'pipeline_triggers', label: 'Trigger tokens', icon: IconKey, action: 'admin_pipeline_triggers', load: () => import('./screens/pipeline-triggers/PipelineTriggersPage.tsx') },
+  { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/VulnerabilitiesPage.tsx') },
+  { slug: 'dependencies', label: 'Dependencies', icon: IconBook, action: 'read_dependency', load: () => import('./screens/dependencies/DependenciesPage.tsx') },
   {
     slug: 'hooks',
     label: 'Webhooks',

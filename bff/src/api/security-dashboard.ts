@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { securityDashboardProject, securityDashboardProjectBody } from '../../../shared/src/security-reports.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
+import { pageRequest } from '../db/pagination.ts';
 import * as dashboard from '../services/security-dashboard.ts';
 
 const area = 'security-dashboard';
@@ -23,8 +25,9 @@ export const securityDashboardRoutes = [
     area,
     summary: 'The projects on the caller’s security dashboard, which the instance-level vulnerability export covers',
     permission: 'read_self',
+    query: paginationQuery,
     response: z.array(securityDashboardProject),
-    handler: async (ctx) => dashboard.dashboardProjects(ctx.db, ctx.actor.user!.id),
+    handler: async (ctx) => dashboard.dashboardProjects(ctx.db, ctx.actor.user!.id, pageRequest(ctx.query)),
     present,
   }),
   defineRoute({

@@ -2,6 +2,7 @@ import type { Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectRow } from '../db/schema.ts';
 import { nowIso } from '../util/time.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { findProject } from './projects.ts';
 import { projectAccessLevel } from './access.ts';
 import { canProject } from '../policies/index.ts';
@@ -12,24 +13,26 @@ export interface DashboardEntry {
   added_at: string;
 }
 
-/** The projects the user put on their instance security dashboard, by full path. */
-export async function dashboardProjects(db: Db, userId: number): Promise<DashboardEntry[]> {
-  const rows = await db
+const dashboardQuery = (db: Db, userId: number) =>
+  db
     .selectFrom('security_dashboard_projects as d')
     .innerJoin('projects as p', 'p.id', 'd.project_id')
     .selectAll('p')
     .select('d.created_at as added_at')
     .where('d.user_id', '=', userId)
-    .orderBy('p.path_with_namespace')
-    .execute();
-  return rows.map(({ added_at, ...project }) => ({ project: project as ProjectRow, added_at }));
+    .orderBy('p.path_with_namespace');
+const entry = ({ added_at, ...project }: ProjectRow & { added_at: string }): DashboardEntry => ({ project, added_at });
+
+/** The projects the user put on their instance security dashboard, by full path. */
+export async function dashboardProjects(db: Db, userId: number, page: PageRequest): Promise<Page<DashboardEntry>> {
+  return (await offsetPage(dashboardQuery(db, userId), page)).map(entry);
 }
 
 /** The ids of the dashboard's projects whose vulnerabilities the user may still read (exports use this). */
 export async function readableDashboardProjectIds(db: Db, actor: Actor): Promise<number[]> {
   if (!actor.user) return [];
   const ids: number[] = [];
-  for (const { project } of await dashboardProjects(db, actor.user.id)) {
+  for (const { project } of (await dashboardQuery(db, actor.user.id).execute()).map(entry)) {
     const found = await findProject(db, String(project.id));
     if (!found) continue;
     const level = await projectAccessLevel(db, actor.user.id, found.project, found.group);

@@ -13853,7 +13853,10 @@ export interface operations {
     };
     getSecurityDashboardProjects: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13873,6 +13876,19 @@ export interface operations {
                         path_with_namespace: string;
                         web_url: string;
                     }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
                 };
             };
             /** @description Not authenticated or invalid credential */
