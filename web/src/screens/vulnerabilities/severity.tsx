@@ -6,7 +6,7 @@ export const severityLabel = (s: string) => s.charAt(0).toUpperCase() + s.slice(
 
 export function SeverityBadge({ severity }: { severity: Severity }) {
   return (
-    <Badge color={SEVERITY_COLOR[severity]} variant={severity === 'critical' || severity === 'high' ? 'filled' : 'light'} radius="sm">
+    <Badge color={SEVERITY_COLOR[severity]} variant={severity === 'critical' || severity === 'high' ? 'filled' : 'light'} radius="sm" styles={{ root: { minWidth: 'max-content' } }}>
       {severityLabel(severity)}
     </Badge>
   );
