@@ -163,6 +163,12 @@ export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admi
 
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 
+/** `acme/web/-/vulnerabilities/12` → `['12']`: what follows a section's slug, for screens with pages of their own. */
+export function sectionRest(splat: string): string[] {
+  const at = splat.indexOf('/-/');
+  return (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+}
+
 /** `acme/platform/-/settings` → `{ fullPath: 'acme/platform', section: 'settings' }`. */
 export function parseGroupSplat(splat: string): { fullPath: string; section: string } {
   const clean = splat.replace(/^\/+|\/+$/g, '');

@@ -1,15 +1,7 @@
-/** A component of a validated CycloneDX SBOM, as a dependency row stores it. */
-export interface Component {
-  name: string;
-  version: string | null;
-  package_manager: string | null;
-  purl: string | null;
-  purl_type: string | null;
-  component_type: string;
-  bom_ref: string | null;
-  licenses: string;
-  input_file_path: string | null;
-}
+import type { DependencyRow } from '../db/schema.ts';
+
+/** A component of a validated CycloneDX SBOM: a dependency row without its owners. */
+export type Component = Omit<DependencyRow, 'id' | 'project_id' | 'pipeline_id' | 'report_id' | 'created_at'>;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Raw = Record<string, any>;

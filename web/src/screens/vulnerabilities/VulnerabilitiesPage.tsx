@@ -8,7 +8,7 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
-import { projectHref } from '../../routes.ts';
+import { projectHref, sectionRest } from '../../routes.ts';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { DashboardToggle } from './DashboardToggle.tsx';
@@ -19,8 +19,7 @@ import { FORBIDDEN_HINT, FORBIDDEN_TITLE, lineOf, REPORT_TYPE_LABELS, SeverityBa
 export default function VulnerabilitiesPage() {
   const { '*': splat = '' } = useParams();
   const { project } = useProjectContext();
-  const at = splat.indexOf('/-/');
-  const rest = (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+  const rest = sectionRest(splat);
   let screen: React.ReactNode;
   if (rest.length === 0) screen = <VulnerabilityReport key={project.id} />;
   else if (rest.length === 1 && /^\d{1,10}$/.test(rest[0])) screen = <VulnerabilityDetailPage key={rest[0]} id={Number(rest[0])} />;
