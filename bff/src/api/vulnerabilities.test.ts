@@ -117,6 +117,24 @@ describe('POST /projects/:id/pipelines/:pipeline_id/reports', () => {
     assert.deepEqual(await counts(), before);
   });
 
+  it('takes a file larger than in-memory uploads allow (streamed to disk)', async () => {
+    const p = await newPipeline('big');
+    const components = Array.from({ length: 8000 }, (_, i) => ({ type: 'library', name: `a-package-with-a-long-name-${i}`, version: '1.0.0', purl: `pkg:npm/a-package-with-a-long-name-${i}@1.0.0`, description: 'One of many components of a large SBOM.' }));
+    const content = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components });
+    assert.ok(content.length > 1024 * 1024);
+    const res = await upload(p, 'cyclonedx', content);
+    expectStatus(res, 201);
+    assert.equal(res.body.components_count, 8000);
+    // Checked in batches (the schema's uniqueness is pairwise, so quadratic): still every rule, at its own index.
+    const repeated = await upload(p, 'cyclonedx', JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: [...components, components[3]] }));
+    expectStatus(repeated, 400);
+    assert.match(repeated.body.message.file[0], /'\/components\/8000' repeats '\/components\/3'/);
+    const late = components.map((c, i) => (i === 7001 ? { ...c, type: 'nonsense' } : c));
+    const invalid = await upload(p, 'cyclonedx', JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: late }));
+    expectStatus(invalid, 400);
+    assert.match(JSON.stringify(invalid.body.message.file), /\/components\/7001\/type/);
+  });
+
   it('takes a CycloneDX 1.6 SBOM too', async () => {
     const p = await newPipeline('feature');
     const res = await upload(p, 'cyclonedx', fixture('gl-sbom-pip-1.6.cdx.json'));

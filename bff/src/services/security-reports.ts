@@ -89,7 +89,7 @@ export async function ingestReport(db: Db, upload: ReportUpload): Promise<Securi
   const base = { project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_type: upload.reportType, digest, uploaded_by_id: upload.uploaderId, created_at: now };
   try {
     if (upload.reportType === 'cyclonedx') {
-      const errors = await cyclonedxErrors(text, json.specVersion);
+      const errors = await cyclonedxErrors(text, json);
       if (errors.length) throw invalid(errors);
       const components = sbomComponents(json);
       const applied = await definesProject(db, upload, null);
