@@ -171,6 +171,13 @@ const ROWS: Row[] = [
   },
   { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
   { name: 'pipelines', url: () => '/projects/acme/website/-/pipelines', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }) },
+  { name: 'vulnerability report', url: () => '/projects/acme/website/-/vulnerabilities', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities' }) },
+  { name: 'vulnerability with its dismiss dialog', url: () => '/projects/acme/website/-/vulnerabilities?severity=critical', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities' }), open: async (page) => {
+    await page.getByRole('table', { name: 'Vulnerabilities' }).getByRole('link').first().click();
+    await page.getByRole('button', { name: 'Dismiss…' }).click();
+    return page.getByRole('dialog', { name: 'Dismiss vulnerability' });
+  } },
+  { name: 'dependencies', url: () => '/projects/acme/website/-/dependencies', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Dependencies' }) },
   { name: 'pipeline', url: () => '/projects/acme/website/-/pipelines?source=trigger', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }), open: async (page) => {
     await page.getByRole('table', { name: 'Pipelines' }).getByRole('link').first().click();
     return page.getByRole('table', { name: 'Jobs' });

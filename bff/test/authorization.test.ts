@@ -56,6 +56,10 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   update_pipeline: DEVELOPER,
   destroy_pipeline: OWNER,
   admin_pipeline_triggers: MAINTAINER,
+  create_security_report: DEVELOPER,
+  read_vulnerability: DEVELOPER,
+  admin_vulnerability: MAINTAINER,
+  read_dependency: REPORTER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
@@ -78,7 +82,7 @@ type TokenScope = keyof typeof SCOPED_TOKEN_MAY;
  * Routes whose handler (or the spec) refines what the declaration alone says, and why. Each
  * entry is a decision; a new one needs a reason as good as these.
  */
-const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string }> = {
+const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string; viaRecord?: string }> = {
   'POST /groups/:id/access_tokens/:token_id/rotate': {
     need: OWNER,
     denied: 401,
@@ -86,6 +90,12 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
   },
   'DELETE /groups/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_members' },
   'DELETE /projects/:id/members/:user_id': { need: MAINTAINER, denied: 403, why: 'leaving needs only read access; removing another member needs admin_members' },
+  ...Object.fromEntries(
+    [['GET /vulnerabilities/:id', DEVELOPER], ...['confirm', 'dismiss', 'resolve', 'revert'].map((a) => [`POST /vulnerabilities/:id/${a}`, MAINTAINER])].map(([key, need]) => [
+      key,
+      { need: need as Need, denied: 403 as const, viaRecord: 'Vulnerability', why: 'the platform’s path names the vulnerability, not its project: the role is the one held on the vulnerability’s project' },
+    ]),
+  ),
 };
 
 type CallerKind = 'anonymous' | 'member' | 'non-member' | 'administrator' | 'scoped' | 'revoked' | 'expired';
@@ -138,11 +148,11 @@ function expectation(route: RouteSpec, caller: Caller): Expected {
   }
   if (caller.kind === 'scoped' && !SCOPED_TOKEN_MAY[caller.scope!][scope]) return { status: 403 };
   const admin = caller.kind === 'administrator';
-  if (route.load && !admin && caller.level === 0) return { status: 404 };
+  if ((route.load || rule?.viaRecord) && !admin && caller.level === 0) return { status: 404 };
   if (need === undefined || need === 'signed-in' || admin) return { allowed: true };
   if (need === 'admin') return { status: rule?.denied ?? 403 };
   // A role counts only where the route loads the group or project it is held on.
-  const level = route.load ? caller.level : 0;
+  const level = route.load || rule?.viaRecord ? caller.level : 0;
   return level >= need ? { allowed: true } : { status: rule?.denied ?? 403 };
 }
 
@@ -173,6 +183,7 @@ const fx = {} as {
   deployTokenId: number;
   scimUid: string;
   pipelineId?: string;
+  vulnerabilityId?: Promise<number> | number;
   tokens: Record<TokenScope | 'revoked' | 'expired', string>;
 };
 let serial = 0;
@@ -206,6 +217,16 @@ function repositoryWithCommit(projectId: number): Promise<void> {
     );
   }
   return withCommit.get(projectId)!;
+}
+
+/** A vulnerability of the fixture project: a SAST report uploaded to a pipeline of main. */
+async function matrixVulnerability(): Promise<number> {
+  const status = await ok(`/projects/${fx.project.id}/statuses/${await mainCommit(fx.project.id)}`, { method: 'POST', json: { state: 'success', name: 'sast', ref: 'main' } }, 201);
+  const form = new FormData();
+  form.set('report_type', 'sast');
+  form.set('file', new Blob([fs.readFileSync(new URL('./fixtures/security/gl-sast-report.json', import.meta.url))]), 'gl-sast-report.json');
+  await ok(`/projects/${fx.project.id}/pipelines/${status.pipeline_id}/reports`, { method: 'POST', multipart: form }, 201);
+  return (await ok(`/projects/${fx.project.id}/vulnerabilities`, {}, 200))[0].id;
 }
 
 /** The SHA of main in the project's repository (pushed first when needed). */
@@ -334,6 +355,7 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
   switch (param) {
     case 'id':
       if (resource === 'users') return String(people.guest.id);
+      if (resource === 'vulnerabilities') return String((fx.vulnerabilityId ??= await matrixVulnerability()));
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
       return String(throwaway ? (await groupWithMembers()).id : fx.group.id);
     case 'token_id':
@@ -396,6 +418,12 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       if (throwaway) return made();
       return (fx.pipelineId ??= await made());
     }
+    case 'project_id': {
+      // On the caller's security dashboard, to be removed from it.
+      const user = userOf(caller);
+      await server.running.db.insertInto('security_dashboard_projects').values({ user_id: user.id, project_id: fx.project.id, created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
+      return String(fx.project.id);
+    }
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     default:
@@ -451,7 +479,8 @@ for (const route of routes) {
           if (route.load) assert.doesNotMatch(text, /"404 (Group|Project) Not Found"/, what);
         } else {
           assert.equal(res.status, expected.status, what);
-          if (expected.status === 404) assert.match(text, route.load === 'project' ? /"404 Project Not Found"/ : /"404 Group Not Found"/, what);
+          const record = HANDLER_RULES[routeKey(route)]?.viaRecord ?? (route.load === 'project' ? 'Project' : 'Group');
+          if (expected.status === 404) assert.match(text, new RegExp(`"404 ${record} Not Found"`), what);
         }
       });
     }

@@ -62,6 +62,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
   'POST /projects/:id/merge_requests/:merge_request_iid/context_commits': { commits: ['0000000000000000000000000000000000000000'] },
+  'POST /projects/:id/pipelines/:pipeline_id/reports': { report_type: 'sast' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -142,6 +142,8 @@ export const projectSections: GroupSection[] = [
   { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },
   { slug: 'merge_trains', label: 'Merge trains', icon: IconRefresh, action: 'push_code', load: () => import('./screens/merge-trains/MergeTrainsPage.tsx') },
   { slug: 'pipeline_triggers', label: 'Trigger tokens', icon: IconKey, action: 'admin_pipeline_triggers', load: () => import('./screens/pipeline-triggers/PipelineTriggersPage.tsx') },
+  { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/VulnerabilitiesPage.tsx') },
+  { slug: 'dependencies', label: 'Dependencies', icon: IconBook, action: 'read_dependency', load: () => import('./screens/dependencies/DependenciesPage.tsx') },
   {
     slug: 'hooks',
     label: 'Webhooks',
@@ -161,6 +163,12 @@ export const adminSections: GroupSection[] = [
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
+
+/** `acme/web/-/vulnerabilities/12` → `['12']`: what follows a section's slug, for screens with pages of their own. */
+export function sectionRest(splat: string): string[] {
+  const at = splat.indexOf('/-/');
+  return (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+}
 
 /** `acme/platform/-/settings` → `{ fullPath: 'acme/platform', section: 'settings' }`. */
 export function parseGroupSplat(splat: string): { fullPath: string; section: string } {

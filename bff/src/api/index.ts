@@ -26,6 +26,10 @@ import { commitStatusRoutes } from './commit-statuses.ts';
 import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
 import { contextCommitRoutes } from './context-commits.ts';
 import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
+import { securityReportRoutes } from './security-reports.ts';
+import { vulnerabilityRoutes } from './vulnerabilities.ts';
+import { dependencyRoutes } from './dependencies.ts';
+import { securityDashboardRoutes } from './security-dashboard.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -55,6 +59,10 @@ export const apiRoutes: RouteSpec[] = [
   ...mergeTrainRoutes,
   ...contextCommitRoutes,
   ...mergeRequestMergeRoutes,
+  ...securityReportRoutes,
+  ...vulnerabilityRoutes,
+  ...dependencyRoutes,
+  ...securityDashboardRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

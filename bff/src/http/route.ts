@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import type { Request, Response, RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
@@ -73,6 +75,8 @@ export type RouteContext<Q = unknown, B = unknown, P = {}, L = undefined> = {
   /** Base of absolute URLs (web_url, Link): GATEHOUSE_EXTERNAL_URL, or the request's own origin. */
   baseUrl: string;
   file?: { buffer: Buffer; originalname: string; mimetype: string; size: number };
+  /** The file of a `streamUpload` route: streamed to a temporary file, removed after the handler. */
+  diskFile?: { path: string; originalname: string; size: number };
   req: Request;
   res: Response;
 } & Loaded<L>;
@@ -109,6 +113,8 @@ export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P ex
   body?: B;
   /** Name of a multipart file field this route accepts. */
   upload?: string;
+  /** The `upload` file may be large: streamed to a temporary file (ctx.diskFile) instead of memory. */
+  streamUpload?: boolean;
   /** Takes its fields as multipart/form-data too, without a file (SDKs send the pipeline trigger so). */
   multipart?: boolean;
   status?: number;
@@ -238,7 +244,11 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
     if (req.is('multipart/form-data')) {
       if (!route.upload && !route.multipart) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
-      await parseMultipart(req, res);
+      await parseMultipart(req, res, route.streamUpload === true);
+      // A streamed upload's temporary file goes when the answer has gone, whatever it was.
+      res.on('close', () => {
+        for (const f of ((req as Request & { files?: { path?: string }[] }).files ?? [])) if (f.path) fs.rm(f.path, { force: true }, () => {});
+      });
       rejectNul(req.body);
     }
 
@@ -247,7 +257,9 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     ctx.body = parse(route.body, input);
     ctx.params = parseParams(route.params, req.params as Record<string, string>);
     const files = (req as Request & { files?: RouteContext['file'][] }).files;
-    if (route.upload) ctx.file = files?.find((f) => (f as { fieldname?: string } | undefined)?.fieldname === route.upload);
+    const file = files?.find((f) => (f as { fieldname?: string } | undefined)?.fieldname === route.upload);
+    if (route.upload && route.streamUpload) ctx.diskFile = file as RouteContext['diskFile'];
+    else if (route.upload) ctx.file = file;
     for (const [key, load] of children) ctx[key] = await load(ctx);
 
     const result = await handler(ctx);
@@ -271,9 +283,12 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
  * fault (400), never a 500.
  */
 const multipartParser = multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200, fieldSize: 1024 * 1024 } }).any();
-function parseMultipart(req: Request, res: Response): Promise<void> {
+/** Large uploads (scanner reports, SBOMs) go to a temporary file as they arrive. */
+const STREAMED_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
+const diskMultipartParser = multer({ dest: os.tmpdir(), limits: { fileSize: STREAMED_UPLOAD_MAX_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024 } }).any();
+function parseMultipart(req: Request, res: Response, toDisk: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    multipartParser(req, res, (err?: unknown) => {
+    (toDisk ? diskMultipartParser : multipartParser)(req, res, (err?: unknown) => {
       if (!err) return resolve();
       const e = err as { code?: string; message?: string };
       if (e.code === 'LIMIT_FILE_SIZE') return reject(new ApiError(413, { message: '413 Request Entity Too Large' }));

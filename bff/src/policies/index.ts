@@ -81,6 +81,14 @@ export const projectRules = {
   destroy_pipeline: atLeast(L.owner),
   /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
   admin_pipeline_triggers: atLeast(L.maintainer),
+  /** Upload scanner reports and SBOMs to a pipeline: as reporting a CI job. */
+  create_security_report: atLeast(L.developer),
+  /** The vulnerability report: Developers and up, as the platform's read_vulnerability. */
+  read_vulnerability: atLeast(L.developer),
+  /** Confirm, dismiss, resolve, revert: Maintainers and up since the platform's 17.0. */
+  admin_vulnerability: atLeast(L.maintainer),
+  /** The dependency list: as the code (the platform's read_dependency). */
+  read_dependency: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

@@ -611,6 +611,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s dependencies: the components of its latest default-branch SBOMs, by name (package_manager: a list); their vulnerabilities shown to Developers (Reporter, or anyone for a public project) */
+        get: operations["getProjectsIdDependencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/hooks": {
         parameters: {
             query?: never;
@@ -833,6 +850,23 @@ export type paths = {
         get: operations["getProjectsIdPipelinesPipeline_idJobs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/pipelines/{pipeline_id}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a scanner report (the platform’s security report JSON: sast, dependency_scanning, container_scanning, secret_detection, dast) or a CycloneDX 1.4–1.6 JSON SBOM (cyclonedx) to a pipeline, as multipart `file` and `report_type`; validated against its published schema (400 naming what is wrong), answered with the counts ingested. The latest default-branch pipeline defines the project’s vulnerabilities and dependencies. Repeating an upload changes nothing (Developer, or a CI job’s token) */
+        post: operations["postProjectsIdPipelinesPipeline_idReports"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1156,6 +1190,58 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/vulnerabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s vulnerabilities, most severe first (filters, as lists: severity, state, report_type, scanner) (Developer) */
+        get: operations["getProjectsIdVulnerabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/dashboard/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects on the caller’s security dashboard, which the instance-level vulnerability export covers */
+        get: operations["getSecurityDashboardProjects"];
+        put?: never;
+        /** Add a project to the caller’s security dashboard (project_id; one whose vulnerabilities the caller may read) */
+        post: operations["postSecurityDashboardProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/dashboard/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a project from the caller’s security dashboard */
+        delete: operations["deleteSecurityDashboardProjectsProject_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -1324,6 +1410,91 @@ export type paths = {
         put?: never;
         /** Unblock a user (administrators) */
         post: operations["postUsersUser_idUnblock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vulnerabilities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a vulnerability, with its finding and its state history (Developer of its project) */
+        get: operations["getVulnerabilitiesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vulnerabilities/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a vulnerability (optional comment); 304 when already confirmed (Maintainer) */
+        post: operations["postVulnerabilitiesIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vulnerabilities/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a vulnerability with a dismissal_reason (acceptable_risk, false_positive, mitigating_control, used_in_tests, not_applicable) and a comment; 304 when already dismissed (Maintainer) */
+        post: operations["postVulnerabilitiesIdDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vulnerabilities/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve a vulnerability (optional comment); 304 when already resolved (Maintainer) */
+        post: operations["postVulnerabilitiesIdResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vulnerabilities/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revert a vulnerability to detected (optional comment); 304 when already detected (Maintainer) */
+        post: operations["postVulnerabilitiesIdRevert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7950,6 +8121,104 @@ export interface operations {
             };
         };
     };
+    getProjectsIdDependencies: {
+        parameters: {
+            query?: {
+                package_manager?: string[];
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        component_type: string;
+                        dependency_file_path: string | null;
+                        licenses: {
+                            name: string;
+                            spdx_identifier: string | null;
+                            url: string | null;
+                        }[];
+                        name: string;
+                        package_manager: string | null;
+                        purl: string | null;
+                        version: string | null;
+                        vulnerabilities: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            url: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdHooks: {
         parameters: {
             query?: {
@@ -10190,6 +10459,135 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdPipelinesPipeline_idReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                pipeline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    report_type: "sast" | "dependency_scanning" | "container_scanning" | "secret_detection" | "dast" | "cyclonedx";
+                };
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file?: string;
+                    /** @enum {string} */
+                    report_type: "sast" | "dependency_scanning" | "container_scanning" | "secret_detection" | "dast" | "cyclonedx";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        components_count: number;
+                        created_at: string;
+                        findings_count: number;
+                        id: number;
+                        pipeline_id: number;
+                        /** @enum {string} */
+                        report_type: "sast" | "dependency_scanning" | "container_scanning" | "secret_detection" | "dast" | "cyclonedx";
+                        scanner: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        schema_version: string | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Request entity too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13292,6 +13690,381 @@ export interface operations {
             };
         };
     };
+    getProjectsIdVulnerabilities: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                report_type?: string[];
+                scanner?: string[];
+                severity?: string[];
+                state?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSecurityDashboardProjects: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added_at: string;
+                        id: number;
+                        name: string;
+                        path_with_namespace: string;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSecurityDashboardProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_id: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    project_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added_at: string;
+                        id: number;
+                        name: string;
+                        path_with_namespace: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSecurityDashboardProjectsProject_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getUser: {
         parameters: {
             query?: never;
@@ -14537,6 +15310,905 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVulnerabilitiesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        state_transitions: {
+                            author: {
+                                id: number;
+                                name: string;
+                                username: string;
+                            } | null;
+                            comment: string | null;
+                            created_at: string;
+                            dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                            /** @enum {string} */
+                            from_state: "detected" | "confirmed" | "dismissed" | "resolved";
+                            id: number;
+                            pipeline_id: number | null;
+                            /** @enum {string} */
+                            to_state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        }[];
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postVulnerabilitiesIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Error */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postVulnerabilitiesIdDismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                    /** @enum {string} */
+                    dismissal_reason?: "acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable";
+                };
+                "application/x-www-form-urlencoded": {
+                    comment?: string;
+                    /** @enum {string} */
+                    dismissal_reason?: "acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Error */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postVulnerabilitiesIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Error */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postVulnerabilitiesIdRevert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Error */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,77 @@
+import type { DependencyRow } from '../db/schema.ts';
+
+/** A component of a validated CycloneDX SBOM: a dependency row without its owners. */
+export type Component = Omit<DependencyRow, 'id' | 'project_id' | 'pipeline_id' | 'report_id' | 'created_at'>;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Raw = Record<string, any>;
+
+/** The package manager a purl type stands for where the SBOM does not say (the platform's usual names). */
+const PACKAGE_MANAGER_OF_PURL: Record<string, string> = {
+  npm: 'npm',
+  gem: 'bundler',
+  pypi: 'pip',
+  maven: 'maven',
+  golang: 'go',
+  composer: 'composer',
+  nuget: 'nuget',
+  conan: 'conan',
+  cargo: 'cargo',
+  deb: 'apt',
+  apk: 'apk',
+  rpm: 'rpm',
+};
+
+const property = (props: unknown, ...names: string[]): string | null => {
+  const list = Array.isArray(props) ? (props as Raw[]) : [];
+  for (const name of names) {
+    const found = list.find((p) => p.name === name);
+    if (found?.value) return String(found.value);
+  }
+  return null;
+};
+
+const purlType = (purl: string | null) => (purl ? (/^pkg:([a-zA-Z0-9.+-]+)\//.exec(purl)?.[1]?.toLowerCase() ?? null) : null);
+
+/** SPDX ids and names as the dependency list shows them, each with a URL. */
+function licensesOf(c: Raw): { spdx_identifier: string | null; name: string; url: string | null }[] {
+  return ((c.licenses ?? []) as Raw[]).flatMap((entry) => {
+    if (entry.expression) return [{ spdx_identifier: null, name: String(entry.expression), url: null }];
+    const l = (entry.license ?? {}) as Raw;
+    const id = l.id ? String(l.id) : null;
+    const name = String(l.name ?? l.id ?? 'unknown');
+    return [{ spdx_identifier: id, name, url: l.url ?? (id ? `https://spdx.org/licenses/${id}.html` : null) }];
+  });
+}
+
+/**
+ * The components of an SBOM, with the package manager and input file the platform's scanners
+ * record in the document's metadata properties (falling back to the purl's type). Nested
+ * components count too.
+ */
+export function sbomComponents(bom: Raw): Component[] {
+  const meta = bom.metadata?.properties;
+  const packageManager = property(meta, 'gitlab:dependency_scanning:package_manager:name', 'gitlab:dependency_scanning:package_manager');
+  const inputFile = property(meta, 'gitlab:dependency_scanning:input_file:path', 'gitlab:dependency_scanning:input_file');
+  const out: Component[] = [];
+  const walk = (list: unknown) => {
+    for (const c of (Array.isArray(list) ? list : []) as Raw[]) {
+      const purl = c.purl ? String(c.purl) : null;
+      const type = purlType(purl);
+      out.push({
+        name: c.group ? `${c.group}/${c.name}` : String(c.name),
+        version: c.version ?? null,
+        package_manager: packageManager ?? (type ? (PACKAGE_MANAGER_OF_PURL[type] ?? type) : null),
+        purl,
+        purl_type: type,
+        component_type: String(c.type ?? 'library'),
+        bom_ref: c['bom-ref'] ?? null,
+        licenses: JSON.stringify(licensesOf(c)),
+        input_file_path: property(c.properties, 'gitlab:dependency_scanning:input_file:path') ?? inputFile,
+      });
+      walk(c.components);
+    }
+  };
+  walk(bom.components);
+  return out;
+}

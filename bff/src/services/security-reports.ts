@@ -1,0 +1,217 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { pipeline as streamPipeline } from 'node:stream/promises';
+import type { Db } from '../db/index.ts';
+import type { PipelineRow, ProjectRow, SecurityReportRow } from '../db/schema.ts';
+import type { FindingReportType, SecurityReportType } from '../../../shared/src/security-reports.ts';
+import { validationFailed } from './errors.ts';
+import { nowIso } from '../util/time.ts';
+import { cyclonedxErrors, securityReportErrors } from '../security/validate.ts';
+import { reportFindings, type Finding, type Scanner } from '../security/findings.ts';
+import { sbomComponents } from '../security/sbom.ts';
+import { recordTransition } from './vulnerabilities.ts';
+import { DEFAULT_BRANCH } from './repositories.ts';
+
+export interface ReportUpload {
+  project: ProjectRow;
+  pipeline: PipelineRow;
+  reportType: SecurityReportType;
+  /** The uploaded file on disk (streamed there; never held whole in memory). */
+  filePath: string;
+  uploaderId: number | null;
+}
+
+/** Rows written per statement: well under SQLite's and PostgreSQL's parameter limits. */
+const CHUNK = 200;
+const chunks = <T>(list: T[], size = CHUNK) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+async function fileDigest(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  await streamPipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+const invalid = (messages: string[]) => validationFailed({ file: messages });
+
+/** The report as JSON, or a 400 naming why it is not. */
+async function readJson(file: string): Promise<{ text: string; json: Record<string, unknown> }> {
+  const text = await fs.promises.readFile(file, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw invalid([`is not valid JSON: ${(e as Error).message}`]);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid(['must be a JSON object']);
+  return { text, json: json as Record<string, unknown> };
+}
+
+const isDefaultBranchPipeline = (project: ProjectRow, pipeline: PipelineRow) => !pipeline.tag && pipeline.ref === (project.default_branch ?? DEFAULT_BRANCH);
+
+/**
+ * Whether a report of this pipeline defines the project's data: its pipeline is on the default
+ * branch and no later pipeline has already defined it for the same report type (and scanner).
+ */
+async function definesProject(db: Db, u: ReportUpload, scannerId: string | null): Promise<boolean> {
+  if (!isDefaultBranchPipeline(u.project, u.pipeline)) return false;
+  let later = db
+    .selectFrom('security_reports')
+    .select('id')
+    .where('project_id', '=', u.project.id)
+    .where('report_type', '=', u.reportType)
+    .where('applied', '=', 1)
+    .where('pipeline_id', '>', u.pipeline.id);
+  if (scannerId !== null) later = later.where('scanner_external_id', '=', scannerId);
+  return (await later.executeTakeFirst()) === undefined;
+}
+
+/**
+ * Validates a report against its published schema and ingests it in one transaction: the
+ * report row, and when its pipeline is the project's latest on the default branch, the
+ * project's vulnerabilities (findings) or dependencies (components). A repeated upload of the
+ * same file to the same pipeline answers the first upload's row and writes nothing.
+ */
+export async function ingestReport(db: Db, upload: ReportUpload): Promise<SecurityReportRow> {
+  const digest = await fileDigest(upload.filePath);
+  const existing = () =>
+    db
+      .selectFrom('security_reports')
+      .selectAll()
+      .where('pipeline_id', '=', upload.pipeline.id)
+      .where('report_type', '=', upload.reportType)
+      .where('digest', '=', digest)
+      .executeTakeFirst();
+  const before = await existing();
+  if (before) return before;
+
+  const { text, json } = await readJson(upload.filePath);
+  const now = nowIso();
+  const base = { project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_type: upload.reportType, digest, uploaded_by_id: upload.uploaderId, created_at: now };
+  try {
+    if (upload.reportType === 'cyclonedx') {
+      const errors = await cyclonedxErrors(text, json);
+      if (errors.length) throw invalid(errors);
+      const components = sbomComponents(json);
+      const applied = await definesProject(db, upload, null);
+      return await db.transaction().execute(async (trx) => {
+        const report = await trx
+          .insertInto('security_reports')
+          .values({ ...base, schema_version: String(json.specVersion), components_count: components.length, applied: applied ? 1 : 0 })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        for (const part of chunks(components)) {
+          await trx
+            .insertInto('dependencies')
+            .values(part.map((c) => ({ ...c, project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_id: report.id, created_at: now })))
+            .execute();
+        }
+        return report;
+      });
+    }
+
+    const type = upload.reportType;
+    const errors = securityReportErrors(type, json);
+    if (errors.length) throw invalid(errors);
+    const { scanner, findings } = reportFindings(type, json, upload.project.id);
+    const applied = await definesProject(db, upload, scanner.external_id);
+    return await db.transaction().execute(async (trx) => {
+      const report = await trx
+        .insertInto('security_reports')
+        .values({
+          ...base,
+          schema_version: typeof json.version === 'string' ? json.version : null,
+          scanner_external_id: scanner.external_id,
+          scanner_name: scanner.name,
+          findings_count: findings.length,
+          applied: applied ? 1 : 0,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (applied) await applyFindings(trx, upload, type, scanner, findings, now);
+      return report;
+    });
+  } catch (e) {
+    // The same report uploaded twice at once: the database let one in; the other answers as a repeat would.
+    const raced = await existing();
+    if (raced) return raced;
+    throw e;
+  }
+}
+
+/**
+ * The default branch's latest findings of one scanner become the project's: new ones are
+ * detected, known ones refreshed (a resolved one seen again is detected again), and the
+ * scanner's findings this pipeline no longer reports are resolved on the default branch
+ * (detected and confirmed ones move to resolved; dismissed ones keep their dismissal).
+ */
+async function applyFindings(trx: Db, u: ReportUpload, type: FindingReportType, scanner: Scanner, findings: Finding[], now: string): Promise<void> {
+  const projectId = u.project.id;
+  const known = new Map<string, { id: number; state: string }>();
+  for (const part of chunks(findings.map((f) => f.uuid))) {
+    const rows = await trx.selectFrom('vulnerabilities').select(['id', 'uuid', 'state']).where('project_id', '=', projectId).where('uuid', 'in', part).execute();
+    for (const r of rows) known.set(r.uuid, r);
+  }
+  const scannerCols = { scanner_external_id: scanner.external_id, scanner_name: scanner.name, scanner_vendor: scanner.vendor };
+  const fresh = findings.filter((f) => !known.has(f.uuid));
+  for (const part of chunks(fresh)) {
+    await trx
+      .insertInto('vulnerabilities')
+      .values(
+        part.map((f) => ({
+          ...f,
+          ...scannerCols,
+          project_id: projectId,
+          state: 'detected',
+          detected_at: now,
+          first_pipeline_id: u.pipeline.id,
+          last_pipeline_id: u.pipeline.id,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  for (const f of findings) {
+    const row = known.get(f.uuid);
+    if (!row) continue;
+    const redetected = row.state === 'resolved';
+    const { uuid: _uuid, ...fields } = f;
+    await trx
+      .updateTable('vulnerabilities')
+      .set({
+        ...fields,
+        ...scannerCols,
+        last_pipeline_id: u.pipeline.id,
+        resolved_on_default_branch: 0,
+        updated_at: now,
+        ...(redetected ? { state: 'detected', resolved_at: null, resolved_by_id: null, detected_at: now } : {}),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    if (redetected) await recordTransition(trx, { vulnerabilityId: row.id, projectId, from: 'resolved', to: 'detected', authorId: null, pipelineId: u.pipeline.id, comment: `Detected again in pipeline #${u.pipeline.id}`, now });
+  }
+
+  const gone = await trx
+    .selectFrom('vulnerabilities')
+    .select(['id', 'state'])
+    .where('project_id', '=', projectId)
+    .where('report_type', '=', type)
+    .where('scanner_external_id', '=', scanner.external_id)
+    .where('resolved_on_default_branch', '=', 0)
+    .where((eb) => eb.or([eb('last_pipeline_id', 'is', null), eb('last_pipeline_id', '<', u.pipeline.id)]))
+    .execute();
+  for (const part of chunks(gone)) {
+    const ids = part.map((r) => r.id);
+    await trx.updateTable('vulnerabilities').set({ resolved_on_default_branch: 1, updated_at: now }).where('id', 'in', ids).execute();
+    const open = part.filter((r) => r.state === 'detected' || r.state === 'confirmed');
+    if (!open.length) continue;
+    await trx
+      .updateTable('vulnerabilities')
+      .set({ state: 'resolved', resolved_at: now, resolved_by_id: null })
+      .where('id', 'in', open.map((r) => r.id))
+      .execute();
+    for (const r of open) {
+      await recordTransition(trx, { vulnerabilityId: r.id, projectId, from: r.state, to: 'resolved', authorId: null, pipelineId: u.pipeline.id, comment: `No longer detected in pipeline #${u.pipeline.id}`, now });
+    }
+  }
+}
