@@ -9,6 +9,7 @@ import { conflict, notAllowed, notFound, unauthorized, unprocessable } from './e
 import { pushRuleOf } from './group-push-rules.ts';
 import { checkPush } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
+import { fireHookEvent } from './hook-delivery.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
 import { kickTrain } from '../trains/run.ts';
@@ -130,4 +131,38 @@ export async function findMergeRequest(db: Db, project: ProjectRow, iid: number)
   const mr = await db.selectFrom('merge_requests').selectAll().where('project_id', '=', project.id).where('iid', '=', iid).executeTakeFirst();
   if (!mr) throw notFound('Merge Request');
   return mr;
+}
+
+/**
+ * The merge request hook's `merge` event. Its payload names the merge request's own fields
+ * (until the work items' payload builder is shared, the fields the merge changes and those
+ * receivers route on).
+ */
+async function fireMergeRequestMerged(trx: Db, scope: { project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, user: UserRow | null): Promise<void> {
+  const projectUrl = `${scope.baseUrl}/${scope.project.path_with_namespace}`;
+  await fireHookEvent(trx, { traversal: scope.group.traversal, projectId: scope.project.id }, 'merge_requests_events', {
+    object_kind: 'merge_request',
+    event_type: 'merge_request',
+    user: user ? { id: user.id, name: user.name, username: user.username, avatar_url: null, email: '[REDACTED]' } : null,
+    project: { id: scope.project.id, name: scope.project.name, path_with_namespace: scope.project.path_with_namespace, web_url: projectUrl, default_branch: scope.project.default_branch ?? 'main' },
+    object_attributes: {
+      id: mr.id,
+      iid: mr.iid,
+      title: mr.title,
+      description: mr.description,
+      state: mr.state,
+      action: 'merge',
+      source_branch: mr.source_branch,
+      target_branch: mr.target_branch,
+      source_project_id: mr.source_project_id,
+      target_project_id: mr.project_id,
+      author_id: mr.author_id,
+      merge_user_id: mr.merge_user_id,
+      merge_commit_sha: mr.merge_commit_sha,
+      merged_at: mr.merged_at,
+      created_at: mr.created_at,
+      updated_at: mr.updated_at,
+      url: `${projectUrl}/-/merge_requests/${mr.iid}`,
+    },
+  });
 }
