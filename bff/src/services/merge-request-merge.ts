@@ -11,8 +11,8 @@ import { checkPush } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
-import { mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
-import { kickTrain } from '../trains/run.ts';
+import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
+import { kickTrain, trainRef } from '../trains/run.ts';
 
 export type MergeRequestRow = Selectable<Database['merge_requests']>;
 
@@ -120,6 +120,7 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
     // Cars on the target's train are rebuilt on the new target head.
     await kickTrain(trx, project.id, mr.target_branch);
   });
+  if (car) await deleteRef(to.dir, trainRef(mr.iid));
   if (body.should_remove_source_branch ?? bool(mr.force_remove_source_branch)) {
     await moveBranchAsPush(to, { before: source, after: ZERO_SHA, ref: `refs/heads/${mr.source_branch}` }).catch(() => false);
   }

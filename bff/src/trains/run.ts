@@ -293,7 +293,8 @@ export async function dropCar(ctx: Pick<TrainContext, 'db' | 'dir' | 'project' |
   if (car.pipeline_id !== null) await retirePipeline(ctx as TrainContext, car);
   const now = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('merge_train_cars').set({ active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
+    // Off the train: idle again, with the reason it left.
+    await trx.updateTable('merge_train_cars').set({ status: 'idle', active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
     // Every car behind it was built on top of it: stale until rebuilt.
     await trx
       .updateTable('merge_train_cars')
