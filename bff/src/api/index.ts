@@ -23,6 +23,9 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { issueRoutes } from './issues.ts';
+import { mergeRequestRoutes } from './merge-requests.ts';
+import { noteRoutes } from './notes.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -49,6 +52,9 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
 ];
 
 export { consoleRoutes };
