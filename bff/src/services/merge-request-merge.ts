@@ -1,20 +1,19 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../db/schema.ts';
 import type { MergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { resolveCommit } from './branches.ts';
-import { conflict, notAllowed, notFound, unauthorized, unprocessable } from './errors.ts';
+import { conflict, notAllowed, unauthorized, unprocessable } from './errors.ts';
 import { pushRuleOf } from './group-push-rules.ts';
 import { checkPush } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
-import { fireHookEvent } from './hook-delivery.ts';
+import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
 import { kickTrain, trainRef } from '../trains/run.ts';
 
-export type MergeRequestRow = Selectable<Database['merge_requests']>;
+export type { MergeRequestRow };
 
 /** A push rule refused the ref move (its reasons are the message). */
 export class PushRefused extends Error {}
@@ -67,7 +66,8 @@ export async function markMerged(
     .values({ project_id: scope.project.id, group_id: null, author_id: m.user?.id ?? null, action_name: 'merged', target_type: 'MergeRequest', target_id: mr.id, push_data: null, created_at: now })
     .execute();
   const merged = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
-  await fireMergeRequestMerged(trx, scope, merged, m.user);
+  // The merge request hook's `merge` event, as the platform sends it (no user: nobody to name, no event).
+  if (m.user) await fireMergeRequestHook(trx, { ...scope, user: m.user }, merged, 'merge', { state: { previous: mr.state, current: 'merged' } });
 }
 
 export interface MergeCaller extends MoveAs {
@@ -127,43 +127,3 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
 }
 
-/** The project's merge request numbered `iid`, or the platform's 404. */
-export async function findMergeRequest(db: Db, project: ProjectRow, iid: number): Promise<MergeRequestRow> {
-  const mr = await db.selectFrom('merge_requests').selectAll().where('project_id', '=', project.id).where('iid', '=', iid).executeTakeFirst();
-  if (!mr) throw notFound('Merge Request');
-  return mr;
-}
-
-/**
- * The merge request hook's `merge` event. Its payload names the merge request's own fields
- * (until the work items' payload builder is shared, the fields the merge changes and those
- * receivers route on).
- */
-async function fireMergeRequestMerged(trx: Db, scope: { project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, user: UserRow | null): Promise<void> {
-  const projectUrl = `${scope.baseUrl}/${scope.project.path_with_namespace}`;
-  await fireHookEvent(trx, { traversal: scope.group.traversal, projectId: scope.project.id }, 'merge_requests_events', {
-    object_kind: 'merge_request',
-    event_type: 'merge_request',
-    user: user ? { id: user.id, name: user.name, username: user.username, avatar_url: null, email: '[REDACTED]' } : null,
-    project: { id: scope.project.id, name: scope.project.name, path_with_namespace: scope.project.path_with_namespace, web_url: projectUrl, default_branch: scope.project.default_branch ?? 'main' },
-    object_attributes: {
-      id: mr.id,
-      iid: mr.iid,
-      title: mr.title,
-      description: mr.description,
-      state: mr.state,
-      action: 'merge',
-      source_branch: mr.source_branch,
-      target_branch: mr.target_branch,
-      source_project_id: mr.source_project_id,
-      target_project_id: mr.project_id,
-      author_id: mr.author_id,
-      merge_user_id: mr.merge_user_id,
-      merge_commit_sha: mr.merge_commit_sha,
-      merged_at: mr.merged_at,
-      created_at: mr.created_at,
-      updated_at: mr.updated_at,
-      url: `${projectUrl}/-/merge_requests/${mr.iid}`,
-    },
-  });
-}
