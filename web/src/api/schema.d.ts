@@ -12697,7 +12697,8 @@ export interface operations {
                             id: number;
                             iid: number;
                             project_id: number;
-                            state: string;
+                            /** @enum {string} */
+                            state: "opened" | "closed" | "merged" | "locked";
                             title: string;
                             updated_at: string;
                             web_url: string;
@@ -12837,7 +12838,8 @@ export interface operations {
                             id: number;
                             iid: number;
                             project_id: number;
-                            state: string;
+                            /** @enum {string} */
+                            state: "opened" | "closed" | "merged" | "locked";
                             title: string;
                             updated_at: string;
                             web_url: string;
@@ -12972,7 +12974,8 @@ export interface operations {
                             id: number;
                             iid: number;
                             project_id: number;
-                            state: string;
+                            /** @enum {string} */
+                            state: "opened" | "closed" | "merged" | "locked";
                             title: string;
                             updated_at: string;
                             web_url: string;
@@ -13109,7 +13112,8 @@ export interface operations {
                             id: number;
                             iid: number;
                             project_id: number;
-                            state: string;
+                            /** @enum {string} */
+                            state: "opened" | "closed" | "merged" | "locked";
                             title: string;
                             updated_at: string;
                             web_url: string;
