@@ -2,6 +2,7 @@ import { z } from './errors.ts';
 import { userBasic } from './users.ts';
 import { boolParam, paginationQuery } from './params.ts';
 import { pipelineSummary } from './pipelines.ts';
+import { mergeRequestBasic } from './merge-requests.ts';
 
 /**
  * A car's states, as the platform names them: idle (waiting for its turn), stale (its train
@@ -12,17 +13,8 @@ export const MERGE_TRAIN_STATUSES = ['idle', 'stale', 'fresh', 'merging', 'merge
 export type MergeTrainStatus = (typeof MERGE_TRAIN_STATUSES)[number];
 export const ACTIVE_CAR_STATUSES: readonly MergeTrainStatus[] = ['idle', 'stale', 'fresh', 'merging'];
 
-export const mergeTrainMergeRequest = z.object({
-  id: z.number().int(),
-  iid: z.number().int(),
-  project_id: z.number().int(),
-  title: z.string(),
-  description: z.string().nullable(),
-  state: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  web_url: z.string(),
-});
+/** The merge request as a car names it: a few fields of the merge request's own. */
+export const mergeTrainMergeRequest = mergeRequestBasic.pick({ id: true, iid: true, project_id: true, title: true, description: true, state: true, created_at: true, updated_at: true, web_url: true });
 
 /** The platform's merge train car, plus what the console shows of it (Gatehouse fields, after the spec's). */
 export const mergeTrain = z.object({

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { contextCommit, contextCommitsBody, createdContextCommit } from '../../../shared/src/context-commits.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import { recordId } from '../http/params.ts';
 import { fromZodError } from '../http/errors.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { ensureRepository } from '../services/repositories.ts';
-import { findMergeRequest } from '../services/merge-request-merge.ts';
+import { mergeRequestLoader } from './merge-requests.ts';
 import * as contextCommits from '../services/context-commits.ts';
 import { presentContextCommit, presentCreatedContextCommit } from '../presenters/context-commits.ts';
 
@@ -15,9 +14,9 @@ const path = '/projects/:id/merge_requests/:merge_request_iid/context_commits';
 
 type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'project'>;
 const withMergeRequest = {
-  params: { merge_request_iid: recordId('Merge Request') },
+  params: mergeRequestLoader.params,
   with: {
-    mr: (ctx: Ctx) => findMergeRequest(ctx.db, ctx.project, ctx.params.merge_request_iid),
+    ...mergeRequestLoader.with,
     dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
   },
 };
@@ -34,7 +33,7 @@ export const contextCommitRoutes = [
     ...withMergeRequest,
     response: z.array(contextCommit),
     query: paginationQuery,
-    handler: async (ctx) => pageOfList(await contextCommits.listContextCommits(ctx.db, ctx.dir, ctx.mr), pageRequest(ctx.query)),
+    handler: async (ctx) => pageOfList(await contextCommits.listContextCommits(ctx.db, ctx.dir, ctx.mergeRequest), pageRequest(ctx.query)),
     present: presentContextCommit,
   }),
   defineRoute({
@@ -47,7 +46,7 @@ export const contextCommitRoutes = [
     ...withMergeRequest,
     body: contextCommitsBody,
     response: z.array(createdContextCommit),
-    handler: async (ctx) => contextCommits.addContextCommits(ctx.db, ctx.dir, ctx.mr, ctx.body.commits),
+    handler: async (ctx) => contextCommits.addContextCommits(ctx.db, ctx.dir, ctx.mergeRequest, ctx.body.commits),
     present: (c, ctx) => presentCreatedContextCommit(c, `${ctx.baseUrl}/${ctx.project.path_with_namespace}`),
   }),
   defineRoute({
@@ -62,7 +61,7 @@ export const contextCommitRoutes = [
       // A DELETE's body is not parsed by the route layer (it reads the query): clients send `commits` in the body.
       const parsed = contextCommitsBody.safeParse({ ...(ctx.req.query as object), ...((ctx.req.body as object | undefined) ?? {}) });
       if (!parsed.success) throw fromZodError(parsed.error);
-      await contextCommits.removeContextCommits(ctx.db, ctx.dir, ctx.mr, parsed.data.commits);
+      await contextCommits.removeContextCommits(ctx.db, ctx.dir, ctx.mergeRequest, parsed.data.commits);
     },
   }),
 ];

@@ -23,6 +23,9 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { issueRoutes } from './issues.ts';
+import { mergeRequestRoutes } from './merge-requests.ts';
+import { noteRoutes } from './notes.ts';
 import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
 import { contextCommitRoutes } from './context-commits.ts';
 import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
@@ -56,6 +59,9 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
   ...mergeTrainRoutes,
   ...contextCommitRoutes,
   ...mergeRequestMergeRoutes,

@@ -1,10 +1,11 @@
 import { mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
-import { recordId } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';
 import { ensureRepository } from '../services/repositories.ts';
-import { findMergeRequest, mergeMergeRequest } from '../services/merge-request-merge.ts';
+import { mergeMergeRequest } from '../services/merge-request-merge.ts';
+import { mergeRequestView } from '../services/merge-requests.ts';
+import { mergeRequestLoader } from './merge-requests.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
 import { presentMergeRequest } from '../presenters/merge-requests.ts';
 
@@ -20,9 +21,9 @@ export const mergeRequestMergeRoutes = [
       'Merge a merge request: the target branch moves to a merge commit (or fast-forwards) by the project’s merge method; 405 not mergeable (draft, closed, on a merge train), 406 conflicts or a needed rebase, 409 sha not the source head, 422 the merge failed (Developer; Maintainer into the default branch)',
     load: 'project',
     permission: 'push_code',
-    params: { merge_request_iid: recordId('Merge Request') },
+    params: mergeRequestLoader.params,
     with: {
-      mr: (ctx: Ctx) => findMergeRequest(ctx.db, ctx.project, ctx.params.merge_request_iid),
+      ...mergeRequestLoader.with,
       dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
     },
     body: mergeRequestMergeBody,
@@ -31,13 +32,14 @@ export const mergeRequestMergeRoutes = [
     handler: async (ctx) => {
       const mayWriteProtected = allowed('push_to_default_branch', ctx);
       try {
-        return await mergeMergeRequest({ db: ctx.db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected }, ctx.mr, ctx.body);
+        const merged = await mergeMergeRequest({ db: ctx.db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected }, ctx.mergeRequest, ctx.body);
+        return await mergeRequestView(ctx.db, merged);
       } catch (e) {
         // The platform's 406: the branch cannot be merged as it stands.
         if (e instanceof MergeConflict || e instanceof NeedsRebase) throw new ApiError(406, { message: 'Branch cannot be merged' });
         throw e;
       }
     },
-    present: (mr, ctx) => presentMergeRequest(mr, ctx),
+    present: (v, ctx) => presentMergeRequest({ ...v, canMerge: false }, ctx),
   }),
 ];

@@ -69,7 +69,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
     expectStatus(await settings({ merge_method: 'merge' }), 200);
   });
 
-  it('answers 406 on conflicts, 409 when sha is not the source head, 405 once merged or closed', async () => {
+  it('answers 406 on conflicts, 409 when sha is not the source head, 405 once merged or for a draft', async () => {
     await commitTo(project.id, 'clash', { 'README.md': '# Clash\n' });
     await commitTo(project.id, 'main', { 'README.md': '# Main moved\n' });
     const clash = await openMergeRequest(project.id, 'clash', 'Clash');
@@ -81,8 +81,11 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/merge', () => {
     assert.equal(stale.body.message, `SHA does not match HEAD of source branch: ${src}`);
     expectStatus(await merge(mr.iid), 200);
     expectStatus(await merge(mr.iid), 405);
-    expectStatus(await api(`/projects/${project.id}/merge_requests/${clash.iid}`, { method: 'PUT', json: { state_event: 'close' } }), 200);
-    expectStatus(await merge(clash.iid), 405);
+    await commitTo(project.id, 'draft', { 'draft.txt': 'draft\n' });
+    const draft = await openMergeRequest(project.id, 'draft', 'Draft: not yet');
+    const refused = await merge(draft.iid);
+    expectStatus(refused, 405);
+    assert.match(refused.body.message, /draft/);
   });
 
   it('a Developer may not merge into the protected default branch (401); unknown merge requests 404', async () => {

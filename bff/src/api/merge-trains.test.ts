@@ -43,7 +43,6 @@ describe('merge trains while not enabled', () => {
     const list = await api(trains());
     expectStatus(list, 403);
     expectStatus(await api(carPath(mr.iid), { method: 'POST', json: {} }), 403);
-    await api(`/projects/${project.id}/merge_requests/${mr.iid}`, { method: 'PUT', json: { state_event: 'close' } });
   });
 });
 

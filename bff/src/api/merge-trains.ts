@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { mergeSettings, mergeSettingsBody, mergeTrain, mergeTrainAddBody, mergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
-import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import * as trains from '../services/merge-trains.ts';
-import { findMergeRequest } from '../services/merge-request-merge.ts';
+import { mergeRequestLoader } from './merge-requests.ts';
 import { presentMergeTrain } from '../presenters/merge-trains.ts';
 
 const area = 'merge-trains';
@@ -17,9 +16,9 @@ const present = (v: trains.CarView, ctx: Parameters<typeof urls>[0]) => presentM
 
 /** The merge request named by :merge_request_iid, then trains on for the project (else 403). */
 const withMergeRequest = {
-  params: { merge_request_iid: recordId('Merge Request') },
+  params: mergeRequestLoader.params,
   with: {
-    mr: (ctx: Ctx) => findMergeRequest(ctx.db, ctx.project, ctx.params.merge_request_iid),
+    ...mergeRequestLoader.with,
     enabled: async (ctx: Ctx) => trains.requireTrains(ctx.project),
     dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
   },
@@ -49,7 +48,7 @@ export const mergeTrainRoutes = [
     permission: 'push_code',
     ...withMergeRequest,
     response: mergeTrain,
-    handler: async (ctx) => trains.carOf(ctx.db, ctx.mr),
+    handler: async (ctx) => trains.carOf(ctx.db, ctx.mergeRequest),
     present,
   }),
   defineRoute({
@@ -66,7 +65,7 @@ export const mergeTrainRoutes = [
     errors: [409],
     handler: async (ctx) => {
       const mayWriteProtected = allowed('push_to_default_branch', ctx);
-      const { view, scheduled } = await trains.addToTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, user: ctx.actor.user!, mayWriteProtected }, ctx.mr, ctx.body);
+      const { view, scheduled } = await trains.addToTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, user: ctx.actor.user!, mayWriteProtected }, ctx.mergeRequest, ctx.body);
       // Scheduled rather than added: the platform's 202, same body.
       if (scheduled) ctx.res.status(202).json(present(view, ctx));
       return view;
@@ -82,7 +81,7 @@ export const mergeTrainRoutes = [
     permission: 'push_code',
     ...withMergeRequest,
     errors: [409],
-    handler: async (ctx) => trains.removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mr, ctx.actor.user!),
+    handler: async (ctx) => trains.removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mergeRequest, ctx.actor.user!),
   }),
   // Declared after the merge request paths: a branch is one path segment (slashes URL-encoded).
   defineRoute({

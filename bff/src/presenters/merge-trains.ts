@@ -15,7 +15,7 @@ export function presentMergeTrain(v: CarView, ctx: { baseUrl: string; projectUrl
       project_id: mr.project_id,
       title: mr.title,
       description: mr.description,
-      state: mr.state,
+      state: mr.state as MergeTrain['merge_request']['state'],
       created_at: mr.created_at,
       updated_at: mr.updated_at,
       web_url: `${ctx.projectUrl}/-/merge_requests/${mr.iid}`,

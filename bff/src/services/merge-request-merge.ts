@@ -1,19 +1,19 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../db/schema.ts';
 import type { MergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { resolveCommit } from './branches.ts';
-import { conflict, notAllowed, notFound, unauthorized, unprocessable } from './errors.ts';
+import { conflict, notAllowed, unauthorized, unprocessable } from './errors.ts';
 import { pushRuleOf } from './group-push-rules.ts';
 import { checkPush } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
+import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
-import { mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
-import { kickTrain } from '../trains/run.ts';
+import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
+import { kickTrain, trainRef } from '../trains/run.ts';
 
-export type MergeRequestRow = Selectable<Database['merge_requests']>;
+export type { MergeRequestRow };
 
 /** A push rule refused the ref move (its reasons are the message). */
 export class PushRefused extends Error {}
@@ -66,7 +66,8 @@ export async function markMerged(
     .values({ project_id: scope.project.id, group_id: null, author_id: m.user?.id ?? null, action_name: 'merged', target_type: 'MergeRequest', target_id: mr.id, push_data: null, created_at: now })
     .execute();
   const merged = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
-  await fireMergeRequestMerged(trx, scope, merged, m.user);
+  // The merge request hook's `merge` event, as the platform sends it (no user: nobody to name, no event).
+  if (m.user) await fireMergeRequestHook(trx, { ...scope, user: m.user }, merged, 'merge', { state: { previous: mr.state, current: 'merged' } });
 }
 
 export interface MergeCaller extends MoveAs {
@@ -119,15 +120,10 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
     // Cars on the target's train are rebuilt on the new target head.
     await kickTrain(trx, project.id, mr.target_branch);
   });
+  if (car) await deleteRef(to.dir, trainRef(mr.iid));
   if (body.should_remove_source_branch ?? bool(mr.force_remove_source_branch)) {
     await moveBranchAsPush(to, { before: source, after: ZERO_SHA, ref: `refs/heads/${mr.source_branch}` }).catch(() => false);
   }
   return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
 }
 
-/** The project's merge request numbered `iid`, or the platform's 404. */
-export async function findMergeRequest(db: Db, project: ProjectRow, iid: number): Promise<MergeRequestRow> {
-  const mr = await db.selectFrom('merge_requests').selectAll().where('project_id', '=', project.id).where('iid', '=', iid).executeTakeFirst();
-  if (!mr) throw notFound('Merge Request');
-  return mr;
-}

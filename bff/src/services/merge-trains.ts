@@ -52,7 +52,7 @@ async function views(db: Db, cars: MergeTrainCarRow[]): Promise<CarView[]> {
     return {
       car,
       mr,
-      author: users.get(mr.author_id) ?? null,
+      author: mr.author_id === null ? null : (users.get(mr.author_id) ?? null),
       user: car.user_id === null ? null : (users.get(car.user_id) ?? null),
       pipeline,
       position: positions.get(car.id) ?? null,

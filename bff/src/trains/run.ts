@@ -7,6 +7,7 @@ import { resolveCommit } from '../services/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
 import { ensureRepository, DEFAULT_BRANCH } from '../services/repositories.ts';
 import { recordPush } from '../services/push-events.ts';
+import { gitText } from '../services/git-run.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { deleteRef, MergeConflict, swapRef, trainCommit } from './git-merge.ts';
@@ -172,13 +173,15 @@ async function plan(ctx: TrainContext) {
     const ids = cars.map((c) => c.pipeline_id).filter((p): p is number => p !== null);
     if (ids.length) for (const p of await ctx.db.selectFrom('pipelines').select(['id', 'status']).where('id', 'in', ids).execute()) pipelines.set(p.id, p.status);
   }
-  const targetHead = await resolveCommit(ctx.dir, `refs/heads/${ctx.target}`);
+  // Every branch head in one git call: a plan reads them all, and a train runs many plans.
+  const heads = await branchHeads(ctx.dir);
+  const targetHead = heads.get(ctx.target);
   const states: CarState[] = [];
   for (const c of cars) {
     const mr = mrs.get(c.merge_request_id)!;
     states.push({
       id: c.id,
-      sourceHead: (await resolveCommit(ctx.dir, `refs/heads/${mr.source_branch}`)) ?? '',
+      sourceHead: heads.get(mr.source_branch) ?? '',
       baseSha: c.base_sha,
       sourceSha: c.source_sha,
       trainSha: c.train_ref_sha,
@@ -189,6 +192,11 @@ async function plan(ctx: TrainContext) {
   }
   const step: Step = targetHead ? nextStep(states, targetHead, ctx.project.merge_trains_cars_limit) : { kind: 'none' };
   return { cars, step, mrs };
+}
+
+async function branchHeads(dir: string): Promise<Map<string, string>> {
+  const out = await gitText(dir, ['for-each-ref', '--format=%(objectname) %(refname:lstrip=2)', 'refs/heads']);
+  return new Map(out.split('\n').filter(Boolean).map((line) => [line.slice(41), line.slice(0, 40)]));
 }
 
 const pipelineScope = (ctx: TrainContext): PipelineScope => ({ project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl });
@@ -285,7 +293,8 @@ export async function dropCar(ctx: Pick<TrainContext, 'db' | 'dir' | 'project' |
   if (car.pipeline_id !== null) await retirePipeline(ctx as TrainContext, car);
   const now = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('merge_train_cars').set({ active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
+    // Off the train: idle again, with the reason it left.
+    await trx.updateTable('merge_train_cars').set({ status: 'idle', active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
     // Every car behind it was built on top of it: stale until rebuilt.
     await trx
       .updateTable('merge_train_cars')
