@@ -407,6 +407,40 @@ export interface PipelineJobsTable {
   finished_at: string | null;
 }
 
+/** Project snippets (014); their files are rows. */
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  visibility: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnippetFilesTable {
+  id: Generated<number>;
+  snippet_id: number;
+  path: string;
+  content: string;
+}
+
+/** Emoji reactions; `awardable_type` is Issue, MergeRequest, Snippet or Note. */
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SnippetRow = Selectable<SnippetsTable>;
+export type SnippetFileRow = Selectable<SnippetFilesTable>;
+export type AwardEmojiRow = Selectable<AwardEmojiTable>;
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -430,6 +464,9 @@ export interface Database {
   pipeline_triggers: PipelineTriggersTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;
+  snippets: SnippetsTable;
+  snippet_files: SnippetFilesTable;
+  award_emoji: AwardEmojiTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -81,6 +81,8 @@ export const projectRules = {
   destroy_pipeline: atLeast(L.owner),
   /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
   admin_pipeline_triggers: atLeast(L.maintainer),
+  /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
+  create_snippet: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {
