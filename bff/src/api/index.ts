@@ -23,6 +23,9 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { issueRoutes } from './issues.ts';
+import { mergeRequestRoutes } from './merge-requests.ts';
+import { noteRoutes } from './notes.ts';
 import { snippetRoutes } from './snippets.ts';
 import { emojiReactionRoutes } from './emoji-reactions.ts';
 
@@ -51,6 +54,9 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
   ...snippetRoutes,
   ...emojiReactionRoutes,
 ];
