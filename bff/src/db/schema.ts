@@ -468,14 +468,6 @@ export interface IssuesTable {
   issue_type: Generated<string>;
   discussion_locked: Bool | null;
   updated_by_id: number | null;
-/** Project snippets (014); their files are rows. */
-export interface SnippetsTable {
-  id: Generated<number>;
-  project_id: number;
-  author_id: number | null;
-  title: string;
-  description: string | null;
-  visibility: string;
   created_at: string;
   updated_at: string;
 }
@@ -515,20 +507,6 @@ export interface MergeRequestsTable {
   merge_status: Generated<string>;
   discussion_locked: Bool | null;
   updated_by_id: number | null;
-export interface SnippetFilesTable {
-  id: Generated<number>;
-  snippet_id: number;
-  path: string;
-  content: string;
-}
-
-/** Emoji reactions; `awardable_type` is Issue, MergeRequest, Snippet or Note. */
-export interface AwardEmojiTable {
-  id: Generated<number>;
-  name: string;
-  user_id: number;
-  awardable_type: string;
-  awardable_id: number;
   created_at: string;
   updated_at: string;
 }
@@ -609,6 +587,37 @@ export type ResourceStateEventRow = Selectable<ResourceStateEventsTable>;
 export type ResourceMilestoneEventRow = Selectable<ResourceMilestoneEventsTable>;
 export type ResourceWeightEventRow = Selectable<ResourceWeightEventsTable>;
 // ── end of work items
+
+/** Project snippets (014); their files are rows. */
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  visibility: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnippetFilesTable {
+  id: Generated<number>;
+  snippet_id: number;
+  path: string;
+  content: string;
+}
+
+/** Emoji reactions; `awardable_type` is Issue, MergeRequest, Snippet or Note. */
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export type SnippetRow = Selectable<SnippetsTable>;
 export type SnippetFileRow = Selectable<SnippetFilesTable>;
 export type AwardEmojiRow = Selectable<AwardEmojiTable>;
