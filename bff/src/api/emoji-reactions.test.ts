@@ -42,6 +42,16 @@ after(async () => {
   await server.close();
 });
 
+/** The first delivery whose payload matches, polled for (deliveries are jobs). */
+async function delivered(match: (payload: any) => boolean): Promise<any> {
+  for (let i = 0; i < 400; i++) {
+    const found = receiver.requests.find((r) => r.json && match(r.json));
+    if (found) return found.json;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`no matching delivery arrived: ${JSON.stringify(receiver.requests.map((r) => [r.json?.object_kind, r.json?.object_attributes?.awardable_type, r.json?.event_type]))}`);
+}
+
 describe('POST /projects/:id/snippets/:snippet_id/award_emoji', () => {
   it('as a signed-in user who can read it: awards the emoji, aliases stored by their platform name', async () => {
     const res = await api(paths.publicSnippet, { method: 'POST', token: outsider.token, json: { name: '+1' } });
@@ -123,5 +133,40 @@ describe('DELETE /projects/:id/snippets/:snippet_id/award_emoji/:award_id', () =
     assert.deepEqual((await api(paths.publicSnippet, { token: null })).body, []);
     const revoked = (await receiver.waitFor(4, 20_000)).filter((r) => r.json?.event_type === 'revoke');
     assert.equal(revoked.length, 2);
+  });
+});
+
+describe('reactions on issues and their notes', () => {
+  it('awards, lists and removes on an issue and on a comment of it; anonymous reads of a public project', async () => {
+    const issue = await api(`/projects/${project.id}/issues`, { method: 'POST', token: reporter.token, json: { title: 'React to me' } });
+    expectStatus(issue, 201);
+    const base = `/projects/${project.id}/issues/${issue.body.iid}`;
+    const note = await api(`${base}/notes`, { method: 'POST', token: reporter.token, json: { body: 'A comment' } });
+    expectStatus(note, 201);
+    const onIssue = await api(`${base}/award_emoji`, { method: 'POST', token: outsider.token, json: { name: '-1' } });
+    expectStatus(onIssue, 201);
+    assert.deepEqual([onIssue.body.name, onIssue.body.awardable_type, onIssue.body.awardable_id], ['thumbsdown', 'Issue', issue.body.id]);
+    const onNote = await api(`${base}/notes/${note.body.id}/award_emoji`, { method: 'POST', token: developer.token, json: { name: 'heart' } });
+    expectStatus(onNote, 201);
+    assert.deepEqual([onNote.body.awardable_type, onNote.body.awardable_id], ['Note', note.body.id]);
+    const anonymous = await api(`${base}/notes/${note.body.id}/award_emoji`, { token: null });
+    assert.deepEqual(expectShape(z.array(awardEmoji), anonymous.body).map((a) => a.name), ['heart']);
+    expectStatus(await api(`${base}/notes/${note.body.id}/award_emoji/${onIssue.body.id}`, { token: null }), 404);
+    expectStatus(await api(`/projects/${project.id}/issues/987654/award_emoji`, { token: null }), 404);
+    expectStatus(await api(`${base}/notes/987654/award_emoji`, { token: null }), 404);
+    expectStatus(await api(`${base}/award_emoji/${onIssue.body.id}`, { method: 'DELETE', token: reporter.token }), 401);
+    expectStatus(await api(`${base}/award_emoji/${onIssue.body.id}`, { method: 'DELETE', token: outsider.token }), 204);
+    const event = await delivered((p) => p.object_kind === 'emoji' && p.object_attributes.awardable_type === 'Note');
+    assert.equal(event.note.id, note.body.id);
+    assert.equal(event.issue.iid, issue.body.iid);
+  });
+
+  it('a confidential issue’s reactions are hidden from who may not see it', async () => {
+    const issue = await api(`/projects/${project.id}/issues`, { method: 'POST', token: reporter.token, json: { title: 'Secret', confidential: true } });
+    expectStatus(issue, 201);
+    const path = `/projects/${project.id}/issues/${issue.body.iid}/award_emoji`;
+    expectStatus(await api(path, { method: 'POST', token: outsider.token, json: { name: 'eyes' } }), 404);
+    expectStatus(await api(path, { token: null }), 404);
+    expectStatus(await api(path, { method: 'POST', token: reporter.token, json: { name: 'eyes' } }), 201);
   });
 });

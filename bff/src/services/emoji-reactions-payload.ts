@@ -6,7 +6,7 @@ import type { Awardable } from './emoji-reactions.ts';
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
 /** The platform's emoji event: `award` when a reaction is added, `revoke` when it is removed. */
-export function emojiPayload(baseUrl: string, event: 'award' | 'revoke', user: UserRow, awardable: Awardable, award: AwardEmojiRow) {
+export function emojiPayload(baseUrl: string, event: 'award' | 'revoke', user: UserRow, awardable: Awardable, award: AwardEmojiRow, objects: Record<string, unknown>) {
   return {
     object_kind: 'emoji',
     event_type: event,
@@ -23,7 +23,7 @@ export function emojiPayload(baseUrl: string, event: 'award' | 'revoke', user: U
       updated_at: award.updated_at,
       awarded_on_url: awardable.url,
     },
-    ...awardable.hookObjects,
+    ...objects,
   };
 }
 
@@ -43,4 +43,11 @@ export function snippetHookObject(v: SnippetView) {
     visibility_level: VISIBILITY_LEVEL[s.visibility] ?? 0,
     description: s.description,
   };
+}
+
+/** What an issue, merge request or note event embeds (`issue`, `merge_request`, `note` with its parent), for an emoji event. */
+export function embeddedObjects(payload: { object_kind: string; object_attributes: Record<string, unknown> } & Record<string, unknown>): Record<string, unknown> {
+  const { object_kind: kind, object_attributes: _o, event_type: _e, user: _u, project: _p, project_id: _i, repository: _r, changes: _c, labels: _l, assignees: _a, reviewers: _v, ...rest } = payload;
+  const { action: _action, ...attributes } = payload.object_attributes;
+  return { ...rest, [kind]: attributes };
 }

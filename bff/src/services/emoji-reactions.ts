@@ -23,7 +23,8 @@ export interface Awardable {
   group: GroupRow;
   /** The awardable's page, for `awarded_on_url`. */
   url: string;
-  hookObjects: Record<string, Record<string, unknown>>;
+  /** Computed only when an event fires. */
+  hookObjects: (user: UserRow) => Promise<Record<string, unknown>>;
 }
 
 /**
@@ -97,13 +98,15 @@ export async function addAward(db: Db, baseUrl: string, user: UserRow, awardable
   const taken = await ofAwardable(db, awardable).where('user_id', '=', user.id).where('name', '=', stored).executeTakeFirst();
   if (taken) throw notFound('Award Emoji Name has already been taken');
   const now = nowIso();
+  // Read before the transaction: the awardable's reads use the database handle, not the transaction's.
+  const objects = await awardable.hookObjects(user);
   const award = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('award_emoji')
       .values({ name: stored, user_id: user.id, awardable_type: awardable.type, awardable_id: awardable.id, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await fireEmojiEvent(trx, baseUrl, 'award', user, awardable, row);
+    await fireEmojiEvent(trx, baseUrl, 'award', user, awardable, row, objects);
     return row;
   });
   return { award, user };
@@ -112,9 +115,10 @@ export async function addAward(db: Db, baseUrl: string, user: UserRow, awardable
 /** Only the reaction's author or an administrator removes it (others get the platform's 401). */
 export async function removeAward(db: Db, baseUrl: string, actor: Actor, awardable: Awardable, view: AwardView): Promise<void> {
   if (!(isAdmin(actor) || actor.user?.id === view.award.user_id)) throw unauthorized();
+  const objects = await awardable.hookObjects(view.user);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('award_emoji').where('id', '=', view.award.id).execute();
-    await fireEmojiEvent(trx, baseUrl, 'revoke', view.user, awardable, view.award);
+    await fireEmojiEvent(trx, baseUrl, 'revoke', view.user, awardable, view.award, objects);
   });
 }
 
@@ -123,6 +127,6 @@ export async function removeAwardsOf(db: Db, type: AwardableType, ids: number[])
   if (ids.length) await db.deleteFrom('award_emoji').where('awardable_type', '=', type).where('awardable_id', 'in', ids).execute();
 }
 
-async function fireEmojiEvent(db: Db, baseUrl: string, event: 'award' | 'revoke', user: UserRow, awardable: Awardable, award: AwardEmojiRow): Promise<void> {
-  await fireHookEvent(db, { traversal: awardable.group.traversal, projectId: awardable.project.id }, 'emoji_events', emojiPayload(baseUrl, event, user, awardable, award));
+async function fireEmojiEvent(db: Db, baseUrl: string, event: 'award' | 'revoke', user: UserRow, awardable: Awardable, award: AwardEmojiRow, objects: Record<string, unknown>): Promise<void> {
+  await fireHookEvent(db, { traversal: awardable.group.traversal, projectId: awardable.project.id }, 'emoji_events', emojiPayload(baseUrl, event, user, awardable, award, objects));
 }
