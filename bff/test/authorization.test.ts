@@ -57,6 +57,7 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   destroy_pipeline: OWNER,
   admin_pipeline_triggers: MAINTAINER,
   create_snippet: REPORTER,
+  admin_issue: REPORTER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',

@@ -28,6 +28,7 @@ import { mergeRequestRoutes } from './merge-requests.ts';
 import { noteRoutes } from './notes.ts';
 import { snippetRoutes } from './snippets.ts';
 import { emojiReactionRoutes } from './emoji-reactions.ts';
+import { issueLinkRoutes } from './issue-links.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -59,6 +60,7 @@ export const apiRoutes: RouteSpec[] = [
   ...noteRoutes,
   ...snippetRoutes,
   ...emojiReactionRoutes,
+  ...issueLinkRoutes,
 ];
 
 export { consoleRoutes };

@@ -618,6 +618,17 @@ export interface AwardEmojiTable {
   updated_at: string;
 }
 
+/** Two-way issue links: `relates_to` or `blocks` (source blocks target). */
+export interface IssueLinksTable {
+  id: Generated<number>;
+  source_id: number;
+  target_id: number;
+  link_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type IssueLinkRow = Selectable<IssueLinksTable>;
 export type SnippetRow = Selectable<SnippetsTable>;
 export type SnippetFileRow = Selectable<SnippetFilesTable>;
 export type AwardEmojiRow = Selectable<AwardEmojiTable>;
@@ -660,6 +671,7 @@ export interface Database {
   snippets: SnippetsTable;
   snippet_files: SnippetFilesTable;
   award_emoji: AwardEmojiTable;
+  issue_links: IssueLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

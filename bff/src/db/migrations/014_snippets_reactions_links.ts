@@ -43,4 +43,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('award_emoji')
     .columns(['awardable_type', 'awardable_id', 'user_id', 'name'])
     .execute();
+
+  // One row per two-way link; `is_blocked_by` is stored as `blocks` the other way round, as the platform stores it.
+  await withId(db, db.schema.createTable('issue_links'))
+    .addColumn('source_id', 'integer', (c) => c.notNull().references('issues.id').onDelete('cascade'))
+    .addColumn('target_id', 'integer', (c) => c.notNull().references('issues.id').onDelete('cascade'))
+    .addColumn('link_type', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('issue_links_source_target').unique().on('issue_links').columns(['source_id', 'target_id']).execute();
+  await db.schema.createIndex('issue_links_target').on('issue_links').column('target_id').execute();
 }
