@@ -733,6 +733,78 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/issues/{issue_iid}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidAward_emoji"];
+        put?: never;
+        /** React to an issue with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdIssuesIssue_iidAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from an issue: its author or an administrator */
+        delete: operations["deleteProjectsIdIssuesIssue_iidAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the issues linked to an issue that the caller may see, by link creation time */
+        get: operations["getProjectsIdIssuesIssue_iidLinks"];
+        put?: never;
+        /** Link two issues (relates_to, blocks, is_blocked_by); the caller must be allowed to update both */
+        post: operations["postProjectsIdIssuesIssue_iidLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/links/{issue_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a link of an issue: both issues and the type as stored */
+        get: operations["getProjectsIdIssuesIssue_iidLinksIssue_link_id"];
+        put?: never;
+        post?: never;
+        /** Remove a two-way link; answers the link as it was */
+        delete: operations["deleteProjectsIdIssuesIssue_iidLinksIssue_link_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/issues/{issue_iid}/notes": {
         parameters: {
             query?: never;
@@ -765,6 +837,42 @@ export type paths = {
         post?: never;
         /** Delete a note (its author, a Maintainer, or an administrator) */
         delete: operations["deleteProjectsIdIssuesIssue_iidNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on an issue with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdIssuesIssue_iidNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on an issue: its author or an administrator */
+        delete: operations["deleteProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -875,6 +983,42 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/merge_requests/{merge_request_iid}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidAward_emoji"];
+        put?: never;
+        /** React to a merge request with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a merge request: its author or an administrator */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/merge_requests/{merge_request_iid}/notes": {
         parameters: {
             query?: never;
@@ -907,6 +1051,42 @@ export type paths = {
         post?: never;
         /** Delete a note (its author, a Maintainer, or an administrator) */
         delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on a merge request with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on a merge request: its author or an administrator */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1312,6 +1492,42 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on a snippet with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on a snippet: its author or an administrator */
+        delete: operations["deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9656,6 +9872,1585 @@ export interface operations {
             };
         };
     };
+    getProjectsIdIssuesIssue_iidAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_link_id: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        link_created_at: string;
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        link_updated_at: string;
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    link_type?: "relates_to" | "blocks" | "is_blocked_by";
+                    target_issue_iid: number | string;
+                    target_project_id: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    link_type?: "relates_to" | "blocks" | "is_blocked_by";
+                    target_issue_iid: number | string;
+                    target_project_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidLinksIssue_link_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                issue_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidLinksIssue_link_id: {
+        parameters: {
+            query?: {
+                link_type?: "relates_to" | "blocks" | "is_blocked_by";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                issue_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdIssuesIssue_iidNotes: {
         parameters: {
             query?: {
@@ -10178,6 +11973,364 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
                 /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 issue_iid: string;
@@ -11483,6 +13636,360 @@ export interface operations {
             };
         };
     };
+    getProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMerge_requestsMerge_request_iidNotes: {
         parameters: {
             query?: {
@@ -12005,6 +14512,364 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
                 /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 merge_request_iid: string;
@@ -15869,6 +18734,364 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated or invalid credential */
             401: {
