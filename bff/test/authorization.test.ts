@@ -60,6 +60,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_vulnerability: DEVELOPER,
   admin_vulnerability: MAINTAINER,
   read_dependency: REPORTER,
+  create_snippet: REPORTER,
+  admin_issue: REPORTER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',

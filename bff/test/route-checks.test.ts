@@ -63,6 +63,9 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/statuses/:sha': { state: 'success' },
   'POST /projects/:id/merge_requests/:merge_request_iid/context_commits': { commits: ['0000000000000000000000000000000000000000'] },
   'POST /projects/:id/pipelines/:pipeline_id/reports': { report_type: 'sast' },
+  'POST /projects/:id/snippets': { title: 'checks', files: [{ file_path: 'checks.txt', content: 'checks' }] },
+  'PUT /projects/:id/snippets/:snippet_id': { title: 'checks' },
+  'POST /projects/:id/issues/:issue_iid/links': { target_project_id: 1, target_issue_iid: 1 },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -33,6 +33,9 @@ import { securityReportRoutes } from './security-reports.ts';
 import { vulnerabilityRoutes } from './vulnerabilities.ts';
 import { dependencyRoutes } from './dependencies.ts';
 import { securityDashboardRoutes } from './security-dashboard.ts';
+import { snippetRoutes } from './snippets.ts';
+import { emojiReactionRoutes } from './emoji-reactions.ts';
+import { issueLinkRoutes } from './issue-links.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -69,6 +72,9 @@ export const apiRoutes: RouteSpec[] = [
   ...vulnerabilityRoutes,
   ...dependencyRoutes,
   ...securityDashboardRoutes,
+  ...snippetRoutes,
+  ...emojiReactionRoutes,
+  ...issueLinkRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

@@ -749,6 +749,51 @@ export interface SecurityDashboardProjectsTable {
   created_at: string;
 }
 
+/** Project snippets (014); their files are rows. */
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  visibility: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnippetFilesTable {
+  id: Generated<number>;
+  snippet_id: number;
+  path: string;
+  content: string;
+}
+
+/** Emoji reactions; `awardable_type` is Issue, MergeRequest, Snippet or Note. */
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Two-way issue links: `relates_to` or `blocks` (source blocks target). */
+export interface IssueLinksTable {
+  id: Generated<number>;
+  source_id: number;
+  target_id: number;
+  link_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type IssueLinkRow = Selectable<IssueLinksTable>;
+export type SnippetRow = Selectable<SnippetsTable>;
+export type SnippetFileRow = Selectable<SnippetFilesTable>;
+export type AwardEmojiRow = Selectable<AwardEmojiTable>;
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -791,6 +836,10 @@ export interface Database {
   vulnerability_state_transitions: VulnerabilityStateTransitionsTable;
   dependencies: DependenciesTable;
   security_dashboard_projects: SecurityDashboardProjectsTable;
+  snippets: SnippetsTable;
+  snippet_files: SnippetFilesTable;
+  award_emoji: AwardEmojiTable;
+  issue_links: IssueLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -103,6 +103,8 @@ export const projectRules = {
   update_merge_request: atLeast(L.developer),
   /** Project labels: Reporters. */
   admin_label: atLeast(L.reporter),
+  /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
+  create_snippet: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

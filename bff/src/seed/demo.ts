@@ -18,6 +18,7 @@ import { ensureRepository } from '../services/repositories.ts';
 import { seedRepository } from './repositories.ts';
 import { seedPipelines } from './pipelines.ts';
 import { seedSecurity } from './security.ts';
+import { seedSocial } from './social.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -141,6 +142,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   });
   await seedPipelines(db, config, vault, website, [alice, users.bob, users.carol]);
   await seedSecurity(db, website, [users.bob, users.carol]);
+  await seedSocial(db, website, [alice, users.bob, users.carol]);
   return { password };
 }
 
