@@ -61,6 +61,7 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   create_group: 'signed-in',
   read_users: 'signed-in',
   read_self: 'signed-in',
+  admin_epic: REPORTER,
 };
 
 /**
@@ -394,6 +395,8 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       if (throwaway) return made();
       return (fx.pipelineId ??= await made());
     }
+    case 'epic_iid':
+      return String((await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201)).iid);
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     default:

@@ -61,6 +61,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/triggers': { description: 'checks' },
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
+  'POST /groups/:id/epics': { title: 'checks' },
+  'PUT /groups/:id/epics/:epic_iid': { title: 'checks' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -24,6 +24,7 @@ import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
 import { eventRoutes } from './events.ts';
+import { epicRoutes } from './epics.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -51,6 +52,7 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineRoutes,
   ...commitStatusRoutes,
   ...eventRoutes,
+  ...epicRoutes,
 ];
 
 export { consoleRoutes };

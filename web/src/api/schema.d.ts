@@ -23,6 +23,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s activity events (scope=all: those of all their projects) */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -197,6 +214,42 @@ export type paths = {
         post?: never;
         /** Revoke a group deploy token */
         delete: operations["deleteGroupsIdDeploy_tokensToken_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a group’s epics (and its subgroups’, and with include_ancestor_groups its ancestors’) */
+        get: operations["getGroupsIdEpics"];
+        put?: never;
+        /** Create an epic (Reporters and up; created_at from administrators and owners) */
+        post: operations["postGroupsIdEpics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics/{epic_iid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an epic */
+        get: operations["getGroupsIdEpicsEpic_iid"];
+        /** Update an epic; state_event closes or reopens it */
+        put: operations["putGroupsIdEpicsEpic_iid"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -606,6 +659,23 @@ export type paths = {
         post?: never;
         /** Delete a custom attribute of a project */
         delete: operations["deleteProjectsIdCustom_attributesKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s activity events */
+        get: operations["getProjectsIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1296,6 +1366,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/users/{user_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user’s activity events in the projects the caller may read */
+        get: operations["getUsersUser_idEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{user_id}/personal_access_tokens": {
         parameters: {
             query?: never;
@@ -1468,6 +1555,132 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                scope?: string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3890,6 +4103,672 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpics: {
+        parameters: {
+            query?: {
+                author_id?: number | string;
+                author_username?: string;
+                created_after?: string;
+                created_before?: string;
+                include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendant_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                labels?: string[];
+                not?: {
+                    author_id?: number | string;
+                    author_username?: string;
+                    labels?: string[];
+                };
+                order_by?: "created_at" | "updated_at" | "title";
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                sort?: "asc" | "desc";
+                state?: "opened" | "closed" | "all";
+                updated_after?: string;
+                updated_before?: string;
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdEpics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpicsEpic_iid: {
+        parameters: {
+            query?: {
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                epic_iid: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdEpicsEpic_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                epic_iid: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add_labels?: string[];
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    remove_labels?: string[];
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    add_labels?: string[];
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    remove_labels?: string[];
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7895,6 +8774,147 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
             };
             /** @description A required attribute is missing or an attribute failed validation */
             400: {
@@ -14349,6 +15369,133 @@ export interface operations {
             };
             /** @description Not allowed for this user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsersUser_idEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { epic, epicCreateBody, epicGetQuery, epicListQuery, epicUpdateBody } from '../../../shared/src/epics.ts';
+import { defineRoute, allowed } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
+import type { Db } from '../db/index.ts';
+import type { GroupRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
+import { pageRequest } from '../db/pagination.ts';
+import * as epics from '../services/epics.ts';
+import { presentEpic } from '../presenters/epics.ts';
+
+const area = 'epics';
+
+/** The epic named by :epic_iid in the loaded group. */
+export const withEpic = {
+  params: { epic_iid: recordId('Epic') },
+  with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_iid: number } }) => epics.getEpic(ctx.db, ctx.actor, ctx.group, ctx.params.epic_iid) },
+};
+
+type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number };
+const view = (ctx: ViewContext, single = false) => ({ baseUrl: ctx.baseUrl, from: ctx.group, canEdit: allowed('admin_epic', ctx), single });
+
+export const epicRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/epics',
+    area,
+    summary: 'List a group’s epics (and its subgroups’, and with include_ancestor_groups its ancestors’)',
+    load: 'group',
+    permission: 'read_group',
+    query: epicListQuery,
+    response: z.array(epic),
+    handler: async (ctx) => {
+      const page = await epics.listEpics(ctx.db, ctx.actor, ctx.group, ctx.query, pageRequest(ctx.query));
+      return page.mapAsync((rows) => epics.detailsOf(ctx.db, rows));
+    },
+    present: (e, ctx) => presentEpic(e, view(ctx)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/epics/:epic_iid',
+    area,
+    summary: 'Get an epic',
+    load: 'group',
+    permission: 'read_group',
+    ...withEpic,
+    query: epicGetQuery,
+    response: epic,
+    handler: async (ctx) => (await epics.detailsOf(ctx.db, [ctx.epic]))[0],
+    present: (e, ctx) => presentEpic(e, view(ctx, true)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/groups/:id/epics',
+    area,
+    summary: 'Create an epic (Reporters and up; created_at from administrators and owners)',
+    load: 'group',
+    permission: 'admin_epic',
+    body: epicCreateBody,
+    response: epic,
+    handler: async (ctx) => {
+      const created = await epics.createEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.level, ctx.body);
+      return (await epics.detailsOf(ctx.db, [created]))[0];
+    },
+    present: (e, ctx) => presentEpic(e, view(ctx, true)),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/groups/:id/epics/:epic_iid',
+    area,
+    summary: 'Update an epic; state_event closes or reopens it',
+    load: 'group',
+    permission: 'admin_epic',
+    ...withEpic,
+    body: epicUpdateBody,
+    response: epic,
+    handler: async (ctx) => {
+      const updated = await epics.updateEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.epic, ctx.body);
+      return (await epics.detailsOf(ctx.db, [updated]))[0];
+    },
+    present: (e, ctx) => presentEpic(e, view(ctx, true)),
+  }),
+];
