@@ -21,13 +21,13 @@ before(async () => {
 });
 after(() => server.close());
 
-const create = (groupId: number, json: object, token?: string) => api(`/groups/${groupId}/epics`, { method: 'POST', json, token });
+const create = (groupId: number, json: object, token?: string | null) => api(`/groups/${groupId}/epics`, { method: 'POST', json, token });
 const created = async (groupId: number, json: object, token?: string) => {
   const res = await create(groupId, json, token);
   expectStatus(res, 201);
   return expectShape(epic, res.body);
 };
-const titles = async (groupId: number, query: string, token?: string) => {
+const titles = async (groupId: number, query: string, token?: string | null) => {
   const res = await api(`/groups/${groupId}/epics${query}`, { token });
   expectStatus(res, 200);
   return expectShape(z.array(epic), res.body).map((e) => e.title);
