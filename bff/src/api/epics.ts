@@ -3,7 +3,7 @@ import { epic, epicCreateBody, epicGetQuery, epicListQuery, epicUpdateBody } fro
 import { defineRoute, allowed } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import type { Db } from '../db/index.ts';
-import type { GroupRow } from '../db/schema.ts';
+import type { EpicRow, GroupRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as epics from '../services/epics.ts';
@@ -16,6 +16,9 @@ export const withEpic = {
   params: { epic_iid: recordId('Epic') },
   with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_iid: number } }) => epics.getEpic(ctx.db, ctx.actor, ctx.group, ctx.params.epic_iid) },
 };
+
+/** One epic with what its presenter needs. */
+const detailed = (db: Db, e: EpicRow) => epics.detailsOf(db, [e]).then((d) => d[0]);
 
 type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number };
 const view = (ctx: ViewContext, single = false) => ({ baseUrl: ctx.baseUrl, from: ctx.group, canEdit: allowed('admin_epic', ctx), single });
@@ -46,7 +49,7 @@ export const epicRoutes = [
     ...withEpic,
     query: epicGetQuery,
     response: epic,
-    handler: async (ctx) => (await epics.detailsOf(ctx.db, [ctx.epic]))[0],
+    handler: async (ctx) => detailed(ctx.db, ctx.epic),
     present: (e, ctx) => presentEpic(e, view(ctx, true)),
   }),
   defineRoute({
@@ -58,10 +61,7 @@ export const epicRoutes = [
     permission: 'admin_epic',
     body: epicCreateBody,
     response: epic,
-    handler: async (ctx) => {
-      const created = await epics.createEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.level, ctx.body);
-      return (await epics.detailsOf(ctx.db, [created]))[0];
-    },
+    handler: async (ctx) => detailed(ctx.db, await epics.createEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.level, ctx.body)),
     present: (e, ctx) => presentEpic(e, view(ctx, true)),
   }),
   defineRoute({
@@ -74,10 +74,7 @@ export const epicRoutes = [
     ...withEpic,
     body: epicUpdateBody,
     response: epic,
-    handler: async (ctx) => {
-      const updated = await epics.updateEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.epic, ctx.body);
-      return (await epics.detailsOf(ctx.db, [updated]))[0];
-    },
+    handler: async (ctx) => detailed(ctx.db, await epics.updateEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.epic, ctx.body)),
     present: (e, ctx) => presentEpic(e, view(ctx, true)),
   }),
 ];

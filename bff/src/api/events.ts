@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { activityEvent, eventListQuery, ownEventListQuery } from '../../../shared/src/events.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordKey } from '../http/params.ts';
-import { pageRequest } from '../db/pagination.ts';
+import { pageRequest, type Page } from '../db/pagination.ts';
+import type { Db } from '../db/index.ts';
+import type { EventRow } from '../db/schema.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { isAdmin } from '../auth/actor.ts';
 import * as events from '../services/events.ts';
@@ -10,6 +12,8 @@ import { presentEvent } from '../presenters/events.ts';
 
 const area = 'events';
 const response = z.array(activityEvent);
+/** A page of events with their authors and targets, as the presenter needs them. */
+const detailed = (db: Db, page: Page<EventRow>) => page.mapAsync((rows) => events.detailsOf(db, rows));
 
 export const eventRoutes = [
   defineRoute({
@@ -22,8 +26,7 @@ export const eventRoutes = [
     query: ownEventListQuery,
     response,
     handler: async (ctx) => {
-      const page = await events.listOwnEvents(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.query, pageRequest(ctx.query));
-      return page.mapAsync((rows) => events.detailsOf(ctx.db, rows));
+      return detailed(ctx.db, await events.listOwnEvents(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.query, pageRequest(ctx.query)));
     },
     present: (e, ctx) => presentEvent(e, ctx.baseUrl),
   }),
@@ -39,8 +42,7 @@ export const eventRoutes = [
     response,
     handler: async (ctx) => {
       const user = await events.userByIdOrUsername(ctx.db, ctx.params.user_id);
-      const page = await events.listUserEvents(ctx.db, ctx.actor, user, ctx.query, pageRequest(ctx.query));
-      return page.mapAsync((rows) => events.detailsOf(ctx.db, rows));
+      return detailed(ctx.db, await events.listUserEvents(ctx.db, ctx.actor, user, ctx.query, pageRequest(ctx.query)));
     },
     present: (e, ctx) => presentEvent(e, ctx.baseUrl),
   }),
@@ -57,8 +59,7 @@ export const eventRoutes = [
     response,
     handler: async (ctx) => {
       const seesAll = isAdmin(ctx.actor) || ctx.level >= ACCESS_LEVELS.reporter;
-      const page = await events.listProjectEvents(ctx.db, ctx.project, ctx.query, pageRequest(ctx.query), seesAll);
-      return page.mapAsync((rows) => events.detailsOf(ctx.db, rows));
+      return detailed(ctx.db, await events.listProjectEvents(ctx.db, ctx.project, ctx.query, pageRequest(ctx.query), seesAll));
     },
     present: (e, ctx) => presentEvent(e, ctx.baseUrl),
   }),
