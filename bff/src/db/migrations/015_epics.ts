@@ -15,7 +15,10 @@ import { withId } from './001_core.ts';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('events').addColumn('project_seq', 'integer').execute();
-  await sql`UPDATE events SET project_seq = (SELECT count(*) FROM events e2 WHERE e2.project_id = events.project_id AND e2.id <= events.id) WHERE project_id IS NOT NULL`.execute(db);
+  // Existing events are numbered in one pass (UPDATE … FROM works on both engines).
+  await sql`UPDATE events SET project_seq = numbered.n
+    FROM (SELECT id, row_number() OVER (PARTITION BY project_id ORDER BY id) AS n FROM events WHERE project_id IS NOT NULL) AS numbered
+    WHERE numbered.id = events.id`.execute(db);
   await db.schema.createIndex('events_project_seq').unique().on('events').columns(['project_id', 'project_seq']).execute();
   // Keyset order of the other lists (an author's events, the projects of a dashboard).
   await db.schema.createIndex('events_project_id').on('events').columns(['project_id', 'id']).execute();
