@@ -25,6 +25,9 @@ import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
 import { eventRoutes } from './events.ts';
 import { epicRoutes } from './epics.ts';
+import { issueRoutes } from './issues.ts';
+import { mergeRequestRoutes } from './merge-requests.ts';
+import { noteRoutes } from './notes.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -53,6 +56,9 @@ export const apiRoutes: RouteSpec[] = [
   ...commitStatusRoutes,
   ...eventRoutes,
   ...epicRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
 ];
 
 export { consoleRoutes };
