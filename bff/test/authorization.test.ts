@@ -396,6 +396,7 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return (fx.pipelineId ??= await made());
     }
     case 'epic_iid':
+    case 'epic_id':
       return String((await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201)).iid);
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);

@@ -118,3 +118,14 @@ export const epicUpdateBody = z.object({
   updated_at: datetimeParam().optional(),
 });
 export type EpicUpdateBody = z.infer<typeof epicUpdateBody>;
+
+/** A close or reopen of an issue, merge request or epic (spec: Resource state events). */
+export const resourceStateEvent = z.object({
+  id: z.number().int(),
+  user: epicAuthor.nullable(),
+  created_at: z.string(),
+  resource_type: z.enum(['Issue', 'MergeRequest', 'Epic']),
+  resource_id: z.number().int(),
+  state: z.enum(['opened', 'closed', 'merged', 'locked']),
+});
+export type ResourceStateEvent = z.infer<typeof resourceStateEvent>;

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { epic, EPIC_DESCRIPTION_MAX } from '../../../shared/src/epics.ts';
+import { epic, EPIC_DESCRIPTION_MAX, resourceStateEvent } from '../../../shared/src/epics.ts';
 import { buildGroup, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 
 let server: TestServer;
@@ -194,6 +194,17 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
     const rows = await server.running.db.selectFrom('events').select(['action_name', 'group_id', 'project_id']).where('target_type', '=', 'Epic').where('target_id', '=', e.id).orderBy('id').execute();
     assert.deepEqual(rows.map((r) => r.action_name), ['opened', 'closed', 'reopened']);
     assert.ok(rows.every((r) => r.group_id === top.id && r.project_id === null));
+    const events = await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events`, { token: guest.token });
+    expectStatus(events, 200);
+    const states = expectShape(z.array(resourceStateEvent), events.body);
+    assert.deepEqual(states.map((s) => [s.state, s.resource_type, s.resource_id, s.user?.id]), [['closed', 'Epic', e.id, reporter.user.id], ['opened', 'Epic', e.id, reporter.user.id]]);
+    const one = await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events/${states[1].id}`);
+    expectStatus(one, 200);
+    assert.equal(one.body.state, 'opened');
+    expectStatus(await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events/999999999`), 404);
+    const never = await created(top.id, { title: 'Never closed' });
+    assert.deepEqual((await api(`/groups/${top.id}/epics/${never.iid}/resource_state_events`)).body, [], 'creation is not a state event');
+    expectStatus(await api(`/groups/${top.id}/epics/${never.iid}/resource_state_events/${states[0].id}`), 404);
     const own = await api('/events?per_page=100', { token: reporter.token });
     assert.ok(!own.body.some((ev: { target_type: string | null }) => ev.target_type === 'Epic'), 'the events API leaves epic events out');
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { epic, epicCreateBody, epicGetQuery, epicListQuery, epicUpdateBody } from '../../../shared/src/epics.ts';
+import { epic, epicCreateBody, epicGetQuery, epicListQuery, epicUpdateBody, resourceStateEvent } from '../../../shared/src/epics.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, allowed } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import type { Db } from '../db/index.ts';
@@ -7,7 +8,9 @@ import type { EpicRow, GroupRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as epics from '../services/epics.ts';
-import { presentEpic } from '../presenters/epics.ts';
+import { presentEpic, presentStateEvent } from '../presenters/epics.ts';
+import { findStateEvent, listStateEvents } from '../services/resource-state-events.ts';
+import { usersById } from '../services/work-items.ts';
 
 const area = 'epics';
 
@@ -19,6 +22,12 @@ export const withEpic = {
 
 /** One epic with what its presenter needs. */
 const detailed = (db: Db, e: EpicRow) => epics.detailsOf(db, [e]).then((d) => d[0]);
+
+/** The epic named by :epic_id (its iid, as the platform's state-event routes take it). */
+const withEpicById = {
+  params: { epic_id: recordId('Epic') },
+  with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_id: number } }) => epics.getEpic(ctx.db, ctx.actor, ctx.group, ctx.params.epic_id) },
+};
 
 type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number };
 const view = (ctx: ViewContext, single = false) => ({ baseUrl: ctx.baseUrl, from: ctx.group, canEdit: allowed('admin_epic', ctx), single });
@@ -76,5 +85,38 @@ export const epicRoutes = [
     response: epic,
     handler: async (ctx) => detailed(ctx.db, await epics.updateEpic(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.group, ctx.epic, ctx.body)),
     present: (e, ctx) => presentEpic(e, view(ctx, true)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/epics/:epic_id/resource_state_events',
+    area: 'resource-state-events',
+    summary: 'An epic’s state events (one per close or reopen), oldest first',
+    load: 'group',
+    permission: 'read_group',
+    ...withEpicById,
+    query: paginationQuery,
+    response: z.array(resourceStateEvent),
+    handler: async (ctx) => {
+      const page = await listStateEvents(ctx.db, { epic_id: ctx.epic.id }, pageRequest(ctx.query));
+      const users = await usersById(ctx.db, page.items.map((e) => e.user_id));
+      return page.map((e) => ({ e, user: e.user_id === null ? null : (users.get(e.user_id) ?? null) }));
+    },
+    present: ({ e, user }, ctx) => presentStateEvent(e, user, ctx.baseUrl),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/epics/:epic_id/resource_state_events/:resource_state_event_id',
+    area: 'resource-state-events',
+    summary: 'One state event of an epic',
+    load: 'group',
+    permission: 'read_group',
+    params: { ...withEpicById.params, resource_state_event_id: recordId('Resource state event') },
+    with: withEpicById.with,
+    response: resourceStateEvent,
+    handler: async (ctx) => {
+      const e = await findStateEvent(ctx.db, { epic_id: ctx.epic.id }, ctx.params.resource_state_event_id);
+      return { e, user: e.user_id === null ? null : ((await usersById(ctx.db, [e.user_id])).get(e.user_id) ?? null) };
+    },
+    present: ({ e, user }, ctx) => presentStateEvent(e, user, ctx.baseUrl),
   }),
 ];

@@ -1,5 +1,5 @@
-import type { Epic } from '../../../shared/src/epics.ts';
-import type { GroupRow } from '../db/schema.ts';
+import type { Epic, ResourceStateEvent } from '../../../shared/src/epics.ts';
+import type { GroupRow, ResourceStateEventRow, UserRow } from '../db/schema.ts';
 import type { EpicDetails } from '../services/epics.ts';
 import { bool } from '../util/rows.ts';
 import { groupWebUrl } from './groups.ts';
@@ -63,5 +63,19 @@ export function presentEpic({ epic, group, author, parent, labels }: EpicDetails
     downvotes: 0,
     ...(view.single ? { subscribed: false } : {}),
     _links: { self: `${api}/epics/${epic.iid}`, epic_issues: `${api}/epics/${epic.iid}/issues`, group: api, parent: parent ? `${view.baseUrl}/api/v4/groups/${parent.group_id}/epics/${parent.iid}` : null },
+  };
+}
+
+/** A state event as the platform shows it: a reopening reads as the state it led to, opened. */
+export function presentStateEvent(e: ResourceStateEventRow, user: UserRow | null, baseUrl: string): ResourceStateEvent {
+  const u = user ? presentUserBasic(user, baseUrl) : null;
+  const [resource_type, resource_id] = e.issue_id !== null ? (['Issue', e.issue_id] as const) : e.merge_request_id !== null ? (['MergeRequest', e.merge_request_id] as const) : (['Epic', e.epic_id ?? 0] as const);
+  return {
+    id: e.id,
+    user: u && { id: u.id, username: u.username, name: u.name, state: u.state, avatar_url: u.avatar_url, web_url: u.web_url },
+    created_at: e.created_at,
+    resource_type,
+    resource_id,
+    state: e.state === 'reopened' ? 'opened' : e.state,
   };
 }

@@ -10,7 +10,8 @@ import { nowIso } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { notFound, validationFailed } from './errors.ts';
-import { recordEvent } from './events.ts';
+import { recordActivity } from './work-items.ts';
+import { recordStateEvent } from './resource-state-events.ts';
 
 /**
  * Epics of groups (the platform's deprecated epics API): numbered per group (iid), nested
@@ -155,7 +156,7 @@ export async function createEpic(db: Db, actor: Actor & { user: UserRow }, group
       return await db.transaction().execute(async (trx) => {
         const last = await trx.selectFrom('epics').select((eb) => eb.fn.max('iid').as('iid')).where('group_id', '=', group.id).executeTakeFirst();
         const epic = await trx.insertInto('epics').values({ ...values, iid: Number(last?.iid ?? 0) + 1 }).returningAll().executeTakeFirstOrThrow();
-        await recordEvent(trx, { groupId: group.id, authorId: actor.user.id, action: 'opened', targetType: 'Epic', targetId: epic.id, at: createdAt });
+        await recordActivity(trx, { projectId: null, groupId: group.id }, actor.user, 'opened', { type: 'Epic', id: epic.id });
         return epic;
       });
     } catch (e) {
@@ -190,7 +191,11 @@ export async function updateEpic(db: Db, actor: Actor & { user: UserRow }, group
       .where('id', '=', epic.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (move) await recordEvent(trx, { groupId: group.id, authorId: actor.user.id, action: move === 'closed' ? 'closed' : 'reopened', targetType: 'Epic', targetId: epic.id, at: now });
+    if (move) {
+      const state = move === 'closed' ? 'closed' : 'reopened';
+      await recordStateEvent(trx, actor.user, { epic_id: epic.id }, state);
+      await recordActivity(trx, { projectId: null, groupId: group.id }, actor.user, state, { type: 'Epic', id: epic.id });
+    }
     return updated;
   });
 }

@@ -144,14 +144,3 @@ export async function detailsOf(db: Db, events: EventRow[]): Promise<EventDetail
     target: event.target_type && event.target_id !== null ? (targets.get(event.target_type)?.get(event.target_id) ?? null) : null,
   }));
 }
-
-/** Records an activity event (epics' here; pushes in push-events.ts). */
-export async function recordEvent(
-  db: Db,
-  event: { projectId?: number | null; groupId?: number | null; authorId: number | null; action: string; targetType: string; targetId: number; at: string },
-): Promise<void> {
-  await db
-    .insertInto('events')
-    .values({ project_id: event.projectId ?? null, group_id: event.groupId ?? null, author_id: event.authorId, action_name: event.action, target_type: event.targetType, target_id: event.targetId, push_data: null, created_at: event.at })
-    .execute();
-}
