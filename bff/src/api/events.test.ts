@@ -149,3 +149,44 @@ describe('GET /events', () => {
     expectStatus(await api('/events', { token: repo.token }), 403);
   });
 });
+
+describe('GET /projects/:id/events: issues and comments', () => {
+  it('shows an issue’s iid and title, a comment with its note, and hides confidential targets below Reporter', async () => {
+    const p = await buildProject(group.id);
+    const issue = await api(`/projects/${p.id}/issues`, { method: 'POST', token: developer.token, json: { title: 'Broken login' } });
+    expectStatus(issue, 201);
+    const secret = await api(`/projects/${p.id}/issues`, { method: 'POST', token: developer.token, json: { title: 'Leaked key', confidential: true } });
+    expectStatus(secret, 201);
+    const note = await api(`/projects/${p.id}/issues/${issue.body.iid}/notes`, { method: 'POST', token: developer.token, json: { body: 'Seen it too' } });
+    expectStatus(note, 201);
+    expectStatus(await api(`/projects/${p.id}/issues/${secret.body.iid}/notes`, { method: 'POST', token: developer.token, json: { body: 'Rotate it' } }), 201);
+
+    const all = (await list(`/projects/${p.id}/events`)).body;
+    assert.deepEqual(all.map((e) => [e.action_name, e.target_type, e.target_title]), [
+      ['commented on', 'Note', 'Leaked key'],
+      ['commented on', 'Note', 'Broken login'],
+      ['opened', 'Issue', 'Leaked key'],
+      ['opened', 'Issue', 'Broken login'],
+    ]);
+    assert.equal(all[3].target_iid, issue.body.iid);
+    assert.equal(all[3].target_id, issue.body.id);
+    const comment = all[1];
+    assert.equal(comment.target_iid, null);
+    assert.equal(comment.note?.body, 'Seen it too');
+    assert.equal(comment.note?.noteable_type, 'Issue');
+    assert.equal(comment.note?.noteable_id, issue.body.id);
+    assert.equal(comment.note?.noteable_iid, issue.body.iid);
+    assert.equal(comment.note?.author.id, developer.user.id);
+    assert.deepEqual((await list(`/projects/${p.id}/events?target_type=note`)).body.map((e) => e.id), [all[0].id, all[1].id]);
+    assert.deepEqual((await list(`/projects/${p.id}/events?action=created`)).body.map((e) => e.id), [all[2].id, all[3].id]);
+    assert.deepEqual((await list(`/projects/${p.id}/events?action=commented&target_type=issue`)).body, []);
+
+    const guest = await userWithRole(group.id, 10);
+    const seen = await list(`/projects/${p.id}/events`, guest.token);
+    assert.deepEqual(seen.body.map((e) => e.target_title), ['Broken login', 'Broken login']);
+    assert.equal(seen.res.headers.get('x-total'), '2');
+    const byUser = (await list(`/users/${developer.user.id}/events?per_page=100`, guest.token)).body;
+    assert.ok(byUser.some((e) => e.target_title === 'Broken login'));
+    assert.ok(!byUser.some((e) => e.target_title === 'Leaked key'), 'a user’s events hide confidential targets from a Guest too');
+  });
+});

@@ -61,6 +61,6 @@ export const eventRoutes = [
       const seesAll = isAdmin(ctx.actor) || ctx.level >= ACCESS_LEVELS.reporter;
       return detailed(ctx.db, await events.listProjectEvents(ctx.db, ctx.project, ctx.query, pageRequest(ctx.query), seesAll));
     },
-    present: (e, ctx) => presentEvent(e, ctx.baseUrl),
+    present: (e, ctx) => presentEvent(e, ctx.baseUrl, { projectListing: true }),
   }),
 ];

@@ -1,11 +1,37 @@
 import type { ActivityEvent } from '../../../shared/src/events.ts';
 import type { EventDetails } from '../services/events.ts';
-import { json } from '../util/rows.ts';
+import type { UserRow } from '../db/schema.ts';
+import { bool, json } from '../util/rows.ts';
 import { presentUserBasic } from './users.ts';
 
 /** An activity event as the platform shows it; push_data only for pushes. */
-export function presentEvent({ event, author, target }: EventDetails, baseUrl: string): ActivityEvent {
-  const a = author ? presentUserBasic(author, baseUrl) : null;
+const basic = (u: UserRow | null | undefined, baseUrl: string) => {
+  if (!u) return null;
+  const a = presentUserBasic(u, baseUrl);
+  return { id: a.id, username: a.username, name: a.name, state: a.state, avatar_url: a.avatar_url, web_url: a.web_url };
+};
+
+/** A comment as an event shows it; `withIid` in project listings. */
+function presentEventNote(note: NonNullable<NonNullable<EventDetails['target']>['note']>, author: UserRow | null | undefined, baseUrl: string, withIid: boolean): NonNullable<ActivityEvent['note']> {
+  return {
+    id: note.id,
+    type: null,
+    body: note.body,
+    attachment: null,
+    author: basic(author, baseUrl) ?? { id: 0, username: 'ghost', name: 'Ghost User', state: 'active', avatar_url: null, web_url: `${baseUrl}/ghost` },
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: bool(note.system),
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    ...(withIid ? { noteable_iid: note.noteable_iid } : {}),
+    confidential: bool(note.internal),
+    internal: bool(note.internal),
+  };
+}
+
+export function presentEvent({ event, author, target, noteAuthor }: EventDetails, baseUrl: string, opts: { projectListing?: boolean } = {}): ActivityEvent {
+  const a = basic(author, baseUrl);
   return {
     id: event.id,
     project_id: event.project_id,
@@ -17,10 +43,11 @@ export function presentEvent({ event, author, target }: EventDetails, baseUrl: s
     target_title: target?.title ?? null,
     title: null,
     created_at: event.created_at,
-    author: a && { id: a.id, username: a.username, name: a.name, state: a.state, avatar_url: a.avatar_url, web_url: a.web_url },
+    author: a,
     author_username: author?.username ?? null,
     imported: false,
     imported_from: 'none',
+    ...(target?.note ? { note: presentEventNote(target.note, noteAuthor, baseUrl, opts.projectListing ?? false) } : {}),
     ...(event.push_data ? { push_data: json(event.push_data, {} as NonNullable<ActivityEvent['push_data']>) } : {}),
   };
 }

@@ -1,7 +1,9 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, EventRow, ProjectRow, UserRow } from '../db/schema.ts';
-import type { Actor } from '../auth/actor.ts';
+import type { Database, EventRow, NoteRow, ProjectRow, UserRow } from '../db/schema.ts';
+import { usersById } from './work-items.ts';
+import { isAdmin, type Actor } from '../auth/actor.ts';
+import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { offsetPage, Page, type PageRequest } from '../db/pagination.ts';
 import type { EventListQuery } from '../../../shared/src/events.ts';
 import { projectMember, projectVisibleTo } from './visibility.ts';
@@ -78,12 +80,38 @@ export async function listProjectEvents(db: Db, project: ProjectRow, q: EventLis
   return new Page(items, page.page, page.perPage, total);
 }
 
-/**
- * Leaves out, for callers who do not see everything, the events whose target they may not
- * read (confidential ones); none of the targets written so far is confidential.
- */
+/** Events whose target is confidential: confidential issues, internal notes and notes on confidential issues. */
+function confidentialTarget(eb: ExpressionBuilder<Database, 'events'>) {
+  return eb.or([
+    eb.and([eb('events.target_type', '=', 'Issue'), eb.exists(eb.selectFrom('issues as i').select('i.id').whereRef('i.id', '=', 'events.target_id').where('i.confidential', '=', 1))]),
+    eb.and([
+      eb('events.target_type', 'in', ['Note', 'DiffNote']),
+      eb.exists(
+        eb
+          .selectFrom('notes as n')
+          .leftJoin('issues as ni', (j) => j.onRef('ni.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'Issue'))
+          .select('n.id')
+          .whereRef('n.id', '=', 'events.target_id')
+          .where((w) => w.or([w('n.internal', '=', 1), w('ni.confidential', '=', 1)])),
+      ),
+    ]),
+  ]);
+}
+
+/** For callers below Reporter, the events whose target they may not read are left out. */
 function hiddenTargets(seesAll: boolean): ((query: EventsQuery) => EventsQuery) | undefined {
-  return seesAll ? undefined : undefined;
+  return seesAll ? undefined : (query) => query.where((eb) => eb.not(confidentialTarget(eb)));
+}
+
+/**
+ * Across projects: confidential targets only where the caller is at least a Reporter (anywhere
+ * for administrators).
+ */
+function readableTargets(query: EventsQuery, actor: Actor): EventsQuery {
+  if (isAdmin(actor)) return query;
+  const reporterOf = (eb: ExpressionBuilder<Database, 'events'>) =>
+    actor.user ? eb('events.project_id', 'in', eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user!.id, ACCESS_LEVELS.reporter))) : sql<boolean>`1 = 0`;
+  return query.where((eb) => eb.or([eb.not(confidentialTarget(eb)), reporterOf(eb)]));
 }
 
 /**
@@ -95,7 +123,7 @@ export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: Eve
     .selectAll('events')
     .where('events.author_id', '=', user.id)
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectVisibleTo(p, actor)));
-  return offsetPage(sorted(filtered(query, q), q), page);
+  return offsetPage(sorted(filtered(readableTargets(query, actor), q), q), page);
 }
 
 /** A user named by numeric id or username, as /users/:id/events takes either. */
@@ -112,35 +140,67 @@ export async function listOwnEvents(db: Db, actor: Actor & { user: UserRow }, q:
     .selectFrom('events')
     .selectAll('events')
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user.id)));
-  return offsetPage(sorted(filtered(query, q), q), page);
+  return offsetPage(sorted(filtered(readableTargets(query, actor), q), q), page);
 }
 
 /** What the presenter needs besides the row: its author, project and target. */
 export interface EventDetails {
   event: EventRow;
   author: UserRow | null;
-  target: { iid: number | null; title: string | null } | null;
+  target: Target | null;
+  /** A comment's author, for its `note`. */
+  noteAuthor?: UserRow | null;
 }
 
-type TargetLoader = (db: Db, ids: number[]) => Promise<Map<number, { iid: number | null; title: string | null }>>;
+type Target = { iid: number | null; title: string | null; note?: NoteRow & { noteable_iid: number | null } };
+type TargetLoader = (db: Db, ids: number[]) => Promise<Map<number, Target>>;
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+
+/** A note's target: its noteable's title (notes have no iid of their own), and the note itself. */
+async function noteTargets(db: Db, ids: number[]): Promise<Map<number, Target>> {
+  const notes = await db.selectFrom('notes').selectAll().where('id', 'in', ids).execute();
+  const of = async (type: 'Issue' | 'MergeRequest') => {
+    const wanted = notes.filter((n) => n.noteable_type === type).map((n) => n.noteable_id);
+    if (!wanted.length) return new Map<number, { iid: number; title: string }>();
+    return byId(await db.selectFrom(type === 'Issue' ? 'issues' : 'merge_requests').select(['id', 'iid', 'title']).where('id', 'in', wanted).execute());
+  };
+  const [issues, mrs] = await Promise.all([of('Issue'), of('MergeRequest')]);
+  return new Map(
+    notes.map((n) => {
+      const noteable = n.noteable_type === 'Issue' ? issues.get(n.noteable_id) : n.noteable_type === 'MergeRequest' ? mrs.get(n.noteable_id) : undefined;
+      return [n.id, { iid: null, title: noteable?.title ?? null, note: { ...n, noteable_iid: noteable?.iid ?? null } }];
+    }),
+  );
+}
 
 /** How each stored target type is looked up: its iid and title, for target_iid and target_title. */
 const TARGETS: Record<string, TargetLoader> = {
-  Epic: async (db, ids) => new Map((await db.selectFrom('epics').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()).map((r) => [r.id, r])),
+  Epic: async (db, ids) => byId(await db.selectFrom('epics').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Issue: async (db, ids) => byId(await db.selectFrom('issues').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  MergeRequest: async (db, ids) => byId(await db.selectFrom('merge_requests').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Milestone: async (db, ids) => byId(await db.selectFrom('milestones').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Note: noteTargets,
+  DiffNote: noteTargets,
 };
 
 /** Authors and targets of a page of events, one query per kind. */
 export async function detailsOf(db: Db, events: EventRow[]): Promise<EventDetails[]> {
-  const authorIds = [...new Set(events.map((e) => e.author_id).filter((id): id is number => id !== null))];
-  const authors = new Map(authorIds.length ? (await db.selectFrom('users').selectAll().where('id', 'in', authorIds).execute()).map((u) => [u.id, u]) : []);
-  const targets = new Map<string, Map<number, { iid: number | null; title: string | null }>>();
+  const targets = new Map<string, Map<number, Target>>();
   for (const [type, load] of Object.entries(TARGETS)) {
     const ids = [...new Set(events.filter((e) => e.target_type === type && e.target_id !== null).map((e) => e.target_id!))];
     if (ids.length) targets.set(type, await load(db, ids));
   }
-  return events.map((event) => ({
-    event,
-    author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
-    target: event.target_type && event.target_id !== null ? (targets.get(event.target_type)?.get(event.target_id) ?? null) : null,
-  }));
+  const targetOf = (e: EventRow) => (e.target_type && e.target_id !== null ? (targets.get(e.target_type)?.get(e.target_id) ?? null) : null);
+  const noteAuthors = events.map((e) => targetOf(e)?.note?.author_id ?? null);
+  const authors = await usersById(db, [...events.map((e) => e.author_id), ...noteAuthors]);
+  return events.map((event) => {
+    const target = targetOf(event);
+    const noteAuthor = target?.note?.author_id;
+    return {
+      event,
+      author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
+      target,
+      ...(target?.note ? { noteAuthor: noteAuthor === null || noteAuthor === undefined ? null : (authors.get(noteAuthor) ?? null) } : {}),
+    };
+  });
 }
