@@ -223,3 +223,23 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
     assert.equal(same.body.title, 'Parent');
   });
 });
+
+describe('labels of epics', () => {
+  it('sets labels by title (new titles become group labels), filters by labels and not[labels], shows details', async () => {
+    const g = await buildGroup();
+    const a = await created(g.id, { title: 'A', labels: 'backend,urgent' });
+    assert.deepEqual(a.labels, ['backend', 'urgent']);
+    await created(g.id, { title: 'B', labels: ['backend'] });
+    await created(g.id, { title: 'C' });
+    assert.deepEqual(await titles(g.id, '?labels=backend&order_by=title&sort=asc'), ['A', 'B']);
+    assert.deepEqual(await titles(g.id, '?labels=backend,urgent'), ['A']);
+    assert.deepEqual(await titles(g.id, '?not[labels]=urgent&order_by=title&sort=asc'), ['B', 'C']);
+    const detailed = expectShape(z.array(epic), (await api(`/groups/${g.id}/epics?with_labels_details=true&labels=urgent`)).body);
+    assert.deepEqual((detailed[0].labels as { name: string }[]).map((l) => l.name), ['backend', 'urgent']);
+    const put = await api(`/groups/${g.id}/epics/${a.iid}`, { method: 'PUT', json: { add_labels: 'docs', remove_labels: 'urgent' } });
+    expectStatus(put, 200);
+    assert.deepEqual(put.body.labels, ['backend', 'docs']);
+    const replaced = await api(`/groups/${g.id}/epics/${a.iid}`, { method: 'PUT', json: { labels: '' } });
+    assert.deepEqual(replaced.body.labels, []);
+  });
+});

@@ -29,8 +29,8 @@ const withEpicById = {
   with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_id: number } }) => epics.getEpic(ctx.db, ctx.actor, ctx.group, ctx.params.epic_id) },
 };
 
-type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number };
-const view = (ctx: ViewContext, single = false) => ({ baseUrl: ctx.baseUrl, from: ctx.group, canEdit: allowed('admin_epic', ctx), single });
+type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number; query?: { with_labels_details?: boolean } };
+const view = (ctx: ViewContext, single = false) => ({ baseUrl: ctx.baseUrl, from: ctx.group, canEdit: allowed('admin_epic', ctx), single, labelDetails: ctx.query?.with_labels_details });
 
 export const epicRoutes = [
   defineRoute({

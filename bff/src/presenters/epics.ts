@@ -13,6 +13,8 @@ export interface EpicView {
   canEdit: boolean;
   /** A single epic shows `subscribed`. */
   single?: boolean;
+  /** with_labels_details: labels as objects rather than titles. */
+  labelDetails?: boolean;
 }
 
 /** White or black text, whichever reads better on the epic's color. */
@@ -58,7 +60,9 @@ export function presentEpic({ epic, group, author, parent, labels }: EpicDetails
     closed_at: epic.closed_at,
     imported: false,
     imported_from: 'none',
-    labels,
+    labels: view.labelDetails
+      ? labels.map((l) => ({ id: l.id, name: l.title, color: l.color, description: l.description, text_color: textColor(l.color) }))
+      : labels.map((l) => l.title),
     upvotes: 0,
     downvotes: 0,
     ...(view.single ? { subscribed: false } : {}),

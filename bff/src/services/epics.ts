@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, EpicRow, GroupRow, UserRow } from '../db/schema.ts';
+import type { Database, EpicRow, GroupRow, LabelRow, UserRow } from '../db/schema.ts';
 import { isAdmin, type Actor } from '../auth/actor.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { uniqueViolation } from '../db/errors.ts';
@@ -10,7 +10,7 @@ import { nowIso } from '../util/time.ts';
 import { ancestorIds } from './access.ts';
 import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { notFound, validationFailed } from './errors.ts';
-import { recordActivity } from './work-items.ts';
+import { DEFAULT_LABEL_COLOR, labelsOf, recordActivity, setLabels } from './work-items.ts';
 import { recordStateEvent } from './resource-state-events.ts';
 
 /**
@@ -83,9 +83,53 @@ export async function listEpics(db: Db, actor: Actor, group: GroupRow, q: EpicLi
 
 const iso = (v: string) => new Date(v).toISOString();
 
-/** Labels come with the issues' label tables (label_links with target_type 'Epic'). */
-function labelFilters<Q>(query: Q, _q: EpicListQuery): Q {
-  return query;
+/** An epic carries the label by title (`labels` all of them, `not[labels]` none of them). */
+const hasLabel = (eb: ExpressionBuilder<Database, 'epics'>, title: string) =>
+  eb.exists(
+    eb
+      .selectFrom('label_links as ll')
+      .innerJoin('labels as l', 'l.id', 'll.label_id')
+      .select('ll.id')
+      .where('ll.target_type', '=', 'Epic')
+      .whereRef('ll.target_id', '=', 'epics.id')
+      .where('l.title', '=', title),
+  );
+
+function labelFilters<Q extends { where: (f: (eb: ExpressionBuilder<Database, 'epics'>) => unknown) => Q }>(query: Q, q: EpicListQuery): Q {
+  let out = query;
+  for (const title of q.labels ?? []) out = out.where((eb) => hasLabel(eb, title));
+  for (const title of q.not?.labels ?? []) out = out.where((eb) => eb.not(hasLabel(eb, title)));
+  return out;
+}
+
+/** The group labels named (of the group or an ancestor, by title); a new title becomes a label of the group, as on the platform. */
+async function groupLabelsNamed(trx: Db, group: GroupRow, names: string[]): Promise<LabelRow[]> {
+  const titles = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  if (!titles.length) return [];
+  const found = await trx.selectFrom('labels').selectAll().where('group_id', 'in', ancestorIds(group)).where('title', 'in', titles).execute();
+  const out: LabelRow[] = [];
+  for (const title of titles) {
+    const label = found.find((l) => l.title === title && l.group_id === group.id) ?? found.find((l) => l.title === title);
+    if (label) {
+      out.push(label);
+      continue;
+    }
+    const now = nowIso();
+    out.push(await trx.insertInto('labels').values({ group_id: group.id, project_id: null, title, color: DEFAULT_LABEL_COLOR, description: null, priority: null, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow());
+  }
+  return out;
+}
+
+/** The labels an update leaves: `labels` replaces them, then `add_labels` and `remove_labels` apply. */
+async function labelsAfter(trx: Db, group: GroupRow, epic: EpicRow, body: EpicUpdateBody): Promise<number[] | undefined> {
+  if (body.labels === undefined && body.add_labels === undefined && body.remove_labels === undefined) return undefined;
+  let ids = body.labels !== undefined ? (await groupLabelsNamed(trx, group, body.labels)).map((l) => l.id) : ((await labelsOf(trx, 'Epic', [epic.id])).get(epic.id) ?? []).map((l) => l.id);
+  if (body.add_labels) ids = [...ids, ...(await groupLabelsNamed(trx, group, body.add_labels)).map((l) => l.id)];
+  if (body.remove_labels?.length) {
+    const gone = new Set((await trx.selectFrom('labels').select('id').where('group_id', 'in', ancestorIds(group)).where('title', 'in', body.remove_labels).execute()).map((l) => l.id));
+    ids = ids.filter((id) => !gone.has(id));
+  }
+  return ids;
 }
 
 /** The epic `iid` of the group, readable by the caller, or `404 Epic Not Found`. */
@@ -156,6 +200,7 @@ export async function createEpic(db: Db, actor: Actor & { user: UserRow }, group
       return await db.transaction().execute(async (trx) => {
         const last = await trx.selectFrom('epics').select((eb) => eb.fn.max('iid').as('iid')).where('group_id', '=', group.id).executeTakeFirst();
         const epic = await trx.insertInto('epics').values({ ...values, iid: Number(last?.iid ?? 0) + 1 }).returningAll().executeTakeFirstOrThrow();
+        if (body.labels?.length) await setLabels(trx, 'Epic', epic.id, (await groupLabelsNamed(trx, group, body.labels)).map((l) => l.id));
         await recordActivity(trx, { projectId: null, groupId: group.id }, actor.user, 'opened', { type: 'Epic', id: epic.id });
         return epic;
       });
@@ -191,6 +236,8 @@ export async function updateEpic(db: Db, actor: Actor & { user: UserRow }, group
       .where('id', '=', epic.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    const labels = await labelsAfter(trx, group, epic, body);
+    if (labels) await setLabels(trx, 'Epic', epic.id, labels);
     if (move) {
       const state = move === 'closed' ? 'closed' : 'reopened';
       await recordStateEvent(trx, actor.user, { epic_id: epic.id }, state);
@@ -206,15 +253,16 @@ export interface EpicDetails {
   group: GroupRow;
   author: UserRow | null;
   parent: { id: number; iid: number; group_id: number } | null;
-  labels: string[];
+  labels: LabelRow[];
 }
 
 export async function detailsOf(db: Db, epics: EpicRow[]): Promise<EpicDetails[]> {
   const ids = (xs: (number | null)[]) => [0, ...new Set(xs.filter((x): x is number => x !== null))];
-  const [groups, authors, parents] = await Promise.all([
+  const [groups, authors, parents, labels] = await Promise.all([
     db.selectFrom('groups').selectAll().where('id', 'in', ids(epics.map((e) => e.group_id))).execute(),
     db.selectFrom('users').selectAll().where('id', 'in', ids(epics.map((e) => e.author_id))).execute(),
     db.selectFrom('epics').select(['id', 'iid', 'group_id']).where('id', 'in', ids(epics.map((e) => e.parent_id))).execute(),
+    labelsOf(db, 'Epic', epics.map((e) => e.id)),
   ]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
   const [g, a, p] = [byId(groups), byId(authors), byId(parents)];
@@ -223,6 +271,6 @@ export async function detailsOf(db: Db, epics: EpicRow[]): Promise<EpicDetails[]
     group: g.get(epic.group_id)!,
     author: epic.author_id === null ? null : (a.get(epic.author_id) ?? null),
     parent: epic.parent_id === null ? null : (p.get(epic.parent_id) ?? null),
-    labels: [],
+    labels: labels.get(epic.id) ?? [],
   }));
 }
