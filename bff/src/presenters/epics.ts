@@ -3,7 +3,7 @@ import type { GroupRow, ResourceStateEventRow, UserRow } from '../db/schema.ts';
 import type { EpicDetails } from '../services/epics.ts';
 import { bool } from '../util/rows.ts';
 import { groupWebUrl } from './groups.ts';
-import { presentUserBasic } from './users.ts';
+import { presentUserBrief } from './events.ts';
 
 export interface EpicView {
   baseUrl: string;
@@ -30,7 +30,6 @@ export function presentEpic({ epic, group, author, parent, labels }: EpicDetails
   const api = `${view.baseUrl}/api/v4/groups/${group.id}`;
   const startDate = bool(epic.start_date_is_fixed) ? epic.start_date_fixed : null;
   const dueDate = bool(epic.due_date_is_fixed) ? epic.due_date_fixed : null;
-  const a = author ? presentUserBasic(author, view.baseUrl) : null;
   return {
     id: epic.id,
     work_item_id: epic.id,
@@ -45,7 +44,7 @@ export function presentEpic({ epic, group, author, parent, labels }: EpicDetails
     web_url: `${groupWebUrl(view.baseUrl, group)}/-/epics/${epic.iid}`,
     reference: view.from.id === group.id ? short : full,
     references: { short, relative: view.from.id === group.id ? short : full, full },
-    author: a && { id: a.id, username: a.username, name: a.name, state: a.state, avatar_url: a.avatar_url, web_url: a.web_url },
+    author: presentUserBrief(author, view.baseUrl),
     start_date: startDate,
     end_date: dueDate,
     due_date: dueDate,
@@ -72,11 +71,10 @@ export function presentEpic({ epic, group, author, parent, labels }: EpicDetails
 
 /** A state event as the platform shows it: a reopening reads as the state it led to, opened. */
 export function presentStateEvent(e: ResourceStateEventRow, user: UserRow | null, baseUrl: string): ResourceStateEvent {
-  const u = user ? presentUserBasic(user, baseUrl) : null;
   const [resource_type, resource_id] = e.issue_id !== null ? (['Issue', e.issue_id] as const) : e.merge_request_id !== null ? (['MergeRequest', e.merge_request_id] as const) : (['Epic', e.epic_id ?? 0] as const);
   return {
     id: e.id,
-    user: u && { id: u.id, username: u.username, name: u.name, state: u.state, avatar_url: u.avatar_url, web_url: u.web_url },
+    user: presentUserBrief(user, baseUrl),
     created_at: e.created_at,
     resource_type,
     resource_id,

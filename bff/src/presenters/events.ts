@@ -3,9 +3,11 @@ import type { EventDetails } from '../services/events.ts';
 import type { UserRow } from '../db/schema.ts';
 import { bool, json } from '../util/rows.ts';
 import { presentUserBasic } from './users.ts';
+import { presentWorkItemUser } from './work-items.ts';
 
 /** An activity event as the platform shows it; push_data only for pushes. */
-const basic = (u: UserRow | null | undefined, baseUrl: string) => {
+/** A user as events, epics and state events name them (null for a deleted one). */
+export const presentUserBrief = (u: UserRow | null | undefined, baseUrl: string) => {
   if (!u) return null;
   const a = presentUserBasic(u, baseUrl);
   return { id: a.id, username: a.username, name: a.name, state: a.state, avatar_url: a.avatar_url, web_url: a.web_url };
@@ -18,7 +20,7 @@ function presentEventNote(note: NonNullable<NonNullable<EventDetails['target']>[
     type: null,
     body: note.body,
     attachment: null,
-    author: basic(author, baseUrl) ?? { id: 0, username: 'ghost', name: 'Ghost User', state: 'active', avatar_url: null, web_url: `${baseUrl}/ghost` },
+    author: presentWorkItemUser(author ?? null, baseUrl),
     created_at: note.created_at,
     updated_at: note.updated_at,
     system: bool(note.system),
@@ -31,7 +33,7 @@ function presentEventNote(note: NonNullable<NonNullable<EventDetails['target']>[
 }
 
 export function presentEvent({ event, author, target, noteAuthor }: EventDetails, baseUrl: string, opts: { projectListing?: boolean } = {}): ActivityEvent {
-  const a = basic(author, baseUrl);
+  const a = presentUserBrief(author, baseUrl);
   return {
     id: event.id,
     project_id: event.project_id,
