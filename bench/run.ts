@@ -49,6 +49,9 @@
  *
  * And the merge trains section (bench/merge-trains.ts, label "merge trains"): 50 cars whose
  * pipelines pass at once, the time from the last status to the last merge and merges per minute.
+ *
+ * And the events section (bench/events.ts, label "events pages", BENCH_ONLY=events): a
+ * project's activity events, page 1 and page 10,000 of 1,000,000.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -59,6 +62,7 @@ import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
 import { runPushRules, printPushRules, PUSH_RULES_LABEL } from './push-rules.ts';
 import { runGit, printGit, GIT_LABEL } from './git.ts';
 import { runMergeTrains, printMergeTrains, MERGE_TRAINS_LABEL } from './merge-trains.ts';
+import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
 import {
   ONLY,
   cleanUp,
@@ -429,6 +433,7 @@ async function main(): Promise<void> {
   const pushRules = selectedLabel(PUSH_RULES_LABEL) ? await runPushRules() : undefined;
   const gitReport = selectedLabel(GIT_LABEL) ? await runGit() : undefined;
   const trains = selectedLabel(MERGE_TRAINS_LABEL) ? await runMergeTrains() : undefined;
+  const eventsReport = selectedLabel(EVENTS_LABEL) ? await runEvents(PG_ADMIN) : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -446,6 +451,7 @@ async function main(): Promise<void> {
   if (pushRules) printPushRules(pushRules);
   if (gitReport) printGit(gitReport);
   if (trains) printMergeTrains(trains);
+  if (eventsReport) printEvents(eventsReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

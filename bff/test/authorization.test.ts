@@ -67,6 +67,7 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   create_group: 'signed-in',
   read_users: 'signed-in',
   read_self: 'signed-in',
+  admin_epic: REPORTER,
 };
 
 /**
@@ -426,6 +427,9 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await server.running.db.insertInto('security_dashboard_projects').values({ user_id: user.id, project_id: fx.project.id, created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
       return String(fx.project.id);
     }
+    case 'epic_iid':
+    case 'epic_id':
+      return String((await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201)).iid);
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     default:

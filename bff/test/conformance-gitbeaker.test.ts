@@ -668,3 +668,38 @@ describe('gitbeaker: merging, context commits and merge trains', () => {
     assert.equal((await api.MergeRequests.show(project.id, mr.iid)).state, 'merged');
   });
 });
+
+describe('gitbeaker: activity events and epics', () => {
+  it('lists a project’s, a user’s and the caller’s events with filters', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-events'), namespaceId: group.id });
+    await api.Commits.create(project.id, 'main', 'chore: start', [{ action: 'create', filePath: 'README.md', content: '# gb\n' }]);
+    await api.Commits.create(project.id, 'main', 'feat: more', [{ action: 'create', filePath: 'a.txt', content: 'a\n' }]);
+    const events = await api.Events.all({ projectId: project.id });
+    assert.deepEqual(events.map((e) => e.action_name), ['pushed', 'pushed']);
+    assert.equal((events[0].push_data as { commit_title: string }).commit_title, 'feat: more');
+    assert.deepEqual((await api.Events.all({ projectId: project.id, sort: 'asc' })).map((e) => e.id), events.map((e) => e.id).reverse());
+    assert.deepEqual(await api.Events.all({ projectId: project.id, action: 'commented' }), []);
+    const root = (await api.Users.all({ username: 'root' }))[0];
+    assert.ok((await api.Events.all({ userId: root.id, action: 'pushed', perPage: 100 })).some((e) => e.project_id === project.id));
+    assert.ok((await api.Events.all({ scope: 'all', perPage: 100 })).some((e) => e.project_id === project.id));
+    await rejects(api.Events.all({ userId: 999_999_999 }), 404, '404 User Not Found');
+  });
+
+  it('creates, lists, shows and closes epics, with references relative to the group asked', async () => {
+    const group = await newGroup();
+    const sub = await newGroup({ parentId: group.id });
+    const roadmap = await api.Epics.create(group.id, 'Roadmap', { description: 'Plan', startDateIsFixed: true, startDateFixed: '2026-01-01' });
+    assert.equal(roadmap.iid, 1);
+    assert.equal(roadmap.start_date, '2026-01-01');
+    const child = await api.Epics.create(sub.id, 'Child', { parentId: roadmap.id });
+    assert.equal(child.parent_iid, roadmap.iid);
+    const listed = await api.Epics.all(group.id);
+    assert.deepEqual(listed.map((e) => (e.references as { relative: string }).relative).sort(), ['&1', `${sub.full_path}&1`].sort());
+    const closed = await api.Epics.edit(group.id, roadmap.iid, { title: 'Roadmap 2', stateEvent: 'close' });
+    assert.equal(closed.state, 'closed');
+    assert.equal((await api.Epics.show(group.id, roadmap.iid)).title, 'Roadmap 2');
+    assert.deepEqual((await api.Epics.all(group.id, { state: 'closed' })).map((e) => e.title), ['Roadmap 2']);
+    await rejects(api.Epics.show(group.id, 99), 404, '404 Epic Not Found');
+  });
+});

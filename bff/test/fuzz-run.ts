@@ -55,6 +55,8 @@ export interface World {
   sha: string;
   pipelineId: number;
   triggerId: number;
+  /** An epic of the group (its iid). */
+  epicIid: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -112,6 +114,7 @@ async function buildGroupFixtures(world: World, receiver: Receiver) {
   };
   await ok(scim.scim_api_url + '/Users', { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: scimUser }, 201);
   world.scimUid = scimUser.externalId;
+  world.epicIid = (await ok(`/groups/${group.id}/epics`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
   await buildProjectFixtures(world, receiver);
 }
 
@@ -203,6 +206,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.pipelineId);
     case 'trigger_id':
       return String(world.triggerId);
+    case 'epic_iid':
+    case 'epic_id':
+      return String(world.epicIid);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

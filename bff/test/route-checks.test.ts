@@ -66,6 +66,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/snippets': { title: 'checks', files: [{ file_path: 'checks.txt', content: 'checks' }] },
   'PUT /projects/:id/snippets/:snippet_id': { title: 'checks' },
   'POST /projects/:id/issues/:issue_iid/links': { target_project_id: 1, target_issue_iid: 1 },
+  'POST /groups/:id/epics': { title: 'checks' },
+  'PUT /groups/:id/epics/:epic_iid': { title: 'checks' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

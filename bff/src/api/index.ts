@@ -23,6 +23,8 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { eventRoutes } from './events.ts';
+import { epicRoutes } from './epics.ts';
 import { issueRoutes } from './issues.ts';
 import { mergeRequestRoutes } from './merge-requests.ts';
 import { noteRoutes } from './notes.ts';
@@ -62,6 +64,8 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...eventRoutes,
+  ...epicRoutes,
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,

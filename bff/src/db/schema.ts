@@ -215,6 +215,8 @@ export interface EventsTable {
   /** JSON text of the platform's push_data, for pushes. */
   push_data: string | null;
   created_at: string;
+  /** The event's number in its project (1, 2, 3…), set by a trigger: see migration 015. */
+  project_seq: Generated<number | null>;
 }
 
 export interface DeployTokensTable {
@@ -794,6 +796,29 @@ export type SnippetRow = Selectable<SnippetsTable>;
 export type SnippetFileRow = Selectable<SnippetFilesTable>;
 export type AwardEmojiRow = Selectable<AwardEmojiTable>;
 
+/** Epics of a group (migration 015); labels are `label_links` rows with target_type 'Epic'. */
+export interface EpicsTable {
+  id: Generated<number>;
+  group_id: number;
+  iid: number;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  state: Generated<string>;
+  confidential: Generated<Bool>;
+  parent_id: number | null;
+  color: Generated<string>;
+  start_date_fixed: string | null;
+  start_date_is_fixed: Generated<Bool>;
+  due_date_fixed: string | null;
+  due_date_is_fixed: Generated<Bool>;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type EpicRow = Selectable<EpicsTable>;
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -840,6 +865,7 @@ export interface Database {
   snippet_files: SnippetFilesTable;
   award_emoji: AwardEmojiTable;
   issue_links: IssueLinksTable;
+  epics: EpicsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -59,6 +59,8 @@ export const groupRules = {
     atLeast(s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer)(a, s),
   create_project: (a: Actor, s: GroupSubject) =>
     atLeast(PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer)(a, s),
+  /** Create, edit, close and reopen epics: Reporters and up. */
+  admin_epic: atLeast(L.reporter),
   /** Group labels: Reporters manage them, as on the platform. */
   admin_label: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;

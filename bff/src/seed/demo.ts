@@ -19,6 +19,7 @@ import { seedRepository } from './repositories.ts';
 import { seedPipelines } from './pipelines.ts';
 import { seedSecurity } from './security.ts';
 import { seedSocial } from './social.ts';
+import { seedEpics } from './epics.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -143,6 +144,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   await seedPipelines(db, config, vault, website, [alice, users.bob, users.carol]);
   await seedSecurity(db, website, [users.bob, users.carol]);
   await seedSocial(db, website, [alice, users.bob, users.carol]);
+  await seedEpics(db, acme, users);
   return { password };
 }
 

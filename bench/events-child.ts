@@ -1,0 +1,52 @@
+/**
+ * The Gatehouse server of the events section (bench/events.ts), in its own process: a fresh
+ * database (SQLite in BENCH_DATA_DIR, or PostgreSQL at DATABASE_URL), one private project
+ * holding BENCH_EVENTS push events, written in one INSERT … SELECT over a generated series
+ * (with their numbers in the project, as the trigger would give them one by one). Reports one
+ * `@@bench {json}` line, then serves until its stdin closes.
+ */
+import { sql } from 'kysely';
+import { loadConfig } from '../bff/src/config.ts';
+import { startServer } from '../bff/src/server.ts';
+import { createGroup } from '../bff/src/services/groups.ts';
+import { createProject } from '../bff/src/services/projects.ts';
+import { isPostgres } from '../bff/src/db/dialect.ts';
+import { benchServerEnv, serveUntilParentGoes } from './lib.ts';
+
+export interface EventsChildReady {
+  url: string;
+  projectId: number;
+  events: number;
+  seedMs: number;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...benchServerEnv(), GATEHOUSE_WORKERS: '0', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) });
+  const running = await startServer(config);
+  const db = running.db;
+  const root = await db.selectFrom('users').selectAll().where('username', '=', 'root').executeTakeFirstOrThrow();
+  const group = await createGroup(db, root, { name: 'Bench events', path: 'bench-events' }, null);
+  const project = await createProject(db, root, group, { namespace_id: group.id, name: 'busy', path: 'busy' });
+  const count = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+  const started = performance.now();
+  const pushData = JSON.stringify({ commit_count: 1, action: 'pushed', ref_type: 'branch', commit_from: 'a'.repeat(40), commit_to: 'b'.repeat(40), ref: 'main', commit_title: 'feat: step', ref_count: null });
+  // Timestamps a second apart, oldest first, ending now.
+  const t0 = Date.now() - count * 1000;
+  const series = isPostgres(db)
+    ? sql`SELECT n FROM generate_series(1, ${count}) AS n`
+    : sql`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s`;
+  const createdAt = isPostgres(db)
+    ? sql`to_char(to_timestamp((${t0}::bigint + n::bigint * 1000) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${t0} + n * 1000) / 1000.0, 'unixepoch')`;
+  await sql`INSERT INTO events (project_id, group_id, author_id, action_name, target_type, target_id, push_data, created_at, project_seq)
+    SELECT ${project.id}, NULL, ${root.id}, 'pushed', NULL, NULL, ${pushData}, ${createdAt}, n FROM (${series}) AS series`.execute(db);
+  if (isPostgres(db)) await sql`ANALYZE events`.execute(db);
+  else await sql`ANALYZE`.execute(db);
+  const ready: EventsChildReady = { url: serveUntilParentGoes(running), projectId: project.id, events: count, seedMs: performance.now() - started };
+  process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error('bench events child failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+/**
+ * The "events" section of `npm run bench` (label "events pages", so BENCH_ONLY=events runs
+ * only it): GET /projects/:id/events page 1 and page 10,000 (per_page 20) of a project with
+ * 1,000,000 events, on SQLite and (with BENCH_PG) PostgreSQL. The target is a deep page
+ * within 1.5× of page 1: a project's pages are ranges of the events' numbers in it (migration
+ * 015), so neither the page nor its X-Total scans the events before it. A filtered list
+ * (action=pushed) pages by offset and is shown beside, for contrast.
+ *
+ * Requests are sequential (one connection): this measures what one page costs, not
+ * throughput. It measures, never judges.
+ *
+ * Environment: BENCH_EVENTS (default 1000000), BENCH_EVENTS_REQUESTS (default 200 per target).
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { EventsChildReady } from './events-child.ts';
+import { envNumber, fmtMs, percentile, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
+
+export const EVENTS_LABEL = 'events pages';
+
+const EVENTS = Math.round(envNumber('BENCH_EVENTS', 1_000_000, 100));
+const REQUESTS = Math.round(envNumber('BENCH_EVENTS_REQUESTS', 200, 1));
+const DEEP_PAGE = Math.min(10_000, Math.floor(EVENTS / 20));
+
+export interface EventsRow {
+  engine: string;
+  target: string;
+  p50: number;
+  p90: number;
+  ids: string;
+}
+export interface EventsReport {
+  events: number;
+  seedS: Record<string, number>;
+  rows: EventsRow[];
+  pgNote?: string;
+}
+
+async function timeRequests(url: string, token: string, requests: number): Promise<{ p50: number; p90: number; ids: string }> {
+  const times: number[] = [];
+  let ids = '';
+  // Warm-up (not measured): the first requests pay for the server's and the database's caches.
+  for (let i = 0; i < Math.min(10, requests); i++) await (await fetch(url, { headers: { 'PRIVATE-TOKEN': token } })).arrayBuffer();
+  for (let i = 0; i < requests; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
+    const body = (await res.json()) as { id: number }[];
+    times.push(performance.now() - t);
+    if (res.status !== 200 || body.length !== 20) throw new Error(`${url}: HTTP ${res.status}, ${Array.isArray(body) ? body.length : 0} events`);
+    if (i === 0) ids = `${body[0].id}…${body[19].id} of ${res.headers.get('x-total')}`;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p90: percentile(times, 90), ids };
+}
+
+async function runEngine(engine: string, env: Record<string, string>, report: EventsReport): Promise<void> {
+  const token = `bench-root-${crypto.randomBytes(12).toString('hex')}`;
+  console.log(`  ${engine}: inserting ${EVENTS.toLocaleString('en')} events…`);
+  const child = await startChild<EventsChildReady>('events-child.ts', [], { ...env, BENCH_ROOT_TOKEN: token, BENCH_EVENTS: String(EVENTS) }, 900_000);
+  try {
+    report.seedS[engine] = child.info.seedMs / 1000;
+    const base = `${child.info.url}/api/v4/projects/${child.info.projectId}/events?per_page=20`;
+    for (const [target, query] of [
+      ['page 1', '&page=1'],
+      [`page ${DEEP_PAGE.toLocaleString('en')}`, `&page=${DEEP_PAGE}`],
+      [`page ${DEEP_PAGE.toLocaleString('en')} sort=asc`, `&page=${DEEP_PAGE}&sort=asc`],
+      ['page 1 action=pushed (offset)', '&page=1&action=pushed'],
+      [`page ${DEEP_PAGE.toLocaleString('en')} action=pushed (offset)`, `&page=${DEEP_PAGE}&action=pushed`],
+    ] as const) {
+      // The offset-paged contrast rows are slow by nature: a tenth of the requests is enough to show it.
+      const r = await timeRequests(base + query, token, query.includes('action=') ? Math.max(1, Math.round(REQUESTS / 10)) : REQUESTS);
+      report.rows.push({ engine, target, ...r });
+      console.log(`  ${engine} ${target}: p50 ${fmtMs(r.p50)} ms (${r.ids})`);
+    }
+  } finally {
+    await child.stop();
+  }
+}
+
+export async function runEvents(pgAdmin: string | undefined): Promise<EventsReport> {
+  console.log(`\n${EVENTS_LABEL}: GET /projects/:id/events on ${EVENTS.toLocaleString('en')} events, ${REQUESTS} sequential requests per target`);
+  const report: EventsReport = { events: EVENTS, seedS: {}, rows: [] };
+  await withTempDir((dir) => runEngine('sqlite', { BENCH_DATA_DIR: dir }, report));
+  if (pgAdmin) await withTempDir((dir) => withPgDatabase(pgAdmin, (url) => runEngine('postgres', { BENCH_DATA_DIR: dir, DATABASE_URL: url }, report)));
+  else report.pgNote = 'PostgreSQL: skipped (set BENCH_PG).';
+  return report;
+}
+
+export function printEvents(r: EventsReport): void {
+  console.log(`\nActivity events pages (${r.events.toLocaleString('en')} events in one project, per_page 20; inserted in ${Object.entries(r.seedS).map(([e, s]) => `${s.toFixed(1)} s on ${e}`).join(', ')})`);
+  const first = (engine: string) => r.rows.find((x) => x.engine === engine && x.target === 'page 1');
+  printAligned(
+    ['engine', 'target', 'p50 ms', 'p90 ms', '× page 1 (p50)', 'first page seen'],
+    r.rows.map((row) => [row.engine, row.target, fmtMs(row.p50), fmtMs(row.p90), `${(row.p50 / first(row.engine)!.p50).toFixed(2)}×`, row.ids]),
+    new Set([2, 3, 4]),
+  );
+  console.log('  Target: the unfiltered deep page within 1.5× of page 1. Filtered lists page by offset (shown for contrast).');
+  if (r.pgNote) console.log(`  ${r.pgNote}`);
+  console.log(`  load average now: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}

@@ -1,0 +1,192 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { activityEvent } from '../../../shared/src/events.ts';
+import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { fillRepository } from '../../test/repository-fixture.ts';
+
+let server: TestServer;
+let group: { id: number };
+let project: { id: number };
+let main: string[];
+let developer: Awaited<ReturnType<typeof userWithRole>>;
+const events = z.array(activityEvent);
+
+before(async () => {
+  server = await startTestServer();
+  group = await buildGroup();
+  project = await buildProject(group.id);
+  developer = await userWithRole(group.id, 30);
+  ({ main } = await fillRepository(project.id));
+  const res = await api(`/projects/${project.id}/repository/commits`, {
+    method: 'POST',
+    token: developer.token,
+    json: { branch: 'topic', start_branch: 'main', commit_message: 'Topic work\n\nwith a body', actions: [{ action: 'create', file_path: 'topic.txt', content: 'x\n' }] },
+  });
+  expectStatus(res, 201);
+});
+after(() => server.close());
+
+const list = async (path: string, token?: string | null) => {
+  const res = await api(path, { token });
+  expectStatus(res, 200);
+  return { res, body: expectShape(events, res.body) };
+};
+
+describe('GET /projects/:id/events', () => {
+  it('lists pushes made through the API, newest first, with push_data and the author', async () => {
+    const { res, body } = await list(`/projects/${project.id}/events`);
+    assert.equal(res.headers.get('x-total'), '5');
+    assert.deepEqual(body.map((e) => e.action_name), ['pushed', 'pushed', 'pushed', 'pushed', 'pushed']);
+    const [topic, feature, , , first] = body;
+    assert.equal(topic.author_id, developer.user.id);
+    assert.equal(topic.author_username, developer.user.username);
+    assert.equal(topic.author?.username, developer.user.username);
+    assert.deepEqual(topic.push_data, { commit_count: 1, action: 'created', ref_type: 'branch', commit_from: null, commit_to: topic.push_data!.commit_to, ref: 'topic', commit_title: 'Topic work', ref_count: null });
+    assert.equal(feature.push_data?.ref, 'feature');
+    assert.deepEqual({ ...first.push_data, commit_title: first.push_data?.commit_title }, { commit_count: 1, action: 'created', ref_type: 'branch', commit_from: null, commit_to: main[0], ref: 'main', commit_title: 'Initial commit', ref_count: null });
+    assert.equal(body[2].push_data?.commit_from, main[1]);
+    assert.equal(body[2].push_data?.action, 'pushed');
+    assert.equal(topic.project_id, project.id);
+    assert.equal(topic.title, null);
+    assert.equal(topic.target_type, null);
+  });
+
+  it('sorts ascending, filters by action, target type and dates (the days named excluded)', async () => {
+    const asc = (await list(`/projects/${project.id}/events?sort=asc`)).body;
+    const desc = (await list(`/projects/${project.id}/events`)).body;
+    assert.deepEqual(asc.map((e) => e.id), desc.map((e) => e.id).reverse());
+    assert.equal((await list(`/projects/${project.id}/events?action=pushed`)).body.length, 5);
+    assert.equal((await list(`/projects/${project.id}/events?action=commented`)).body.length, 0);
+    assert.equal((await list(`/projects/${project.id}/events?target_type=issue`)).body.length, 0);
+    const day = desc[0].created_at.slice(0, 10);
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const prev = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    assert.equal((await list(`/projects/${project.id}/events?before=${day}`)).body.length, 0);
+    assert.equal((await list(`/projects/${project.id}/events?after=${day}`)).body.length, 0);
+    assert.equal((await list(`/projects/${project.id}/events?before=${next}&after=${prev}`)).body.length, 5);
+  });
+
+  it('pages by the events’ numbers in their project exactly as an offset would', async () => {
+    const other = await buildProject(group.id);
+    const at = new Date().toISOString();
+    // One insert per row, as writers make them: the trigger numbers each.
+    for (let i = 0; i < 45; i++) {
+      await server.running.db.insertInto('events').values({ project_id: other.id, group_id: null, author_id: developer.user.id, action_name: 'pushed', target_type: null, target_id: null, push_data: null, created_at: at }).execute();
+    }
+    const all = (await server.running.db.selectFrom('events').select('id').where('project_id', '=', other.id).orderBy('id', 'desc').execute()).map((r) => r.id);
+    for (const [page, sort] of [[1, 'desc'], [3, 'desc'], [2, 'asc'], [3, 'asc'], [4, 'desc']] as const) {
+      const { res, body } = await list(`/projects/${other.id}/events?page=${page}&per_page=20&sort=${sort}`);
+      const ordered = sort === 'desc' ? all : [...all].reverse();
+      assert.deepEqual(body.map((e) => e.id), ordered.slice((page - 1) * 20, page * 20), `page ${page} ${sort}`);
+      assert.equal(res.headers.get('x-total'), '45');
+      assert.equal(res.headers.get('x-total-pages'), '3');
+      assert.equal(res.headers.get('x-next-page'), page < 3 ? String(page + 1) : '');
+    }
+  });
+
+  it('is readable by a Guest, not by a non-member of the private project (404), and anonymously when public', async () => {
+    const guest = await userWithRole(group.id, 10);
+    assert.equal((await list(`/projects/${project.id}/events`, guest.token)).body.length, 5);
+    const stranger = await userWithRole(group.id, 0);
+    expectStatus(await api(`/projects/${project.id}/events`, { token: stranger.token }), 404);
+    expectStatus(await api(`/projects/${project.id}/events`, { token: null }), 404);
+    const open = await buildProject((await buildGroup({ visibility: 'public' })).id, { visibility: 'public' });
+    await fillRepository(open.id);
+    assert.equal((await list(`/projects/${open.id}/events`, null)).body.length, 4);
+  });
+
+  it('takes tokens with read_user or api, refuses read_repository (403), and refuses bad filters (400)', async () => {
+    const readUser = await userWithRole(group.id, 20, ['read_user']);
+    assert.equal((await list(`/projects/${project.id}/events`, readUser.token)).body.length, 5);
+    const repo = await userWithRole(group.id, 20, ['read_repository']);
+    expectStatus(await api(`/projects/${project.id}/events`, { token: repo.token }), 403);
+    expectStatus(await api(`/projects/${project.id}/events?action=danced`), 400);
+    expectStatus(await api(`/projects/${project.id}/events?target_type=discussion_note`), 400);
+    expectStatus(await api(`/projects/${project.id}/events?before=2026-02-30`), 400);
+    expectStatus(await api(`/projects/${project.id}/events?sort=sideways`), 400);
+    expectStatus(await api('/projects/999999999/events'), 404);
+  });
+});
+
+describe('GET /users/:id/events', () => {
+  it('lists a user’s events in the projects the caller may read, by id or username', async () => {
+    const byId = (await list(`/users/${developer.user.id}/events`)).body;
+    assert.ok(byId.length >= 1);
+    assert.ok(byId.every((e) => e.author_id === developer.user.id));
+    const byName = (await list(`/users/${developer.user.username}/events`)).body;
+    assert.deepEqual(byName.map((e) => e.id), byId.map((e) => e.id));
+    const stranger = await userWithRole(group.id, 0);
+    assert.deepEqual((await list(`/users/${developer.user.id}/events`, stranger.token)).body, []);
+    assert.deepEqual((await list(`/users/${developer.user.id}/events`, null)).body, []);
+    const memberOfProject = await userWithRole(group.id, 0);
+    await addMember('projects', project.id, memberOfProject.user.id, 10);
+    const seen = (await list(`/users/${developer.user.id}/events`, memberOfProject.token)).body;
+    assert.ok(seen.length >= 1 && seen.every((e) => e.project_id === project.id));
+  });
+
+  it('answers 404 for an unknown user', async () => {
+    expectStatus(await api('/users/999999999/events'), 404);
+    expectStatus(await api('/users/nobody-at-all/events'), 404);
+  });
+});
+
+describe('GET /events', () => {
+  it('lists the caller’s own events, and with scope=all those of all their projects', async () => {
+    const own = (await list('/events', developer.token)).body;
+    assert.ok(own.length >= 1 && own.every((e) => e.author_id === developer.user.id));
+    const all = (await list(`/events?scope=all&per_page=100`, developer.token)).body;
+    assert.ok(all.some((e) => e.author_id !== developer.user.id && e.project_id === project.id));
+    const stranger = await userWithRole(group.id, 0);
+    assert.deepEqual((await list('/events?scope=all', stranger.token)).body, []);
+  });
+
+  it('needs a signed-in caller (401) with read_user or api', async () => {
+    expectStatus(await api('/events', { token: null }), 401);
+    const readUser = await userWithRole(group.id, 30, ['read_user']);
+    expectStatus(await api('/events', { token: readUser.token }), 200);
+    const repo = await userWithRole(group.id, 30, ['read_repository']);
+    expectStatus(await api('/events', { token: repo.token }), 403);
+  });
+});
+
+describe('GET /projects/:id/events: issues and comments', () => {
+  it('shows an issue’s iid and title, a comment with its note, and hides confidential targets below Reporter', async () => {
+    const p = await buildProject(group.id);
+    const issue = await api(`/projects/${p.id}/issues`, { method: 'POST', token: developer.token, json: { title: 'Broken login' } });
+    expectStatus(issue, 201);
+    const secret = await api(`/projects/${p.id}/issues`, { method: 'POST', token: developer.token, json: { title: 'Leaked key', confidential: true } });
+    expectStatus(secret, 201);
+    const note = await api(`/projects/${p.id}/issues/${issue.body.iid}/notes`, { method: 'POST', token: developer.token, json: { body: 'Seen it too' } });
+    expectStatus(note, 201);
+    expectStatus(await api(`/projects/${p.id}/issues/${secret.body.iid}/notes`, { method: 'POST', token: developer.token, json: { body: 'Rotate it' } }), 201);
+
+    const all = (await list(`/projects/${p.id}/events`)).body;
+    assert.deepEqual(all.map((e) => [e.action_name, e.target_type, e.target_title]), [
+      ['commented on', 'Note', 'Leaked key'],
+      ['commented on', 'Note', 'Broken login'],
+      ['opened', 'Issue', 'Leaked key'],
+      ['opened', 'Issue', 'Broken login'],
+    ]);
+    assert.equal(all[3].target_iid, issue.body.iid);
+    assert.equal(all[3].target_id, issue.body.id);
+    const comment = all[1];
+    assert.equal(comment.target_iid, null);
+    assert.equal(comment.note?.body, 'Seen it too');
+    assert.equal(comment.note?.noteable_type, 'Issue');
+    assert.equal(comment.note?.noteable_id, issue.body.id);
+    assert.equal(comment.note?.noteable_iid, issue.body.iid);
+    assert.equal(comment.note?.author.id, developer.user.id);
+    assert.deepEqual((await list(`/projects/${p.id}/events?target_type=note`)).body.map((e) => e.id), [all[0].id, all[1].id]);
+    assert.deepEqual((await list(`/projects/${p.id}/events?action=created`)).body.map((e) => e.id), [all[2].id, all[3].id]);
+    assert.deepEqual((await list(`/projects/${p.id}/events?action=commented&target_type=issue`)).body, []);
+
+    const guest = await userWithRole(group.id, 10);
+    const seen = await list(`/projects/${p.id}/events`, guest.token);
+    assert.deepEqual(seen.body.map((e) => e.target_title), ['Broken login', 'Broken login']);
+    assert.equal(seen.res.headers.get('x-total'), '2');
+    const byUser = (await list(`/users/${developer.user.id}/events?per_page=100`, guest.token)).body;
+    assert.ok(byUser.some((e) => e.target_title === 'Broken login'));
+    assert.ok(!byUser.some((e) => e.target_title === 'Leaked key'), 'a user’s events hide confidential targets from a Guest too');
+  });
+});
