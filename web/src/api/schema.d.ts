@@ -23,6 +23,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s activity events (scope=all: those of all their projects) */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -197,6 +214,76 @@ export type paths = {
         post?: never;
         /** Revoke a group deploy token */
         delete: operations["deleteGroupsIdDeploy_tokensToken_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a group’s epics (and its subgroups’, and with include_ancestor_groups its ancestors’) */
+        get: operations["getGroupsIdEpics"];
+        put?: never;
+        /** Create an epic (Reporters and up; created_at from administrators and owners) */
+        post: operations["postGroupsIdEpics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics/{epic_id}/resource_state_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An epic’s state events (one per close or reopen), oldest first */
+        get: operations["getGroupsIdEpicsEpic_idResource_state_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics/{epic_id}/resource_state_events/{resource_state_event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One state event of an epic */
+        get: operations["getGroupsIdEpicsEpic_idResource_state_eventsResource_state_event_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/epics/{epic_iid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an epic */
+        get: operations["getGroupsIdEpicsEpic_iid"];
+        /** Update an epic; state_event closes or reopens it */
+        put: operations["putGroupsIdEpicsEpic_iid"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -628,6 +715,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s activity events */
+        get: operations["getProjectsIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/hooks": {
         parameters: {
             query?: never;
@@ -750,6 +854,78 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/issues/{issue_iid}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidAward_emoji"];
+        put?: never;
+        /** React to an issue with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdIssuesIssue_iidAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from an issue: its author or an administrator */
+        delete: operations["deleteProjectsIdIssuesIssue_iidAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the issues linked to an issue that the caller may see, by link creation time */
+        get: operations["getProjectsIdIssuesIssue_iidLinks"];
+        put?: never;
+        /** Link two issues (relates_to, blocks, is_blocked_by); the caller must be allowed to update both */
+        post: operations["postProjectsIdIssuesIssue_iidLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/links/{issue_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a link of an issue: both issues and the type as stored */
+        get: operations["getProjectsIdIssuesIssue_iidLinksIssue_link_id"];
+        put?: never;
+        post?: never;
+        /** Remove a two-way link; answers the link as it was */
+        delete: operations["deleteProjectsIdIssuesIssue_iidLinksIssue_link_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/issues/{issue_iid}/notes": {
         parameters: {
             query?: never;
@@ -782,6 +958,42 @@ export type paths = {
         post?: never;
         /** Delete a note (its author, a Maintainer, or an administrator) */
         delete: operations["deleteProjectsIdIssuesIssue_iidNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on an issue with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdIssuesIssue_iidNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on an issue */
+        get: operations["getProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on an issue: its author or an administrator */
+        delete: operations["deleteProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -892,6 +1104,42 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/merge_requests/{merge_request_iid}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidAward_emoji"];
+        put?: never;
+        /** React to a merge request with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a merge request: its author or an administrator */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/merge_requests/{merge_request_iid}/context_commits": {
         parameters: {
             query?: never;
@@ -960,6 +1208,42 @@ export type paths = {
         post?: never;
         /** Delete a note (its author, a Maintainer, or an administrator) */
         delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on a merge request with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on a merge request: its author or an administrator */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1350,6 +1634,149 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/snippets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project’s snippets the caller may see */
+        get: operations["getProjectsIdSnippets"];
+        put?: never;
+        /** Create a snippet with `files` (or the deprecated `content` and `file_name`); Reporters and up */
+        post: operations["postProjectsIdSnippets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project snippet */
+        get: operations["getProjectsIdSnippetsSnippet_id"];
+        /** Update a snippet: its author or a Maintainer; a snippet of several files changes through `files` actions */
+        put: operations["putProjectsIdSnippetsSnippet_id"];
+        post?: never;
+        /** Delete a snippet: its author or a Maintainer */
+        delete: operations["deleteProjectsIdSnippetsSnippet_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idAward_emoji"];
+        put?: never;
+        /** React to a snippet with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdSnippetsSnippet_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a snippet: its author or an administrator */
+        delete: operations["deleteProjectsIdSnippetsSnippet_idAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/files/{ref}/{file_path}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One file of the snippet as plain text; `file_path` URL-encoded */
+        get: operations["getProjectsIdSnippetsSnippet_idFilesRefFile_pathRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on a snippet with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on a snippet: its author or an administrator */
+        delete: operations["deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The snippet’s content as plain text (deprecated: its first file) */
+        get: operations["getProjectsIdSnippetsSnippet_idRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/statuses/{sha}": {
         parameters: {
             query?: never;
@@ -1613,6 +2040,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/users/{user_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user’s activity events in the projects the caller may read */
+        get: operations["getUsersUser_idEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{user_id}/personal_access_tokens": {
         parameters: {
             query?: never;
@@ -1870,6 +2314,132 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                scope?: string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4292,6 +4862,849 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpics: {
+        parameters: {
+            query?: {
+                author_id?: number | string;
+                author_username?: string;
+                created_after?: string;
+                created_before?: string;
+                include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendant_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                labels?: string[];
+                not?: {
+                    author_id?: number | string;
+                    author_username?: string;
+                    labels?: string[];
+                };
+                order_by?: "created_at" | "updated_at" | "title";
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                sort?: "asc" | "desc";
+                state?: "opened" | "closed" | "all";
+                updated_after?: string;
+                updated_before?: string;
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdEpics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpicsEpic_idResource_state_events: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                epic_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpicsEpic_idResource_state_eventsResource_state_event_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                epic_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                resource_state_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdEpicsEpic_iid: {
+        parameters: {
+            query?: {
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                epic_iid: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdEpicsEpic_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                epic_iid: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add_labels?: string[];
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    remove_labels?: string[];
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    add_labels?: string[];
+                    color?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    due_date_fixed?: string | null;
+                    due_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    parent_id?: (number | string) | null;
+                    remove_labels?: string[];
+                    start_date_fixed?: string | null;
+                    start_date_is_fixed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            epic_issues: string;
+                            group: string;
+                            parent: string | null;
+                            self: string;
+                        };
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        closed_at: string | null;
+                        color?: string;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        due_date_fixed: string | null;
+                        due_date_from_inherited_source?: string | null;
+                        due_date_from_milestones?: string | null;
+                        due_date_is_fixed: boolean;
+                        end_date: string | null;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        imported: boolean;
+                        imported_from: string;
+                        labels: string[] | {
+                            color: string;
+                            description: string | null;
+                            id: number;
+                            name: string;
+                            text_color: string;
+                        }[];
+                        parent_id: number | null;
+                        parent_iid: number | null;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        start_date: string | null;
+                        start_date_fixed: string | null;
+                        start_date_from_inherited_source?: string | null;
+                        start_date_from_milestones?: string | null;
+                        start_date_is_fixed: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        text_color?: string;
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        web_url: string;
+                        work_item_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8450,6 +9863,147 @@ export interface operations {
             };
         };
     };
+    getProjectsIdEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdHooks: {
         parameters: {
             query?: {
@@ -9907,6 +11461,1585 @@ export interface operations {
             };
         };
     };
+    getProjectsIdIssuesIssue_iidAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_link_id: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        link_created_at: string;
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        link_updated_at: string;
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    link_type?: "relates_to" | "blocks" | "is_blocked_by";
+                    target_issue_iid: number | string;
+                    target_project_id: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    link_type?: "relates_to" | "blocks" | "is_blocked_by";
+                    target_issue_iid: number | string;
+                    target_project_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidLinksIssue_link_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                issue_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidLinksIssue_link_id: {
+        parameters: {
+            query?: {
+                link_type?: "relates_to" | "blocks" | "is_blocked_by";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                issue_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        link_type: "relates_to" | "blocks" | "is_blocked_by";
+                        source_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                        target_issue: {
+                            _links: {
+                                award_emoji: string;
+                                closed_as_duplicate_of: string | null;
+                                notes: string;
+                                project: string;
+                                self: string;
+                            };
+                            assignee: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            assignees: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            author: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            blocking_issues_count: number;
+                            closed_at: string | null;
+                            closed_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            } | null;
+                            confidential: boolean;
+                            created_at: string;
+                            description: string | null;
+                            discussion_locked: boolean | null;
+                            downvotes: number;
+                            due_date: string | null;
+                            epic: {
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                title: string;
+                                url: string;
+                            } | null;
+                            epic_iid: number | null;
+                            has_tasks: boolean;
+                            health_status: string | null;
+                            id: number;
+                            iid: number;
+                            issue_type: string;
+                            iteration: ({
+                                due_date: string;
+                                group_id: number;
+                                id: number;
+                                iid: number;
+                                start_date: string;
+                                state: number;
+                                title: string | null;
+                                web_url: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            labels: string[];
+                            merge_requests_count: number;
+                            milestone: {
+                                created_at: string;
+                                description: string | null;
+                                due_date: string | null;
+                                expired: boolean;
+                                group_id?: number | null;
+                                id: number;
+                                iid: number;
+                                project_id?: number | null;
+                                start_date: string | null;
+                                /** @enum {string} */
+                                state: "active" | "closed";
+                                title: string;
+                                updated_at: string;
+                                web_url: string;
+                            } | null;
+                            moved_to_id: number | null;
+                            project_id: number;
+                            references: {
+                                full: string;
+                                relative: string;
+                                short: string;
+                            };
+                            service_desk_reply_to: string | null;
+                            /** @enum {string} */
+                            severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                            /** @enum {string} */
+                            state: "opened" | "closed";
+                            subscribed?: boolean;
+                            task_completion_status: {
+                                completed_count: number;
+                                count: number;
+                            };
+                            task_status: string;
+                            time_stats: {
+                                human_time_estimate: string | null;
+                                human_total_time_spent: string | null;
+                                time_estimate: number;
+                                total_time_spent: number;
+                            };
+                            title: string;
+                            type: string;
+                            updated_at: string;
+                            upvotes: number;
+                            user_notes_count: number;
+                            web_url: string;
+                            weight: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdIssuesIssue_iidNotes: {
         parameters: {
             query?: {
@@ -10429,6 +13562,364 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
                 /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 issue_iid: string;
@@ -11734,6 +15225,360 @@ export interface operations {
             };
         };
     };
+    getProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMerge_requestsMerge_request_iidContext_commits: {
         parameters: {
             query?: {
@@ -12864,6 +16709,364 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
                 /** @description Numeric ID or URL-encoded full path */
                 id: string;
                 merge_request_iid: string;
@@ -16573,6 +20776,1406 @@ export interface operations {
             };
         };
     };
+    getProjectsIdSnippets: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        file_name: string | null;
+                        files: {
+                            path: string;
+                            raw_url: string;
+                        }[];
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        project_id: number;
+                        raw_url: string;
+                        title: string;
+                        updated_at: string;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    description?: string;
+                    file_name?: string;
+                    files?: {
+                        content: string;
+                        file_path: string;
+                    }[];
+                    title: string;
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                };
+                "application/x-www-form-urlencoded": {
+                    content?: string;
+                    description?: string;
+                    file_name?: string;
+                    files?: {
+                        content: string;
+                        file_path: string;
+                    }[];
+                    title: string;
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        file_name: string | null;
+                        files: {
+                            path: string;
+                            raw_url: string;
+                        }[];
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        project_id: number;
+                        raw_url: string;
+                        title: string;
+                        updated_at: string;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        file_name: string | null;
+                        files: {
+                            path: string;
+                            raw_url: string;
+                        }[];
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        project_id: number;
+                        raw_url: string;
+                        title: string;
+                        updated_at: string;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdSnippetsSnippet_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content?: string;
+                    description?: string;
+                    file_name?: string;
+                    files?: {
+                        /** @enum {string} */
+                        action: "create" | "update" | "delete" | "move";
+                        content?: string;
+                        file_path?: string;
+                        previous_path?: string;
+                    }[];
+                    title?: string;
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                };
+                "application/x-www-form-urlencoded": {
+                    content?: string;
+                    description?: string;
+                    file_name?: string;
+                    files?: {
+                        /** @enum {string} */
+                        action: "create" | "update" | "delete" | "move";
+                        content?: string;
+                        file_path?: string;
+                        previous_path?: string;
+                    }[];
+                    title?: string;
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        file_name: string | null;
+                        files: {
+                            path: string;
+                            raw_url: string;
+                        }[];
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        project_id: number;
+                        raw_url: string;
+                        title: string;
+                        updated_at: string;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippetsSnippet_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idFilesRefFile_pathRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                ref: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     postProjectsIdStatusesSha: {
         parameters: {
             query?: never;
@@ -18763,6 +24366,133 @@ export interface operations {
             };
             /** @description Not allowed for this user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getUsersUser_idEvents: {
+        parameters: {
+            query?: {
+                action?: "created" | "updated" | "closed" | "reopened" | "pushed" | "commented" | "merged" | "joined" | "left" | "destroyed" | "expired" | "approved";
+                after?: string;
+                before?: string;
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+                target_type?: "epic" | "issue" | "merge_request" | "milestone" | "note" | "project" | "snippet" | "user";
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action_name: string;
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        author_id: number | null;
+                        author_username: string | null;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        note?: {
+                            attachment: string | null;
+                            author: {
+                                avatar_url: string | null;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                            body: string;
+                            confidential: boolean;
+                            created_at: string;
+                            id: number;
+                            internal: boolean;
+                            noteable_id: number | null;
+                            noteable_iid?: number | null;
+                            noteable_type: string;
+                            system: boolean;
+                            type: string | null;
+                            updated_at: string;
+                        };
+                        project_id: number | null;
+                        push_data?: {
+                            /** @enum {string} */
+                            action: "created" | "removed" | "pushed";
+                            commit_count: number;
+                            commit_from: string | null;
+                            commit_title: string | null;
+                            commit_to: string | null;
+                            ref: string;
+                            ref_count: number | null;
+                            /** @enum {string} */
+                            ref_type: "branch" | "tag";
+                        };
+                        target_id: number | null;
+                        target_iid: number | null;
+                        target_title: string | null;
+                        target_type: string | null;
+                        title: null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
