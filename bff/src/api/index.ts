@@ -23,6 +23,9 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { vulnerabilityExportRoutes } from './vulnerability-exports.ts';
+import { dependencyListExportRoutes } from './dependency-list-exports.ts';
+import { exportConsoleRoutes } from './exports.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -49,9 +52,11 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...vulnerabilityExportRoutes,
+  ...dependencyListExportRoutes,
 ];
 
 export { consoleRoutes };
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
-export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];
+export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes, ...exportConsoleRoutes];

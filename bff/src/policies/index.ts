@@ -59,6 +59,10 @@ export const groupRules = {
     atLeast(s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer)(a, s),
   create_project: (a: Actor, s: GroupSubject) =>
     atLeast(PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer)(a, s),
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: atLeast(L.developer),
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: atLeast(L.developer),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
@@ -81,6 +85,10 @@ export const projectRules = {
   destroy_pipeline: atLeast(L.owner),
   /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
   admin_pipeline_triggers: atLeast(L.maintainer),
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: atLeast(L.developer),
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: atLeast(L.developer),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {
