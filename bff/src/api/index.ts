@@ -14,7 +14,7 @@ import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
-import { consoleRoutes } from './console.ts';
+import { consoleRoutes as sessionConsoleRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
@@ -56,7 +56,8 @@ export const apiRoutes: RouteSpec[] = [
   ...dependencyListExportRoutes,
 ];
 
-export { consoleRoutes };
+/** The console's own endpoints (/api/console). */
+export const consoleRoutes: RouteSpec[] = [...sessionConsoleRoutes, ...exportConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
-export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes, ...exportConsoleRoutes];
+export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];
