@@ -56,6 +56,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   update_pipeline: DEVELOPER,
   destroy_pipeline: OWNER,
   admin_pipeline_triggers: MAINTAINER,
+  // Security exports and the dependency list: Developers and up, as on the platform.
+  create_vulnerability_export: DEVELOPER,
+  read_dependency: DEVELOPER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',

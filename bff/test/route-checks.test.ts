@@ -61,6 +61,9 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/triggers': { description: 'checks' },
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
+  'POST /projects/:id/dependency_list_exports': { export_type: 'csv' },
+  'POST /groups/:id/dependency_list_exports': { export_type: 'csv' },
+  'POST /pipelines/:id/dependency_list_exports': { export_type: 'sbom' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

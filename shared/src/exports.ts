@@ -1,5 +1,5 @@
 import { z } from './errors.ts';
-import { boolParam, intParam } from './params.ts';
+import { boolParam, intParam, paginationQuery } from './params.ts';
 
 /**
  * The console's view of the caller's own exports (both kinds) on the Exports screen: not part
@@ -26,7 +26,7 @@ export const consoleExport = z.object({
 export type ConsoleExport = z.infer<typeof consoleExport>;
 
 /** Whose exports: of a project, of a group, or of the security dashboard (none set). */
-export const consoleExportListQuery = z.object({
+export const consoleExportListQuery = paginationQuery.extend({
   project_id: intParam().optional(),
   group_id: intParam().optional(),
   dashboard: boolParam().optional(),

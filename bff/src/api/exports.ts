@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { consoleExport, consoleExportListQuery, exportSettings } from '../../../shared/src/exports.ts';
 import { defineRoute } from '../http/route.ts';
+import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import type { ExportRow } from '../db/schema.ts';
 import { notFound } from '../services/errors.ts';
@@ -55,7 +56,7 @@ export const exportConsoleRoutes = [
     summary: "The caller's own exports of a project, a group or the security dashboard, newest first",
     query: consoleExportListQuery,
     response: z.array(consoleExport),
-    handler: async ({ db, actor, query }) => listOwnExports(db, actor.user!.id, query),
+    handler: async ({ db, actor, query }) => listOwnExports(db, actor.user!.id, query, pageRequest(query)),
     present: presentConsoleExport,
   }),
   defineRoute({

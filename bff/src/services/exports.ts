@@ -6,6 +6,7 @@ import { removeFile } from '../exports/files.ts';
 import { uniqueViolation } from '../db/errors.ts';
 import { DomainError, notFound } from './errors.ts';
 import { isoPlus, nowIso } from '../util/time.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 
 /**
  * The life of an export, for both kinds (vulnerabilities, dependency lists): created with its
@@ -83,12 +84,12 @@ export const isFinished = (row: Pick<ExportRow, 'status'>) => row.status === 'fi
 export const isCompleted = (row: Pick<ExportRow, 'status'>) => row.status === 'finished' || row.status === 'failed';
 
 /** The author's exports of an exportable (or of every exportable), newest first: the console's list. */
-export async function listOwnExports(db: Db, userId: number, filter: { project_id?: number; group_id?: number; dashboard?: boolean }, limit = 50): Promise<ExportRow[]> {
+export async function listOwnExports(db: Db, userId: number, filter: { project_id?: number; group_id?: number; dashboard?: boolean }, page: PageRequest): Promise<Page<ExportRow>> {
   let q = db.selectFrom('exports').selectAll().where('author_id', '=', userId);
   if (filter.project_id !== undefined) q = q.where('project_id', '=', filter.project_id);
   else if (filter.group_id !== undefined) q = q.where('group_id', '=', filter.group_id);
   else if (filter.dashboard) q = q.where('project_id', 'is', null).where('group_id', 'is', null).where('pipeline_id', 'is', null);
-  return q.orderBy('id', 'desc').limit(limit).execute();
+  return offsetPage(q.orderBy('id', 'desc'), page);
 }
 
 /** Deletes exports past their expiry and their files; run by the hourly housekeeping. */

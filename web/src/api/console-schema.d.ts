@@ -107,6 +107,8 @@ export interface operations {
             query?: {
                 dashboard?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 group_id?: number | string;
+                page?: number | string;
+                per_page?: number | string;
                 project_id?: number | string;
             };
             header?: never;
