@@ -407,6 +407,124 @@ export interface PipelineJobsTable {
   finished_at: string | null;
 }
 
+/** A scanner report or SBOM uploaded to a pipeline; the digest makes a repeated upload a no-op. */
+export interface SecurityReportsTable {
+  id: Generated<number>;
+  project_id: number;
+  pipeline_id: number;
+  /** sast | dependency_scanning | container_scanning | secret_detection | dast | cyclonedx */
+  report_type: string;
+  /** sha256 hex of the uploaded file. */
+  digest: string;
+  schema_version: string | null;
+  scanner_external_id: string | null;
+  scanner_name: string | null;
+  findings_count: Generated<number>;
+  components_count: Generated<number>;
+  /** It came from the project's latest default-branch pipeline, so it defined the project's data. */
+  applied: Generated<Bool>;
+  uploaded_by_id: number | null;
+  created_at: string;
+}
+
+/** A project's vulnerability: one finding identity (uuid) with its triage state. */
+export interface VulnerabilitiesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** The finding's stable identity (uuid v5 of report type, primary identifier, location and project), as the platform's. */
+  uuid: string;
+  report_type: string;
+  title: string;
+  description: string | null;
+  message: string | null;
+  solution: string | null;
+  /** critical | high | medium | low | info | unknown */
+  severity: string;
+  /** The platform's enum value of the severity (critical 7 … info 1), for ordering. */
+  severity_level: number;
+  confidence: string | null;
+  scanner_external_id: string;
+  scanner_name: string;
+  scanner_vendor: string | null;
+  /** JSON: the report's location object (file/start_line, image/dependency, hostname/path, …). */
+  location: Generated<string>;
+  /** The file, image or URL the location names, for display and CSV. */
+  location_path: string | null;
+  /** The affected package (dependency and container scanning), to link findings to dependencies. */
+  package_name: string | null;
+  package_version: string | null;
+  /** JSON: [{ type, name, value, url }], the primary identifier first. */
+  identifiers: Generated<string>;
+  /** JSON: [{ name, url }]. */
+  links: Generated<string>;
+  /** JSON: [{ vendor, vector }]. */
+  cvss: Generated<string>;
+  /** JSON: the report's details object. */
+  details: Generated<string>;
+  /** detected | confirmed | dismissed | resolved */
+  state: string;
+  /** acceptable_risk | false_positive | mitigating_control | used_in_tests | not_applicable */
+  dismissal_reason: string | null;
+  /** The latest default-branch pipeline no longer reports it. */
+  resolved_on_default_branch: Generated<Bool>;
+  detected_at: string;
+  confirmed_at: string | null;
+  confirmed_by_id: number | null;
+  dismissed_at: string | null;
+  dismissed_by_id: number | null;
+  resolved_at: string | null;
+  resolved_by_id: number | null;
+  first_pipeline_id: number | null;
+  /** The last pipeline that reported it. */
+  last_pipeline_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A vulnerability's state moves (by a user, or by a pipeline when author is null). */
+export interface VulnerabilityStateTransitionsTable {
+  id: Generated<number>;
+  vulnerability_id: number;
+  project_id: number;
+  from_state: string;
+  to_state: string;
+  author_id: number | null;
+  comment: string | null;
+  dismissal_reason: string | null;
+  pipeline_id: number | null;
+  created_at: string;
+}
+
+/** A component of a pipeline's SBOMs; a project's dependency list is its latest applied cyclonedx pipeline's. */
+export interface DependenciesTable {
+  id: Generated<number>;
+  project_id: number;
+  pipeline_id: number;
+  report_id: number;
+  name: string;
+  version: string | null;
+  /** npm, bundler, pip, maven, go, … (the platform's package manager names). */
+  package_manager: string | null;
+  purl: string | null;
+  /** npm, gem, pypi, maven, golang, … */
+  purl_type: string | null;
+  /** CycloneDX component type: library, application, … */
+  component_type: string;
+  bom_ref: string | null;
+  /** JSON: [{ spdx_identifier, name, url }]. */
+  licenses: Generated<string>;
+  /** The lock file or image the component was found in. */
+  input_file_path: string | null;
+  created_at: string;
+}
+
+/** The projects a user put on their instance security dashboard. */
+export interface SecurityDashboardProjectsTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  created_at: string;
+}
 /** Vulnerability and dependency list exports (migration 011): one row per export, its file on disk. */
 export type ExportKind = 'vulnerability' | 'dependency_list';
 export type ExportStatus = 'created' | 'running' | 'finished' | 'failed';
@@ -459,6 +577,11 @@ export interface Database {
   pipeline_triggers: PipelineTriggersTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;
+  security_reports: SecurityReportsTable;
+  vulnerabilities: VulnerabilitiesTable;
+  vulnerability_state_transitions: VulnerabilityStateTransitionsTable;
+  dependencies: DependenciesTable;
+  security_dashboard_projects: SecurityDashboardProjectsTable;
   exports: ExportsTable;
 }
 
@@ -481,3 +604,7 @@ export type JobRow = Selectable<JobsTable>;
 export type PipelineTriggerRow = Selectable<PipelineTriggersTable>;
 export type PipelineRow = Selectable<PipelinesTable>;
 export type PipelineJobRow = Selectable<PipelineJobsTable>;
+export type SecurityReportRow = Selectable<SecurityReportsTable>;
+export type VulnerabilityRow = Selectable<VulnerabilitiesTable>;
+export type VulnerabilityTransitionRow = Selectable<VulnerabilityStateTransitionsTable>;
+export type DependencyRow = Selectable<DependenciesTable>;
