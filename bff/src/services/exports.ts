@@ -30,6 +30,8 @@ export const exportInProgress = () =>
 
 const exportableKey = (e: Exportable) =>
   e.project_id !== undefined ? `project:${e.project_id}` : e.group_id !== undefined ? `group:${e.group_id}` : e.pipeline_id !== undefined ? `pipeline:${e.pipeline_id}` : 'dashboard';
+/** What an unfinished export holds in `in_progress_key` (unique): its kind, author and exportable. */
+export const inProgressKey = (kind: ExportKind, authorId: number, e: Exportable) => `${kind}:${authorId}:${exportableKey(e)}`;
 
 export interface NewExport {
   kind: ExportKind;
@@ -55,7 +57,7 @@ export async function createExport(db: Db, input: NewExport): Promise<ExportRow>
           pipeline_id: input.exportable.pipeline_id ?? null,
           format: input.format,
           status: 'created',
-          in_progress_key: input.oneAtATime ? `${input.kind}:${input.authorId}:${exportableKey(input.exportable)}` : null,
+          in_progress_key: input.oneAtATime ? inProgressKey(input.kind, input.authorId, input.exportable) : null,
           send_email: input.sendEmail ? 1 : 0,
           expires_at: isoPlus(EXPORT_RETENTION_MS),
           created_at: now,
