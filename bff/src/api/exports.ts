@@ -34,8 +34,9 @@ export async function sendExportFile(db: Db, res: Response, row: ExportRow, what
   }
   const name = exportFileName(row, await exportTitle(db, row));
   const { size } = await file.stat();
-  res.status(200).set({
-    'Content-Type': CONTENT_TYPES[row.format] ?? 'application/octet-stream',
+  // setHeader, not set: Express would add a charset to application/json.
+  res.status(200).setHeader('Content-Type', CONTENT_TYPES[row.format] ?? 'application/octet-stream');
+  res.set({
     'Content-Length': String(size),
     'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'X-Content-Type-Options': 'nosniff',

@@ -14,8 +14,9 @@ export const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
   dependency_list: 'application/json',
   json_array: 'application/json',
-  sbom: 'application/vnd.cyclonedx+json',
-  cyclonedx_1_6_json: 'application/vnd.cyclonedx+json',
+  // As the platform serves them (by the .json extension); clients compare the header whole.
+  sbom: 'application/json',
+  cyclonedx_1_6_json: 'application/json',
 };
 
 /** The download's file name: what it is, what it covers, when it was asked for. */
