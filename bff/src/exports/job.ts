@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineJob, type JobDeps } from '../jobs/define.ts';
@@ -36,6 +37,7 @@ export const exportJob = defineJob({
       .where('id', '=', exp.id)
       .execute();
     try {
+      await removeStaleTemporaries(deps.config, exp.id);
       const file = await writeAtomically(path.join(exportsDir(deps.config), `${exp.id}${path.extname(exportFileName(exp, ''))}`), await contentOf(db, exp));
       const done = nowIso();
       await db
@@ -55,6 +57,13 @@ export const exportJob = defineJob({
     if (exp.send_email) await notifyAuthor(deps, exp.id);
   },
 });
+
+/** What an earlier run of this export left when its server was killed mid-write. */
+async function removeStaleTemporaries(config: JobDeps['config'], id: number): Promise<void> {
+  const dir = exportsDir(config);
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.startsWith(`${id}.`) && n.endsWith('.tmp')).map((n) => fs.promises.rm(path.join(dir, n), { force: true })));
+}
 
 /** The file's content for the export's kind and format. */
 async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
