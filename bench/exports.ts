@@ -50,7 +50,9 @@ async function runOn(engine: 'sqlite' | 'postgres', dir: string, databaseUrl?: s
   const child = await startChild<ExportsChildReady>('exports-child.ts', [], { BENCH_DATA_DIR: dir, BENCH_ROOT_TOKEN: token, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 120_000);
   const db = openDb({ databaseUrl, sqliteFile: path.join(dir, 'gatehouse.sqlite3'), poolSize: 2 });
   const call = async (p: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${child.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const send = () => fetch(`${child.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // A kept-alive connection the server closed while the rows were inserted fails once: ask again.
+    const res = await send().catch(send);
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
     return res;
   };
