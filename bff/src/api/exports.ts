@@ -45,7 +45,7 @@ export async function sendExportFile(db: Db, res: Response, row: ExportRow, what
   return undefined;
 }
 
-const area = 'exports';
+const area = 'console';
 
 /** The console's Exports screen: the caller's own exports, and what the instance allows. */
 export const exportConsoleRoutes = [
