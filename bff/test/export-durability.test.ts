@@ -1,16 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { repoRoot } from '../src/server.ts';
 import { openDb, pgConnection, type Db } from '../src/db/index.ts';
 import { insertFindings } from './export-fixtures.ts';
 import { parseCsv } from '../src/exports/csv-read.ts';
+import { startInstance, stopInstance as stop } from './instances.ts';
 
 /**
  * An export survives its server: a real server process is killed (SIGKILL) while it writes an
@@ -22,50 +21,12 @@ const FINDINGS = 50_000;
 let databaseUrl: string | undefined;
 let db: Db;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startInstance(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEHOUSE_DEMO: '0',
-      GATEHOUSE_ROOT_PASSWORD: 'durable-password',
-      GATEHOUSE_ROOT_TOKEN: TOKEN,
-      GATEHOUSE_LOG_LEVEL: 'silent',
-      GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': TOKEN } })).ok) return { url, child };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('instance did not start');
-}
-
-const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
+const startServerProcess = () =>
+  startInstance(TOKEN, {
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEHOUSE_ROOT_PASSWORD: 'durable-password',
+    GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
 
 async function call(url: string, p: string, method = 'GET', body?: unknown) {
@@ -98,7 +59,7 @@ after(async () => {
 
 describe('a vulnerability export', () => {
   it('is finished, whole, by the next server when its server is killed while writing it', async () => {
-    const a = await startInstance();
+    const a = await startServerProcess();
     let b: { child: ChildProcess; url: string } | undefined;
     try {
       const group = JSON.parse((await call(a.url, '/groups', 'POST', { name: 'Durable', path: `durable-${crypto.randomBytes(3).toString('hex')}` })).text);
@@ -121,7 +82,7 @@ describe('a vulnerability export', () => {
       assert.equal(cut.status, 'running');
       assert.equal(cut.file_path, null, 'no file is published before it is whole');
 
-      b = await startInstance();
+      b = await startServerProcess();
       const until = Date.now() + 60_000;
       let status = 0;
       while (Date.now() < until) {
