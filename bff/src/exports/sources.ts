@@ -47,8 +47,14 @@ function locationText(loc: Record<string, unknown>): string {
 
 const stamp = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
+/** The covered projects' ids: read once, then each project's findings in id order (an index range each). */
+const idsOf = async (q: { execute(): Promise<{ id: number }[]> }) => (await q.execute()).map((r) => r.id).sort((a, b) => a - b);
+
 export async function* vulnerabilityRows(db: Db, exp: ExportRow): AsyncGenerator<VulnerabilityExportRow> {
-  const projects = exportProjects(db, exp);
+  for (const projectId of await idsOf(exportProjects(db, exp))) yield* projectVulnerabilityRows(db, projectId);
+}
+
+async function* projectVulnerabilityRows(db: Db, projectId: number): AsyncGenerator<VulnerabilityExportRow> {
   let after = 0;
   for (;;) {
     const batch = await db
@@ -74,7 +80,7 @@ export async function* vulnerabilityRows(db: Db, exp: ExportRow): AsyncGenerator
         'p.path_with_namespace as full_path',
         'g.name as group_name',
       ])
-      .where('v.project_id', 'in', projects)
+      .where('v.project_id', '=', projectId)
       .where('v.id', '>', after)
       .orderBy('v.id')
       .limit(BATCH)
@@ -141,10 +147,10 @@ export async function severityCounts(db: Db, exp: ExportRow): Promise<Record<str
  * project's dependency pipeline (its latest default-branch pipeline with an applied SBOM).
  */
 function dependencyPipelines(db: Db, exp: ExportRow) {
-  if (exp.pipeline_id !== null) return db.selectFrom('pipelines').select('id as pipeline_id').where('id', '=', exp.pipeline_id);
+  if (exp.pipeline_id !== null) return db.selectFrom('pipelines').select('id').where('id', '=', exp.pipeline_id);
   return db
     .selectFrom('security_reports')
-    .select((eb) => eb.fn.max('pipeline_id').as('pipeline_id'))
+    .select((eb) => eb.fn.max('pipeline_id').$notNull().as('id'))
     .where('project_id', 'in', exportProjects(db, exp))
     .where('report_type', '=', 'cyclonedx')
     .where('applied', '=', 1)
@@ -152,14 +158,17 @@ function dependencyPipelines(db: Db, exp: ExportRow) {
 }
 
 export async function* dependencyRows(db: Db, exp: ExportRow): AsyncGenerator<DependencyExportRow> {
-  const pipelines = dependencyPipelines(db, exp);
+  for (const pipelineId of await idsOf(dependencyPipelines(db, exp))) yield* pipelineDependencyRows(db, pipelineId);
+}
+
+async function* pipelineDependencyRows(db: Db, pipelineId: number): AsyncGenerator<DependencyExportRow> {
   let after = 0;
   for (;;) {
     const batch = await db
       .selectFrom('dependencies as d')
       .innerJoin('projects as p', 'p.id', 'd.project_id')
       .select(['d.id', 'd.name', 'd.version', 'd.package_manager', 'd.input_file_path', 'd.purl', 'd.component_type', 'd.licenses', 'p.path_with_namespace as project_full_path'])
-      .where('d.pipeline_id', 'in', pipelines)
+      .where('d.pipeline_id', '=', pipelineId)
       .where('d.id', '>', after)
       .orderBy('d.id')
       .limit(BATCH)

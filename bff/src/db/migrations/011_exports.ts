@@ -35,4 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('exports_author').on('exports').columns(['author_id', 'id']).execute();
   await db.schema.createIndex('exports_expires').on('exports').column('expires_at').execute();
+  // Exports read findings and components in id order, one project or pipeline at a time.
+  await db.schema.createIndex('vulnerabilities_project_id_order').on('vulnerabilities').columns(['project_id', 'id']).execute();
+  await db.schema.createIndex('dependencies_pipeline_id_order').on('dependencies').columns(['pipeline_id', 'id']).execute();
 }
