@@ -20,7 +20,7 @@ import * as CDX from '@cyclonedx/cyclonedx-library';
 import { openDb } from '../bff/src/db/index.ts';
 import { insertComponents, insertFindings } from '../bff/test/export-fixtures.ts';
 import type { ExportsChildReady } from './exports-child.ts';
-import { envNumber, formatBytes, fmtInt, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
+import { envNumber, fmtInt, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
 
 export const EXPORTS_LABEL = 'exports';
 const FINDINGS = Math.round(envNumber('BENCH_EXPORT_FINDINGS', 1_000_000, 1));
@@ -131,6 +131,8 @@ export async function runExports(opts: { pgAdmin?: string }): Promise<ExportRow[
   return rows;
 }
 
+const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : `${(bytes / 1_048_576).toFixed(1)} MB`);
+
 export function printExports(rows: ExportRow[]): void {
   console.log('\nExports (time from the request to "finished"; memory of the server process)\n');
   printAligned(
@@ -140,9 +142,9 @@ export function printExports(rows: ExportRow[]): void {
       r.what,
       r.seconds.toFixed(1),
       fmtInt(r.rows / r.seconds),
-      r.rssBeforeBytes ? formatBytes(r.rssBeforeBytes) : '-',
-      r.rssPeakBytes ? formatBytes(r.rssPeakBytes) : '-',
-      formatBytes(r.fileBytes),
+      mb(r.rssBeforeBytes),
+      mb(r.rssPeakBytes),
+      mb(r.fileBytes),
       r.valid === undefined ? '' : r.valid ? 'yes' : 'NO',
     ]),
     new Set([2, 3, 4, 5, 6]),
