@@ -52,6 +52,9 @@
  *
  * And the events section (bench/events.ts, label "events pages", BENCH_ONLY=events): a
  * project's activity events, page 1 and page 10,000 of 1,000,000.
+ *
+ * Then the exports section (bench/exports.ts, label "exports"): a CSV export of 1,000,000
+ * vulnerabilities and a CycloneDX export of 100,000 components, time, rows/s and peak RSS.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -63,6 +66,7 @@ import { runPushRules, printPushRules, PUSH_RULES_LABEL } from './push-rules.ts'
 import { runGit, printGit, GIT_LABEL } from './git.ts';
 import { runMergeTrains, printMergeTrains, MERGE_TRAINS_LABEL } from './merge-trains.ts';
 import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
+import { runExports, printExports, EXPORTS_LABEL } from './exports.ts';
 import {
   ONLY,
   cleanUp,
@@ -434,6 +438,7 @@ async function main(): Promise<void> {
   const gitReport = selectedLabel(GIT_LABEL) ? await runGit() : undefined;
   const trains = selectedLabel(MERGE_TRAINS_LABEL) ? await runMergeTrains() : undefined;
   const eventsReport = selectedLabel(EVENTS_LABEL) ? await runEvents(PG_ADMIN) : undefined;
+  const exportsReport = selectedLabel(EXPORTS_LABEL) ? await runExports({ pgAdmin: PG_ADMIN }) : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -452,6 +457,7 @@ async function main(): Promise<void> {
   if (gitReport) printGit(gitReport);
   if (trains) printMergeTrains(trains);
   if (eventsReport) printEvents(eventsReport);
+  if (exportsReport) printExports(exportsReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

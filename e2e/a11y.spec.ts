@@ -247,6 +247,9 @@ const ROWS: Row[] = [
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
   { name: 'admin area, refused', url: () => '/admin', as: 'maintainer', ready: (page) => page.getByRole('heading', { name: 'Only administrators can open the admin area' }) },
   { name: 'not found', url: () => '/no-such-page', ready: (page) => page.getByRole('heading', { name: 'Page not found' }) },
+  { name: 'project exports', url: () => '/projects/acme/website/-/exports', as: 'maintainer', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
+  { name: 'group exports', url: () => '/groups/acme/-/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
+  { name: 'dashboard exports', url: () => '/security/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
 ];
 
 test.beforeAll(async ({ api }) => {

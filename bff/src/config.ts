@@ -37,6 +37,9 @@ const envSchema = z.object({
   GATEHOUSE_DEMO: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('1'),
   GATEHOUSE_SESSION_HOURS: z.string().default('12').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of hours').transform(Number).pipe(z.number().positive().max(24 * 30))),
   GATEHOUSE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEHOUSE_SMTP_URL: optionalNonEmpty.pipe(z.string().regex(/^smtps?:\/\/[^/]+/, 'must be an smtp:// or smtps:// URL').optional()),
+  GATEHOUSE_SMTP_FROM: z.string().default('Gatehouse <gatehouse@localhost>'),
+  GATEHOUSE_VULNERABILITIES_PDF_EXPORT: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('0'),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -59,6 +62,11 @@ export interface Config {
   hookLogRetentionDays: number;
   /** Concurrent job workers in this process; 0 runs none (another instance does the work). */
   workers: number;
+  /** Outbound mail (export-ready emails); none is sent when unset. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** The platform's vulnerabilities_pdf_export flag: PDF vulnerability exports, off by default. */
+  vulnerabilitiesPdfExport: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hookTimeoutMs: e.GATEHOUSE_HOOK_TIMEOUT_SECONDS * 1000,
     hookLogRetentionDays: e.GATEHOUSE_HOOK_LOG_RETENTION_DAYS,
     workers: e.GATEHOUSE_WORKERS,
+    smtpUrl: e.GATEHOUSE_SMTP_URL,
+    smtpFrom: e.GATEHOUSE_SMTP_FROM,
+    vulnerabilitiesPdfExport: e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === '1' || e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === 'true',
   };
 }

@@ -10,6 +10,7 @@ import { urlPathOf, type RouteSpec } from '../src/http/route.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, routeKey, startTestServer, type TestServer, scimUserBody } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { PNG_BYTES } from './fuzz-lib.ts';
+import { createExport } from '../src/services/exports.ts';
 import { createPersonalAccessToken } from '../src/services/personal-access-tokens.ts';
 import { personalAccessTokenCreateBody } from '../../shared/src/personal-access-tokens.ts';
 
@@ -62,6 +63,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_dependency: REPORTER,
   create_snippet: REPORTER,
   admin_issue: REPORTER,
+  // Security exports and the dependency list: Developers and up, as on the platform.
+  create_vulnerability_export: DEVELOPER,
+  read_dependency: DEVELOPER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
@@ -353,12 +357,26 @@ after(async () => {
  * that would destroy what other cases need (the last parameter of a DELETE or a rotation).
  */
 async function paramValue(route: RouteSpec, param: string, throwaway: boolean, caller: Caller, filled: Record<string, string>): Promise<string> {
-  const resource = route.path.split('/')[1] as 'groups' | 'projects' | 'users' | string;
+  // /security/projects/:id/… is a project's route, /security/groups/:id/… a group's.
+  const segments = route.path.split('/');
+  const resource = (segments[1] === 'security' ? segments[2] : segments[1]) as 'groups' | 'projects' | 'users' | string;
   const scope = resource === 'projects' ? 'projects' : 'groups';
   switch (param) {
     case 'id':
       if (resource === 'users') return String(people.guest.id);
       if (resource === 'vulnerabilities') return String((fx.vulnerabilityId ??= await matrixVulnerability()));
+      // An export is its author's only: one made by the caller's user (or the Owner's for the anonymous).
+      if (resource === 'vulnerability_exports' || resource === 'dependency_list_exports') {
+        const kind = resource === 'vulnerability_exports' ? 'vulnerability' : 'dependency_list';
+        const made = await createExport(server.running.db, { kind, authorId: userOf(caller).id, exportable: { project_id: fx.project.id }, format: 'csv', sendEmail: false, oneAtATime: false });
+        if (route.path.endsWith('/download')) {
+          // Finished, with its file (this server runs no workers): something to download.
+          const file = path.join(os.tmpdir(), `gatehouse-matrix-export-${made.id}-${++serial}.csv`);
+          fs.writeFileSync(file, 'Name\n');
+          await server.running.db.updateTable('exports').set({ status: 'finished', file_path: file }).where('id', '=', made.id).execute();
+        }
+        return String(made.id);
+      }
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
       return String(throwaway ? (await groupWithMembers()).id : fx.group.id);
     case 'token_id':

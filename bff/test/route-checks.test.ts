@@ -68,6 +68,9 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/issues/:issue_iid/links': { target_project_id: 1, target_issue_iid: 1 },
   'POST /groups/:id/epics': { title: 'checks' },
   'PUT /groups/:id/epics/:epic_iid': { title: 'checks' },
+  'POST /projects/:id/dependency_list_exports': { export_type: 'csv' },
+  'POST /groups/:id/dependency_list_exports': { export_type: 'csv' },
+  'POST /pipelines/:id/dependency_list_exports': { export_type: 'sbom' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

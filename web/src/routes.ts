@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconKey, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -58,6 +58,12 @@ export const appRoutes: AppRoute[] = [
     nav: { label: 'Admin', icon: IconLock, activePrefix: '/admin', access: (user) => user.is_admin },
   },
   { kind: 'screen', path: '/admin/*', load: () => import('./screens/admin/AdminPage.tsx') },
+  {
+    kind: 'screen',
+    path: '/security/exports',
+    load: () => import('./screens/exports/DashboardExportsPage.tsx'),
+    nav: { label: 'Exports', icon: IconInbox, activePrefix: '/security/exports' },
+  },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 
@@ -128,6 +134,7 @@ export const groupSections: GroupSection[] = [
     load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
   { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
+  { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/GroupExportsPage.tsx') },
   { slug: 'new_subgroup', label: 'New subgroup', icon: IconFolder, action: 'create_subgroup', load: () => import('./screens/new/NewSubgroupSection.tsx') },
   { slug: 'new_project', label: 'New project', icon: IconRepo, action: 'create_project', load: () => import('./screens/new/NewProjectSection.tsx') },
 ];
@@ -151,6 +158,7 @@ export const projectSections: GroupSection[] = [
     action: 'admin_hooks',
     load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
   },
+  { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/ProjectExportsPage.tsx') },
 ];
 
 /** Sections of the admin area, /admin[/<slug>[/…]], for administrators. */

@@ -15,6 +15,7 @@ import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
+import { consoleRoutes as sessionConsoleRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
@@ -38,6 +39,9 @@ import { securityDashboardRoutes } from './security-dashboard.ts';
 import { snippetRoutes } from './snippets.ts';
 import { emojiReactionRoutes } from './emoji-reactions.ts';
 import { issueLinkRoutes } from './issue-links.ts';
+import { vulnerabilityExportRoutes } from './vulnerability-exports.ts';
+import { dependencyListExportRoutes } from './dependency-list-exports.ts';
+import { exportConsoleRoutes } from './exports.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -79,10 +83,14 @@ export const apiRoutes: RouteSpec[] = [
   ...snippetRoutes,
   ...emojiReactionRoutes,
   ...issueLinkRoutes,
+  ...vulnerabilityExportRoutes,
+  ...dependencyListExportRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
 export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes];
+/** The console's own endpoints (/api/console). */
+export const consoleRoutes: RouteSpec[] = [...sessionConsoleRoutes, ...exportConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -750,6 +750,34 @@ export interface SecurityDashboardProjectsTable {
   project_id: number;
   created_at: string;
 }
+/** Vulnerability and dependency list exports (migration 011): one row per export, its file on disk. */
+export type ExportKind = 'vulnerability' | 'dependency_list';
+export type ExportStatus = 'created' | 'running' | 'finished' | 'failed';
+export interface ExportsTable {
+  id: Generated<number>;
+  kind: ExportKind;
+  author_id: number;
+  project_id: number | null;
+  group_id: number | null;
+  pipeline_id: number | null;
+  /** csv or pdf (vulnerabilities); the export type (dependency lists). */
+  format: string;
+  status: Generated<ExportStatus>;
+  error: string | null;
+  /** Set while unfinished: one export in progress per author and exportable (unique). */
+  in_progress_key: string | null;
+  file_path: string | null;
+  file_size: number | null;
+  file_digest: string | null;
+  row_count: number | null;
+  send_email: Generated<number>;
+  started_at: string | null;
+  finished_at: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+export type ExportRow = Selectable<ExportsTable>;
 
 /** Project snippets (014); their files are rows. */
 export interface SnippetsTable {
@@ -866,6 +894,7 @@ export interface Database {
   award_emoji: AwardEmojiTable;
   issue_links: IssueLinksTable;
   epics: EpicsTable;
+  exports: ExportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

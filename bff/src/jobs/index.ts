@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { hookDeliveryJob, purgeHookLogs } from '../services/hook-delivery.ts';
 import { purgeExpiredSessions } from '../services/session.ts';
+import { purgeExpiredExports } from '../services/exports.ts';
+import { exportJob } from '../exports/job.ts';
 import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
@@ -10,8 +12,8 @@ import { isoPlus } from '../util/time.ts';
 const HOUR = 3_600_000;
 
 /**
- * Hourly housekeeping: purges delivery logs past their retention, finished jobs and ended
- * sessions, then schedules its next run (one row with a unique key, whichever instance runs it).
+ * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
+ * sessions and expired exports, then schedules its next run (one row with a unique key, whichever instance runs it).
  */
 export const housekeepingJob = defineJob({
   kind: 'housekeeping',
@@ -22,7 +24,8 @@ export const housekeepingJob = defineJob({
     const logs = await purgeHookLogs(db, config.hookLogRetentionDays);
     const jobs = await purgeFinishedJobs(db, 24 * HOUR);
     const sessions = await purgeExpiredSessions(db);
-    logger.info({ logs, jobs, sessions }, 'housekeeping');
+    const exports = await purgeExpiredExports(db);
+    logger.info({ logs, jobs, sessions, exports }, 'housekeeping');
     await db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', 'housekeeping').execute();
     await enqueue(db, housekeepingJob, {}, { runAt: isoPlus(HOUR), uniqueKey: 'housekeeping' });
   },
@@ -30,6 +33,7 @@ export const housekeepingJob = defineJob({
 
 /** Every kind of job this process runs. */
 export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };

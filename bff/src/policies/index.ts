@@ -63,6 +63,10 @@ export const groupRules = {
   admin_epic: atLeast(L.reporter),
   /** Group labels: Reporters manage them, as on the platform. */
   admin_label: atLeast(L.reporter),
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: atLeast(L.developer),
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: atLeast(L.developer),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
@@ -107,6 +111,10 @@ export const projectRules = {
   admin_label: atLeast(L.reporter),
   /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
   create_snippet: atLeast(L.reporter),
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: atLeast(L.developer),
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: atLeast(L.developer),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

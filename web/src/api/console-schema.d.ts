@@ -5,6 +5,40 @@
  */
 
 export type paths = {
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own exports of a project, a group or the security dashboard, newest first */
+        get: operations["getExports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether PDF vulnerability exports are enabled and export emails can be sent */
+        get: operations["getExportsSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/abilities": {
         parameters: {
             query?: never;
@@ -86,6 +120,113 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    getExports: {
+        parameters: {
+            query?: {
+                dashboard?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                group_id?: number | string;
+                page?: number | string;
+                per_page?: number | string;
+                project_id?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        download: string;
+                        error: string | null;
+                        expires_at: string;
+                        file_name: string;
+                        file_size: number | null;
+                        finished_at: string | null;
+                        format: string;
+                        group_id: number | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "vulnerability" | "dependency_list";
+                        pipeline_id: number | null;
+                        project_id: number | null;
+                        send_email: boolean;
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getExportsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email_configured: boolean;
+                        pdf_export_enabled: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdAbilities: {
         parameters: {
             query?: never;

@@ -1,0 +1,46 @@
+import PDFDocument from 'pdfkit';
+import type { Content } from './files.ts';
+import { SEVERITIES, type VulnerabilityExportRow } from './rows.ts';
+import { csvDate } from './csv.ts';
+
+export interface PdfReport {
+  /** What the report covers: "Project acme/website", "Group acme", "Security dashboard of root". */
+  title: string;
+  generatedAt: string;
+  counts: Record<string, number>;
+  rows: AsyncIterable<VulnerabilityExportRow>;
+}
+
+/**
+ * A readable vulnerability report: a summary by severity, then each finding with its state,
+ * scanner, location and identifiers. Pages are written out as they fill (pdfkit keeps only the
+ * current one), so memory stays flat however many findings there are.
+ */
+export function vulnerabilityPdf(report: PdfReport): Content {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Vulnerability report: ${report.title}`, Author: 'Gatehouse' } });
+  const write = async () => {
+    doc.fontSize(20).text('Vulnerability report');
+    doc.moveDown(0.3).fontSize(12).fillColor('#444').text(report.title).text(`Generated ${csvDate(report.generatedAt)}`);
+    doc.moveDown().fillColor('black').fontSize(14).text('Summary by severity');
+    doc.moveDown(0.3).fontSize(11);
+    const total = SEVERITIES.reduce((n, s) => n + (report.counts[s] ?? 0), 0);
+    for (const s of SEVERITIES) doc.text(`${s[0].toUpperCase()}${s.slice(1)}: ${report.counts[s] ?? 0}`);
+    doc.text(`Total: ${total}`);
+    doc.moveDown().fontSize(14).text('Findings');
+    let n = 0;
+    for await (const r of report.rows) {
+      n += 1;
+      doc.moveDown(0.6).fontSize(11).fillColor('black').text(`${n}. [${r.severity.toUpperCase()}] ${r.title}`);
+      doc.fontSize(9).fillColor('#333');
+      doc.text(`Project: ${r.full_path} · Status: ${r.status}${r.dismissal_reason ? ` (${r.dismissal_reason})` : ''} · Tool: ${r.tool} · Scanner: ${r.scanner_name}`);
+      if (r.location) doc.text(`Location: ${r.location}`);
+      if (r.identifiers.length) doc.text(`Identifiers: ${r.identifiers.map((i) => i.name).join(', ')}`);
+      doc.text(`Detected: ${csvDate(r.detected_at)}`);
+      if (r.description) doc.text(r.description.length > 600 ? `${r.description.slice(0, 600)}…` : r.description);
+    }
+    if (n === 0) doc.moveDown(0.5).fontSize(11).text('No vulnerabilities.');
+    doc.end();
+  };
+  write().catch((e: unknown) => doc.destroy(e as Error));
+  return { source: doc };
+}

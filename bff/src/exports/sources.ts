@@ -1,0 +1,196 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { ExportRow } from '../db/schema.ts';
+import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+
+/**
+ * The rows an export reads, streamed in keyset batches (by id): one query per batch, so memory
+ * holds one batch whatever the size of the export. The findings and components tables belong
+ * to the vulnerabilities area (migration 010); this module is the one place that reads them
+ * for exports (their tables belong to the vulnerabilities area, migration 010).
+ */
+const BATCH = 2000;
+
+/** The projects an export covers, as a subquery of project ids. */
+export function exportProjects(db: Db, exp: Pick<ExportRow, 'project_id' | 'group_id' | 'pipeline_id' | 'author_id'>) {
+  const q = db.selectFrom('projects').select('projects.id');
+  if (exp.project_id !== null) return q.where('projects.id', '=', exp.project_id);
+  if (exp.pipeline_id !== null) return q.where('projects.id', 'in', db.selectFrom('pipelines').select('project_id').where('id', '=', exp.pipeline_id));
+  if (exp.group_id !== null) {
+    return q
+      .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+      .where(sql<boolean>`groups.traversal LIKE (SELECT traversal FROM groups AS top WHERE top.id = ${exp.group_id}) || '%'`);
+  }
+  // The author's security dashboard.
+  return q.where('projects.id', 'in', db.selectFrom('security_dashboard_projects').select('project_id').where('user_id', '=', exp.author_id));
+}
+
+const parseJson = <T>(v: unknown, fallback: T): T => {
+  if (typeof v !== 'string') return (v as T) ?? fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** A finding's location as one line: file and lines, image, or URL. */
+function locationText(loc: Record<string, unknown>): string {
+  if (typeof loc.file === 'string') {
+    const lines = loc.start_line ? `:${loc.start_line}${loc.end_line && loc.end_line !== loc.start_line ? `-${loc.end_line}` : ''}` : '';
+    return `${loc.file}${lines}`;
+  }
+  if (typeof loc.image === 'string') return String(loc.image);
+  if (typeof loc.hostname === 'string') return `${loc.hostname}${typeof loc.path === 'string' ? loc.path : ''}`;
+  return Object.keys(loc).length ? JSON.stringify(loc) : '';
+}
+
+const stamp = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+
+/** The covered projects' ids: read once, then each project's findings in id order (an index range each). */
+const idsOf = async (q: { execute(): Promise<{ id: number }[]> }) => (await q.execute()).map((r) => r.id).sort((a, b) => a - b);
+
+export async function* vulnerabilityRows(db: Db, exp: ExportRow): AsyncGenerator<VulnerabilityExportRow> {
+  for (const projectId of await idsOf(exportProjects(db, exp))) yield* projectVulnerabilityRows(db, projectId);
+}
+
+async function* projectVulnerabilityRows(db: Db, projectId: number): AsyncGenerator<VulnerabilityExportRow> {
+  let after = 0;
+  for (;;) {
+    const batch = await db
+      .selectFrom('vulnerabilities as v')
+      .innerJoin('projects as p', 'p.id', 'v.project_id')
+      .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+      .select([
+        'v.id',
+        'v.title',
+        'v.description',
+        'v.solution',
+        'v.severity',
+        'v.state',
+        'v.report_type',
+        'v.scanner_name',
+        'v.identifiers',
+        'v.location',
+        'v.location_path',
+        'v.cvss',
+        'v.dismissal_reason',
+        'v.detected_at',
+        'p.name as project_name',
+        'p.path_with_namespace as full_path',
+        'g.name as group_name',
+      ])
+      .where('v.project_id', '=', projectId)
+      .where('v.id', '>', after)
+      .orderBy('v.id')
+      .limit(BATCH)
+      .execute();
+    if (!batch.length) return;
+    const ids = batch.map((b) => b.id);
+    const transitions = await db
+      .selectFrom('vulnerability_state_transitions as t')
+      .leftJoin('users as u', 'u.id', 't.author_id')
+      .select(['t.vulnerability_id', 't.from_state', 't.to_state', 't.comment', 't.dismissal_reason', 't.created_at', 'u.username'])
+      .where('t.vulnerability_id', 'in', ids)
+      .orderBy('t.vulnerability_id')
+      .orderBy('t.id')
+      .execute();
+    const activity = new Map<number, { lines: string[]; comments: string[] }>();
+    for (const t of transitions) {
+      const a = activity.get(t.vulnerability_id) ?? { lines: [], comments: [] };
+      const who = t.username ?? 'a deleted user';
+      a.lines.push(`${stamp(t.created_at)} ${who} changed the status from ${t.from_state} to ${t.to_state}${t.dismissal_reason ? ` (${t.dismissal_reason})` : ''}`);
+      if (t.comment) a.comments.push(`${stamp(t.created_at)} ${who}: ${t.comment}`);
+      activity.set(t.vulnerability_id, a);
+    }
+    for (const b of batch) {
+      const a = activity.get(b.id);
+      const cvss = parseJson<{ vector?: string; vendor?: string }[]>(b.cvss, []);
+      yield {
+        id: b.id,
+        group_name: b.group_name,
+        project_name: b.project_name,
+        full_path: b.full_path,
+        tool: b.report_type,
+        scanner_name: b.scanner_name,
+        status: b.state,
+        title: b.title,
+        description: b.description ?? '',
+        additional_info: b.solution ?? '',
+        severity: b.severity,
+        identifiers: parseJson<{ type?: string; name?: string }[]>(b.identifiers, []).map((i) => ({ type: String(i.type ?? ''), name: String(i.name ?? '') })),
+        detected_at: b.detected_at,
+        location: b.location_path ?? locationText(parseJson<Record<string, unknown>>(b.location, {})),
+        activity: a?.lines.join('\n') ?? '',
+        comments: a?.comments.join('\n') ?? '',
+        cvss_vectors: Array.isArray(cvss) ? cvss.map((c) => (c.vendor ? `${c.vendor}=${c.vector ?? ''}` : String(c.vector ?? ''))).join(', ') : '',
+        dismissal_reason: b.dismissal_reason ?? '',
+      };
+    }
+    after = ids[ids.length - 1];
+  }
+}
+
+/** Findings by severity, for the PDF's summary. */
+export async function severityCounts(db: Db, exp: ExportRow): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('vulnerabilities')
+    .select((eb) => ['severity', eb.fn.countAll<number>().as('n')])
+    .where('project_id', 'in', exportProjects(db, exp))
+    .groupBy('severity')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.severity, Number(r.n)]));
+}
+
+/**
+ * The pipelines whose components an export lists: the pipeline itself, or each covered
+ * project's dependency pipeline (its latest default-branch pipeline with an applied SBOM).
+ */
+function dependencyPipelines(db: Db, exp: ExportRow) {
+  if (exp.pipeline_id !== null) return db.selectFrom('pipelines').select('id').where('id', '=', exp.pipeline_id);
+  return db
+    .selectFrom('security_reports')
+    .select((eb) => eb.fn.max('pipeline_id').$notNull().as('id'))
+    .where('project_id', 'in', exportProjects(db, exp))
+    .where('report_type', '=', 'cyclonedx')
+    .where('applied', '=', 1)
+    .groupBy('project_id');
+}
+
+export async function* dependencyRows(db: Db, exp: ExportRow): AsyncGenerator<DependencyExportRow> {
+  for (const pipelineId of await idsOf(dependencyPipelines(db, exp))) yield* pipelineDependencyRows(db, pipelineId);
+}
+
+async function* pipelineDependencyRows(db: Db, pipelineId: number): AsyncGenerator<DependencyExportRow> {
+  let after = 0;
+  for (;;) {
+    const batch = await db
+      .selectFrom('dependencies as d')
+      .innerJoin('projects as p', 'p.id', 'd.project_id')
+      .select(['d.id', 'd.name', 'd.version', 'd.package_manager', 'd.input_file_path', 'd.purl', 'd.component_type', 'd.licenses', 'p.path_with_namespace as project_full_path'])
+      .where('d.pipeline_id', '=', pipelineId)
+      .where('d.id', '>', after)
+      .orderBy('d.id')
+      .limit(BATCH)
+      .execute();
+    if (!batch.length) return;
+    for (const b of batch) {
+      yield {
+        id: b.id,
+        name: b.name,
+        version: b.version ?? '',
+        packager: b.package_manager ?? '',
+        location: b.input_file_path ?? '',
+        purl: b.purl,
+        component_type: b.component_type,
+        licenses: parseJson<{ spdx_identifier?: string | null; name?: string | null; url?: string | null }[]>(b.licenses, []).map((l) => ({
+          spdx_identifier: l.spdx_identifier ?? null,
+          name: l.name ?? l.spdx_identifier ?? '',
+          url: l.url ?? null,
+        })),
+        project_full_path: b.project_full_path,
+      };
+    }
+    after = batch[batch.length - 1].id;
+  }
+}

@@ -1,0 +1,158 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseCsv as parse } from './csv-read.ts';
+import * as CDX from '@cyclonedx/cyclonedx-library';
+import { VULNERABILITY_CSV_COLUMNS } from '../../../shared/src/vulnerability-exports.ts';
+import { writeAtomically } from './files.ts';
+import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
+import { cycloneDxJson } from './cyclonedx.ts';
+import { dependencyJson } from './json.ts';
+import { vulnerabilityPdf } from './pdf.ts';
+import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-writers-'));
+const out = (name: string) => path.join(dir, name);
+
+async function* from<T>(rows: T[]) {
+  for (const r of rows) yield r;
+}
+
+const finding = (i: number, extra: Partial<VulnerabilityExportRow> = {}): VulnerabilityExportRow => ({
+  id: i,
+  group_name: 'Acme',
+  project_name: 'Website',
+  full_path: 'acme/website',
+  tool: 'sast',
+  scanner_name: 'Semgrep',
+  status: 'detected',
+  title: `Finding ${i}`,
+  description: 'Uses "eval", on user input',
+  additional_info: 'Do not',
+  severity: 'critical',
+  identifiers: [
+    { type: 'cve', name: 'CVE-2024-0001' },
+    { type: 'cwe', name: 'CWE-79' },
+    { type: 'semgrep_id', name: 'js.eval' },
+  ],
+  detected_at: '2026-11-20T08:09:10.123Z',
+  location: 'src/app.js:10-12',
+  activity: '',
+  comments: '',
+  cvss_vectors: '',
+  dismissal_reason: '',
+  ...extra,
+});
+
+const component = (i: number, extra: Partial<DependencyExportRow> = {}): DependencyExportRow => ({
+  id: i,
+  name: `pkg-${i}`,
+  version: `1.${i}.0`,
+  packager: 'npm',
+  location: 'package-lock.json',
+  purl: `pkg:npm/pkg-${i}@1.${i}.0`,
+  component_type: 'library',
+  licenses: [{ spdx_identifier: 'MIT', name: 'MIT License', url: 'https://spdx.org/licenses/MIT.html' }],
+  project_full_path: 'acme/website',
+  ...extra,
+});
+
+describe('vulnerability CSV', () => {
+  it("has the spec's columns in order, its date format, and one row per finding with CVE, CWE and other identifiers apart", async () => {
+    const file = await writeAtomically(out('v.csv'), vulnerabilityCsv(from([finding(1), finding(2, { status: 'dismissed', dismissal_reason: 'false_positive', comments: 'line1\nline2' })])));
+    const text = fs.readFileSync(file.path, 'utf8');
+    const rows: string[][] = parse(text);
+    assert.deepEqual(rows[0], [...VULNERABILITY_CSV_COLUMNS]);
+    assert.equal(rows.length, 3);
+    const byName = (r: string[]) => Object.fromEntries(rows[0].map((h, i) => [h, r[i]]));
+    const first = byName(rows[1]);
+    assert.equal(first['Detected At'], '2026-11-20 08:09:10 UTC');
+    assert.equal(first.CVE, 'CVE-2024-0001');
+    assert.equal(first.CWE, 'CWE-79');
+    assert.equal(first['Other Identifiers'], 'js.eval');
+    assert.equal(first.Details, 'Uses "eval", on user input');
+    const second = byName(rows[2]);
+    assert.equal(second['Dismissal Reason'], 'false_positive');
+    assert.equal(second.Comments, 'line1\nline2');
+    assert.equal(file.size, Buffer.byteLength(text));
+  });
+});
+
+describe('writeAtomically', () => {
+  it('leaves no file, whole or partial, when the source fails halfway', async () => {
+    async function* failing() {
+      yield finding(1);
+      throw new Error('database went away');
+    }
+    await assert.rejects(writeAtomically(out('broken.csv'), vulnerabilityCsv(failing())), /database went away/);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.startsWith('broken')),
+      [],
+    );
+  });
+});
+
+describe('CycloneDX', () => {
+  for (const version of ['1.4', '1.6'] as const) {
+    it(`${version} passes the official JSON schema validation and has the spec's fields`, async () => {
+      const file = await writeAtomically(
+        out(`bom-${version}.json`),
+        cycloneDxJson({
+          version,
+          serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79',
+          timestamp: new Date('2026-11-20T00:00:00Z'),
+          author: { name: 'Root', email: 'root@example.com' },
+          properties: [{ name: 'gatehouse:project_id', value: '1' }],
+          rows: from([component(1), component(2, { licenses: [{ spdx_identifier: null, name: 'Custom licence', url: null }] }), component(3, { purl: null, licenses: [] })]),
+        }),
+      );
+      const text = fs.readFileSync(file.path, 'utf8');
+      const validator = new CDX.Validation.JsonStrictValidator(version === '1.4' ? CDX.Spec.Version.v1dot4 : CDX.Spec.Version.v1dot6);
+      assert.equal(await validator.validate(text), null);
+      const bom = JSON.parse(text);
+      assert.equal(bom.bomFormat, 'CycloneDX');
+      assert.equal(bom.specVersion, version);
+      assert.equal(bom.version, 1);
+      assert.equal(bom.serialNumber, 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79');
+      assert.deepEqual(bom.metadata.authors, [{ name: 'Root', email: 'root@example.com' }]);
+      assert.deepEqual(bom.metadata.properties, [{ name: 'gatehouse:project_id', value: '1' }]);
+      if (version === '1.4') assert.deepEqual(bom.metadata.tools, [{ vendor: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' }]);
+      assert.equal(bom.components.length, 3);
+      const [c1, c2] = bom.components;
+      assert.equal(c1.name, 'pkg-1');
+      assert.equal(c1.version, '1.1.0');
+      assert.equal(c1.type, 'library');
+      assert.equal(c1.purl, 'pkg:npm/pkg-1@1.1.0');
+      assert.deepEqual(c1.licenses, [{ license: { id: 'MIT', url: 'https://spdx.org/licenses/MIT.html' } }]);
+      assert.deepEqual(c2.licenses, [{ license: { name: 'Custom licence' } }]);
+    });
+  }
+});
+
+describe('dependency lists as JSON and CSV', () => {
+  it('dependency_list is an object with a dependencies list; json_array a flat array', async () => {
+    const obj = JSON.parse(fs.readFileSync((await writeAtomically(out('d.json'), dependencyJson(from([component(1), component(2)]), 'object'))).path, 'utf8'));
+    assert.deepEqual(Object.keys(obj), ['dependencies']);
+    assert.equal(obj.dependencies.length, 2);
+    assert.equal(obj.dependencies[1].name, 'pkg-2');
+    assert.equal(obj.dependencies[1].location.path, 'package-lock.json');
+    const arr = JSON.parse(fs.readFileSync((await writeAtomically(out('a.json'), dependencyJson(from([]), 'array'))).path, 'utf8'));
+    assert.deepEqual(arr, []);
+    const csv: string[][] = parse(fs.readFileSync((await writeAtomically(out('d.csv'), dependencyCsv(from([component(1)])))).path, 'utf8'));
+    assert.deepEqual(csv[1], ['pkg-1', '1.1.0', 'npm', 'package-lock.json', 'MIT', 'acme/website']);
+  });
+});
+
+describe('vulnerability PDF', () => {
+  it('is a PDF document with a page per screenful of findings', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => finding(i + 1));
+    const file = await writeAtomically(out('v.pdf'), vulnerabilityPdf({ title: 'acme/website', generatedAt: '2026-11-20T00:00:00.000Z', counts: { critical: 120 }, rows: from(rows) }));
+    const bytes = fs.readFileSync(file.path);
+    assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
+    const pages = (bytes.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+    assert.ok(pages > 3, `expected several pages, got ${pages}`);
+  });
+});
+

@@ -1,0 +1,20 @@
+import type { Db } from '../db/index.ts';
+import type { ExportRow } from '../db/schema.ts';
+import { DEPENDENCY_EXPORT_TYPES_BY_EXPORTABLE, type DependencyExportType, type DependencyExportable } from '../../../shared/src/dependency-list-exports.ts';
+import { validationFailed } from './errors.ts';
+import { createExport, findOwnExport, type Exportable } from './exports.ts';
+
+/** Requests a dependency list export; each exportable takes only its own export types (spec: "Export types"). */
+export async function requestDependencyListExport(
+  db: Db,
+  authorId: number,
+  on: DependencyExportable,
+  exportable: Exportable,
+  body: { export_type: DependencyExportType; send_email: boolean },
+): Promise<ExportRow> {
+  const allowed = DEPENDENCY_EXPORT_TYPES_BY_EXPORTABLE[on];
+  if (!allowed.includes(body.export_type)) throw validationFailed({ export_type: [`does not have a valid value (${allowed.join(', ')} for ${on})`] });
+  return createExport(db, { kind: 'dependency_list', authorId, exportable, format: body.export_type, sendEmail: body.send_email, oneAtATime: false });
+}
+
+export const findDependencyListExport = (db: Db, id: number, userId: number) => findOwnExport(db, 'dependency_list', id, userId, 'Dependency List Export');

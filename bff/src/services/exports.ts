@@ -1,0 +1,114 @@
+import type { Db } from '../db/index.ts';
+import type { ExportKind, ExportRow } from '../db/schema.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { exportJob } from '../exports/job.ts';
+import { removeFile } from '../exports/files.ts';
+import { uniqueViolation } from '../db/errors.ts';
+import { DomainError, notFound } from './errors.ts';
+import { isoPlus, nowIso } from '../util/time.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
+
+/**
+ * The life of an export, for both kinds (vulnerabilities, dependency lists): created with its
+ * job in one transaction, run by the job (exports/job.ts), read and downloaded by its author
+ * only, deleted with its file once it expires.
+ */
+
+/** Exports are deleted automatically 7 days after they are requested, as on the platform. */
+export const EXPORT_RETENTION_MS = 7 * 86_400_000;
+
+/** What an export covers: a project, a group, a pipeline, or (none set) the author's security dashboard. */
+export interface Exportable {
+  project_id?: number;
+  group_id?: number;
+  pipeline_id?: number;
+}
+
+/** The platform's answer to a second export while one runs (its throttle message). */
+export const exportInProgress = () =>
+  new DomainError('rate_limited', 'This endpoint has been requested too many times. Try again later.', undefined, 5);
+
+const exportableKey = (e: Exportable) =>
+  e.project_id !== undefined ? `project:${e.project_id}` : e.group_id !== undefined ? `group:${e.group_id}` : e.pipeline_id !== undefined ? `pipeline:${e.pipeline_id}` : 'dashboard';
+/** What an unfinished export holds in `in_progress_key` (unique): its kind, author and exportable. */
+export const inProgressKey = (kind: ExportKind, authorId: number, e: Exportable) => `${kind}:${authorId}:${exportableKey(e)}`;
+
+export interface NewExport {
+  kind: ExportKind;
+  authorId: number;
+  exportable: Exportable;
+  format: string;
+  sendEmail: boolean;
+  /** One export in progress per author and exportable: a second one answers 429. */
+  oneAtATime: boolean;
+}
+
+export async function createExport(db: Db, input: NewExport): Promise<ExportRow> {
+  const now = nowIso();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('exports')
+        .values({
+          kind: input.kind,
+          author_id: input.authorId,
+          project_id: input.exportable.project_id ?? null,
+          group_id: input.exportable.group_id ?? null,
+          pipeline_id: input.exportable.pipeline_id ?? null,
+          format: input.format,
+          status: 'created',
+          in_progress_key: input.oneAtATime ? inProgressKey(input.kind, input.authorId, input.exportable) : null,
+          send_email: input.sendEmail ? 1 : 0,
+          expires_at: isoPlus(EXPORT_RETENTION_MS),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await enqueue(trx, exportJob, { export_id: row.id });
+      return row;
+    });
+  } catch (e) {
+    if (uniqueViolation(e)?.includes('in_progress_key')) throw exportInProgress();
+    throw e;
+  }
+}
+
+/** An export of this kind, for its author only: anyone else gets the same 404 as for a missing one. */
+export async function findOwnExport(db: Db, kind: ExportKind, id: number, userId: number, what: string): Promise<ExportRow> {
+  const row = await db.selectFrom('exports').selectAll().where('id', '=', id).where('kind', '=', kind).where('author_id', '=', userId).executeTakeFirst();
+  if (!row) throw notFound(what);
+  return row;
+}
+
+export const isFinished = (row: Pick<ExportRow, 'status'>) => row.status === 'finished';
+/** Finished or failed: nothing more will happen to it. */
+export const isCompleted = (row: Pick<ExportRow, 'status'>) => row.status === 'finished' || row.status === 'failed';
+
+/** The author's exports of an exportable (or of every exportable), newest first: the console's list. */
+export async function listOwnExports(db: Db, userId: number, filter: { project_id?: number; group_id?: number; dashboard?: boolean }, page: PageRequest): Promise<Page<ExportRow>> {
+  let q = db.selectFrom('exports').selectAll().where('author_id', '=', userId);
+  if (filter.project_id !== undefined) q = q.where('project_id', '=', filter.project_id);
+  else if (filter.group_id !== undefined) q = q.where('group_id', '=', filter.group_id);
+  else if (filter.dashboard) q = q.where('project_id', 'is', null).where('group_id', 'is', null).where('pipeline_id', 'is', null);
+  return offsetPage(q.orderBy('id', 'desc'), page);
+}
+
+/** Deletes exports past their expiry and their files; run by the hourly housekeeping. */
+export async function purgeExpiredExports(db: Db, now = nowIso()): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const expired = await db.selectFrom('exports').select(['id', 'file_path']).where('expires_at', '<=', now).orderBy('id').limit(500).execute();
+    if (!expired.length) return purged;
+    for (const e of expired) await removeFile(e.file_path);
+    await db
+      .deleteFrom('exports')
+      .where(
+        'id',
+        'in',
+        expired.map((e) => e.id),
+      )
+      .execute();
+    purged += expired.length;
+  }
+}
