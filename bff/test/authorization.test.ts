@@ -56,6 +56,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   update_pipeline: DEVELOPER,
   destroy_pipeline: OWNER,
   admin_pipeline_triggers: MAINTAINER,
+  // Planning (milestones, iteration cadences) by Reporters; deleting a group milestone by Developers.
+  admin_milestones: REPORTER,
+  destroy_milestones: DEVELOPER,
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',

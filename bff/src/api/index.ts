@@ -23,6 +23,8 @@ import { compareRoutes } from './compare.ts';
 import { pipelineTriggerRoutes } from './pipeline-triggers.ts';
 import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
+import { iterationCadenceRoutes } from './iteration-cadences.ts';
+import { projectIterationRoutes } from './project-iterations.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -49,6 +51,8 @@ export const apiRoutes: RouteSpec[] = [
   ...pipelineTriggerRoutes,
   ...pipelineRoutes,
   ...commitStatusRoutes,
+  ...iterationCadenceRoutes,
+  ...projectIterationRoutes,
 ];
 
 export { consoleRoutes };
