@@ -25,6 +25,7 @@ import gitlab
 # Importing the scenario modules registers their scenarios.
 import scenarios_commits  # noqa: F401
 import scenarios_groups  # noqa: F401
+import scenarios_milestones  # noqa: F401
 import scenarios_pipelines  # noqa: F401
 import scenarios_repository  # noqa: F401
 import scenarios_settings  # noqa: F401
