@@ -17,6 +17,7 @@ import { createPushRule } from '../services/group-push-rules.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { seedRepository } from './repositories.ts';
 import { seedPipelines } from './pipelines.ts';
+import { seedMilestones } from './milestones.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -139,6 +140,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
     deliveries: weekOfDeliveries(['push_events', 'merge_requests_events', 'pipeline_events', 'tag_push_events']),
   });
   await seedPipelines(db, config, vault, website, [alice, users.bob, users.carol]);
+  await seedMilestones(db, acme, website, [alice, users.bob, users.carol]);
   return { password };
 }
 
