@@ -46,6 +46,9 @@
  *
  * Last the git section (bench/git.ts, label "git push clone", so BENCH_ONLY=git runs only it):
  * a 10,000-commit history pushed over smart HTTP and cloned back, beside plain git over file://.
+ *
+ * Then the milestones section (bench/milestones.ts, label "milestones"): a milestone's issues
+ * list (page 1 and a deep page) and burndown events with 10,000 issues.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -55,6 +58,7 @@ import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport }
 import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
 import { runPushRules, printPushRules, PUSH_RULES_LABEL } from './push-rules.ts';
 import { runGit, printGit, GIT_LABEL } from './git.ts';
+import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
 import {
   ONLY,
   cleanUp,
@@ -424,6 +428,7 @@ async function main(): Promise<void> {
   const consoleReport = selectedLabel(CONSOLE_LABEL) ? await runConsole() : undefined;
   const pushRules = selectedLabel(PUSH_RULES_LABEL) ? await runPushRules() : undefined;
   const gitReport = selectedLabel(GIT_LABEL) ? await runGit() : undefined;
+  const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -440,6 +445,7 @@ async function main(): Promise<void> {
   if (consoleReport) printConsole(consoleReport);
   if (pushRules) printPushRules(pushRules);
   if (gitReport) printGit(gitReport);
+  if (milestonesReport) printMilestones(milestonesReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
