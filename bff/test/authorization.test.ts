@@ -399,6 +399,8 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     }
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
+    case 'cadence_id':
+      return String((await ok(`/groups/${filled.id}/iteration_cadences`, { method: 'POST', json: { title: 'matrix', automatic: false } }, 201)).id);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';
