@@ -96,6 +96,5 @@ export type IterationCreateBody = z.input<typeof iterationCreateBody>;
 
 export const cadenceIterationListQuery = paginationQuery.extend({ state: z.enum(ITERATION_LIST_STATES).optional() });
 
-/** What the console shows for an iteration: its title, or the cadence's name with its dates. */
-export const iterationDisplayName = (it: { title: string | null; start_date: string; due_date: string }) =>
-  it.title ?? `${it.start_date} – ${it.due_date}`;
+/** What the console calls an iteration: its title, or (automatic ones have none) its number in the cadence. */
+export const iterationDisplayName = (it: { title: string | null; sequence: number }) => it.title ?? `Iteration ${it.sequence}`;
