@@ -8,6 +8,12 @@ import * as milestones from '../services/group-milestones.ts';
 import { burndownEvents } from '../services/burndown.ts';
 import { presentGroupMilestone } from '../presenters/group-milestones.ts';
 import type { Actor } from '../auth/actor.ts';
+import { issue } from '../../../shared/src/issues.ts';
+import { mergeRequestBasic } from '../../../shared/src/merge-requests.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
+import { milestoneIssues, milestoneMergeRequests } from '../services/milestone-contents.ts';
+import { presentIssue } from '../presenters/issues.ts';
+import { presentMergeRequestBasic } from '../presenters/merge-requests.ts';
 
 const area = 'group-milestones';
 const base = '/groups/:id/milestones';
@@ -79,6 +85,34 @@ export const groupMilestoneRoutes = [
     permission: 'destroy_milestones',
     ...withMilestone,
     handler: async (ctx) => milestones.deleteGroupMilestone(ctx.db, ctx.group, ctx.milestone, who(ctx)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:milestone_id/issues`,
+    area,
+    summary: 'Issues of a group milestone (not those of subgroups’ projects)',
+    auth: 'optional',
+    load: 'group',
+    permission: 'read_group',
+    ...withMilestone,
+    query: paginationQuery,
+    response: z.array(issue),
+    handler: async (ctx) => milestoneIssues(ctx.db, ctx.group, ctx.milestone, ctx.actor, ctx.level, pageRequest(ctx.query)),
+    present: (v, ctx) => presentIssue(v, { baseUrl: ctx.baseUrl, project: v.project, group: v.namespace }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:milestone_id/merge_requests`,
+    area,
+    summary: 'Merge requests of a group milestone',
+    auth: 'optional',
+    load: 'group',
+    permission: 'read_group',
+    ...withMilestone,
+    query: paginationQuery,
+    response: z.array(mergeRequestBasic),
+    handler: async (ctx) => milestoneMergeRequests(ctx.db, ctx.group, ctx.milestone, ctx.actor, ctx.level, pageRequest(ctx.query)),
+    present: (v, ctx) => presentMergeRequestBasic(v, { baseUrl: ctx.baseUrl, project: v.project, group: v.namespace }),
   }),
   defineRoute({
     method: 'get',
