@@ -399,6 +399,8 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     }
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
+    case 'milestone_id':
+      return String((await ok(`/groups/${filled.id}/milestones`, { method: 'POST', json: { title: `matrix ${++serial}` } }, 201)).id);
     case 'cadence_id':
       return String((await ok(`/groups/${filled.id}/iteration_cadences`, { method: 'POST', json: { title: 'matrix', automatic: false } }, 201)).id);
     default:

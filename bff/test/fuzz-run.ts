@@ -57,6 +57,8 @@ export interface World {
   triggerId: number;
   /** A manual iteration cadence of the group. */
   cadenceId: number;
+  /** A milestone of the group. */
+  milestoneId: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -113,6 +115,7 @@ async function buildGroupFixtures(world: World, receiver: Receiver) {
   await ok(scim.scim_api_url + '/Users', { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: scimUser }, 201);
   world.scimUid = scimUser.externalId;
   world.cadenceId = (await ok(`/groups/${group.id}/iteration_cadences`, { method: 'POST', json: { title: 'fuzz', automatic: false } }, 201)).id;
+  world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
   await buildProjectFixtures(world, receiver);
 }
 
@@ -206,6 +209,8 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.triggerId);
     case 'cadence_id':
       return String(world.cadenceId);
+    case 'milestone_id':
+      return String(world.milestoneId);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -62,6 +62,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
   'POST /groups/:id/iteration_cadences': { title: 'checks', automatic: false },
+  'POST /groups/:id/milestones': { title: 'checks' },
   'POST /groups/:id/iteration_cadences/:cadence_id/iterations': { start_date: '2030-01-01', due_date: '2030-01-14' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};

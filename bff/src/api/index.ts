@@ -25,6 +25,7 @@ import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
 import { iterationCadenceRoutes } from './iteration-cadences.ts';
 import { projectIterationRoutes } from './project-iterations.ts';
+import { groupMilestoneRoutes } from './group-milestones.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -53,6 +54,7 @@ export const apiRoutes: RouteSpec[] = [
   ...commitStatusRoutes,
   ...iterationCadenceRoutes,
   ...projectIterationRoutes,
+  ...groupMilestoneRoutes,
 ];
 
 export { consoleRoutes };
