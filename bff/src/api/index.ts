@@ -26,6 +26,9 @@ import { commitStatusRoutes } from './commit-statuses.ts';
 import { iterationCadenceRoutes } from './iteration-cadences.ts';
 import { projectIterationRoutes } from './project-iterations.ts';
 import { groupMilestoneRoutes } from './group-milestones.ts';
+import { issueRoutes } from './issues.ts';
+import { mergeRequestRoutes } from './merge-requests.ts';
+import { noteRoutes } from './notes.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -55,6 +58,9 @@ export const apiRoutes: RouteSpec[] = [
   ...iterationCadenceRoutes,
   ...projectIterationRoutes,
   ...groupMilestoneRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...noteRoutes,
 ];
 
 export { consoleRoutes };

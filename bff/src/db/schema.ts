@@ -407,6 +407,187 @@ export interface PipelineJobsTable {
   finished_at: string | null;
 }
 
+// ── Work items (migration 012): labels, milestones, issues, merge requests, notes, resource events.
+
+/** A label of a group (usable by its projects and subgroups) or of a project (twin, db/twins.ts). */
+export interface LabelsTable {
+  id: Generated<number>;
+  group_id: number | null;
+  project_id: number | null;
+  title: string;
+  color: string;
+  description: string | null;
+  priority: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type LabelTargetType = 'Issue' | 'MergeRequest' | 'Epic';
+
+export interface LabelLinksTable {
+  id: Generated<number>;
+  label_id: number;
+  target_type: LabelTargetType;
+  target_id: number;
+  created_at: string;
+}
+
+/** Group or project milestone (twin); `iid` numbers them per owner. The API is h-plan's. */
+export interface MilestonesTable {
+  id: Generated<number>;
+  group_id: number | null;
+  project_id: number | null;
+  iid: number;
+  title: string;
+  description: string | null;
+  state: Generated<'active' | 'closed'>;
+  start_date: string | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  state: Generated<'opened' | 'closed'>;
+  confidential: Generated<Bool>;
+  milestone_id: number | null;
+  weight: number | null;
+  due_date: string | null;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  /** No foreign key: epics come in migration 015. */
+  epic_id: number | null;
+  /** No foreign key: iterations come in migration 013. */
+  iteration_id: number | null;
+  issue_type: Generated<string>;
+  discussion_locked: Bool | null;
+  updated_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssueAssigneesTable {
+  issue_id: number;
+  user_id: number;
+}
+
+export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
+
+/** `project_id` is the target project; `sha` the source branch's head when last seen. */
+export interface MergeRequestsTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  source_project_id: number | null;
+  source_branch: string;
+  target_branch: string;
+  author_id: number | null;
+  title: string;
+  description: string | null;
+  state: Generated<MergeRequestState>;
+  draft: Generated<Bool>;
+  milestone_id: number | null;
+  sha: string | null;
+  /** The merge base with the target branch when last seen (diff_refs.base_sha). */
+  base_sha: string | null;
+  merge_commit_sha: string | null;
+  squash_commit_sha: string | null;
+  squash: Generated<Bool>;
+  force_remove_source_branch: Generated<Bool>;
+  merge_user_id: number | null;
+  merged_at: string | null;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  merge_status: Generated<string>;
+  discussion_locked: Bool | null;
+  updated_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MergeRequestAssigneesTable {
+  merge_request_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+export interface MergeRequestReviewersTable {
+  merge_request_id: number;
+  user_id: number;
+  state: Generated<string>;
+  created_at: string;
+}
+
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
+
+/** A comment on any noteable; `project_id` is null for notes on group things (epics) and personal snippets. */
+export interface NotesTable {
+  id: Generated<number>;
+  project_id: number | null;
+  noteable_type: NoteableType;
+  noteable_id: number;
+  author_id: number | null;
+  body: string;
+  system: Generated<Bool>;
+  internal: Generated<Bool>;
+  resolvable: Generated<Bool>;
+  resolved_by_id: number | null;
+  resolved_at: string | null;
+  updated_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One per close, reopen, merge or lock of an issue, merge request or epic; none for creation. */
+export interface ResourceStateEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  issue_id: number | null;
+  merge_request_id: number | null;
+  /** No foreign key: epics come in migration 015. */
+  epic_id: number | null;
+  state: 'closed' | 'reopened' | 'merged' | 'locked';
+  source_commit: string | null;
+  source_merge_request_id: number | null;
+  created_at: string;
+}
+
+export interface ResourceMilestoneEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  issue_id: number | null;
+  merge_request_id: number | null;
+  milestone_id: number | null;
+  action: 'add' | 'remove';
+  /** The issue's or merge request's state at the time. */
+  state: string;
+  created_at: string;
+}
+
+export interface ResourceWeightEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  issue_id: number;
+  weight: number | null;
+  created_at: string;
+}
+
+export type LabelRow = Selectable<LabelsTable>;
+export type MilestoneRow = Selectable<MilestonesTable>;
+export type IssueRow = Selectable<IssuesTable>;
+export type MergeRequestRow = Selectable<MergeRequestsTable>;
+export type NoteRow = Selectable<NotesTable>;
+export type ResourceStateEventRow = Selectable<ResourceStateEventsTable>;
+export type ResourceMilestoneEventRow = Selectable<ResourceMilestoneEventsTable>;
+export type ResourceWeightEventRow = Selectable<ResourceWeightEventsTable>;
+// ── end of work items
+
 /** A group's iteration cadence (ours to manage; the platform does it over GraphQL). */
 export interface IterationCadencesTable {
   id: Generated<number>;
@@ -466,6 +647,18 @@ export interface Database {
   pipeline_jobs: PipelineJobsTable;
   iteration_cadences: IterationCadencesTable;
   iterations: IterationsTable;
+  labels: LabelsTable;
+  label_links: LabelLinksTable;
+  milestones: MilestonesTable;
+  issues: IssuesTable;
+  issue_assignees: IssueAssigneesTable;
+  merge_requests: MergeRequestsTable;
+  merge_request_assignees: MergeRequestAssigneesTable;
+  merge_request_reviewers: MergeRequestReviewersTable;
+  notes: NotesTable;
+  resource_state_events: ResourceStateEventsTable;
+  resource_milestone_events: ResourceMilestoneEventsTable;
+  resource_weight_events: ResourceWeightEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -63,6 +63,8 @@ export const groupRules = {
     atLeast(s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer)(a, s),
   create_project: (a: Actor, s: GroupSubject) =>
     atLeast(PROJECT_CREATION_LEVEL[s.group.project_creation_level] ?? L.maintainer)(a, s),
+  /** Group labels: Reporters manage them, as on the platform. */
+  admin_label: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
@@ -85,6 +87,18 @@ export const projectRules = {
   destroy_pipeline: atLeast(L.owner),
   /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
   admin_pipeline_triggers: atLeast(L.maintainer),
+  /** Issues and notes: whoever can see the project may open and comment on its issues (when signed in). */
+  create_issue: (a: Actor, s: ProjectSubject) => signedIn(a) && readProject(a, s),
+  /** Triage (labels, assignees, milestone, state) of anyone's issues: Reporters; authors edit their own in the service. */
+  admin_issue: atLeast(L.reporter),
+  destroy_issue: atLeast(L.owner),
+  create_note: (a: Actor, s: ProjectSubject) => signedIn(a) && readProject(a, s),
+  /** Merge requests: as the code for reading; Developers open and update them. */
+  read_merge_request: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  create_merge_request: atLeast(L.developer),
+  update_merge_request: atLeast(L.developer),
+  /** Project labels: Reporters. */
+  admin_label: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

@@ -18,7 +18,7 @@ export interface PayloadContext {
   project?: ProjectRow;
 }
 
-function projectObject(base: string, p: ProjectRow, ns: GroupRow) {
+export function projectObject(base: string, p: ProjectRow, ns: GroupRow) {
   const host = new URL(base).host.replace(/:\d+$/, '');
   return {
     id: p.id,

@@ -416,6 +416,94 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the group’s milestones */
+        get: operations["getGroupsIdMilestones"];
+        put?: never;
+        /** Create a group milestone (Reporter) */
+        post: operations["postGroupsIdMilestones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a group milestone */
+        get: operations["getGroupsIdMilestonesMilestone_id"];
+        /** Update a group milestone; state_event closes or activates it (Reporter) */
+        put: operations["putGroupsIdMilestonesMilestone_id"];
+        post?: never;
+        /** Delete a group milestone (Developer) */
+        delete: operations["deleteGroupsIdMilestonesMilestone_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/burndown_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Burndown events of a group milestone: its issues joining, leaving, closing, reopening and changing weight */
+        get: operations["getGroupsIdMilestonesMilestone_idBurndown_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issues of a group milestone (not those of subgroups’ projects) */
+        get: operations["getGroupsIdMilestonesMilestone_idIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Merge requests of a group milestone */
+        get: operations["getGroupsIdMilestonesMilestone_idMerge_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/push_rule": {
         parameters: {
             query?: never;
@@ -754,6 +842,77 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open an issue (title; description, labels by name, assignee_ids, milestone_id, weight, due_date, confidential) */
+        post: operations["postProjectsIdIssues"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an issue */
+        get: operations["getProjectsIdIssuesIssue_iid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the notes of an issue (sort, order_by created_at|updated_at, activity_filter) */
+        get: operations["getProjectsIdIssuesIssue_iidNotes"];
+        put?: never;
+        /** Comment (body; internal: seen by Reporters and up only) */
+        post: operations["postProjectsIdIssuesIssue_iidNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a note */
+        get: operations["getProjectsIdIssuesIssue_iidNotesNote_id"];
+        /** Edit a note (its author, or an administrator) */
+        put: operations["putProjectsIdIssuesIssue_iidNotesNote_id"];
+        post?: never;
+        /** Delete a note (its author, a Maintainer, or an administrator) */
+        delete: operations["deleteProjectsIdIssuesIssue_iidNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/iterations": {
         parameters: {
             query?: never;
@@ -837,6 +996,77 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a merge request between two existing branches (400 a branch is missing, 409 one is already open for them) (Developer) */
+        post: operations["postProjectsIdMerge_requests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a merge request (sha, diff_refs, merge_status, detailed_merge_status) */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the notes of a merge request (sort, order_by created_at|updated_at, activity_filter) */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotes"];
+        put?: never;
+        /** Comment (body; internal: seen by Reporters and up only) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a note */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidNotesNote_id"];
+        /** Edit a note (its author, or an administrator) */
+        put: operations["putProjectsIdMerge_requestsMerge_request_iidNotesNote_id"];
+        post?: never;
+        /** Delete a note (its author, a Maintainer, or an administrator) */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6378,6 +6608,974 @@ export interface operations {
             };
         };
     };
+    getGroupsIdMilestones: {
+        parameters: {
+            query?: {
+                containing_date?: string;
+                end_date?: string;
+                iids?: (number | string)[];
+                include_ancestors?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendants?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_parent_milestones?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                search_title?: string;
+                start_date?: string;
+                state?: "active" | "closed";
+                title?: string;
+                updated_after?: string;
+                updated_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdMilestones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    /** @enum {string} */
+                    state_event?: "close" | "activate";
+                    title?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    /** @enum {string} */
+                    state_event?: "close" | "activate";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idBurndown_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "created" | "closed" | "reopened" | "removed" | "weight";
+                        created_at: string;
+                        issue_id: number;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idIssues: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idMerge_requests: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        draft: boolean;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        merge_commit_sha: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdPush_rule: {
         parameters: {
             query?: never;
@@ -9726,6 +10924,1025 @@ export interface operations {
             };
         };
     };
+    postProjectsIdIssues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    due_date?: string | "" | null;
+                    epic_id?: null | "" | (number | string);
+                    iid?: number | string;
+                    /** @enum {string} */
+                    issue_type?: "issue" | "incident" | "test_case" | "task";
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    title: string;
+                    weight?: null | "" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    due_date?: string | "" | null;
+                    epic_id?: null | "" | (number | string);
+                    iid?: number | string;
+                    /** @enum {string} */
+                    issue_type?: "issue" | "incident" | "test_case" | "task";
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    title: string;
+                    weight?: null | "" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotes: {
+        parameters: {
+            query?: {
+                activity_filter?: "all_notes" | "only_comments" | "only_activity";
+                order_by?: "created_at" | "updated_at";
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdIssuesIssue_iidNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdIssuesIssue_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdIterations: {
         parameters: {
             query?: {
@@ -10481,6 +12698,1134 @@ export interface operations {
                         web_url: string;
                     };
                 };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allow_collaboration?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    description?: string | null;
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_source_branch?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reviewer_ids?: (number | string)[];
+                    source_branch: string;
+                    squash?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    target_branch: string;
+                    target_project_id?: number | string;
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    allow_collaboration?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    description?: string | null;
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_source_branch?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reviewer_ids?: (number | string)[];
+                    source_branch: string;
+                    squash?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    target_branch: string;
+                    target_project_id?: number | string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        changes_count: string | null;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        diff_refs: {
+                            base_sha: string | null;
+                            head_sha: string | null;
+                            start_sha: string | null;
+                        } | null;
+                        discussion_locked: boolean | null;
+                        diverged_commits_count: number;
+                        downvotes: number;
+                        draft: boolean;
+                        first_contribution: boolean;
+                        first_deployed_to_production_at: string | null;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        head_pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        latest_build_finished_at: string | null;
+                        latest_build_started_at: string | null;
+                        merge_commit_sha: string | null;
+                        merge_error: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        rebase_in_progress: boolean;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        subscribed: boolean;
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user: {
+                            can_merge: boolean;
+                        };
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        changes_count: string | null;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        diff_refs: {
+                            base_sha: string | null;
+                            head_sha: string | null;
+                            start_sha: string | null;
+                        } | null;
+                        discussion_locked: boolean | null;
+                        diverged_commits_count: number;
+                        downvotes: number;
+                        draft: boolean;
+                        first_contribution: boolean;
+                        first_deployed_to_production_at: string | null;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        head_pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        latest_build_finished_at: string | null;
+                        latest_build_started_at: string | null;
+                        merge_commit_sha: string | null;
+                        merge_error: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        rebase_in_progress: boolean;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        subscribed: boolean;
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user: {
+                            can_merge: boolean;
+                        };
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotes: {
+        parameters: {
+            query?: {
+                activity_filter?: "all_notes" | "only_comments" | "only_activity";
+                order_by?: "created_at" | "updated_at";
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdMerge_requestsMerge_request_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated or invalid credential */
             401: {

@@ -1,0 +1,153 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+import { isPostgres } from '../db/dialect.ts';
+import type { GroupRow, LabelRow, LabelTargetType, MilestoneRow, ProjectRow, UserRow } from '../db/schema.ts';
+import { ancestorIds } from './access.ts';
+import { validationFailed } from './errors.ts';
+import { nowIso } from '../util/time.ts';
+
+/**
+ * What issues, merge requests and epics share: per-project numbering, labels by name, the
+ * milestone check, assignee lookup and activity records. Other areas (epics, snippets,
+ * milestones) reuse these.
+ */
+
+/** A project with its namespace: where a work item lives. */
+export interface ProjectScope {
+  project: ProjectRow;
+  group: GroupRow;
+}
+
+/** The next iid of `table` in the project (the project row is locked on PostgreSQL while it is taken). */
+export async function nextIid(trx: Db, table: 'issues' | 'merge_requests', projectId: number): Promise<number> {
+  if (isPostgres(trx)) await trx.selectFrom('projects').select('id').where('id', '=', projectId).forUpdate().execute();
+  const last = await trx.selectFrom(table).select(sql<number>`max(iid)`.as('iid')).where('project_id', '=', projectId).executeTakeFirst();
+  return Number(last?.iid ?? 0) + 1;
+}
+
+/** The platform's colour for a label made on the fly by naming it on an issue or merge request. */
+export const DEFAULT_LABEL_COLOR = '#6699cc';
+
+/** Labels a project can use: its own and those of its group and the group's ancestors. */
+export function availableLabels(db: Db, scope: ProjectScope) {
+  return db
+    .selectFrom('labels')
+    .selectAll()
+    .where((eb) => eb.or([eb('project_id', '=', scope.project.id), eb('group_id', 'in', ancestorIds(scope.group))]));
+}
+
+/**
+ * The labels named, by title (case-sensitive, as on the platform); a name the project cannot
+ * find becomes a new project label, as the platform does.
+ */
+export async function labelsNamed(trx: Db, scope: ProjectScope, names: string[]): Promise<LabelRow[]> {
+  if (!names.length) return [];
+  const found = await availableLabels(trx, scope).where('title', 'in', names).execute();
+  const out: LabelRow[] = [];
+  for (const name of names) {
+    // A project's own label wins over a group's of the same title.
+    const label = found.find((l) => l.title === name && l.project_id !== null) ?? found.find((l) => l.title === name);
+    if (label) {
+      out.push(label);
+      continue;
+    }
+    const now = nowIso();
+    const created = await trx
+      .insertInto('labels')
+      .values({ group_id: null, project_id: scope.project.id, title: name, color: DEFAULT_LABEL_COLOR, description: null, priority: null, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    out.push(created);
+  }
+  return out;
+}
+
+/** Replaces the labels of a target with these (by id), keeping the links that stay. */
+export async function setLabels(trx: Db, targetType: LabelTargetType, targetId: number, labelIds: number[]): Promise<void> {
+  const wanted = [...new Set(labelIds)];
+  let del = trx.deleteFrom('label_links').where('target_type', '=', targetType).where('target_id', '=', targetId);
+  if (wanted.length) del = del.where('label_id', 'not in', wanted);
+  await del.execute();
+  const have = new Set((await trx.selectFrom('label_links').select('label_id').where('target_type', '=', targetType).where('target_id', '=', targetId).execute()).map((r) => r.label_id));
+  const add = wanted.filter((id) => !have.has(id));
+  if (add.length) {
+    const now = nowIso();
+    await trx.insertInto('label_links').values(add.map((label_id) => ({ label_id, target_type: targetType, target_id: targetId, created_at: now }))).execute();
+  }
+}
+
+/** The labels of each target, ordered by title. */
+export async function labelsOf(db: Db, targetType: LabelTargetType, targetIds: number[]): Promise<Map<number, LabelRow[]>> {
+  const out = new Map<number, LabelRow[]>(targetIds.map((id) => [id, []]));
+  if (!targetIds.length) return out;
+  const rows = await db
+    .selectFrom('label_links')
+    .innerJoin('labels', 'labels.id', 'label_links.label_id')
+    .selectAll('labels')
+    .select('label_links.target_id')
+    .where('label_links.target_type', '=', targetType)
+    .where('label_links.target_id', 'in', targetIds)
+    .orderBy('labels.title')
+    .execute();
+  for (const { target_id, ...label } of rows) out.get(target_id)?.push(label);
+  return out;
+}
+
+/** A milestone id given for a work item must name a milestone of the project or of an ancestor group. */
+export async function milestoneFor(db: Db, scope: ProjectScope, milestoneId: number | null | undefined): Promise<MilestoneRow | null> {
+  if (milestoneId === null || milestoneId === undefined) return null;
+  const found = await db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('id', '=', milestoneId)
+    .where((eb) => eb.or([eb('project_id', '=', scope.project.id), eb('group_id', 'in', ancestorIds(scope.group))]))
+    .executeTakeFirst();
+  if (!found) throw validationFailed({ milestone_id: ['is invalid'] });
+  return found;
+}
+
+export async function milestonesById(db: Db, ids: (number | null)[]): Promise<Map<number, MilestoneRow>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (!wanted.length) return new Map();
+  return new Map((await db.selectFrom('milestones').selectAll().where('id', 'in', wanted).execute()).map((m) => [m.id, m]));
+}
+
+export async function usersById(db: Db, ids: (number | null | undefined)[]): Promise<Map<number, UserRow>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (!wanted.length) return new Map();
+  return new Map((await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute()).map((u) => [u.id, u]));
+}
+
+/** Of the ids given, those of users that exist, in order, without repeats (the platform drops the others). */
+export async function existingUserIds(db: Db, ids: number[]): Promise<number[]> {
+  const wanted = [...new Set(ids.filter((id) => id > 0))];
+  if (!wanted.length) return [];
+  const found = new Set((await db.selectFrom('users').select('id').where('id', 'in', wanted).execute()).map((u) => u.id));
+  return wanted.filter((id) => found.has(id));
+}
+
+/** The assignees to set from `assignee_ids` or the older single `assignee_id`, when either is given. */
+export function assigneesGiven(body: { assignee_ids?: number[]; assignee_id?: number | null }): number[] | undefined {
+  if (body.assignee_ids !== undefined) return body.assignee_ids;
+  if (body.assignee_id !== undefined) return body.assignee_id === null ? [] : [body.assignee_id];
+  return undefined;
+}
+
+export type ActivityAction = 'opened' | 'closed' | 'reopened' | 'merged' | 'commented on' | 'updated' | 'approved' | 'destroyed' | 'created';
+export type ActivityTarget = 'Issue' | 'MergeRequest' | 'Note' | 'DiffNote' | 'Milestone' | 'Epic' | 'Snippet';
+
+/** An activity record (the `events` table the events API reads), and the project's last activity. */
+export async function recordActivity(
+  trx: Db,
+  where: { projectId: number | null; groupId?: number | null },
+  author: { id: number } | null,
+  action: ActivityAction,
+  target: { type: ActivityTarget; id: number },
+): Promise<void> {
+  const now = nowIso();
+  await trx
+    .insertInto('events')
+    .values({ project_id: where.projectId, group_id: where.groupId ?? null, author_id: author?.id ?? null, action_name: action, target_type: target.type, target_id: target.id, push_data: null, created_at: now })
+    .execute();
+  if (where.projectId !== null) await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', where.projectId).execute();
+}
