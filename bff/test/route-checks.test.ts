@@ -30,6 +30,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/pipelines/:pipeline_id/variables': 'the platform answers every variable of a pipeline at once',
+  'GET /groups/:id/milestones/:milestone_id/burndown_events': 'the platform answers a milestone’s whole history at once (a chart needs all of it)',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */
