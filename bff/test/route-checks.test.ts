@@ -61,6 +61,14 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/triggers': { description: 'checks' },
   'POST /projects/:id/trigger/pipeline': { token: 'gtptt-checks', ref: 'main' },
   'POST /projects/:id/statuses/:sha': { state: 'success' },
+  'PUT /projects/:id/issues/:issue_iid': { title: 'checks' },
+  'POST /projects/:id/issues/:issue_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid': { title: 'checks' },
+  'POST /projects/:id/merge_requests/:merge_request_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { body: 'checks' },
+  'PUT /groups/:id/labels/:label_id': { color: '#fff' },
+  'PUT /projects/:id/labels/:label_id': { color: '#fff' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -26,6 +26,8 @@ import { commitStatusRoutes } from './commit-statuses.ts';
 import { issueRoutes } from './issues.ts';
 import { mergeRequestRoutes } from './merge-requests.ts';
 import { noteRoutes } from './notes.ts';
+import { labelRoutes } from './labels.ts';
+import { resourceStateEventRoutes } from './resource-state-events.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -55,6 +57,8 @@ export const apiRoutes: RouteSpec[] = [
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,
+  ...labelRoutes,
+  ...resourceStateEventRoutes,
 ];
 
 export { consoleRoutes };
