@@ -59,6 +59,15 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   // Planning (milestones, iteration cadences) by Reporters; deleting a group milestone by Developers.
   admin_milestones: REPORTER,
   destroy_milestones: DEVELOPER,
+  // Work items: anyone who sees the (private) project opens issues and comments; Reporters triage; merge requests as the code.
+  create_issue: GUEST,
+  admin_issue: REPORTER,
+  destroy_issue: OWNER,
+  create_note: GUEST,
+  read_merge_request: REPORTER,
+  create_merge_request: DEVELOPER,
+  update_merge_request: DEVELOPER,
+  admin_label: { group: REPORTER, project: REPORTER },
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',

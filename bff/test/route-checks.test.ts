@@ -65,6 +65,14 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /groups/:id/iteration_cadences': { title: 'checks', automatic: false },
   'POST /groups/:id/milestones': { title: 'checks' },
   'POST /groups/:id/iteration_cadences/:cadence_id/iterations': { start_date: '2030-01-01', due_date: '2030-01-14' },
+  'PUT /projects/:id/issues/:issue_iid': { title: 'checks' },
+  'POST /projects/:id/issues/:issue_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid': { title: 'checks' },
+  'POST /projects/:id/merge_requests/:merge_request_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { body: 'checks' },
+  'PUT /groups/:id/labels/:label_id': { color: '#fff' },
+  'PUT /projects/:id/labels/:label_id': { color: '#fff' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -29,6 +29,8 @@ import { groupMilestoneRoutes } from './group-milestones.ts';
 import { issueRoutes } from './issues.ts';
 import { mergeRequestRoutes } from './merge-requests.ts';
 import { noteRoutes } from './notes.ts';
+import { labelRoutes } from './labels.ts';
+import { resourceStateEventRoutes } from './resource-state-events.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -61,6 +63,8 @@ export const apiRoutes: RouteSpec[] = [
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,
+  ...labelRoutes,
+  ...resourceStateEventRoutes,
 ];
 
 export { consoleRoutes };

@@ -4,6 +4,7 @@ import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
+import { closeIssuesFromPush } from './issue-closing.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
@@ -102,4 +103,5 @@ export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promis
     await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
     await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
   });
+  await closeIssuesFromPush(pushed, refs);
 }
