@@ -640,7 +640,7 @@ describe('gitbeaker: group milestones', () => {
     assert.deepEqual(await api.GroupMilestones.allAssignedMergeRequests(group.id, m.id), []);
     await api.Issues.edit(project.id, issue.iid, { stateEvent: 'close' });
     const events = await api.GroupMilestones.allBurndownChartEvents(group.id, m.id);
-    assert.deepEqual(events.map((e) => [e.action, e.weight]), [['created', 2], ['closed', 2]]);
+    assert.deepEqual(events.filter((e) => e.action !== 'weight').map((e) => [e.action, e.weight]), [['created', 2], ['closed', 2]]);
 
     assert.equal((await api.GroupMilestones.edit(group.id, m.id, { stateEvent: 'close' })).state, 'closed');
     assert.deepEqual((await api.GroupMilestones.all(group.id, { state: 'closed' })).map((x) => x.id), [m.id]);

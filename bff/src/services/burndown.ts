@@ -25,12 +25,19 @@ export async function burndownEvents(db: Db, milestone: MilestoneRow): Promise<B
     db.selectFrom('issues').select(['id', 'created_at', 'closed_at', 'state', 'weight']).where('id', 'in', issueIds).execute(),
   ]);
 
-  /** An issue's weight at a moment: its last weight event by then, else its weight now when it never changed. */
+  /**
+   * An issue's weight at a moment: its last weight event by then. Before any, the weight it was
+   * created with: its first event when that was written with the issue (within a second of its
+   * creation, the events of one request), its weight now when it never changed, else none.
+   */
   const weightAt = (issueId: number, at: string): number | null => {
     const own = weights.filter((w) => w.issue_id === issueId);
     const before = own.filter((w) => w.created_at <= at);
     if (before.length) return before[before.length - 1].weight;
-    return own.length ? null : (issues.find((i) => i.id === issueId)?.weight ?? null);
+    const issue = issues.find((i) => i.id === issueId);
+    if (!own.length) return issue?.weight ?? null;
+    const atCreation = issue && Date.parse(own[0].created_at) - Date.parse(issue.created_at) <= 1000;
+    return atCreation ? own[0].weight : null;
   };
 
   const events: BurndownEvent[] = [];
