@@ -47,7 +47,8 @@ test.describe('Milestones of a group', () => {
     await expect(page.getByTestId('burndown-summary')).toContainText('2 issues open');
     await expect(page.getByTestId('burnup-summary')).toContainText('2 of 4 issues completed');
     await expect(page.getByRole('region', { name: 'Completed issues' })).toContainText('Tag the build');
-    await page.getByRole('radio', { name: 'Issue weight' }).check({ force: true });
+    // The segmented control hides its radio inputs behind their labels.
+    await page.locator('label', { hasText: 'Issue weight' }).click();
     await expect(page.getByTestId('burnup-summary')).toContainText('5 of 11 weight completed');
     await expect(page.getByTestId('burndown-summary')).toContainText('6 weight open');
     await page.screenshot({ path: '/tmp/shots-plan/milestone.png', fullPage: true }).catch(() => undefined);
@@ -55,7 +56,7 @@ test.describe('Milestones of a group', () => {
     // Closed from the page, it moves to the closed tab; deleted with confirmation, it is gone.
     await page.getByRole('button', { name: 'Close milestone' }).click();
     await expect(page.getByRole('button', { name: 'Reopen milestone' })).toBeVisible();
-    await page.getByRole('button', { name: 'All milestones' }).click();
+    await page.getByRole('link', { name: 'All milestones' }).click();
     await page.getByRole('tab', { name: 'Closed' }).click();
     const closedRow = page.getByRole('table', { name: 'Closed milestones' }).getByRole('row').filter({ hasText: title });
     await closedRow.getByRole('button', { name: `Actions for ${title}` }).click();
