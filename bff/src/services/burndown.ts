@@ -30,11 +30,19 @@ export async function burndownEvents(db: Db, milestone: MilestoneRow): Promise<B
    * created with: its first event when that was written with the issue (within a second of its
    * creation, the events of one request), its weight now when it never changed, else none.
    */
+  // Indexed once: a milestone may hold thousands of issues.
+  const weightsOf = new Map<number, typeof weights>();
+  for (const w of weights) {
+    const list = weightsOf.get(w.issue_id);
+    if (list) list.push(w);
+    else weightsOf.set(w.issue_id, [w]);
+  }
+  const issueById = new Map(issues.map((i) => [i.id, i]));
   const weightAt = (issueId: number, at: string): number | null => {
-    const own = weights.filter((w) => w.issue_id === issueId);
+    const own = weightsOf.get(issueId) ?? [];
     const before = own.filter((w) => w.created_at <= at);
     if (before.length) return before[before.length - 1].weight;
-    const issue = issues.find((i) => i.id === issueId);
+    const issue = issueById.get(issueId);
     if (!own.length) return issue?.weight ?? null;
     const atCreation = issue && Date.parse(own[0].created_at) - Date.parse(issue.created_at) <= 1000;
     return atCreation ? own[0].weight : null;
@@ -45,15 +53,17 @@ export async function burndownEvents(db: Db, milestone: MilestoneRow): Promise<B
     const issueId = m.issue_id as number;
     events.push({ created_at: m.created_at, issue_id: issueId, action: m.action === 'remove' ? 'removed' : 'created', weight: weightAt(issueId, m.created_at) });
   }
+  const moved = new Set(moves.map((m) => m.issue_id));
+  const stateEventsOf = new Set(states.map((s) => s.issue_id));
   for (const issue of current) {
-    if (moves.some((m) => m.issue_id === issue.id)) continue;
+    if (moved.has(issue.id)) continue;
     events.push({ created_at: issue.created_at, issue_id: issue.id, action: 'created', weight: weightAt(issue.id, issue.created_at) });
   }
   for (const s of states) {
     events.push({ created_at: s.created_at, issue_id: s.issue_id as number, action: s.state === 'closed' ? 'closed' : 'reopened', weight: weightAt(s.issue_id as number, s.created_at) });
   }
   for (const issue of issues) {
-    if (issue.state === 'closed' && issue.closed_at && !states.some((s) => s.issue_id === issue.id)) {
+    if (issue.state === 'closed' && issue.closed_at && !stateEventsOf.has(issue.id)) {
       events.push({ created_at: issue.closed_at, issue_id: issue.id, action: 'closed', weight: weightAt(issue.id, issue.closed_at) });
     }
   }
