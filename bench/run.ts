@@ -55,6 +55,9 @@
  *
  * Then the exports section (bench/exports.ts, label "exports"): a CSV export of 1,000,000
  * vulnerabilities and a CycloneDX export of 100,000 components, time, rows/s and peak RSS.
+ *
+ * Then the milestones section (bench/milestones.ts, label "milestones"): a milestone's issues
+ * list (page 1 and a deep page) and burndown events with 10,000 issues.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -67,6 +70,7 @@ import { runGit, printGit, GIT_LABEL } from './git.ts';
 import { runMergeTrains, printMergeTrains, MERGE_TRAINS_LABEL } from './merge-trains.ts';
 import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
 import { runExports, printExports, EXPORTS_LABEL } from './exports.ts';
+import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
 import {
   ONLY,
   cleanUp,
@@ -439,6 +443,7 @@ async function main(): Promise<void> {
   const trains = selectedLabel(MERGE_TRAINS_LABEL) ? await runMergeTrains() : undefined;
   const eventsReport = selectedLabel(EVENTS_LABEL) ? await runEvents(PG_ADMIN) : undefined;
   const exportsReport = selectedLabel(EXPORTS_LABEL) ? await runExports({ pgAdmin: PG_ADMIN }) : undefined;
+  const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
@@ -458,6 +463,7 @@ async function main(): Promise<void> {
   if (trains) printMergeTrains(trains);
   if (eventsReport) printEvents(eventsReport);
   if (exportsReport) printExports(exportsReport);
+  if (milestonesReport) printMilestones(milestonesReport);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

@@ -216,6 +216,18 @@ const ROWS: Row[] = [
       return dialog(page, 'Create a deploy token');
     },
   },
+  { name: 'milestones', url: () => '/groups/acme/-/milestones', ready: (page) => page.getByRole('table', { name: 'Open milestones' }) },
+  {
+    name: 'new milestone dialog',
+    url: () => '/groups/acme/-/milestones',
+    ready: (page) => page.getByRole('table', { name: 'Open milestones' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'New milestone' }).first().click();
+      return dialog(page, 'New milestone');
+    },
+  },
+  { name: 'milestone with charts', url: () => '/groups/acme/-/milestones/2', ready: (page) => page.getByRole('heading', { name: 'Burnup chart' }) },
+  { name: 'iterations', url: () => '/groups/acme/-/iterations', ready: (page) => page.getByRole('region', { name: 'Cadence Two-week sprints' }) },
   { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByRole('form', { name: 'New subgroup' }) },
   { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByRole('form', { name: 'New project' }) },
   { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByRole('form', { name: 'New group' }) },

@@ -66,6 +66,18 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   // Security exports and the dependency list: Developers and up, as on the platform.
   create_vulnerability_export: DEVELOPER,
   read_dependency: DEVELOPER,
+  // Planning (milestones, iteration cadences) by Reporters; deleting a group milestone by Developers.
+  admin_milestones: REPORTER,
+  destroy_milestones: DEVELOPER,
+  // Work items: anyone who sees the (private) project opens issues and comments; Reporters triage; merge requests as the code.
+  create_issue: GUEST,
+  admin_issue: REPORTER,
+  destroy_issue: OWNER,
+  create_note: GUEST,
+  read_merge_request: REPORTER,
+  create_merge_request: DEVELOPER,
+  update_merge_request: DEVELOPER,
+  admin_label: { group: REPORTER, project: REPORTER },
   admin_instance: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
@@ -450,6 +462,10 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String((await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201)).iid);
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
+    case 'milestone_id':
+      return String((await ok(`/groups/${filled.id}/milestones`, { method: 'POST', json: { title: `matrix ${++serial}` } }, 201)).id);
+    case 'cadence_id':
+      return String((await ok(`/groups/${filled.id}/iteration_cadences`, { method: 'POST', json: { title: 'matrix', automatic: false } }, 201)).id);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';

@@ -703,3 +703,28 @@ describe('gitbeaker: activity events and epics', () => {
     await rejects(api.Epics.show(group.id, 99), 404, '404 Epic Not Found');
   });
 });
+
+describe('gitbeaker: group milestones', () => {
+  it('creates, lists with filters, edits, closes and removes milestones; reads their issues and burndown events', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-milestones'), namespaceId: group.id });
+    const m = await api.GroupMilestones.create(group.id, 'Sprint 1', { description: 'First', startDate: inDays(-3), dueDate: inDays(10) });
+    assert.deepEqual([m.title, m.state, m.iid], ['Sprint 1', 'active', 1]);
+    const other = await api.GroupMilestones.create(group.id, 'Sprint 2', { startDate: inDays(20), dueDate: inDays(30) });
+    assert.equal((await api.GroupMilestones.show(group.id, m.id)).description, 'First');
+    assert.deepEqual((await api.GroupMilestones.all(group.id, { search: 'sprint 2' })).map((x) => x.id), [other.id]);
+    assert.deepEqual((await api.GroupMilestones.all(group.id, { iids: [1] })).map((x) => x.id), [m.id]);
+
+    const issue = await api.Issues.create(project.id, 'Burn me down', { milestoneId: m.id, weight: 2 });
+    assert.deepEqual((await api.GroupMilestones.allAssignedIssues(group.id, m.id)).map((i) => i.id), [issue.id]);
+    assert.deepEqual(await api.GroupMilestones.allAssignedMergeRequests(group.id, m.id), []);
+    await api.Issues.edit(project.id, issue.iid, { stateEvent: 'close' });
+    const events = await api.GroupMilestones.allBurndownChartEvents(group.id, m.id);
+    assert.deepEqual(events.filter((e) => e.action !== 'weight').map((e) => [e.action, e.weight]), [['created', 2], ['closed', 2]]);
+
+    assert.equal((await api.GroupMilestones.edit(group.id, m.id, { stateEvent: 'close' })).state, 'closed');
+    assert.deepEqual((await api.GroupMilestones.all(group.id, { state: 'closed' })).map((x) => x.id), [m.id]);
+    await api.GroupMilestones.remove(group.id, other.id);
+    await rejects(api.GroupMilestones.show(group.id, other.id), 404, '404 Milestone Not Found');
+  });
+});

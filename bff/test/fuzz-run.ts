@@ -57,6 +57,10 @@ export interface World {
   triggerId: number;
   /** An epic of the group (its iid). */
   epicIid: number;
+  /** A manual iteration cadence of the group. */
+  cadenceId: number;
+  /** A milestone of the group. */
+  milestoneId: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -115,6 +119,8 @@ async function buildGroupFixtures(world: World, receiver: Receiver) {
   await ok(scim.scim_api_url + '/Users', { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: scimUser }, 201);
   world.scimUid = scimUser.externalId;
   world.epicIid = (await ok(`/groups/${group.id}/epics`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
+  world.cadenceId = (await ok(`/groups/${group.id}/iteration_cadences`, { method: 'POST', json: { title: 'fuzz', automatic: false } }, 201)).id;
+  world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
   await buildProjectFixtures(world, receiver);
 }
 
@@ -209,6 +215,10 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
     case 'epic_iid':
     case 'epic_id':
       return String(world.epicIid);
+    case 'cadence_id':
+      return String(world.cadenceId);
+    case 'milestone_id':
+      return String(world.milestoneId);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -30,6 +30,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/pipelines/:pipeline_id/variables': 'the platform answers every variable of a pipeline at once',
+  'GET /groups/:id/milestones/:milestone_id/burndown_events': 'the platform answers a milestone’s whole history at once (a chart needs all of it)',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */
@@ -71,6 +72,17 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/dependency_list_exports': { export_type: 'csv' },
   'POST /groups/:id/dependency_list_exports': { export_type: 'csv' },
   'POST /pipelines/:id/dependency_list_exports': { export_type: 'sbom' },
+  'POST /groups/:id/iteration_cadences': { title: 'checks', automatic: false },
+  'POST /groups/:id/milestones': { title: 'checks' },
+  'POST /groups/:id/iteration_cadences/:cadence_id/iterations': { start_date: '2030-01-01', due_date: '2030-01-14' },
+  'PUT /projects/:id/issues/:issue_iid': { title: 'checks' },
+  'POST /projects/:id/issues/:issue_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid': { title: 'checks' },
+  'POST /projects/:id/merge_requests/:merge_request_iid/notes': { body: 'checks' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { body: 'checks' },
+  'PUT /groups/:id/labels/:label_id': { color: '#fff' },
+  'PUT /projects/:id/labels/:label_id': { color: '#fff' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -2,6 +2,7 @@ import { z } from './errors.ts';
 import { boolParam, intListParam, intParam, paginationQuery } from './params.ts';
 import { workItemUser, labelNames, milestoneBrief, references, timeStats, workItemFilters } from './issues.ts';
 import { pipelineSummary } from './pipelines.ts';
+import { diff } from './compare.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'merged', 'locked'] as const;
 
@@ -93,19 +94,8 @@ export const mergeRequest = mergeRequestBasic.extend({
 });
 export type MergeRequest = z.infer<typeof mergeRequest>;
 
-/** One file's change, as `…/changes` and `…/diffs` list them. */
-export const mergeRequestDiff = z.object({
-  old_path: z.string(),
-  new_path: z.string(),
-  a_mode: z.string(),
-  b_mode: z.string(),
-  diff: z.string(),
-  new_file: z.boolean(),
-  renamed_file: z.boolean(),
-  deleted_file: z.boolean(),
-  generated_file: z.boolean().optional(),
-  too_large: z.boolean().optional(),
-});
+/** One file's change, as `…/changes` and `…/diffs` list them: the compare API's diff. */
+export const mergeRequestDiff = diff;
 
 export const mergeRequestChanges = mergeRequest.extend({
   changes: z.array(mergeRequestDiff),

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
 import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconKey, IconList, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -98,6 +99,8 @@ export interface GroupSection {
 export const groupSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/groups/GroupOverview.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/GroupMembersPage.tsx') },
+  { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/MilestonesPage.tsx') },
+  { slug: 'iterations', label: 'Iterations', icon: IconRefresh, load: () => import('./screens/iterations/IterationsPage.tsx') },
   {
     slug: 'settings',
     label: 'Settings',

@@ -26,6 +26,9 @@ import { pipelineRoutes } from './pipelines.ts';
 import { commitStatusRoutes } from './commit-statuses.ts';
 import { eventRoutes } from './events.ts';
 import { epicRoutes } from './epics.ts';
+import { iterationCadenceRoutes } from './iteration-cadences.ts';
+import { projectIterationRoutes } from './project-iterations.ts';
+import { groupMilestoneRoutes } from './group-milestones.ts';
 import { issueRoutes } from './issues.ts';
 import { mergeRequestRoutes } from './merge-requests.ts';
 import { noteRoutes } from './notes.ts';
@@ -42,6 +45,8 @@ import { issueLinkRoutes } from './issue-links.ts';
 import { vulnerabilityExportRoutes } from './vulnerability-exports.ts';
 import { dependencyListExportRoutes } from './dependency-list-exports.ts';
 import { exportConsoleRoutes } from './exports.ts';
+import { labelRoutes } from './labels.ts';
+import { resourceStateEventRoutes } from './resource-state-events.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -70,6 +75,9 @@ export const apiRoutes: RouteSpec[] = [
   ...commitStatusRoutes,
   ...eventRoutes,
   ...epicRoutes,
+  ...iterationCadenceRoutes,
+  ...projectIterationRoutes,
+  ...groupMilestoneRoutes,
   ...issueRoutes,
   ...mergeRequestRoutes,
   ...noteRoutes,
@@ -85,6 +93,8 @@ export const apiRoutes: RouteSpec[] = [
   ...issueLinkRoutes,
   ...vulnerabilityExportRoutes,
   ...dependencyListExportRoutes,
+  ...labelRoutes,
+  ...resourceStateEventRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

@@ -1,4 +1,11 @@
-import { issue, issueCreateBody } from '../../../shared/src/issues.ts';
+import { z } from 'zod';
+import { issue, issueCreateBody, issueListQuery, issueUpdateBody } from '../../../shared/src/issues.ts';
+import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
+import { pageRequest } from '../db/pagination.ts';
+import { isAdmin } from '../auth/actor.ts';
+import { projectVisibleTo } from '../services/visibility.ts';
+import { namespacesOf } from '../services/projects.ts';
+import { forbidden } from '../services/errors.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { canProject } from '../policies/index.ts';
@@ -42,8 +49,49 @@ export const issueLoader = {
 };
 
 const present = (v: issues.IssueView, ctx: Pick<Ctx, 'baseUrl' | 'project' | 'group'>) => presentIssue(v, ctx);
+const triages = (ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level'>) => canProject(ctx.actor, 'admin_issue', subject(ctx));
 
 export const issueRoutes = [
+  defineRoute({
+    method: 'get',
+    path: base,
+    area,
+    summary: 'List the project’s issues (state, labels, milestone, assignee_id/username, author_id/username, search, iids[], created/updated after/before, confidential, weight, due_date; order_by, sort)',
+    auth: 'optional',
+    load: 'project',
+    permission: 'read_project',
+    query: issueListQuery,
+    response: z.array(issue),
+    handler: async (ctx) => {
+      const viewer = { id: ctx.actor.user?.id ?? null, seesConfidential: triages(ctx) };
+      return (await issues.listIssues(ctx.db, { projectId: ctx.project.id }, viewer, ctx.query, pageRequest(ctx.query))).mapAsync((rows) => issues.issueViews(ctx.db, rows));
+    },
+    present,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/issues',
+    area,
+    summary: 'List the issues of every project in the group and its subgroups that the caller may see (the project list’s filters)',
+    auth: 'optional',
+    load: 'group',
+    permission: 'read_group',
+    query: issueListQuery,
+    response: z.array(issue),
+    handler: async (ctx) => {
+      const viewer = { id: ctx.actor.user?.id ?? null, seesConfidential: isAdmin(ctx.actor) || ctx.level >= L.reporter };
+      const where = { traversal: ctx.group.traversal, projects: (eb: Parameters<typeof projectVisibleTo>[0]) => projectVisibleTo(eb, ctx.actor, ctx.level) };
+      const page = await issues.listIssues(ctx.db, where, viewer, ctx.query, pageRequest(ctx.query));
+      // Each issue is shown with its own project's links.
+      const projects = new Map((await ctx.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(page.items.map((i) => i.project_id)), -1]).execute()).map((p) => [p.id, p]));
+      const namespaces = await namespacesOf(ctx.db, [...projects.values()], [ctx.group]);
+      return page.mapAsync(async (rows) => (await issues.issueViews(ctx.db, rows)).map((v) => {
+        const project = projects.get(v.issue.project_id)!;
+        return { view: v, project, group: namespaces.get(project.namespace_id)! };
+      }));
+    },
+    present: (r, ctx) => presentIssue(r.view, { baseUrl: ctx.baseUrl, project: r.project, group: r.group }),
+  }),
   defineRoute({
     method: 'post',
     path: base,
@@ -75,5 +123,32 @@ export const issueRoutes = [
     response: issue,
     handler: async (ctx) => issues.issueView(ctx.db, ctx.issue),
     present,
+  }),
+  defineRoute({
+    method: 'put',
+    path: `${base}/:issue_iid`,
+    area,
+    summary: 'Edit an issue: its author or a Reporter and up; triage fields (labels, add_labels, remove_labels, assignee_ids, milestone_id, weight, due_date) for Reporters and up; state_event close|reopen',
+    load: 'project',
+    permission: 'create_issue',
+    ...issueLoader,
+    body: issueUpdateBody,
+    response: issue,
+    handler: async (ctx) => {
+      const triage = triages(ctx);
+      if (!triage && ctx.issue.author_id !== ctx.actor.user!.id) throw forbidden();
+      return issues.issueView(ctx.db, await issues.updateIssue(ctx.db, actingOf(ctx), ctx.issue, ctx.body, triage));
+    },
+    present,
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${base}/:issue_iid`,
+    area,
+    summary: 'Delete an issue (Owner or administrator)',
+    load: 'project',
+    permission: 'destroy_issue',
+    ...issueLoader,
+    handler: async (ctx) => issues.deleteIssue(ctx.db, ctx.issue),
   }),
 ];

@@ -847,6 +847,40 @@ export interface EpicsTable {
 }
 export type EpicRow = Selectable<EpicsTable>;
 
+/** A group's iteration cadence (ours to manage; the platform does it over GraphQL). */
+export interface IterationCadencesTable {
+  id: Generated<number>;
+  group_id: number;
+  title: string;
+  description: string | null;
+  automatic: Bool;
+  start_date: string | null;
+  duration_in_weeks: number | null;
+  iterations_in_advance: number | null;
+  roll_over: Bool;
+  active: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An iteration of a cadence; its state follows from its dates. */
+export interface IterationsTable {
+  id: Generated<number>;
+  iteration_cadence_id: number;
+  group_id: number;
+  iid: number;
+  sequence: number;
+  /** Null for iterations that automatic scheduling created. */
+  title: string | null;
+  description: string | null;
+  start_date: string;
+  due_date: string;
+  created_at: string;
+  updated_at: string;
+}
+export type IterationCadenceRow = Selectable<IterationCadencesTable>;
+export type IterationRow = Selectable<IterationsTable>;
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -870,6 +904,8 @@ export interface Database {
   pipeline_triggers: PipelineTriggersTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;
+  iteration_cadences: IterationCadencesTable;
+  iterations: IterationsTable;
   labels: LabelsTable;
   label_links: LabelLinksTable;
   milestones: MilestonesTable;

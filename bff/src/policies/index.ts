@@ -55,6 +55,10 @@ export const groupRules = {
   admin_deploy_tokens: atLeast(L.maintainer),
   /** Revoking any leaked credential of the tree by its plaintext. */
   revoke_group_tokens: atLeast(L.owner),
+  /** Milestones, iteration cadences and iterations: Reporters plan (the platform's admin_milestone, admin_iteration_cadence). */
+  admin_milestones: atLeast(L.reporter),
+  /** Deleting a group milestone needs a Developer (spec: Group milestones). */
+  destroy_milestones: atLeast(L.developer),
   create_subgroup: (a: Actor, s: GroupSubject) =>
     atLeast(s.group.subgroup_creation_level === 'owner' ? L.owner : L.maintainer)(a, s),
   create_project: (a: Actor, s: GroupSubject) =>

@@ -1,5 +1,5 @@
 import type { Comparison } from '../../../shared/src/compare.ts';
-import type { ComparisonInfo } from '../services/compare.ts';
+import type { ComparisonInfo, DiffInfo } from '../services/compare.ts';
 import { presentCommit } from './branches.ts';
 
 export function presentComparison(c: ComparisonInfo, q: { from: string; to: string }, projectUrl: string): Comparison {
@@ -7,19 +7,14 @@ export function presentComparison(c: ComparisonInfo, q: { from: string; to: stri
   return {
     commit: commits[commits.length - 1] ?? null,
     commits,
-    diffs: c.diffs.map((d) => ({
-      diff: d.diff,
-      new_path: d.newPath,
-      old_path: d.oldPath,
-      a_mode: d.aMode,
-      b_mode: d.bMode,
-      new_file: d.newFile,
-      renamed_file: d.renamedFile,
-      deleted_file: d.deletedFile,
-      generated_file: false,
-    })),
+    diffs: c.diffs.map(presentDiff),
     compare_timeout: false,
     compare_same_ref: c.sameRef,
     web_url: `${projectUrl}/-/compare/${encodeURIComponent(q.from)}...${encodeURIComponent(q.to)}`,
   };
+}
+
+/** One file's change (compare, and a merge request's changes and diffs). */
+export function presentDiff(d: DiffInfo) {
+  return { diff: d.diff, new_path: d.newPath, old_path: d.oldPath, a_mode: d.aMode, b_mode: d.bMode, new_file: d.newFile, renamed_file: d.renamedFile, deleted_file: d.deletedFile, generated_file: false };
 }

@@ -20,6 +20,7 @@ import { seedPipelines } from './pipelines.ts';
 import { seedSecurity } from './security.ts';
 import { seedSocial } from './social.ts';
 import { seedEpics } from './epics.ts';
+import { seedMilestones } from './milestones.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -145,6 +146,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   await seedSecurity(db, website, [users.bob, users.carol]);
   await seedSocial(db, website, [alice, users.bob, users.carol]);
   await seedEpics(db, acme, users);
+  await seedMilestones(db, acme, website, [alice, users.bob, users.carol]);
   return { password };
 }
 

@@ -1,11 +1,16 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { IssueRow, LabelRow, MilestoneRow, UserRow } from '../db/schema.ts';
-import type { IssueCreateBody } from '../../../shared/src/issues.ts';
+import type { Database, IssueRow, LabelRow, MilestoneRow, UserRow } from '../db/schema.ts';
+import type { IssueCreateBody, IssueListQuery, IssueUpdateBody } from '../../../shared/src/issues.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
+import { addDays, today } from '../util/time.ts';
+import { sharedConditions } from './work-item-filters.ts';
+import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
-import { recordMilestoneEvent, recordWeightEvent } from './resource-state-events.ts';
-import { fireIssueHook } from './work-item-hook-payloads.ts';
+import { assigneesGiven, changeLabels, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
+import { recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
+import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
 
 /** An issue with what its presenter shows. */
 export interface IssueView {
@@ -113,5 +118,177 @@ export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody)
     await recordActivity(trx, { projectId: acting.project.id }, acting.user, 'opened', { type: 'Issue', id: issue.id });
     await fireIssueHook(trx, acting, issue, 'open', {});
     return issue;
+  });
+}
+
+/** Where a list looks: one project, or every project of a group tree the caller may see. */
+export type IssueListWhere = { projectId: number } | { projects: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>; traversal: string };
+
+/**
+ * Issues matching the platform's filters, newest first by default. `seesConfidential`: the
+ * caller triages here (Reporter and up, or administrator); otherwise confidential issues show
+ * only to their author and assignees.
+ */
+export function listIssues(db: Db, where: IssueListWhere, viewer: { id: number | null; seesConfidential: boolean }, q: IssueListQuery, page: PageRequest): Promise<Page<IssueRow>> {
+  let query = db.selectFrom('issues').selectAll('issues');
+  if ('projectId' in where) query = query.where('issues.project_id', '=', where.projectId);
+  else
+    query = query.where('issues.project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+        .select('projects.id')
+        .where('groups.traversal', 'like', `${where.traversal}%`)
+        .where((e) => where.projects(e as unknown as ExpressionBuilder<Database, 'projects'>)),
+    );
+  const state = q.state ?? 'all';
+  if (state !== 'all') query = query.where('issues.state', '=', state);
+  if (q.confidential !== undefined) query = query.where('issues.confidential', '=', q.confidential ? 1 : 0);
+  if (q.issue_type) query = query.where('issues.issue_type', '=', q.issue_type);
+  if (q.weight !== undefined) {
+    const w = String(q.weight).toLowerCase();
+    query = w === 'none' ? query.where('issues.weight', 'is', null) : w === 'any' ? query.where('issues.weight', 'is not', null) : query.where('issues.weight', '=', Number(q.weight));
+  }
+  if (q.due_date) query = query.where((eb) => dueDateCondition(eb, q.due_date!));
+  if (!viewer.seesConfidential) {
+    const me = viewer.id ?? -1;
+    query = query.where((eb) =>
+      eb.or([
+        eb('issues.confidential', '=', 0),
+        eb('issues.author_id', '=', me),
+        eb.exists(eb.selectFrom('issue_assignees as ia').select('ia.user_id').whereRef('ia.issue_id', '=', 'issues.id').where('ia.user_id', '=', me)),
+      ]),
+    );
+  }
+  query = query.where(sharedConditions('issues', q, viewer.id));
+  const dir = q.sort ?? 'desc';
+  const order = ISSUE_ORDER[q.order_by ?? 'created_at'] ?? 'created_at';
+  // Nulls (no due date, no weight) last whichever the direction, as on the platform.
+  const ordered = order === 'due_date' || order === 'weight' ? query.orderBy(sql`${sql.ref(`issues.${order}`)} IS NULL`).orderBy(`issues.${order}`, dir) : query.orderBy(`issues.${order}`, dir);
+  return offsetPage(ordered.orderBy('issues.id', dir), page);
+}
+
+const ISSUE_ORDER: Record<string, 'created_at' | 'updated_at' | 'title' | 'due_date' | 'weight'> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  title: 'title',
+  due_date: 'due_date',
+  weight: 'weight',
+  milestone_due: 'due_date',
+};
+
+function dueDateCondition(eb: ExpressionBuilder<Database, 'issues'>, when: NonNullable<IssueListQuery['due_date']>): Expression<SqlBool> {
+  const t = today();
+  switch (when) {
+    case '0':
+      return eb('issues.due_date', 'is', null);
+    case 'any':
+      return eb('issues.due_date', 'is not', null);
+    case 'today':
+      return eb('issues.due_date', '=', t);
+    case 'tomorrow':
+      return eb('issues.due_date', '=', addDays(1));
+    case 'overdue':
+      return eb('issues.due_date', '<', t);
+    case 'week':
+      return eb.and([eb('issues.due_date', '>=', t), eb('issues.due_date', '<=', addDays(7))]);
+    case 'month':
+      return eb.and([eb('issues.due_date', '>=', t), eb('issues.due_date', '<=', addDays(30))]);
+    default:
+      return eb.and([eb('issues.due_date', '>=', addDays(-14)), eb('issues.due_date', '<=', addDays(60))]);
+  }
+}
+
+/** Changes a state event makes: closed_at/closed_by on close, cleared on reopen. */
+const stateColumns = (state: 'opened' | 'closed', by: { id: number } | null, now: string) =>
+  state === 'closed' ? { state, closed_at: now, closed_by_id: by?.id ?? null } : { state, closed_at: null, closed_by_id: null };
+
+/**
+ * Closes or reopens an issue (nothing when it is already so): the state event (with the commit
+ * or merge request that did it), the activity, a system note and the webhook, in `trx`.
+ */
+export async function moveIssueState(trx: Db, acting: Acting, issue: IssueRow, to: 'opened' | 'closed', source: { commit?: string; mergeRequestId?: number } = {}): Promise<IssueRow> {
+  if (issue.state === to) return issue;
+  const now = nowIso();
+  const moved = await trx.updateTable('issues').set({ ...stateColumns(to, acting.user, now), updated_at: now }).where('id', '=', issue.id).returningAll().executeTakeFirstOrThrow();
+  const action = to === 'closed' ? 'closed' : 'reopened';
+  await recordStateEvent(trx, acting.user, { issue_id: issue.id }, action, source);
+  await recordActivity(trx, { projectId: issue.project_id }, acting.user, action, { type: 'Issue', id: issue.id });
+  await createSystemNote(trx, { type: 'Issue', id: issue.id, projectId: issue.project_id }, acting.user, source.commit ? `closed via commit ${source.commit}` : action);
+  await fireIssueHook(trx, acting, moved, to === 'closed' ? 'close' : 'reopen', { state_id: { previous: issue.state === 'closed' ? 2 : 1, current: to === 'closed' ? 2 : 1 }, closed_at: { previous: issue.closed_at, current: moved.closed_at } });
+  return moved;
+}
+
+/**
+ * Changes an issue as PUT asks: fields, labels (replace, add, remove), assignees, milestone
+ * and weight (each change a resource event), and the state; one "update" webhook with the
+ * changes (the state move fires its own). `triage`: the caller may set the triage fields.
+ */
+export async function updateIssue(db: Db, acting: Acting, issue: IssueRow, body: IssueUpdateBody, triage: boolean): Promise<IssueRow> {
+  return db.transaction().execute(async (trx) => {
+    const changes: Changes = {};
+    const patch: Partial<Record<keyof IssueRow, unknown>> = {};
+    const set = <K extends keyof IssueRow>(key: K, value: IssueRow[K] | undefined) => {
+      if (value === undefined || value === issue[key]) return;
+      patch[key] = value;
+      changes[key] = { previous: issue[key], current: value };
+    };
+    set('title', body.title);
+    if (body.description !== undefined) set('description', body.description);
+    if (body.confidential !== undefined) set('confidential', body.confidential ? 1 : 0);
+    if (body.discussion_locked !== undefined) set('discussion_locked', body.discussion_locked ? 1 : 0);
+    if (body.issue_type !== undefined) set('issue_type', body.issue_type);
+    if (triage) {
+      if (body.due_date !== undefined) set('due_date', body.due_date);
+      if (body.weight !== undefined) set('weight', body.weight);
+      if (body.epic_id !== undefined) set('epic_id', body.epic_id);
+      if (body.milestone_id !== undefined) set('milestone_id', (await milestoneFor(trx, acting, body.milestone_id))?.id ?? null);
+    }
+    const now = nowIso();
+    let updated = issue;
+    const touched = Object.keys(patch).length > 0;
+    if (touched) {
+      updated = await trx
+        .updateTable('issues')
+        .set({ ...(patch as object), updated_by_id: acting.user.id, updated_at: body.updated_at ? new Date(body.updated_at).toISOString() : now })
+        .where('id', '=', issue.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    if ('milestone_id' in patch) {
+      if (issue.milestone_id !== null) await recordMilestoneEvent(trx, acting.user, { issue_id: issue.id }, issue.milestone_id, 'remove', issue.state);
+      if (updated.milestone_id !== null) await recordMilestoneEvent(trx, acting.user, { issue_id: issue.id }, updated.milestone_id, 'add', issue.state);
+    }
+    if ('weight' in patch) await recordWeightEvent(trx, acting.user, issue.id, updated.weight);
+    if (triage) {
+      const labelChange = await changeLabels(trx, acting, 'Issue', issue.id, body);
+      if (labelChange) changes.labels = labelChange;
+      const assignees = assigneesGiven(body);
+      if (assignees !== undefined) {
+        const before = (await trx.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issue.id).execute()).map((a) => a.user_id);
+        await setAssignees(trx, issue.id, assignees);
+        const after = (await trx.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issue.id).execute()).map((a) => a.user_id);
+        if (before.join() !== after.join()) changes.assignees = { previous: before, current: after };
+      }
+    }
+    if ((changes.labels || changes.assignees) && !touched) {
+      updated = await trx.updateTable('issues').set({ updated_by_id: acting.user.id, updated_at: now }).where('id', '=', issue.id).returningAll().executeTakeFirstOrThrow();
+    }
+    if (Object.keys(changes).length) {
+      changes.updated_at = { previous: issue.updated_at, current: updated.updated_at };
+      await recordActivity(trx, { projectId: issue.project_id }, acting.user, 'updated', { type: 'Issue', id: issue.id });
+      await fireIssueHook(trx, acting, updated, 'update', changes);
+    }
+    if (body.state_event) updated = await moveIssueState(trx, acting, updated, body.state_event === 'close' ? 'closed' : 'opened');
+    return updated;
+  });
+}
+
+/** Deletes an issue with its notes and label links (events and assignees go by foreign key). */
+export async function deleteIssue(db: Db, issue: IssueRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await deleteNotesOf(trx, { type: 'Issue', id: issue.id });
+    await trx.deleteFrom('label_links').where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
+    await trx.deleteFrom('issues').where('id', '=', issue.id).execute();
   });
 }

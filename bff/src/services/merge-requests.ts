@@ -1,14 +1,19 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { LabelRow, MergeRequestRow, MilestoneRow, UserRow } from '../db/schema.ts';
-import type { MergeRequestCreateBody } from '../../../shared/src/merge-requests.ts';
-import { conflict, notFound, validationFailed } from './errors.ts';
+import type { Database, LabelRow, MergeRequestRow, MilestoneRow, UserRow } from '../db/schema.ts';
+import type { MergeRequestCreateBody, MergeRequestListQuery, MergeRequestUpdateBody } from '../../../shared/src/merge-requests.ts';
+import { conflict, notFound, unprocessable, validationFailed } from './errors.ts';
+import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
+import { compare } from './compare.ts';
+import { sharedConditions } from './work-item-filters.ts';
+import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { resolveCommit } from './branches.ts';
 import { gitText } from './git-run.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
-import { recordMilestoneEvent } from './resource-state-events.ts';
-import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
-import type { Acting } from './issues.ts';
+import { assigneesGiven, changeLabels, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
+import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.ts';
+import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
+import type { Acting, IssueListWhere } from './issues.ts';
 
 /** A merge request with what its presenter shows. */
 export interface MergeRequestView {
@@ -162,3 +167,140 @@ export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise
 }
 
 export const mergeRequestView = async (db: Db, mr: MergeRequestRow): Promise<MergeRequestView> => (await mergeRequestViews(db, [mr]))[0];
+
+/** An opened merge request follows its source branch: its sha and merge base as the repository has them now. */
+export async function refreshHead(db: Db, repo: Repo, mr: MergeRequestRow): Promise<MergeRequestRow> {
+  if (mr.state !== 'opened') return mr;
+  const [sha, target] = await Promise.all([branchHead(repo, mr.source_branch), branchHead(repo, mr.target_branch)]);
+  if (!sha || !target) return mr;
+  const base = await mergeBase(repo, sha, target);
+  if (sha === mr.sha && base === mr.base_sha) return mr;
+  return db.updateTable('merge_requests').set({ sha, base_sha: base }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What the merge request brings: its commits (oldest first) and its diffs from the merge base. */
+export function changesOf(repo: Repo, mr: MergeRequestRow) {
+  return compare(repo.dir, mr.base_sha ?? `refs/heads/${mr.target_branch}`, mr.sha ?? `refs/heads/${mr.source_branch}`, mr.base_sha !== null);
+}
+
+export type MergeRequestListWhere = IssueListWhere;
+
+export function listMergeRequests(db: Db, where: MergeRequestListWhere, me: number | null, q: MergeRequestListQuery, page: PageRequest): Promise<Page<MergeRequestRow>> {
+  let query = db.selectFrom('merge_requests').selectAll('merge_requests');
+  if ('projectId' in where) query = query.where('merge_requests.project_id', '=', where.projectId);
+  else
+    query = query.where('merge_requests.project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+        .select('projects.id')
+        .where('groups.traversal', 'like', `${where.traversal}%`)
+        .where((e) => where.projects(e as unknown as ExpressionBuilder<Database, 'projects'>)),
+    );
+  const state = q.state ?? 'all';
+  if (state !== 'all') query = query.where('merge_requests.state', '=', state);
+  if (q.source_branch) query = query.where('merge_requests.source_branch', '=', q.source_branch);
+  if (q.target_branch) query = query.where('merge_requests.target_branch', '=', q.target_branch);
+  const draft = q.draft ?? (q.wip === undefined ? undefined : q.wip === 'yes');
+  if (draft !== undefined) query = query.where('merge_requests.draft', '=', draft ? 1 : 0);
+  if (q.reviewer_id !== undefined || q.reviewer_username !== undefined) {
+    const r = String(q.reviewer_id ?? '').toLowerCase();
+    const reviewed = (cond: Expression<SqlBool> | null) => (eb: ExpressionBuilder<Database, 'merge_requests'>) =>
+      eb.exists(sql`(SELECT 1 FROM merge_request_reviewers r WHERE r.merge_request_id = merge_requests.id${cond === null ? sql`` : sql` AND ${cond}`})`);
+    if (r === 'none') query = query.where((eb) => eb.not(reviewed(null)(eb)));
+    else if (r === 'any') query = query.where(reviewed(null));
+    else if (q.reviewer_id !== undefined) query = query.where(reviewed(sql<boolean>`r.user_id = ${Number(q.reviewer_id)}`));
+    else query = query.where(reviewed(sql<boolean>`r.user_id IN (SELECT id FROM users WHERE lower(username) = ${q.reviewer_username!.toLowerCase()})`));
+  }
+  query = query.where(sharedConditions('merge_requests', q, me));
+  const dir = q.sort ?? 'desc';
+  const order = q.order_by === 'updated_at' || q.order_by === 'title' || q.order_by === 'merged_at' ? q.order_by : 'created_at';
+  return offsetPage(query.orderBy(`merge_requests.${order}`, dir).orderBy('merge_requests.id', dir), page);
+}
+
+/**
+ * Changes a merge request as PUT asks: fields, target branch (the branch checks again), labels,
+ * assignees, reviewers, milestone (resource events), and close/reopen (a state event each);
+ * one "update" webhook with the changes, and "close"/"reopen" ones for the state.
+ */
+export async function updateMergeRequest(db: Db, repo: Repo, acting: Acting, mr: MergeRequestRow, body: MergeRequestUpdateBody): Promise<MergeRequestRow> {
+  if (mr.state === 'merged' && (body.state_event || body.target_branch)) throw unprocessable('Cannot change a merged merge request');
+  const reopening = body.state_event === 'reopen' && mr.state === 'closed';
+  const target = body.target_branch ?? mr.target_branch;
+  let heads: { sha: string; base: string | null } | undefined;
+  if (body.target_branch !== undefined || reopening) heads = await checkBranches(db, repo, mr.project_id, mr.source_branch, target, mr.id);
+  return db.transaction().execute(async (trx) => {
+    const changes: Changes = {};
+    const patch: Partial<Record<keyof MergeRequestRow, unknown>> = {};
+    const set = <K extends keyof MergeRequestRow>(key: K, value: MergeRequestRow[K] | undefined) => {
+      if (value === undefined || value === mr[key]) return;
+      patch[key] = value;
+      changes[key] = { previous: mr[key], current: value };
+    };
+    set('title', body.title);
+    if (body.title !== undefined) set('draft', isDraftTitle(body.title) ? 1 : 0);
+    if (body.description !== undefined) set('description', body.description);
+    set('target_branch', body.target_branch);
+    if (heads) {
+      set('sha', heads.sha);
+      set('base_sha', heads.base);
+    }
+    if (body.squash !== undefined) set('squash', body.squash ? 1 : 0);
+    if (body.remove_source_branch !== undefined) set('force_remove_source_branch', body.remove_source_branch ? 1 : 0);
+    if (body.discussion_locked !== undefined) set('discussion_locked', body.discussion_locked ? 1 : 0);
+    if (body.milestone_id !== undefined) set('milestone_id', (await milestoneFor(trx, acting, body.milestone_id))?.id ?? null);
+    const now = nowIso();
+    let updated = mr;
+    if (Object.keys(patch).length) {
+      updated = await trx.updateTable('merge_requests').set({ ...(patch as object), updated_by_id: acting.user.id, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+    }
+    if ('milestone_id' in patch) {
+      if (mr.milestone_id !== null) await recordMilestoneEvent(trx, acting.user, { merge_request_id: mr.id }, mr.milestone_id, 'remove', mr.state);
+      if (updated.milestone_id !== null) await recordMilestoneEvent(trx, acting.user, { merge_request_id: mr.id }, updated.milestone_id, 'add', mr.state);
+    }
+    const labelChange = await changeLabels(trx, acting, 'MergeRequest', mr.id, body);
+    if (labelChange) changes.labels = labelChange;
+    for (const [key, table, ids] of [
+      ['assignees', 'merge_request_assignees', assigneesGiven(body)],
+      ['reviewers', 'merge_request_reviewers', body.reviewer_ids],
+    ] as const) {
+      if (ids === undefined) continue;
+      const read = async () => (await trx.selectFrom(table).select('user_id').where('merge_request_id', '=', mr.id).execute()).map((a) => a.user_id);
+      const before = await read();
+      await setMergeRequestUsers(trx, table, mr.id, ids);
+      const after = await read();
+      if (before.join() !== after.join()) changes[key] = { previous: before, current: after };
+    }
+    if (Object.keys(changes).length) {
+      if (!Object.keys(patch).length) updated = await trx.updateTable('merge_requests').set({ updated_by_id: acting.user.id, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+      changes.updated_at = { previous: mr.updated_at, current: updated.updated_at };
+      await recordActivity(trx, { projectId: mr.project_id }, acting.user, 'updated', { type: 'MergeRequest', id: mr.id });
+      await fireMergeRequestHook(trx, acting, updated, 'update', changes);
+    }
+    if (body.state_event) updated = await moveMergeRequestState(trx, acting, updated, body.state_event === 'close' ? 'closed' : 'opened');
+    return updated;
+  });
+}
+
+/** Closes or reopens a merge request (nothing when it already is so), with its state event, activity, system note and webhook. */
+export async function moveMergeRequestState(trx: Db, acting: Acting, mr: MergeRequestRow, to: 'opened' | 'closed'): Promise<MergeRequestRow> {
+  if (mr.state === to || mr.state === 'merged') return mr;
+  const now = nowIso();
+  const columns = to === 'closed' ? { state: to, closed_at: now, closed_by_id: acting.user.id } : { state: to, closed_at: null, closed_by_id: null };
+  const moved = await trx.updateTable('merge_requests').set({ ...columns, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+  const action = to === 'closed' ? 'closed' : 'reopened';
+  await recordStateEvent(trx, acting.user, { merge_request_id: mr.id }, action);
+  await recordActivity(trx, { projectId: mr.project_id }, acting.user, action, { type: 'MergeRequest', id: mr.id });
+  await createSystemNote(trx, { type: 'MergeRequest', id: mr.id, projectId: mr.project_id }, acting.user, action);
+  await fireMergeRequestHook(trx, acting, moved, to === 'closed' ? 'close' : 'reopen', { state_id: { previous: mr.state === 'closed' ? 2 : 1, current: to === 'closed' ? 2 : 1 } });
+  return moved;
+}
+
+/** Deletes a merge request with its notes and label links. */
+export async function deleteMergeRequest(db: Db, mr: MergeRequestRow): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await deleteNotesOf(trx, { type: 'MergeRequest', id: mr.id });
+    await trx.deleteFrom('label_links').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
+    await trx.deleteFrom('merge_requests').where('id', '=', mr.id).execute();
+  });
+}

@@ -5,6 +5,7 @@ import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
 import { onBranchesPushed } from '../trains/run.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
+import { closeIssuesFromPush } from './issue-closing.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
@@ -104,4 +105,5 @@ export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promis
     await onBranchesPushed(trx, pushed.project.id, refs);
     await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
   });
+  await closeIssuesFromPush(pushed, refs);
 }

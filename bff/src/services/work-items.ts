@@ -151,3 +151,28 @@ export async function recordActivity(
     .execute();
   if (where.projectId !== null) await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', where.projectId).execute();
 }
+
+/**
+ * Applies `labels` (replace), then `add_labels` and `remove_labels` to a target; answers the
+ * change as a hook's `labels` change (label objects before and after) or undefined.
+ */
+export async function changeLabels(
+  trx: Db,
+  scope: ProjectScope,
+  targetType: LabelTargetType,
+  targetId: number,
+  body: { labels?: string[]; add_labels?: string[]; remove_labels?: string[] },
+): Promise<{ previous: LabelRow[]; current: LabelRow[] } | undefined> {
+  if (body.labels === undefined && body.add_labels === undefined && body.remove_labels === undefined) return undefined;
+  const previous = (await labelsOf(trx, targetType, [targetId])).get(targetId) ?? [];
+  let ids = body.labels !== undefined ? (await labelsNamed(trx, scope, body.labels)).map((l) => l.id) : previous.map((l) => l.id);
+  if (body.add_labels?.length) ids = [...ids, ...(await labelsNamed(trx, scope, body.add_labels)).map((l) => l.id)];
+  if (body.remove_labels?.length) {
+    const gone = new Set(body.remove_labels);
+    const titles = new Map((await availableLabels(trx, scope).where('id', 'in', ids.length ? ids : [-1]).execute()).map((l) => [l.id, l.title]));
+    ids = ids.filter((id) => !gone.has(titles.get(id) ?? ''));
+  }
+  await setLabels(trx, targetType, targetId, ids);
+  const current = (await labelsOf(trx, targetType, [targetId])).get(targetId) ?? [];
+  return previous.map((l) => l.id).join() === current.map((l) => l.id).join() ? undefined : { previous, current };
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import '@mantine/charts/styles.css';
+import { LineChart } from '@mantine/charts';
+import { SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { GroupDetail } from '../../../../shared/src/groups.ts';
+import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
+import { burndownSeries, chartRange } from '../../../../shared/src/burndown.ts';
+import { useBurndownEvents } from '../../api/group-milestones.ts';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+
+/**
+ * Burndown (what is still open) and burnup (scope and completed) of a milestone, day by day,
+ * replayed from its burndown events; by issue count or by weight. Loaded lazily: it brings the
+ * charting library.
+ */
+export default function BurndownCharts({ group, milestone }: { group: GroupDetail; milestone: GroupMilestone }) {
+  const events = useBurndownEvents(group.id, milestone.id);
+  const [by, setBy] = useState<'count' | 'weight'>('count');
+  if (events.isPending) return <LoadingState label="Loading the burndown events…" />;
+  if (events.isError) return <ErrorState title="The charts could not be drawn" error={events.error} onRetry={() => void events.refetch()} />;
+  const range = chartRange(milestone, events.data, new Date().toISOString().slice(0, 10));
+  if (!range || events.data.length === 0) {
+    return <EmptyState title="Nothing to chart yet">The charts start once issues join the milestone; a start and a due date give them their span.</EmptyState>;
+  }
+  const days = burndownSeries(events.data, range.from, range.to);
+  const weight = by === 'weight';
+  const burndown = days.map((d) => ({ date: d.date.slice(5), Open: weight ? d.openWeight : d.openCount }));
+  const burnup = days.map((d) => ({ date: d.date.slice(5), Total: weight ? d.scopeWeight : d.scopeCount, Completed: weight ? d.completedWeight : d.completedCount }));
+  const last = days[days.length - 1];
+  const unit = weight ? 'weight' : 'issues';
+  return (
+    <Stack gap="sm">
+      <SegmentedControl
+        value={by}
+        onChange={(v) => setBy(v === 'weight' ? 'weight' : 'count')}
+        data={[
+          { value: 'count', label: 'Issues' },
+          { value: 'weight', label: 'Issue weight' },
+        ]}
+        aria-label="Chart by"
+        w="fit-content"
+      />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <figure style={{ margin: 0 }} aria-labelledby="burndown-title">
+          <Title order={4} size="h5" id="burndown-title">
+            Burndown chart
+          </Title>
+          <Text size="xs" c="dimmed" mb="xs" data-testid="burndown-summary">
+            {weight ? last.openWeight : last.openCount} {unit} open on {last.date}
+          </Text>
+          <LineChart h={220} data={burndown} dataKey="date" series={[{ name: 'Open', color: 'orange.6' }]} curveType="stepAfter" withDots={false} />
+        </figure>
+        <figure style={{ margin: 0 }} aria-labelledby="burnup-title">
+          <Title order={4} size="h5" id="burnup-title">
+            Burnup chart
+          </Title>
+          <Text size="xs" c="dimmed" mb="xs" data-testid="burnup-summary">
+            {weight ? last.completedWeight : last.completedCount} of {weight ? last.scopeWeight : last.scopeCount} {unit} completed on {last.date}
+          </Text>
+          <LineChart
+            h={220}
+            data={burnup}
+            dataKey="date"
+            series={[
+              { name: 'Total', color: 'gray.6' },
+              { name: 'Completed', color: 'blue.6' },
+            ]}
+            curveType="stepAfter"
+            withDots={false}
+            withLegend
+          />
+        </figure>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,166 @@
+import { lazy, Suspense, useState } from 'react';
+import { Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import type { GroupDetail } from '../../../../shared/src/groups.ts';
+import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
+import { useGroupMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveGroupMilestone } from '../../api/group-milestones.ts';
+import { formatDate } from '../../components/format.ts';
+import { IconArrowLeft } from '../../components/icons.tsx';
+import { notifySuccess } from '../../components/notify.ts';
+import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { groupHref } from '../../routes.ts';
+import { DueBadge } from './MilestonesPage.tsx';
+import { MilestoneDialog } from './MilestoneDialog.tsx';
+import { issueColumns, mergeRequestColumns, progressOf, type BoardItem } from './milestone-board.ts';
+
+// The charting library is large: only the milestone page loads it, when it shows the charts.
+const BurndownCharts = lazy(() => import('./BurndownCharts.tsx'));
+
+/** One milestone: its progress, its issues and merge requests in columns, and its charts. */
+export function MilestoneDetail({ group, iid, canPlan }: { group: GroupDetail; iid: number; canPlan: boolean }) {
+  const found = useGroupMilestoneByIid(group.id, iid);
+  const back = (
+    <Button component={Link} to={groupHref(group.full_path, 'milestones')} variant="default" leftSection={<IconArrowLeft size={16} />}>
+      All milestones
+    </Button>
+  );
+  if (found.isPending) return <LoadingState label="Loading the milestone…" />;
+  if (found.isError) return <ErrorState title="The milestone could not be loaded" error={found.error} onRetry={() => void found.refetch()} />;
+  if (!found.data) return <NotFoundState title="No such milestone" action={back}>{group.full_name} has no milestone {iid}.</NotFoundState>;
+  return <Milestone group={group} milestone={found.data} canPlan={canPlan} back={back} />;
+}
+
+function Milestone({ group, milestone, canPlan, back }: { group: GroupDetail; milestone: GroupMilestone; canPlan: boolean; back: React.ReactNode }) {
+  const issues = useMilestoneIssues(group.id, milestone.id);
+  const mrs = useMilestoneMergeRequests(group.id, milestone.id);
+  const [editing, setEditing] = useState(false);
+  const save = useSaveGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not changed' } });
+  const closing = milestone.state === 'active';
+  const toggle = () =>
+    save.mutate({ id: milestone.id, body: { state_event: closing ? 'close' : 'activate' } }, { onSuccess: () => notifySuccess(closing ? 'Milestone closed' : 'Milestone reopened', `“${milestone.title}”.`) });
+  const progress = progressOf((issues.data ?? []) as BoardItem[]);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Group gap="xs">
+            <Title order={2} size="h3">
+              {milestone.title}
+            </Title>
+            <Badge variant="light" color={milestone.state === 'active' ? 'green' : 'gray'}>
+              {milestone.state === 'active' ? 'Open' : 'Closed'}
+            </Badge>
+            <DueBadge milestone={milestone} />
+          </Group>
+          <Text size="sm" c="dimmed">
+            {milestone.start_date ? `Starts ${formatDate(milestone.start_date)}` : 'No start date'} · {milestone.due_date ? `Due ${formatDate(milestone.due_date)}` : 'No due date'}
+          </Text>
+          {milestone.description && (
+            <Text size="sm" mt="xs" maw={720} style={{ whiteSpace: 'pre-wrap' }}>
+              {milestone.description}
+            </Text>
+          )}
+        </div>
+        <Group gap="xs">
+          {back}
+          {canPlan && (
+            <>
+              <Button variant="default" onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+              <Button variant="light" color={closing ? 'red' : 'green'} onClick={toggle} loading={save.isPending}>
+                {closing ? 'Close milestone' : 'Reopen milestone'}
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ProgressCard label="Issues closed" done={progress.closedCount} total={progress.count} unit="issues" />
+        <ProgressCard label="Weight completed" done={progress.closedWeight} total={progress.weight} unit="weight" />
+      </SimpleGrid>
+
+      <Card withBorder component="section" aria-labelledby="milestone-charts">
+        <Title order={3} size="h4" id="milestone-charts" mb="sm">
+          Burndown and burnup
+        </Title>
+        <Suspense fallback={<LoadingState label="Loading the charts…" />}>
+          <BurndownCharts group={group} milestone={milestone} />
+        </Suspense>
+      </Card>
+
+      <Tabs defaultValue="issues" variant="outline" aria-label="Milestone contents">
+        <Tabs.List>
+          <Tabs.Tab value="issues">Issues {issues.data ? `(${issues.data.length})` : ''}</Tabs.Tab>
+          <Tabs.Tab value="merge_requests">Merge requests {mrs.data ? `(${mrs.data.length})` : ''}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="issues" pt="md">
+          <Board query={issues} columns={issueColumns} what="issues" />
+        </Tabs.Panel>
+        <Tabs.Panel value="merge_requests" pt="md">
+          <Board query={mrs} columns={mergeRequestColumns} what="merge requests" />
+        </Tabs.Panel>
+      </Tabs>
+      <MilestoneDialog group={group} milestone={milestone} opened={editing} onClose={() => setEditing(false)} />
+    </Stack>
+  );
+}
+
+function ProgressCard({ label, done, total, unit }: { label: string; done: number; total: number; unit: string }) {
+  const percent = total === 0 ? 0 : Math.round((done / total) * 100);
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb={6}>
+        <Text size="sm" fw={600}>
+          {label}
+        </Text>
+        <Text size="sm" aria-label={`${label}: ${done} of ${total} ${unit}`}>
+          {done} / {total} ({percent}%)
+        </Text>
+      </Group>
+      <Progress value={percent} aria-label={label} />
+    </Card>
+  );
+}
+
+/** The platform's milestone board: each column a state the items are in. */
+function Board({ query, columns, what }: { query: { data?: unknown[]; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }; columns: { title: string; holds: (i: BoardItem) => boolean }[]; what: string }) {
+  if (query.isPending) return <LoadingState label={`Loading ${what}…`} />;
+  if (query.isError) return <ErrorState title={`The ${what} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
+  const items = (query.data ?? []) as BoardItem[];
+  if (items.length === 0) return <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of the group’s projects to see them here.</EmptyState>;
+  return (
+    <SimpleGrid cols={{ base: 1, md: columns.length }}>
+      {columns.map((c) => {
+        const held = items.filter(c.holds);
+        return (
+          <Card withBorder key={c.title} component="section" aria-label={`${c.title} ${what}`} padding="sm">
+            <Group justify="space-between" mb="xs">
+              <Text fw={600} size="sm">
+                {c.title}
+              </Text>
+              <Badge variant="light" color="gray">
+                {held.length}
+              </Badge>
+            </Group>
+            <Stack gap={6}>
+              {held.map((i) => (
+                <Card key={i.id} withBorder padding="xs">
+                  <Anchor href={i.web_url} size="sm" fw={500}>
+                    {i.title}
+                  </Anchor>
+                  <Text size="xs" c="dimmed">
+                    {i.references?.full ?? `#${i.iid}`}
+                    {typeof i.weight === 'number' ? ` · weight ${i.weight}` : ''}
+                  </Text>
+                </Card>
+              ))}
+            </Stack>
+          </Card>
+        );
+      })}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,199 @@
+import { useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Menu, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Link, useParams } from 'react-router';
+import { dueStatus, type GroupMilestone } from '../../../../shared/src/group-milestones.ts';
+import type { GroupDetail } from '../../../../shared/src/groups.ts';
+import { useDeleteGroupMilestone, useGroupMilestones, useSaveGroupMilestone, type MilestonesQuery } from '../../api/group-milestones.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { formatDate } from '../../components/format.ts';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { useListParams, useSearchBox } from '../../components/list-params.ts';
+import { notifySuccess } from '../../components/notify.ts';
+import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { groupHref } from '../../routes.ts';
+import { useGroupContext } from '../groups/group-context.ts';
+import { MilestoneDetail } from './MilestoneDetail.tsx';
+import { MilestoneDialog } from './MilestoneDialog.tsx';
+
+/** /groups/<full path>/-/milestones[/<iid>]: the group's milestones, or one of them. */
+export default function MilestonesPage() {
+  const { '*': splat = '' } = useParams();
+  const { group, role } = useGroupContext();
+  const at = splat.indexOf('/-/');
+  const rest = (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+  const canPlan = role.can('admin_milestones');
+  if (rest.length === 0) return <MilestonesList key={group.id} group={group} canPlan={canPlan} canDelete={role.can('destroy_milestones')} />;
+  if (rest.length === 1 && /^\d{1,9}$/.test(rest[0])) return <MilestoneDetail key={rest[0]} group={group} iid={Number(rest[0])} canPlan={canPlan} />;
+  return (
+    <NotFoundState
+      title="No such milestone page"
+      action={
+        <Button component={Link} to={groupHref(group.full_path, 'milestones')} variant="default">
+          All milestones
+        </Button>
+      }
+    >
+      There is nothing at “{rest.join('/')}” here.
+    </NotFoundState>
+  );
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Past due, upcoming or due within a week: what the platform's list warns about. */
+export function DueBadge({ milestone }: { milestone: GroupMilestone }) {
+  const status = dueStatus(milestone, today());
+  if (status === 'past_due') return <Badge color="red" variant="light">Past due</Badge>;
+  if (status === 'upcoming') return <Badge color="blue" variant="light">Upcoming</Badge>;
+  if (status === 'due_soon') return <Badge color="orange" variant="light">Due soon</Badge>;
+  if (milestone.state === 'closed') return <Badge color="gray" variant="light">Closed</Badge>;
+  return null;
+}
+
+const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/** State tab, search and a date range (both ends, as the API takes them) live in the URL. */
+function useMilestoneParams() {
+  const list = useListParams();
+  const state: 'active' | 'closed' = list.get('state') === 'closed' ? 'closed' : 'active';
+  const from = isDate(list.get('from')) ? list.get('from') : '';
+  const to = isDate(list.get('to')) ? list.get('to') : '';
+  const ranged = Boolean(from && to && from <= to);
+  const query: MilestonesQuery = { state, search: list.search || undefined, ...(ranged && { start_date: from, end_date: to }), page: list.page };
+  return { ...list, state, from, to, query, filtered: Boolean(list.search || ranged) };
+}
+
+const col = createColumnHelper<GroupMilestone>();
+
+function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; canPlan: boolean; canDelete: boolean }) {
+  const params = useMilestoneParams();
+  const searchBox = useSearchBox(params.search, params.update);
+  const milestones = useGroupMilestones(group.id, params.query);
+  const [editing, setEditing] = useState<GroupMilestone | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<GroupMilestone | null>(null);
+  const save = useSaveGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not changed' } });
+  const remove = useDeleteGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not deleted' } });
+
+  const setState = (m: GroupMilestone, state_event: 'close' | 'activate') =>
+    save.mutate({ id: m.id, body: { state_event } }, { onSuccess: () => notifySuccess(state_event === 'close' ? 'Milestone closed' : 'Milestone reopened', `“${m.title}” is ${state_event === 'close' ? 'closed' : 'open again'}.`) });
+
+  const columns = useMemo(
+    () => [
+      col.accessor('title', {
+        header: 'Milestone',
+        cell: ({ row }) => (
+          <Anchor component={Link} to={`${groupHref(group.full_path, 'milestones')}/${row.original.iid}`} fw={600} size="sm">
+            {row.original.title}
+          </Anchor>
+        ),
+      }),
+      col.accessor('start_date', { header: 'Starts', cell: (i) => formatDate(i.getValue()) }),
+      col.accessor('due_date', { header: 'Due', cell: (i) => formatDate(i.getValue()) }),
+      col.display({ id: 'status', header: 'Status', cell: ({ row }) => <DueBadge milestone={row.original} /> }),
+      col.display({
+        id: 'actions',
+        header: () => <span className="gh-visually-hidden">Actions</span>,
+        cell: ({ row }) =>
+          (canPlan || canDelete) && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Button size="compact-sm" variant="default" aria-label={`Actions for ${row.original.title}`}>
+                  Actions
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {canPlan && <Menu.Item onClick={() => setEditing(row.original)}>Edit</Menu.Item>}
+                {canPlan && row.original.state === 'active' && <Menu.Item onClick={() => setState(row.original, 'close')}>Close</Menu.Item>}
+                {canPlan && row.original.state === 'closed' && <Menu.Item onClick={() => setState(row.original, 'activate')}>Reopen</Menu.Item>}
+                {canDelete && (
+                  <Menu.Item color="red" onClick={() => setDeleting(row.original)}>
+                    Delete
+                  </Menu.Item>
+                )}
+              </Menu.Dropdown>
+            </Menu>
+          ),
+      }),
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [group.full_path, canPlan, canDelete],
+  );
+
+  const items = milestones.data?.items ?? [];
+  let body: React.ReactNode;
+  if (milestones.isPending) body = <LoadingState label="Loading milestones…" />;
+  else if (milestones.isError) body = <ErrorState title="Milestones could not be loaded" error={milestones.error} onRetry={() => void milestones.refetch()} />;
+  else if (items.length === 0) {
+    body = params.filtered ? (
+      <EmptyState title="No milestones match">Change the search or the dates.</EmptyState>
+    ) : (
+      <EmptyState title={params.state === 'closed' ? 'No closed milestones' : 'No open milestones'} action={canPlan && params.state === 'active' && <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>New milestone</Button>}>
+        A milestone gathers the issues and merge requests of {group.full_name}’s projects that are due together, and charts their progress.
+      </EmptyState>
+    );
+  } else body = <DataTable label={params.state === 'closed' ? 'Closed milestones' : 'Open milestones'} items={items} columns={columns} getRowId={(m) => String(m.id)} busy={milestones.isFetching} />;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2} size="h3">
+            Milestones
+          </Title>
+          <Text c="dimmed" size="sm" maw={640}>
+            Plan what the group’s projects deliver by a date, and follow it with burndown and burnup charts.
+          </Text>
+        </div>
+        {canPlan && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            New milestone
+          </Button>
+        )}
+      </Group>
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput label="Search" placeholder="Title or description" leftSection={<IconSearch size={16} />} value={searchBox.value} onChange={searchBox.onChange} w={260} />
+        <TextInput label="Active from" type="date" value={params.from} onChange={(e) => params.update({ from: e.currentTarget.value || null })} />
+        <TextInput label="Active to" type="date" value={params.to} onChange={(e) => params.update({ to: e.currentTarget.value || null })} />
+        {(params.from || params.to) && (
+          <Button variant="subtle" onClick={() => params.update({ from: null, to: null })}>
+            Clear dates
+          </Button>
+        )}
+      </Group>
+      <Tabs value={params.state} onChange={(v) => params.update({ state: v === 'closed' ? 'closed' : null })} variant="outline" aria-label="Milestone state">
+        <Tabs.List>
+          {(['active', 'closed'] as const).map((s) => (
+            <Tabs.Tab key={s} value={s} {...(s !== params.state && { 'aria-controls': undefined })}>
+              {s === 'active' ? 'Open' : 'Closed'}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value={params.state} pt="md">
+          {body}
+        </Tabs.Panel>
+      </Tabs>
+      <TablePager info={milestones.data?.page} shown={items.length} what={(n) => (n === 1 ? 'milestone' : 'milestones')} onPage={params.setPage} />
+      <MilestoneDialog group={group} milestone={editing === 'new' ? null : editing} opened={editing !== null} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={deleting ? `Delete “${deleting.title}”?` : ''}
+        confirmLabel="Delete milestone"
+        loading={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              notifySuccess('Milestone deleted', `“${deleting.title}” is gone.`);
+              setDeleting(null);
+            },
+          })
+        }
+        onClose={() => setDeleting(null)}
+      >
+        Its issues and merge requests stay, without a milestone. Its charts are lost.
+      </ConfirmDialog>
+    </Stack>
+  );
+}
