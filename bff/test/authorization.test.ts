@@ -60,9 +60,7 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   create_security_report: DEVELOPER,
   read_vulnerability: DEVELOPER,
   admin_vulnerability: MAINTAINER,
-  read_dependency: REPORTER,
   create_snippet: REPORTER,
-  admin_issue: REPORTER,
   // Security exports and the dependency list: Developers and up, as on the platform.
   create_vulnerability_export: DEVELOPER,
   read_dependency: DEVELOPER,

@@ -98,9 +98,7 @@ export const apiRoutes: RouteSpec[] = [
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes];
-/** The console's own endpoints (/api/console). */
-export const consoleRoutes: RouteSpec[] = [...sessionConsoleRoutes, ...exportConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -32,8 +32,7 @@ export const housekeepingJob = defineJob({
 });
 
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob];
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, exportJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };

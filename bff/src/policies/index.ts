@@ -99,8 +99,6 @@ export const projectRules = {
   read_vulnerability: atLeast(L.developer),
   /** Confirm, dismiss, resolve, revert: Maintainers and up since the platform's 17.0. */
   admin_vulnerability: atLeast(L.maintainer),
-  /** The dependency list: as the code (the platform's read_dependency). */
-  read_dependency: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
   /** Issues and notes: whoever can see the project may open and comment on its issues (when signed in). */
   create_issue: (a: Actor, s: ProjectSubject) => signedIn(a) && readProject(a, s),
   /** Triage (labels, assignees, milestone, state) of anyone's issues: Reporters; authors edit their own in the service. */

@@ -23,6 +23,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/dependency_list_exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of your dependency list exports (202 while it is generated, 200 when ready) */
+        get: operations["getDependency_list_exportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dependency_list_exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one of your finished dependency list exports (404 until it is finished) */
+        get: operations["getDependency_list_exportsIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -178,6 +212,23 @@ export type paths = {
         post?: never;
         /** Delete a custom attribute of a group */
         delete: operations["deleteGroupsIdCustom_attributesKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/dependency_list_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the dependencies of every project of the group and its subgroups (json_array or csv) */
+        post: operations["postGroupsIdDependency_list_exports"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -377,6 +428,115 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the issues of every project in the group and its subgroups that the caller may see (the project list’s filters) */
+        get: operations["getGroupsIdIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/iteration_cadences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the group’s iteration cadences (Gatehouse; the platform has GraphQL only) */
+        get: operations["getGroupsIdIteration_cadences"];
+        put?: never;
+        /** Create an iteration cadence; an automatic one schedules its iterations (Gatehouse, Reporter) */
+        post: operations["postGroupsIdIteration_cadences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/iteration_cadences/{cadence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an iteration cadence (Gatehouse) */
+        get: operations["getGroupsIdIteration_cadencesCadence_id"];
+        /** Update an iteration cadence (Gatehouse, Reporter) */
+        put: operations["putGroupsIdIteration_cadencesCadence_id"];
+        post?: never;
+        /** Delete an iteration cadence with its iterations (Gatehouse, Reporter) */
+        delete: operations["deleteGroupsIdIteration_cadencesCadence_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/iteration_cadences/{cadence_id}/iterations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the iterations of a cadence (Gatehouse) */
+        get: operations["getGroupsIdIteration_cadencesCadence_idIterations"];
+        put?: never;
+        /** Add an iteration to a cadence; dates may not overlap its others (Gatehouse, Reporter) */
+        post: operations["postGroupsIdIteration_cadencesCadence_idIterations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the group's labels and those it inherits from its groups (with_counts, include_ancestor_groups, search) */
+        get: operations["getGroupsIdLabels"];
+        put?: never;
+        /** Create a group label (name, color; description, priority) (Reporter) */
+        post: operations["postGroupsIdLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/labels/{label_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a label (by id or name) */
+        get: operations["getGroupsIdLabelsLabel_id"];
+        /** Update one of the group's own labels (new_name, color, description, priority) (Reporter) */
+        put: operations["putGroupsIdLabelsLabel_id"];
+        post?: never;
+        /** Delete one of the group's own labels (Reporter) */
+        delete: operations["deleteGroupsIdLabelsLabel_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/members": {
         parameters: {
             query?: never;
@@ -440,6 +600,111 @@ export type paths = {
         };
         /** Get a member of the group, inherited ones included */
         get: operations["getGroupsIdMembersAllUser_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the merge requests of every project in the group and its subgroups that the caller may see */
+        get: operations["getGroupsIdMerge_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the group’s milestones */
+        get: operations["getGroupsIdMilestones"];
+        put?: never;
+        /** Create a group milestone (Reporter) */
+        post: operations["postGroupsIdMilestones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a group milestone */
+        get: operations["getGroupsIdMilestonesMilestone_id"];
+        /** Update a group milestone; state_event closes or activates it (Reporter) */
+        put: operations["putGroupsIdMilestonesMilestone_id"];
+        post?: never;
+        /** Delete a group milestone (Developer) */
+        delete: operations["deleteGroupsIdMilestonesMilestone_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/burndown_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Burndown events of a group milestone: its issues joining, leaving, closing, reopening and changing weight */
+        get: operations["getGroupsIdMilestonesMilestone_idBurndown_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issues of a group milestone (not those of subgroups’ projects) */
+        get: operations["getGroupsIdMilestonesMilestone_idIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/milestones/{milestone_id}/merge_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Merge requests of a group milestone */
+        get: operations["getGroupsIdMilestonesMilestone_idMerge_requests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -626,6 +891,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/pipelines/{id}/dependency_list_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export a pipeline's bill of materials (sbom: CycloneDX 1.4) */
+        post: operations["postPipelinesIdDependency_list_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -709,6 +991,23 @@ export type paths = {
         get: operations["getProjectsIdDependencies"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/dependency_list_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the project's dependency list (dependency_list, cyclonedx_1_6_json or csv) */
+        post: operations["postProjectsIdDependency_list_exports"];
         delete?: never;
         options?: never;
         head?: never;
@@ -827,7 +1126,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the project’s issues (state, labels, milestone, assignee_id/username, author_id/username, search, iids[], created/updated after/before, confidential, weight, due_date; order_by, sort) */
+        get: operations["getProjectsIdIssues"];
         put?: never;
         /** Open an issue (title; description, labels by name, assignee_ids, milestone_id, weight, due_date, confidential) */
         post: operations["postProjectsIdIssues"];
@@ -846,9 +1146,11 @@ export type paths = {
         };
         /** Get an issue */
         get: operations["getProjectsIdIssuesIssue_iid"];
-        put?: never;
+        /** Edit an issue: its author or a Reporter and up; triage fields (labels, add_labels, remove_labels, assignee_ids, milestone_id, weight, due_date) for Reporters and up; state_event close|reopen */
+        put: operations["putProjectsIdIssuesIssue_iid"];
         post?: never;
-        delete?: never;
+        /** Delete an issue (Owner or administrator) */
+        delete: operations["deleteProjectsIdIssuesIssue_iid"];
         options?: never;
         head?: never;
         patch?: never;
@@ -999,6 +1301,94 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/issues/{issue_iid}/resource_state_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state changes of an issue (close, reopen), oldest first; creation is not one */
+        get: operations["getProjectsIdIssuesIssue_iidResource_state_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/resource_state_events/{resource_state_event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One state change of an issue */
+        get: operations["getProjectsIdIssuesIssue_iidResource_state_eventsResource_state_event_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/iterations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the iterations of the project’s groups */
+        get: operations["getProjectsIdIterations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's labels and those it inherits from its groups (with_counts, include_ancestor_groups, search) */
+        get: operations["getProjectsIdLabels"];
+        put?: never;
+        /** Create a project label (name, color; description, priority) (Reporter) */
+        post: operations["postProjectsIdLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/labels/{label_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a label (by id or name) */
+        get: operations["getProjectsIdLabelsLabel_id"];
+        /** Update one of the project's own labels (new_name, color, description, priority) (Reporter) */
+        put: operations["putProjectsIdLabelsLabel_id"];
+        post?: never;
+        /** Delete one of the project's own labels (Reporter) */
+        delete: operations["deleteProjectsIdLabelsLabel_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/members": {
         parameters: {
             query?: never;
@@ -1077,7 +1467,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the project’s merge requests (state, labels, milestone, author, assignee, reviewer, source/target branch, draft, search, iids[], dates; order_by, sort) */
+        get: operations["getProjectsIdMerge_requests"];
         put?: never;
         /** Open a merge request between two existing branches (400 a branch is missing, 409 one is already open for them) (Developer) */
         post: operations["postProjectsIdMerge_requests"];
@@ -1096,9 +1487,11 @@ export type paths = {
         };
         /** Get a merge request (sha, diff_refs, merge_status, detailed_merge_status) */
         get: operations["getProjectsIdMerge_requestsMerge_request_iid"];
-        put?: never;
+        /** Edit a merge request (title, description, target_branch, state_event close|reopen, labels, add_labels, remove_labels, assignee_ids, reviewer_ids, milestone_id) (Developer) */
+        put: operations["putProjectsIdMerge_requestsMerge_request_iid"];
         post?: never;
-        delete?: never;
+        /** Delete a merge request (Owner or administrator) */
+        delete: operations["deleteProjectsIdMerge_requestsMerge_request_iid"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1140,6 +1533,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/merge_requests/{merge_request_iid}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merge request with its changes (diffs from the merge base) */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The commits of a merge request, newest first */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/merge_requests/{merge_request_iid}/context_commits": {
         parameters: {
             query?: never;
@@ -1154,6 +1581,23 @@ export type paths = {
         post: operations["postProjectsIdMerge_requestsMerge_request_iidContext_commits"];
         /** Remove context commits from a merge request (Developer) */
         delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidContext_commits"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/diffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The diffs of a merge request, a page of files at a time */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidDiffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1244,6 +1688,40 @@ export type paths = {
         post?: never;
         /** Remove an emoji reaction from a comment on a merge request: its author or an administrator */
         delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidNotesNote_idAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/resource_state_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state changes of a merge request (close, reopen, merge), oldest first */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidResource_state_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/resource_state_events/{resource_state_event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One state change of a merge request */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidResource_state_eventsResource_state_event_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1900,6 +2378,91 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/security/groups/{id}/vulnerability_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the vulnerabilities of every project of the group and its subgroups; one export in progress per user and group */
+        post: operations["postSecurityGroupsIdVulnerability_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/projects/{id}/vulnerability_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the project's vulnerabilities (CSV, or PDF where enabled); one export in progress per user and project */
+        post: operations["postSecurityProjectsIdVulnerability_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/vulnerability_exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the vulnerabilities of the projects on the caller's security dashboard */
+        post: operations["postSecurityVulnerability_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/vulnerability_exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of your vulnerability exports (202 until it is finished) */
+        get: operations["getSecurityVulnerability_exportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/vulnerability_exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one of your finished vulnerability exports (404 until it is finished) */
+        get: operations["getSecurityVulnerability_exportsIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -2314,6 +2877,111 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDependency_list_exportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        download: string;
+                        expires_at: string;
+                        /** @enum {string} */
+                        export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                        has_finished: boolean;
+                        id: number;
+                        self: string;
+                        send_email: boolean;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDependency_list_exportsIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4544,6 +5212,118 @@ export interface operations {
             };
         };
     };
+    postGroupsIdDependency_list_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        download: string;
+                        expires_at: string;
+                        /** @enum {string} */
+                        export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                        has_finished: boolean;
+                        id: number;
+                        self: string;
+                        send_email: boolean;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdDeploy_tokens: {
         parameters: {
             query?: {
@@ -6735,6 +7515,1417 @@ export interface operations {
             };
         };
     };
+    getGroupsIdIssues: {
+        parameters: {
+            query?: {
+                assignee_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                assignee_username?: string[];
+                author_id?: number | string;
+                author_username?: string;
+                confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                created_after?: string;
+                created_before?: string;
+                due_date?: "0" | "any" | "today" | "tomorrow" | "overdue" | "week" | "month" | "next_month_and_previous_two_weeks";
+                iids?: (number | string)[];
+                in?: string;
+                issue_type?: "issue" | "incident" | "test_case" | "task";
+                labels?: string[];
+                milestone?: string;
+                milestone_id?: string;
+                non_archived?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                order_by?: "created_at" | "updated_at" | "priority" | "due_date" | "relative_position" | "label_priority" | "milestone_due" | "popularity" | "weight" | "title";
+                page?: number | string;
+                per_page?: number | string;
+                scope?: "created_by_me" | "assigned_to_me" | "all" | "created-by-me" | "assigned-to-me";
+                search?: string;
+                sort?: "asc" | "desc";
+                state?: "opened" | "closed" | "all";
+                updated_after?: string;
+                updated_before?: string;
+                weight?: ("None" | "Any") | (number | string);
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdIteration_cadences: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        automatic: boolean;
+                        created_at: string;
+                        description: string | null;
+                        duration_in_weeks: number | null;
+                        group_id: number;
+                        id: number;
+                        iterations_in_advance: number | null;
+                        roll_over: boolean;
+                        start_date: string | null;
+                        title: string;
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdIteration_cadences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    automatic?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    duration_in_weeks?: number | string;
+                    iterations_in_advance?: number | string;
+                    roll_over?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_date?: string;
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    active?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    automatic?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    duration_in_weeks?: number | string;
+                    iterations_in_advance?: number | string;
+                    roll_over?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_date?: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        automatic: boolean;
+                        created_at: string;
+                        description: string | null;
+                        duration_in_weeks: number | null;
+                        group_id: number;
+                        id: number;
+                        iterations_in_advance: number | null;
+                        roll_over: boolean;
+                        start_date: string | null;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdIteration_cadencesCadence_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cadence_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        automatic: boolean;
+                        created_at: string;
+                        description: string | null;
+                        duration_in_weeks: number | null;
+                        group_id: number;
+                        id: number;
+                        iterations_in_advance: number | null;
+                        roll_over: boolean;
+                        start_date: string | null;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdIteration_cadencesCadence_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cadence_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    automatic?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    duration_in_weeks?: number | string;
+                    iterations_in_advance?: number | string;
+                    roll_over?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_date?: string;
+                    title?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    active?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    automatic?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    duration_in_weeks?: number | string;
+                    iterations_in_advance?: number | string;
+                    roll_over?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    start_date?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        automatic: boolean;
+                        created_at: string;
+                        description: string | null;
+                        duration_in_weeks: number | null;
+                        group_id: number;
+                        id: number;
+                        iterations_in_advance: number | null;
+                        roll_over: boolean;
+                        start_date: string | null;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGroupsIdIteration_cadencesCadence_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cadence_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdIteration_cadencesCadence_idIterations: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                state?: "opened" | "upcoming" | "current" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                cadence_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        sequence: number;
+                        start_date: string;
+                        state: number;
+                        title: string | null;
+                        updated_at: string;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdIteration_cadencesCadence_idIterations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cadence_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    due_date: string;
+                    start_date: string;
+                    title?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string | null;
+                    due_date: string;
+                    start_date: string;
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        sequence: number;
+                        start_date: string;
+                        state: number;
+                        title: string | null;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdLabels: {
+        parameters: {
+            query?: {
+                include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendant_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                only_group_labels?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                with_counts?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color: string;
+                    description?: string | null;
+                    name: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color: string;
+                    description?: string | null;
+                    name: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    description?: string | null;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    description?: string | null;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGroupsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdMembers: {
         parameters: {
             query?: {
@@ -7390,6 +9581,1211 @@ export interface operations {
                         state: "active" | "blocked" | "deactivated";
                         username: string;
                         web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMerge_requests: {
+        parameters: {
+            query?: {
+                assignee_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                assignee_username?: string[];
+                author_id?: number | string;
+                author_username?: string;
+                created_after?: string;
+                created_before?: string;
+                draft?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                iids?: (number | string)[];
+                in?: string;
+                labels?: string[];
+                milestone?: string;
+                milestone_id?: string;
+                order_by?: "created_at" | "updated_at" | "title" | "merged_at" | "label_priority" | "milestone_due" | "popularity" | "priority";
+                page?: number | string;
+                per_page?: number | string;
+                reviewer_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                reviewer_username?: string;
+                scope?: "created_by_me" | "assigned_to_me" | "all" | "created-by-me" | "assigned-to-me";
+                search?: string;
+                sort?: "asc" | "desc";
+                source_branch?: string;
+                state?: "opened" | "closed" | "locked" | "merged" | "all";
+                target_branch?: string;
+                updated_after?: string;
+                updated_before?: string;
+                view?: "simple";
+                wip?: "yes" | "no";
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        draft: boolean;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        merge_commit_sha: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestones: {
+        parameters: {
+            query?: {
+                containing_date?: string;
+                end_date?: string;
+                iids?: (number | string)[];
+                include_ancestors?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendants?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_parent_milestones?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                search_title?: string;
+                start_date?: string;
+                state?: "active" | "closed";
+                title?: string;
+                updated_after?: string;
+                updated_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postGroupsIdMilestones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    title: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    /** @enum {string} */
+                    state_event?: "close" | "activate";
+                    title?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string | null;
+                    due_date?: string | "" | null;
+                    start_date?: string | "" | null;
+                    /** @enum {string} */
+                    state_event?: "close" | "activate";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string | null;
+                        expired: boolean;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "active" | "closed";
+                        title: string;
+                        updated_at: string;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGroupsIdMilestonesMilestone_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idBurndown_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "created" | "closed" | "reopened" | "removed" | "weight";
+                        created_at: string;
+                        issue_id: number;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idIssues: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdMilestonesMilestone_idMerge_requests: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                milestone_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        draft: boolean;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        merge_commit_sha: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -8992,6 +12388,117 @@ export interface operations {
             };
         };
     };
+    postPipelinesIdDependency_list_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        download: string;
+                        expires_at: string;
+                        /** @enum {string} */
+                        export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                        has_finished: boolean;
+                        id: number;
+                        self: string;
+                        send_email: boolean;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjects: {
         parameters: {
             query?: {
@@ -9850,6 +13357,118 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdDependency_list_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        download: string;
+                        expires_at: string;
+                        /** @enum {string} */
+                        export_type: "dependency_list" | "sbom" | "cyclonedx_1_6_json" | "json_array" | "csv";
+                        has_finished: boolean;
+                        id: number;
+                        self: string;
+                        send_email: boolean;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11021,6 +14640,234 @@ export interface operations {
             };
         };
     };
+    getProjectsIdIssues: {
+        parameters: {
+            query?: {
+                assignee_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                assignee_username?: string[];
+                author_id?: number | string;
+                author_username?: string;
+                confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                created_after?: string;
+                created_before?: string;
+                due_date?: "0" | "any" | "today" | "tomorrow" | "overdue" | "week" | "month" | "next_month_and_previous_two_weeks";
+                iids?: (number | string)[];
+                in?: string;
+                issue_type?: "issue" | "incident" | "test_case" | "task";
+                labels?: string[];
+                milestone?: string;
+                milestone_id?: string;
+                non_archived?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                order_by?: "created_at" | "updated_at" | "priority" | "due_date" | "relative_position" | "label_priority" | "milestone_due" | "popularity" | "weight" | "title";
+                page?: number | string;
+                per_page?: number | string;
+                scope?: "created_by_me" | "assigned_to_me" | "all" | "created-by-me" | "assigned-to-me";
+                search?: string;
+                sort?: "asc" | "desc";
+                state?: "opened" | "closed" | "all";
+                updated_after?: string;
+                updated_before?: string;
+                weight?: ("None" | "Any") | (number | string);
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     postProjectsIdIssues: {
         parameters: {
             query?: never;
@@ -11419,6 +15266,325 @@ export interface operations {
                         weight: number | null;
                     };
                 };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdIssuesIssue_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add_labels?: string[];
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    due_date?: string | "" | null;
+                    epic_id?: null | "" | (number | string);
+                    /** @enum {string} */
+                    issue_type?: "issue" | "incident" | "test_case" | "task";
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_labels?: string[];
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                    weight?: null | "" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    add_labels?: string[];
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    due_date?: string | "" | null;
+                    epic_id?: null | "" | (number | string);
+                    /** @enum {string} */
+                    issue_type?: "issue" | "incident" | "test_case" | "task";
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_labels?: string[];
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    title?: string;
+                    updated_at?: string;
+                    weight?: null | "" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdIssuesIssue_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -13977,6 +18143,777 @@ export interface operations {
             };
         };
     };
+    getProjectsIdIssuesIssue_iidResource_state_events: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked" | "reopened";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidResource_state_eventsResource_state_event_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                resource_state_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked" | "reopened";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIterations: {
+        parameters: {
+            query?: {
+                in?: string[];
+                include_ancestors?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendants?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                state?: "opened" | "upcoming" | "current" | "closed" | "all";
+                updated_after?: string;
+                updated_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        due_date: string;
+                        group_id: number;
+                        id: number;
+                        iid: number;
+                        sequence: number;
+                        start_date: string;
+                        state: number;
+                        title: string | null;
+                        updated_at: string;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdLabels: {
+        parameters: {
+            query?: {
+                include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                include_descendant_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                only_group_labels?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                with_counts?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color: string;
+                    description?: string | null;
+                    name: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color: string;
+                    description?: string | null;
+                    name: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    description?: string | null;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    description?: string | null;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdLabelsLabel_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                label_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMembers: {
         parameters: {
             query?: {
@@ -14676,6 +19613,243 @@ export interface operations {
             };
         };
     };
+    getProjectsIdMerge_requests: {
+        parameters: {
+            query?: {
+                assignee_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                assignee_username?: string[];
+                author_id?: number | string;
+                author_username?: string;
+                created_after?: string;
+                created_before?: string;
+                draft?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                iids?: (number | string)[];
+                in?: string;
+                labels?: string[];
+                milestone?: string;
+                milestone_id?: string;
+                order_by?: "created_at" | "updated_at" | "title" | "merged_at" | "label_priority" | "milestone_due" | "popularity" | "priority";
+                page?: number | string;
+                per_page?: number | string;
+                reviewer_id?: ("None" | "Any" | "none" | "any") | (number | string);
+                reviewer_username?: string;
+                scope?: "created_by_me" | "assigned_to_me" | "all" | "created-by-me" | "assigned-to-me";
+                search?: string;
+                sort?: "asc" | "desc";
+                source_branch?: string;
+                state?: "opened" | "closed" | "locked" | "merged" | "all";
+                target_branch?: string;
+                updated_after?: string;
+                updated_before?: string;
+                view?: "simple";
+                wip?: "yes" | "no";
+                with_labels_details?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        draft: boolean;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        merge_commit_sha: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     postProjectsIdMerge_requests: {
         parameters: {
             query?: never;
@@ -15225,6 +20399,397 @@ export interface operations {
             };
         };
     };
+    putProjectsIdMerge_requestsMerge_request_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add_labels?: string[];
+                    allow_collaboration?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_labels?: string[];
+                    remove_source_branch?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reviewer_ids?: (number | string)[];
+                    squash?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    target_branch?: string;
+                    title?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    add_labels?: string[];
+                    allow_collaboration?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    assignee_id?: null | "" | (number | string);
+                    assignee_ids?: (number | string)[];
+                    description?: string | null;
+                    discussion_locked?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    labels?: string[];
+                    milestone_id?: null | "" | (number | string);
+                    remove_labels?: string[];
+                    remove_source_branch?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    reviewer_ids?: (number | string)[];
+                    squash?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    state_event?: "close" | "reopen";
+                    target_branch?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        changes_count: string | null;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        diff_refs: {
+                            base_sha: string | null;
+                            head_sha: string | null;
+                            start_sha: string | null;
+                        } | null;
+                        discussion_locked: boolean | null;
+                        diverged_commits_count: number;
+                        downvotes: number;
+                        draft: boolean;
+                        first_contribution: boolean;
+                        first_deployed_to_production_at: string | null;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        head_pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        latest_build_finished_at: string | null;
+                        latest_build_started_at: string | null;
+                        merge_commit_sha: string | null;
+                        merge_error: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        rebase_in_progress: boolean;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        subscribed: boolean;
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user: {
+                            can_merge: boolean;
+                        };
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Entity could not be processed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdMerge_requestsMerge_request_iid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
         parameters: {
             query?: {
@@ -15579,6 +21144,356 @@ export interface operations {
             };
         };
     };
+    getProjectsIdMerge_requestsMerge_request_iidChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_discussions_resolved: boolean;
+                        changes: {
+                            a_mode: string;
+                            b_mode: string;
+                            deleted_file: boolean;
+                            diff: string;
+                            generated_file: boolean;
+                            new_file: boolean;
+                            new_path: string;
+                            old_path: string;
+                            renamed_file: boolean;
+                        }[];
+                        changes_count: string | null;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        created_at: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        detailed_merge_status: "mergeable" | "checking" | "unchecked" | "broken_status" | "conflict" | "draft_status" | "discussions_not_resolved" | "not_open" | "need_rebase" | "ci_must_pass" | "ci_still_running" | "commits_status";
+                        diff_refs: {
+                            base_sha: string | null;
+                            head_sha: string | null;
+                            start_sha: string | null;
+                        } | null;
+                        discussion_locked: boolean | null;
+                        diverged_commits_count: number;
+                        downvotes: number;
+                        draft: boolean;
+                        first_contribution: boolean;
+                        first_deployed_to_production_at: string | null;
+                        force_remove_source_branch: boolean;
+                        has_conflicts: boolean;
+                        head_pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        id: number;
+                        iid: number;
+                        labels: string[];
+                        latest_build_finished_at: string | null;
+                        latest_build_started_at: string | null;
+                        merge_commit_sha: string | null;
+                        merge_error: string | null;
+                        merge_status: string;
+                        merge_user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        merge_when_pipeline_succeeds: boolean;
+                        merged_at: string | null;
+                        merged_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        overflow: boolean;
+                        pipeline: {
+                            created_at: string;
+                            id: number;
+                            iid: number;
+                            project_id: number;
+                            ref: string;
+                            sha: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "created" | "waiting_for_resource" | "preparing" | "pending" | "running" | "success" | "failed" | "canceled" | "skipped" | "manual" | "scheduled";
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        prepared_at: string | null;
+                        project_id: number;
+                        rebase_in_progress: boolean;
+                        reference: string;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        reviewers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        sha: string | null;
+                        should_remove_source_branch: boolean | null;
+                        source_branch: string;
+                        source_project_id: number | null;
+                        squash: boolean;
+                        squash_commit_sha: string | null;
+                        squash_on_merge: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        subscribed: boolean;
+                        target_branch: string;
+                        target_project_id: number;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user: {
+                            can_merge: boolean;
+                        };
+                        user_notes_count: number;
+                        web_url: string;
+                        work_in_progress: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidCommits: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_email: string;
+                        author_name: string;
+                        authored_date: string;
+                        committed_date: string;
+                        committer_email: string;
+                        committer_name: string;
+                        created_at: string;
+                        extended_trailers: {
+                            [key: string]: string[];
+                        };
+                        id: string;
+                        message: string;
+                        parent_ids: string[];
+                        short_id: string;
+                        title: string;
+                        trailers: {
+                            [key: string]: string;
+                        };
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMerge_requestsMerge_request_iidContext_commits: {
         parameters: {
             query?: {
@@ -15805,6 +21720,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidDiffs: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a_mode: string;
+                        b_mode: string;
+                        deleted_file: boolean;
+                        diff: string;
+                        generated_file: boolean;
+                        new_file: boolean;
+                        new_path: string;
+                        old_path: string;
+                        renamed_file: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -17082,6 +23086,183 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidResource_state_events: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked" | "reopened";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidResource_state_eventsResource_state_event_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+                resource_state_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        resource_id: number;
+                        /** @enum {string} */
+                        resource_type: "Issue" | "MergeRequest" | "Epic";
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked" | "reopened";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -23283,6 +29464,530 @@ export interface operations {
             };
             /** @description Not allowed for this user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSecurityGroupsIdVulnerability_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            download: string;
+                            self: string;
+                        };
+                        created_at: string;
+                        expires_at: string;
+                        finished_at: string | null;
+                        /** @enum {string} */
+                        format: "csv" | "pdf";
+                        group_id: number | null;
+                        id: number;
+                        project_id: number | null;
+                        send_email: boolean;
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSecurityProjectsIdVulnerability_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            download: string;
+                            self: string;
+                        };
+                        created_at: string;
+                        expires_at: string;
+                        finished_at: string | null;
+                        /** @enum {string} */
+                        format: "csv" | "pdf";
+                        group_id: number | null;
+                        id: number;
+                        project_id: number | null;
+                        send_email: boolean;
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSecurityVulnerability_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    export_format?: "csv" | "pdf";
+                    report_data?: {
+                        [key: string]: unknown;
+                    };
+                    send_email?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            download: string;
+                            self: string;
+                        };
+                        created_at: string;
+                        expires_at: string;
+                        finished_at: string | null;
+                        /** @enum {string} */
+                        format: "csv" | "pdf";
+                        group_id: number | null;
+                        id: number;
+                        project_id: number | null;
+                        send_email: boolean;
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSecurityVulnerability_exportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            download: string;
+                            self: string;
+                        };
+                        created_at: string;
+                        expires_at: string;
+                        finished_at: string | null;
+                        /** @enum {string} */
+                        format: "csv" | "pdf";
+                        group_id: number | null;
+                        id: number;
+                        project_id: number | null;
+                        send_email: boolean;
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSecurityVulnerability_exportsIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
