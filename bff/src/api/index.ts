@@ -15,7 +15,6 @@ import { userRoutes } from './users.ts';
 import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
-import { consoleRoutes as sessionConsoleRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
