@@ -17,6 +17,7 @@ import { createPushRule } from '../services/group-push-rules.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { seedRepository } from './repositories.ts';
 import { seedPipelines } from './pipelines.ts';
+import { seedWorkItems } from './work-items.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -115,6 +116,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   });
   const baseUrl = config.externalUrl ?? `http://localhost:${config.port}`;
   const website = await db.selectFrom('projects').selectAll().where('namespace_id', '=', acme.id).where('path', '=', 'website').executeTakeFirstOrThrow();
+  await seedWorkItems(db, config, { project: website, group: acme, baseUrl }, [alice, users.bob, users.carol, users.dave]);
   await seedHook(db, vault, {
     owner: { scope: 'groups', id: acme.id },
     name: 'CI notifier (demo)',
