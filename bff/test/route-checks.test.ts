@@ -72,6 +72,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/merge_requests/:merge_request_iid/notes': { body: 'checks' },
   'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { body: 'checks' },
   'PUT /groups/:id/labels/:label_id': { color: '#fff' },
+  'PUT /groups/:id/labels': { name: 'fuzz', color: '#fff' },
+  'PUT /projects/:id/labels': { name: 'fuzz', color: '#fff' },
   'PUT /projects/:id/labels/:label_id': { color: '#fff' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
