@@ -113,6 +113,11 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
       { need: need as Need, denied: 403 as const, viaRecord: 'Vulnerability', why: 'the platform’s path names the vulnerability, not its project: the role is the one held on the vulnerability’s project' },
     ]),
   ),
+  'PUT /projects/:id/issues/:issue_iid': { need: REPORTER, denied: 403, why: 'an author edits their own issue; anyone else triages, which needs admin_issue (the fixture issue is root’s)' },
+  'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
+  'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
+  'DELETE /projects/:id/issues/:issue_iid/notes/:note_id': { need: MAINTAINER, denied: 403, why: 'an author deletes their own note; another’s needs admin_project (the fixture note is root’s)' },
+  'DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { need: MAINTAINER, denied: 403, why: 'an author deletes their own note; another’s needs admin_project (the fixture note is root’s)' },
 };
 
 type CallerKind = 'anonymous' | 'member' | 'non-member' | 'administrator' | 'scoped' | 'revoked' | 'expired';
@@ -464,6 +469,26 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String((await ok(`/groups/${filled.id}/milestones`, { method: 'POST', json: { title: `matrix ${++serial}` } }, 201)).id);
     case 'cadence_id':
       return String((await ok(`/groups/${filled.id}/iteration_cadences`, { method: 'POST', json: { title: 'matrix', automatic: false } }, 201)).id);
+    // Work items: a fresh one each time (cheap), so destructive calls cannot take another case's.
+    case 'issue_iid':
+      return String((await ok(`/projects/${filled.id}/issues`, { method: 'POST', json: { title: `matrix${++serial}` } }, 201)).iid);
+    case 'merge_request_iid': {
+      await repositoryWithCommit(Number(filled.id));
+      const branch = `mr${++serial}`;
+      await ok(`/projects/${filled.id}/repository/commits`, { method: 'POST', json: { branch, start_branch: 'main', commit_message: 'matrix', actions: [{ action: 'create', file_path: `${branch}.txt`, content: 'm' }] } }, 201);
+      return String((await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: 'main', title: branch } }, 201)).iid);
+    }
+    case 'note_id': {
+      const noteable = route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`;
+      return String((await ok(`/projects/${filled.id}/${noteable}/notes`, { method: 'POST', json: { body: 'matrix' } }, 201)).id);
+    }
+    case 'label_id':
+      return String((await ok(`/${resource}/${filled.id}/labels`, { method: 'POST', json: { name: `matrix${++serial}`, color: '#123456' } }, 201)).id);
+    case 'resource_state_event_id': {
+      const item = route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`;
+      await ok(`/projects/${filled.id}/${item}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
+      return String((await ok(`/projects/${filled.id}/${item}/resource_state_events`, {}, 200))[0].id);
+    }
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';

@@ -61,6 +61,12 @@ export interface World {
   cadenceId: number;
   /** A milestone of the group. */
   milestoneId: number;
+  /** Work items of the project: an issue and a merge request, each with a note and a state event; a label of each owner. */
+  issueIid: number;
+  mergeRequestIid: number;
+  notes: { issues: number; merge_requests: number };
+  stateEvents: { issues: number; merge_requests: number };
+  labels: { groups: number; projects: number };
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -91,11 +97,24 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
   // Merge trains on, so their routes answer lists rather than 403.
   await ok(`/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
+  await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'fuzz-mr', start_branch: 'main', commit_message: 'fuzz: mr', actions: [{ action: 'create', file_path: 'mr.txt', content: 'mr\n' }] } }, 201);
+  world.issueIid = (await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
+  world.mergeRequestIid = (await ok(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { title: 'fuzz', source_branch: 'fuzz-mr', target_branch: 'main' } }, 201)).iid;
+  world.notes = { issues: 0, merge_requests: 0 };
+  world.stateEvents = { issues: 0, merge_requests: 0 };
+  for (const [kind, iid] of [['issues', world.issueIid], ['merge_requests', world.mergeRequestIid]] as const) {
+    world.notes[kind] = (await ok(`/projects/${project.id}/${kind}/${iid}/notes`, { method: 'POST', json: { body: 'fuzz' } }, 201)).id;
+    await ok(`/projects/${project.id}/${kind}/${iid}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
+    await ok(`/projects/${project.id}/${kind}/${iid}`, { method: 'PUT', json: { state_event: 'reopen' } }, 200);
+    world.stateEvents[kind] = (await ok(`/projects/${project.id}/${kind}/${iid}/resource_state_events`, {}, 200))[0].id;
+  }
+  world.labels = { ...world.labels, projects: (await ok(`/projects/${project.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
 }
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {
   const group = await buildGroup();
   world.group = { id: group.id, fullPath: group.full_path };
+  world.labels = { ...world.labels, groups: (await ok(`/groups/${group.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
   await addMember('groups', group.id, world.memberUserId, 30);
   const { hookId, eventId } = await hookWithEvent(receiver, 'groups', group.id);
   world.hooks.groups = hookId;
@@ -219,6 +238,16 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.cadenceId);
     case 'milestone_id':
       return String(world.milestoneId);
+    case 'issue_iid':
+      return String(world.issueIid);
+    case 'merge_request_iid':
+      return String(world.mergeRequestIid);
+    case 'note_id':
+      return String(world.notes[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
+    case 'resource_state_event_id':
+      return String(world.stateEvents[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
+    case 'label_id':
+      return String(world.labels[scope]);
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -75,6 +75,10 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /groups/:id/iteration_cadences': { title: 'checks', automatic: false },
   'POST /groups/:id/milestones': { title: 'checks' },
   'POST /groups/:id/iteration_cadences/:cadence_id/iterations': { start_date: '2030-01-01', due_date: '2030-01-14' },
+  'POST /projects/:id/issues': { title: 'checks' },
+  'POST /projects/:id/merge_requests': { source_branch: 'fuzz-mr', target_branch: 'main', title: 'checks' },
+  'POST /groups/:id/labels': { name: 'checks', color: '#123456' },
+  'POST /projects/:id/labels': { name: 'checks', color: '#123456' },
   'PUT /projects/:id/issues/:issue_iid': { title: 'checks' },
   'POST /projects/:id/issues/:issue_iid/notes': { body: 'checks' },
   'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { body: 'checks' },
@@ -82,6 +86,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/merge_requests/:merge_request_iid/notes': { body: 'checks' },
   'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { body: 'checks' },
   'PUT /groups/:id/labels/:label_id': { color: '#fff' },
+  'PUT /groups/:id/labels': { name: 'fuzz', color: '#fff' },
+  'PUT /projects/:id/labels': { name: 'fuzz', color: '#fff' },
   'PUT /projects/:id/labels/:label_id': { color: '#fff' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};

@@ -77,6 +77,8 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
     fireNoteHook(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl, user: ctx.actor.user! }, n, ctx.target.hookTarget, action);
   const one = async (ctx: Ctx, n: NoteRow) => (await presentAll(ctx.db, [n]))[0];
   const read = kind === 'issues' ? 'read_project' : 'read_merge_request';
+  // Commenting needs sight of the noteable: any reader of an issue; a reader of the code for a merge request.
+  const write = kind === 'issues' ? 'create_note' : 'read_merge_request';
 
   return [
     defineRoute({
@@ -114,7 +116,7 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
       area,
       summary: 'Comment (body; internal: seen by Reporters and up only)',
       load: 'project',
-      permission: 'create_note',
+      permission: write,
       params,
       with: target,
       body: noteCreateBody,
@@ -132,7 +134,7 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
       area,
       summary: 'Edit a note (its author, or an administrator)',
       load: 'project',
-      permission: 'create_note',
+      permission: write,
       params: noteParams,
       with: withNote,
       body: noteUpdateBody,
@@ -150,7 +152,7 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
       area,
       summary: 'Delete a note (its author, a Maintainer, or an administrator)',
       load: 'project',
-      permission: 'create_note',
+      permission: write,
       params: noteParams,
       with: withNote,
       handler: async (ctx) => {

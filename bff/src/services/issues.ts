@@ -8,7 +8,7 @@ import { sharedConditions } from './work-item-filters.ts';
 import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, changeLabels, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
 import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
 
@@ -46,22 +46,13 @@ export async function setAssignees(trx: Db, issueId: number, userIds: number[]):
 export async function issueViews(db: Db, issues: IssueRow[]): Promise<IssueView[]> {
   if (!issues.length) return [];
   const ids = issues.map((i) => i.id);
-  const [assigneeRows, labels, milestones, counts] = await Promise.all([
+  const [assigneeRows, labels, milestones, noteCounts] = await Promise.all([
     db.selectFrom('issue_assignees').select(['issue_id', 'user_id']).where('issue_id', 'in', ids).execute(),
     labelsOf(db, 'Issue', ids),
     milestonesById(db, issues.map((i) => i.milestone_id)),
-    db
-      .selectFrom('notes')
-      .select(['noteable_id'])
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('noteable_type', '=', 'Issue')
-      .where('noteable_id', 'in', ids)
-      .where('system', '=', 0)
-      .groupBy('noteable_id')
-      .execute(),
+    userNoteCounts(db, 'Issue', ids),
   ]);
   const users = await usersById(db, [...issues.flatMap((i) => [i.author_id, i.closed_by_id]), ...assigneeRows.map((a) => a.user_id)]);
-  const noteCounts = new Map(counts.map((c) => [c.noteable_id, Number(c.n)]));
   return issues.map((issue) => ({
     issue,
     author: issue.author_id === null ? null : (users.get(issue.author_id) ?? null),
@@ -122,7 +113,7 @@ export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody)
 }
 
 /** Where a list looks: one project, or every project of a group tree the caller may see. */
-export type IssueListWhere = { projectId: number } | { projects: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>; traversal: string };
+export type IssueListWhere = ListWhere;
 
 /**
  * Issues matching the platform's filters, newest first by default. `seesConfidential`: the
@@ -131,16 +122,7 @@ export type IssueListWhere = { projectId: number } | { projects: (eb: Expression
  */
 export function listIssues(db: Db, where: IssueListWhere, viewer: { id: number | null; seesConfidential: boolean }, q: IssueListQuery, page: PageRequest): Promise<Page<IssueRow>> {
   let query = db.selectFrom('issues').selectAll('issues');
-  if ('projectId' in where) query = query.where('issues.project_id', '=', where.projectId);
-  else
-    query = query.where('issues.project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .innerJoin('groups', 'groups.id', 'projects.namespace_id')
-        .select('projects.id')
-        .where('groups.traversal', 'like', `${where.traversal}%`)
-        .where((e) => where.projects(e as unknown as ExpressionBuilder<Database, 'projects'>)),
-    );
+  query = query.where('issues.project_id', 'in', projectIdsOf(db, where));
   const state = q.state ?? 'all';
   if (state !== 'all') query = query.where('issues.state', '=', state);
   if (q.confidential !== undefined) query = query.where('issues.confidential', '=', q.confidential ? 1 : 0);

@@ -10,7 +10,7 @@ import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { resolveCommit } from './branches.ts';
 import { gitText } from './git-run.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, changeLabels, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.ts';
 import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
 import type { Acting, IssueListWhere } from './issues.ts';
@@ -135,23 +135,14 @@ export async function createMergeRequest(db: Db, repo: Repo, acting: Acting, bod
 export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise<MergeRequestView[]> {
   if (!mrs.length) return [];
   const ids = mrs.map((m) => m.id);
-  const [assigneeRows, reviewerRows, labels, milestones, counts] = await Promise.all([
+  const [assigneeRows, reviewerRows, labels, milestones, noteCounts] = await Promise.all([
     db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     labelsOf(db, 'MergeRequest', ids),
     milestonesById(db, mrs.map((m) => m.milestone_id)),
-    db
-      .selectFrom('notes')
-      .select(['noteable_id'])
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('noteable_type', '=', 'MergeRequest')
-      .where('noteable_id', 'in', ids)
-      .where('system', '=', 0)
-      .groupBy('noteable_id')
-      .execute(),
+    userNoteCounts(db, 'MergeRequest', ids),
   ]);
   const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id)]);
-  const noteCounts = new Map(counts.map((c) => [c.noteable_id, Number(c.n)]));
   const user = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
   return mrs.map((mr) => ({
     mr,
@@ -187,16 +178,7 @@ export type MergeRequestListWhere = IssueListWhere;
 
 export function listMergeRequests(db: Db, where: MergeRequestListWhere, me: number | null, q: MergeRequestListQuery, page: PageRequest): Promise<Page<MergeRequestRow>> {
   let query = db.selectFrom('merge_requests').selectAll('merge_requests');
-  if ('projectId' in where) query = query.where('merge_requests.project_id', '=', where.projectId);
-  else
-    query = query.where('merge_requests.project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .innerJoin('groups', 'groups.id', 'projects.namespace_id')
-        .select('projects.id')
-        .where('groups.traversal', 'like', `${where.traversal}%`)
-        .where((e) => where.projects(e as unknown as ExpressionBuilder<Database, 'projects'>)),
-    );
+  query = query.where('merge_requests.project_id', 'in', projectIdsOf(db, where));
   const state = q.state ?? 'all';
   if (state !== 'all') query = query.where('merge_requests.state', '=', state);
   if (q.source_branch) query = query.where('merge_requests.source_branch', '=', q.source_branch);

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { isPostgres } from '../db/dialect.ts';
-import type { GroupRow, LabelRow, LabelTargetType, MilestoneRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { Database, GroupRow, LabelRow, LabelTargetType, MilestoneRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { ancestorIds } from './access.ts';
 import { validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
@@ -175,4 +175,33 @@ export async function changeLabels(
   await setLabels(trx, targetType, targetId, ids);
   const current = (await labelsOf(trx, targetType, [targetId])).get(targetId) ?? [];
   return previous.map((l) => l.id).join() === current.map((l) => l.id).join() ? undefined : { previous, current };
+}
+
+/** Comments (not system notes) on each noteable of one type. */
+export async function userNoteCounts(db: Db, type: 'Issue' | 'MergeRequest', ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('notes')
+    .select(['noteable_id'])
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('noteable_type', '=', type)
+    .where('noteable_id', 'in', ids)
+    .where('system', '=', 0)
+    .groupBy('noteable_id')
+    .execute();
+  return new Map(rows.map((c) => [c.noteable_id, Number(c.n)]));
+}
+
+/** Where a list looks: one project, or every project of a group tree that `projects` (a visibility rule) lets through. */
+export type ListWhere = { projectId: number } | { projects: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>; traversal: string };
+
+/** The ids of the projects a list looks in, as a subquery (or the one project). */
+export function projectIdsOf(db: Db, where: ListWhere) {
+  if ('projectId' in where) return [where.projectId];
+  return db
+    .selectFrom('projects')
+    .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+    .select('projects.id')
+    .where('groups.traversal', 'like', `${where.traversal}%`)
+    .where((e) => where.projects(e as unknown as ExpressionBuilder<Database, 'projects'>));
 }

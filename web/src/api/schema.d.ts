@@ -509,7 +509,8 @@ export type paths = {
         };
         /** List the group's labels and those it inherits from its groups (with_counts, include_ancestor_groups, search) */
         get: operations["getGroupsIdLabels"];
-        put?: never;
+        /** Update one of the group's own labels named by `name` in the body (the platform's older form, which SDKs still send) (Reporter) */
+        put: operations["putGroupsIdLabels"];
         /** Create a group label (name, color; description, priority) (Reporter) */
         post: operations["postGroupsIdLabels"];
         delete?: never;
@@ -1361,7 +1362,8 @@ export type paths = {
         };
         /** List the project's labels and those it inherits from its groups (with_counts, include_ancestor_groups, search) */
         get: operations["getProjectsIdLabels"];
-        put?: never;
+        /** Update one of the project's own labels named by `name` in the body (the platform's older form, which SDKs still send) (Reporter) */
+        put: operations["putProjectsIdLabels"];
         /** Create a project label (name, color; description, priority) (Reporter) */
         post: operations["postProjectsIdLabels"];
         delete?: never;
@@ -8514,6 +8516,138 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putGroupsIdLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    description?: string | null;
+                    name: string;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    description?: string | null;
+                    name: string;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18502,6 +18636,138 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string;
+                    description?: string | null;
+                    name: string;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    color?: string;
+                    description?: string | null;
+                    name: string;
+                    new_name?: string;
+                    priority?: (number | string) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        closed_issues_count?: number;
+                        color: string;
+                        description: string | null;
+                        description_html: string;
+                        id: number;
+                        is_project_label: boolean;
+                        name: string;
+                        open_issues_count?: number;
+                        open_merge_requests_count?: number;
+                        priority?: number | null;
+                        subscribed: boolean;
+                        text_color: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
