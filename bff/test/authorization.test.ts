@@ -113,6 +113,7 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
       { need: need as Need, denied: 403 as const, viaRecord: 'Vulnerability', why: 'the platform’s path names the vulnerability, not its project: the role is the one held on the vulnerability’s project' },
     ]),
   ),
+  'DELETE /projects/:id/snippets/:snippet_id': { need: MAINTAINER, denied: 403, why: 'a snippet’s author or a Maintainer deletes it; the fixture snippet is root’s' },
   'PUT /projects/:id/issues/:issue_iid': { need: REPORTER, denied: 403, why: 'an author edits their own issue; anyone else triages, which needs admin_issue (the fixture issue is root’s)' },
   'PUT /projects/:id/issues/:issue_iid/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
   'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
@@ -438,6 +439,7 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     case 'sha':
       return mainCommit(Number(filled.id));
     case 'file_path':
+      if (route.path.includes('/snippets/')) return 'matrix.txt';
       await repositoryWithCommit(Number(filled.id));
       return 'README.md';
     case 'tag_name': {
@@ -476,7 +478,13 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await repositoryWithCommit(Number(filled.id));
       const branch = `mr${++serial}`;
       await ok(`/projects/${filled.id}/repository/commits`, { method: 'POST', json: { branch, start_branch: 'main', commit_message: 'matrix', actions: [{ action: 'create', file_path: `${branch}.txt`, content: 'm' }] } }, 201);
-      return String((await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: 'main', title: branch } }, 201)).iid);
+      // A train's merge request targets a branch of its own: only Maintainers merge into the protected default branch.
+      const target = route.path.includes('/merge_trains/') ? `${branch}-target` : 'main';
+      if (target !== 'main') await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: target, ref: 'main' } }, 201);
+      const iid = (await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: target, title: branch } }, 201)).iid;
+      // A car of the train to read.
+      if (route.method === 'get' && route.path.includes('/merge_trains/merge_requests/')) await ok(`/projects/${filled.id}/merge_trains/merge_requests/${iid}`, { method: 'POST', json: {} }, 201);
+      return String(iid);
     }
     case 'note_id': {
       const noteable = route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`;
@@ -485,9 +493,26 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     case 'label_id':
       return String((await ok(`/${resource}/${filled.id}/labels`, { method: 'POST', json: { name: `matrix${++serial}`, color: '#123456' } }, 201)).id);
     case 'resource_state_event_id': {
-      const item = route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`;
-      await ok(`/projects/${filled.id}/${item}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
-      return String((await ok(`/projects/${filled.id}/${item}/resource_state_events`, {}, 200))[0].id);
+      const item = route.path.includes('/epics/') ? `groups/${filled.id}/epics/${filled.epic_id}` : `projects/${filled.id}/${route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`}`;
+      await ok(`/${item}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
+      return String((await ok(`/${item}/resource_state_events`, {}, 200))[0].id);
+    }
+    case 'snippet_id':
+      return String((await ok(`/projects/${filled.id}/snippets`, { method: 'POST', json: { title: 'matrix', visibility: 'private', files: [{ file_path: 'matrix.txt', content: 'm' }] } }, 201)).id);
+    case 'ref':
+      return 'main';
+    case 'award_id': {
+      // A reaction of the caller's own user where it has one (only its author removes it), else the Owner's.
+      const awardable = route.path.slice(0, route.path.indexOf('/award_emoji')).replace(/:([A-Za-z_]+)/g, (_m, name: string) => filled[name]);
+      // (A Guest does not see merge requests: the Owner's then.)
+      const own = caller.kind === 'administrator' || (caller.kind === 'member' && (caller.level >= REPORTER || !route.path.includes('/merge_requests/')));
+      const token = own ? userOf(caller).token : server.rootToken;
+      return String((await ok(awardable + '/award_emoji', { method: 'POST', json: { name: 'thumbsup' }, token }, 201)).id);
+    }
+    case 'issue_link_id': {
+      const other = (await ok(`/projects/${filled.id}/issues`, { method: 'POST', json: { title: `matrix${++serial}` } }, 201)).iid;
+      await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, { method: 'POST', json: { target_project_id: Number(filled.id), target_issue_iid: other } }, 201);
+      return String((await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, {}, 200))[0].issue_link_id);
     }
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).

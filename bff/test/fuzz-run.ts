@@ -67,6 +67,10 @@ export interface World {
   notes: { issues: number; merge_requests: number };
   stateEvents: { issues: number; merge_requests: number };
   labels: { groups: number; projects: number };
+  /** A snippet of the project (one file, `fuzz.txt`), a reaction on each awardable, a link between two issues. */
+  snippetId: number;
+  awards: Record<string, number>;
+  issueLinkId: number;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -109,7 +113,26 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
     world.stateEvents[kind] = (await ok(`/projects/${project.id}/${kind}/${iid}/resource_state_events`, {}, 200))[0].id;
   }
   world.labels = { ...world.labels, projects: (await ok(`/projects/${project.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
+  world.snippetId = (await ok(`/projects/${project.id}/snippets`, { method: 'POST', json: { title: 'fuzz', visibility: 'private', files: [{ file_path: 'fuzz.txt', content: 'fuzz' }] } }, 201)).id;
+  // A reaction on each awardable, keyed by the awardable's path (as awardKey reads it from a route's path).
+  const p = `/projects/${project.id}`;
+  world.awards = {};
+  for (const [key, path] of [
+    ['issues', `${p}/issues/${world.issueIid}`],
+    ['merge_requests', `${p}/merge_requests/${world.mergeRequestIid}`],
+    ['snippets', `${p}/snippets/${world.snippetId}`],
+    ['issues/notes', `${p}/issues/${world.issueIid}/notes/${world.notes.issues}`],
+    ['merge_requests/notes', `${p}/merge_requests/${world.mergeRequestIid}/notes/${world.notes.merge_requests}`],
+  ] as const) {
+    world.awards[key] = (await ok(`${path}/award_emoji`, { method: 'POST', json: { name: 'thumbsup' } }, 201)).id;
+  }
+  const other = (await ok(`${p}/issues`, { method: 'POST', json: { title: 'fuzz linked' } }, 201)).iid;
+  await ok(`${p}/issues/${world.issueIid}/links`, { method: 'POST', json: { target_project_id: project.id, target_issue_iid: other } }, 201);
+  world.issueLinkId = (await ok(`${p}/issues/${world.issueIid}/links`, {}, 200))[0].issue_link_id;
 }
+
+/** Which fixture reaction a reaction route's :award_id names: its awardable's kind, and `/notes` for a comment's. */
+const awardKey = (opPath: string) => `${opPath.split('/')[3]}${opPath.includes('/notes/') ? '/notes' : ''}`;
 
 async function buildGroupFixtures(world: World, receiver: Receiver) {
   const group = await buildGroup();
@@ -248,6 +271,18 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.stateEvents[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
     case 'label_id':
       return String(world.labels[scope]);
+    case 'snippet_id':
+      return String(world.snippetId);
+    case 'award_id':
+      return String(world.awards[awardKey(opPath)]);
+    case 'issue_link_id':
+      return String(world.issueLinkId);
+    case 'ref':
+      if (opPath.includes('/snippets/')) return 'main';
+      return '987654321';
+    case 'file_path':
+      if (opPath.includes('/snippets/')) return 'fuzz.txt';
+      return '987654321';
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

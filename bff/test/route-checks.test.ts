@@ -30,6 +30,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /groups/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/custom_attributes': 'the platform answers every attribute of a record at once',
   'GET /projects/:id/pipelines/:pipeline_id/variables': 'the platform answers every variable of a pipeline at once',
+  'GET /projects/:id/issues/:issue_iid/links': 'the platform answers every link of an issue at once',
   'GET /groups/:id/milestones/:milestone_id/burndown_events': 'the platform answers a milestone’s whole history at once (a chart needs all of it)',
 };
 
@@ -66,6 +67,11 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/pipelines/:pipeline_id/reports': { report_type: 'sast' },
   'POST /projects/:id/snippets': { title: 'checks', files: [{ file_path: 'checks.txt', content: 'checks' }] },
   'PUT /projects/:id/snippets/:snippet_id': { title: 'checks' },
+  'POST /projects/:id/issues/:issue_iid/award_emoji': { name: 'thumbsup' },
+  'POST /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji': { name: 'thumbsup' },
+  'POST /projects/:id/merge_requests/:merge_request_iid/award_emoji': { name: 'thumbsup' },
+  'POST /projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji': { name: 'thumbsup' },
+  'POST /projects/:id/snippets/:snippet_id/award_emoji': { name: 'thumbsup' },
   'POST /projects/:id/issues/:issue_iid/links': { target_project_id: 1, target_issue_iid: 1 },
   'POST /groups/:id/epics': { title: 'checks' },
   'PUT /groups/:id/epics/:epic_iid': { title: 'checks' },

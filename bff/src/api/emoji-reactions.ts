@@ -31,11 +31,13 @@ interface Parent {
 }
 
 /** Each kind of object under a project that takes reactions: its path, its id parameter and how it is found (readable, or a 404). */
-const KINDS: { segment: string; param: string; record: string; load: (ctx: Ctx, id: number) => Promise<Parent> }[] = [
+/** `permission`: what reading the awardable needs (a merge request is read as the code is). */
+const KINDS: { segment: string; param: string; record: string; permission: 'read_project' | 'read_merge_request'; load: (ctx: Ctx, id: number) => Promise<Parent> }[] = [
   {
     segment: 'issues',
     param: 'issue_iid',
     record: 'Issue',
+    permission: 'read_project',
     load: async (ctx, iid) => {
       const issue = await findIssueByIid(ctx.db, ctx.project.id, iid);
       if (!(await canSeeIssue(ctx, issue))) throw notFound('Issue');
@@ -51,6 +53,7 @@ const KINDS: { segment: string; param: string; record: string; load: (ctx: Ctx, 
     segment: 'merge_requests',
     param: 'merge_request_iid',
     record: 'Merge Request',
+    permission: 'read_merge_request',
     load: async (ctx, iid) => {
       if (!canProject(ctx.actor, 'read_merge_request', subject(ctx))) throw notFound('Merge Request');
       const mr = await findMergeRequestByIid(ctx.db, ctx.project.id, iid);
@@ -66,6 +69,7 @@ const KINDS: { segment: string; param: string; record: string; load: (ctx: Ctx, 
     segment: 'snippets',
     param: 'snippet_id',
     record: 'Snippet',
+    permission: 'read_project',
     load: async (ctx, id) => {
       const view = await snippets.viewSnippet(ctx.db, ctx.project, await snippets.findSnippet(ctx.db, ctx.actor, ctx.level, ctx.project, id));
       const snippet = snippetHookObject(view);
@@ -84,7 +88,7 @@ async function noteAwardable(ctx: Ctx, parent: Parent, noteId: number): Promise<
 }
 
 /** The four reaction routes under one awardable path. */
-function awardRoutes(path: string, params: Record<string, ReturnType<typeof recordId>>, load: (ctx: Ctx) => Promise<Awardable>, what: string): RouteSpec[] {
+function awardRoutes(path: string, params: Record<string, ReturnType<typeof recordId>>, load: (ctx: Ctx) => Promise<Awardable>, what: string, permission: 'read_project' | 'read_merge_request'): RouteSpec[] {
   const withAwardable = { awardable: (ctx: Ctx) => load(ctx) };
   const withAward = { ...withAwardable, award: (ctx: Ctx & { awardable: Awardable }) => awards.findAward(ctx.db, ctx.awardable, ctx.params.award_id) };
   const awardParams = { ...params, award_id: recordId('Award Emoji') };
@@ -96,7 +100,7 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
       summary: `List the emoji reactions on ${what}`,
       auth: 'optional',
       load: 'project',
-      permission: 'read_project',
+      permission,
       params,
       with: withAwardable,
       query: awardEmojiListQuery,
@@ -111,7 +115,7 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
       summary: `Get an emoji reaction on ${what}`,
       auth: 'optional',
       load: 'project',
-      permission: 'read_project',
+      permission,
       params: awardParams,
       with: withAward,
       response: awardEmoji,
@@ -124,7 +128,7 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
       area,
       summary: `React to ${what} with an emoji (a name of the emoji data set, without colons)`,
       load: 'project',
-      permission: 'read_project',
+      permission,
       params,
       with: withAwardable,
       body: awardEmojiCreateBody,
@@ -138,7 +142,7 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
       area,
       summary: `Remove an emoji reaction from ${what}: its author or an administrator`,
       load: 'project',
-      permission: 'read_project',
+      permission,
       params: awardParams,
       with: withAward,
       handler: async (ctx) => awards.removeAward(ctx.db, ctx.baseUrl, ctx.actor, ctx.awardable, ctx.award),
@@ -146,18 +150,20 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
   ];
 }
 
-/** The spec's 24 routes: four on each kind, four on the notes of each kind. */
+/** The spec's routes: four on each kind, four on the notes of issues and merge requests (snippet comments do not exist yet). */
 export const emojiReactionRoutes: RouteSpec[] = KINDS.flatMap((k) => {
   const path = `/projects/:id/${k.segment}/:${k.param}/award_emoji`;
   const params = { [k.param]: recordId(k.record) };
   const what = `${/^[AEIOU]/.test(k.record) ? 'an' : 'a'} ${k.record.toLowerCase()}`;
   return [
-    ...awardRoutes(path, params, async (ctx) => (await k.load(ctx, ctx.params[k.param])).awardable, what),
-    ...awardRoutes(
+    ...awardRoutes(path, params, async (ctx) => (await k.load(ctx, ctx.params[k.param])).awardable, what, k.permission),
+    // Snippets take no comments yet (no snippet notes API), so reactions on their comments are not served.
+    ...(k.segment === 'snippets' ? [] : awardRoutes(
       `/projects/:id/${k.segment}/:${k.param}/notes/:note_id/award_emoji`,
       { ...params, note_id: recordId('Note') },
       async (ctx) => noteAwardable(ctx, await k.load(ctx, ctx.params[k.param]), ctx.params.note_id),
       `a comment on ${what}`,
-    ),
+      k.permission,
+    )),
   ];
 });

@@ -68,7 +68,7 @@ export async function listAwards(db: Db, awardable: Awardable, page: PageRequest
 export async function findAward(db: Db, awardable: Awardable, id: number): Promise<AwardView> {
   const row = await ofAwardable(db, awardable).where('id', '=', id).executeTakeFirst();
   const [view] = row ? await views(db, [row]) : [];
-  if (!view) throw notFound();
+  if (!view) throw notFound('Award Emoji');
   return view;
 }
 
