@@ -9,7 +9,7 @@ import { mergeRequestLoader } from './merge-requests.ts';
 import * as contextCommits from '../services/context-commits.ts';
 import { presentContextCommit, presentCreatedContextCommit } from '../presenters/context-commits.ts';
 
-const area = 'context-commits';
+const area = 'merge-request-context-commits';
 const path = '/projects/:id/merge_requests/:merge_request_iid/context_commits';
 
 type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'project'>;

@@ -7,7 +7,7 @@ import { pageRequest } from '../db/pagination.ts';
 import * as snippets from '../services/snippets.ts';
 import { presentSnippet, SNIPPET_REF } from '../presenters/snippets.ts';
 
-const area = 'snippets';
+const area = 'project-snippets';
 const base = '/projects/:id/snippets';
 type ProjectCtx = RouteContext<unknown, unknown, { snippet_id: number }, 'project'>;
 /** The snippet named by :snippet_id among the project's, if the caller may see it. */

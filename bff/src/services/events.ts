@@ -128,6 +128,8 @@ export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: Eve
 
 /** A user named by numeric id or username, as /users/:id/events takes either. */
 export async function userByIdOrUsername(db: Db, key: string): Promise<UserRow> {
+  // An id past 2³¹−1 names no user (and PostgreSQL's integer cannot hold it).
+  if (/^\d+$/.test(key) && Number(key) > 2_147_483_647) throw notFound('User');
   const user = /^\d{1,10}$/.test(key) ? await findUser(db, Number(key)) : await findUserByUsername(db, key);
   if (!user) throw notFound('User');
   return user;
