@@ -233,7 +233,8 @@ function AddToTrain() {
     <Group align="flex-end" gap="sm" component="form" onSubmit={(e: React.FormEvent) => {
       e.preventDefault();
       // The queue shows the new car: no toast needed.
-      if (typeof iid === 'number') add.mutate(iid, { onSuccess: () => setIid('') });
+      // Clears the field only if it still holds the number sent: one typed meanwhile stays.
+      if (typeof iid === 'number') add.mutate(iid, { onSuccess: (_car, sent) => setIid((now) => (now === sent ? '' : now)) });
     }}>
       <NumberInput label="Merge request number" description="The number after ! in its title" min={1} w={220} value={iid} onChange={setIid} hideControls />
       <Button type="submit" loading={add.isPending} disabled={typeof iid !== 'number'}>
