@@ -64,12 +64,15 @@ export async function createMember(where: Membership, role: Role, prefix: string
   return user;
 }
 
-/** Opens `path` (the console sends a signed-out visitor to sign in, then back) and signs in with the form. */
+/**
+ * Opens `path` signed in as `account`. The sign-in form itself is tested in session.spec.ts;
+ * every other spec signs in through the same endpoint the form posts to (the browser context
+ * keeps the httpOnly cookie), which spares each test a page load and a form.
+ */
 export async function signInAt(page: Page, path: string, account: Account = ROOT) {
+  const res = await page.request.post('/api/console/session', { data: { username: account.username, password: account.password } });
+  expect(res.status(), await res.text()).toBe(201);
   await page.goto(path);
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: everything a change can break, on a possibly fresh machine.
-#   1. type check and lint
+#   1. type check and lint (side by side)
 #   2. unit and service tests
 #   3. the HTTP suite on a real server and a SQLite file: API tests, client conformance (python-gitlab,
 #      gitbeaker), fuzz and authorisation tests generated from the route table
@@ -20,10 +20,21 @@ trap 'rm -rf "$LOGS"' EXIT
 bash scripts/debian-packages.sh >"$LOGS/packages.log" 2>&1 &
 PACKAGES=$!
 
-step "Type check"
-npx tsc --noEmit -p tsconfig.json
-step "Lint"
-npx eslint .
+# Each is single-threaded: on 2 cores they run side by side.
+step "Type check and lint, side by side"
+npx tsc --noEmit -p tsconfig.json >"$LOGS/tsc.log" 2>&1 &
+TSC=$!
+npx eslint . >"$LOGS/eslint.log" 2>&1 &
+ESLINT=$!
+checks=0
+wait "$TSC" || checks=1
+wait "$ESLINT" || checks=1
+cat "$LOGS/tsc.log" "$LOGS/eslint.log"
+[ "$checks" = 0 ] || { echo "The type check or the lint failed (see above)."; exit 1; }
+
+# The console's build (for the Playwright step) runs beside the unit tests; no HTTP test reads it.
+npx vite build --logLevel warn >"$LOGS/vite.log" 2>&1 &
+VITE=$!
 
 step "Unit and service tests"
 npm run --silent test:unit
@@ -58,7 +69,8 @@ fi
 [ "$failed" = 0 ] || { echo "An HTTP suite failed (see above)."; exit 1; }
 
 step "Console in Chromium (Playwright)"
-npx vite build --logLevel warn
+if ! wait "$VITE"; then cat "$LOGS/vite.log"; echo "The console's build failed."; exit 1; fi
+cat "$LOGS/vite.log"
 CHROMIUM_PATH="$CHROMIUM_PATH" npx playwright test
 
 step "All suites passed"
