@@ -56,7 +56,7 @@ const idLists = (ids: number[]): number[][] => Array.from({ length: Math.ceil(id
  * Claims the next due job for `worker`: first a pending one (an index walk on state, run_at),
  * and only when none is due, one whose worker's lease ran out.
  */
-export async function claim(db: Db, worker: string, leaseMs: number): Promise<JobRow | undefined> {
+export async function claim(db: Db, worker: string, leaseMs: Lease): Promise<JobRow | undefined> {
   return (await claimBatch(db, worker, leaseMs, 1))[0];
 }
 
@@ -64,13 +64,27 @@ export async function claim(db: Db, worker: string, leaseMs: number): Promise<Jo
  * Claims up to `limit` due jobs for `worker`, one statement for the pending ones and, when
  * they do not fill the batch (and `expired` is not false), one for jobs whose lease ran out.
  */
-export async function claimBatch(db: Db, worker: string, leaseMs: number, limit: number, opts: { expired?: boolean } = {}): Promise<JobRow[]> {
+export async function claimBatch(db: Db, worker: string, leaseMs: Lease, limit: number, opts: { expired?: boolean } = {}): Promise<JobRow[]> {
   const pending = await claimWhere(db, worker, leaseMs, 'pending', limit);
   if (pending.length >= limit || opts.expired === false) return pending;
   return [...pending, ...(await claimWhere(db, worker, leaseMs, 'expired', limit - pending.length))];
 }
 
-async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pending' | 'expired', limit: number): Promise<JobRow[]> {
+/**
+ * How long a claim holds a job: one length, or one per kind (so that a kind with a longer lease
+ * needs no second statement to extend it) with the shortest for any other kind.
+ */
+export type Lease = number | ReadonlyMap<string, number>;
+
+function lockedUntil(lease: Lease) {
+  if (typeof lease === 'number') return isoPlus(lease);
+  const shortest = isoPlus(Math.min(...lease.values()));
+  let byKind = sql<string>`case kind`;
+  for (const [kind, ms] of lease) byKind = sql<string>`${byKind} when ${kind} then ${isoPlus(ms)}`;
+  return sql<string>`${byKind} else ${shortest} end`;
+}
+
+async function claimWhere(db: Db, worker: string, leaseMs: Lease, which: 'pending' | 'expired', limit: number): Promise<JobRow[]> {
   const now = nowIso();
   let next = db.selectFrom('jobs').select('id');
   next =
@@ -81,7 +95,7 @@ async function claimWhere(db: Db, worker: string, leaseMs: number, which: 'pendi
   if (isPostgres(db)) next = next.forUpdate().skipLocked();
   const rows = await db
     .updateTable('jobs')
-    .set({ state: 'running', locked_by: worker, locked_until: isoPlus(leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
+    .set({ state: 'running', locked_by: worker, locked_until: lockedUntil(leaseMs), attempts: sql<number>`attempts + 1`, updated_at: now })
     .where('id', 'in', next)
     .returningAll()
     .execute();
@@ -106,14 +120,6 @@ export async function completeBatch(db: Db, worker: string, ids: number[], recor
     if (record && held.size) await record(trx, held);
     return held;
   });
-}
-
-/**
- * Extends the lease of a job its worker still holds (long work calls this as it goes);
- * false when the lease was lost, and the work should stop.
- */
-export async function renewLease(db: Db, job: JobRow, leaseMs: number): Promise<boolean> {
-  return (await renewLeases(db, job.locked_by ?? '', [job.id], leaseMs)).has(job.id);
 }
 
 /** Extends the leases `worker` still holds on these jobs, in one statement; returns those it still holds. */

@@ -64,6 +64,21 @@ describe('batches', () => {
     assert.deepEqual(await claimBatch(db, 'worker-c', 60_000, 10), []);
   });
 
+  it('hold each job for its kind\'s lease, in the claiming statement itself', async () => {
+    const longJob = defineJob({ kind: 'long-claim', payload: z.object({ n: z.number() }), leaseMs: () => 3_600_000, maxAttempts: 3, handler: async () => undefined });
+    const otherJob = defineJob({ kind: 'other-claim', payload: z.object({ n: z.number() }), leaseMs: () => 1, maxAttempts: 3, handler: async () => undefined });
+    await enqueueMany(db, batchJob, [{ n: 1 }]);
+    await enqueueMany(db, longJob, [{ n: 2 }]);
+    await enqueueMany(db, otherJob, [{ n: 3 }]);
+    const before = Date.now();
+    const jobs = await claimBatch(db, 'worker-a', new Map([['batch-claim', 60_000], ['long-claim', 3_600_000]]), 10);
+    const lease = (kind: string) => Date.parse(jobs.find((j) => j.kind === kind)!.locked_until!) - before;
+    assert.ok(lease('batch-claim') >= 59_000 && lease('batch-claim') <= 61_000, `batch-claim held ${lease('batch-claim')} ms`);
+    assert.ok(lease('long-claim') >= 3_599_000 && lease('long-claim') <= 3_601_000, `long-claim held ${lease('long-claim')} ms`);
+    // A kind the map does not name gets the shortest lease given.
+    assert.ok(lease('other-claim') >= 59_000 && lease('other-claim') <= 61_000, `other-claim held ${lease('other-claim')} ms`);
+  });
+
   it('complete only the jobs their worker still holds, with what those produced, in one transaction', async () => {
     await enqueueMany(db, batchJob, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     const jobs = await claimBatch(db, 'worker-a', 60_000, 3);

@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/schema.ts';
 import type { JobDefinition, JobDeps } from './define.ts';
-import { claimBatch, completeBatch, fail, jobEvents, renewLease, renewLeases, workerId } from './queue.ts';
+import { claimBatch, completeBatch, fail, jobEvents, renewLeases, workerId } from './queue.ts';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -51,9 +51,9 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
   const pollMs = opts.pollMs ?? 500;
   const batch = opts.batch ?? DEFAULT_BATCH;
   const byKind = new Map(definitions.map((d) => [d.kind, d]));
-  // A claim holds the job for the shortest lease (a worker that dies right after claiming loses
-  // little time); a kind with a longer lease extends it before its handler starts.
-  const claimLeaseMs = Math.min(...definitions.map((d) => d.leaseMs(deps.config)));
+  // A claim holds each job for its kind's lease, set by the claiming statement itself.
+  const leases = new Map(definitions.map((d) => [d.kind, d.leaseMs(deps.config)]));
+  const claimLeaseMs = Math.min(...leases.values());
   const me = workerId();
   let stopping = false;
 
@@ -125,7 +125,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
         running.add(track(failed(job, permanent(why))));
         continue;
       }
-      const h: Held = { job, def, payload: parsed.data, batch: Promise.resolve(undefined), leaseMs: claimLeaseMs, renewedAt: performance.now() };
+      const h: Held = { job, def, payload: parsed.data, batch: Promise.resolve(undefined), leaseMs: leases.get(job.kind)!, renewedAt: performance.now() };
       held.set(job.id, h);
       ready.push(h);
       const same = byDef.get(def);
@@ -143,14 +143,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
     }
   };
 
-  const run = async (h: Held): Promise<Finished | undefined> => {
-    const leaseMs = h.def.leaseMs(deps.config);
-    if (leaseMs !== claimLeaseMs) {
-      if (!(await renewLease(db, h.job, leaseMs))) return undefined;
-      Object.assign(h, { leaseMs, renewedAt: performance.now() });
-    }
-    return { job: h.job, def: h.def, result: await h.def.handler(h.payload, { ...deps, job: h.job, batch: await h.batch }) };
-  };
+  const run = async (h: Held): Promise<Finished> => ({ job: h.job, def: h.def, result: await h.def.handler(h.payload, { ...deps, job: h.job, batch: await h.batch }) });
 
   const track = (p: Promise<void>) => {
     const task: Promise<void> = p.finally(() => {
@@ -166,7 +159,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
       const h = ready.shift()!;
       const task = run(h).then(
         (done) => {
-          if (done) finished.push(done);
+          finished.push(done);
           completeSoon();
         },
         (e) => failed(h.job, e),
@@ -226,7 +219,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
       const sweep = performance.now() - sweptAt >= pollMs;
       let jobs: JobRow[];
       try {
-        jobs = await claimBatch(db, me, claimLeaseMs, want, { expired: sweep });
+        jobs = await claimBatch(db, me, leases, want, { expired: sweep });
       } catch (e) {
         if (stopping) break;
         logger.warn({ err: e }, 'job claim failed');
