@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { migrate, openDb, type Db } from './db/index.ts';
-import { createApp } from './app.ts';
+import { createServer } from './app.ts';
 import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
@@ -36,8 +36,7 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const boot = await bootstrap(db, config);
   const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
-  const app = createApp({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
-  const server = http.createServer(app);
+  const server = createServer({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
