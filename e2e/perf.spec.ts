@@ -52,6 +52,10 @@ async function coldPage(browser: Browser, state: Awaited<ReturnType<import('@pla
   return { context, page };
 }
 
+// Playwright's trace recorder snapshots the whole DOM after each action, in the page's own main
+// thread: it would be timed as the console's work. These figures are taken without it.
+test.use({ trace: 'off' });
+
 test.describe('the groups page, first load (cache off, signed in)', () => {
   test('transfers its JavaScript and CSS compressed, and paints its largest content', async ({ page, browser }) => {
     test.setTimeout(120_000);
