@@ -170,3 +170,29 @@ describe('reactions on issues and their notes', () => {
     expectStatus(await api(path, { method: 'POST', token: reporter.token, json: { name: 'eyes' } }), 201);
   });
 });
+
+describe('upvotes and downvotes of issues and merge requests', () => {
+  it('count the thumbsup and thumbsdown reactions, on the record and in lists', async () => {
+    const issue = await api(`/projects/${project.id}/issues`, { method: 'POST', token: reporter.token, json: { title: 'Votes' } });
+    expectStatus(issue, 201);
+    assert.deepEqual([issue.body.upvotes, issue.body.downvotes], [0, 0]);
+    const commit = (branch: string, file: string, start?: string) =>
+      api(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch, ...(start ? { start_branch: start } : {}), commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: 'x\n' }] } });
+    expectStatus(await commit('main', 'README.md'), 201);
+    expectStatus(await commit('votes', 'votes.txt', 'main'), 201);
+    const mr = await api(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { source_branch: 'votes', target_branch: 'main', title: 'Votes' } });
+    expectStatus(mr, 201);
+    for (const [path, votes] of [
+      [`/projects/${project.id}/issues/${issue.body.iid}`, [[reporter, 'thumbsup'], [developer, '+1'], [outsider, 'thumbsdown'], [admin, 'tada']]],
+      [`/projects/${project.id}/merge_requests/${mr.body.iid}`, [[developer, 'thumbsdown'], [outsider, '-1']]],
+    ] as const) {
+      for (const [who, name] of votes) expectStatus(await api(`${path}/award_emoji`, { method: 'POST', token: who.token, json: { name } }), 201);
+    }
+    const one = await api(`/projects/${project.id}/issues/${issue.body.iid}`);
+    assert.deepEqual([one.body.upvotes, one.body.downvotes], [2, 1]);
+    const listed = (await api(`/projects/${project.id}/issues?iids[]=${issue.body.iid}`)).body[0];
+    assert.deepEqual([listed.upvotes, listed.downvotes], [2, 1]);
+    const m = await api(`/projects/${project.id}/merge_requests/${mr.body.iid}`);
+    assert.deepEqual([m.body.upvotes, m.body.downvotes], [0, 2]);
+  });
+});

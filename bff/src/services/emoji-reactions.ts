@@ -72,22 +72,6 @@ export async function findAward(db: Db, awardable: Awardable, id: number): Promi
   return view;
 }
 
-/** Reactions per name on each of several awardables of one type (upvotes and downvotes of issues and merge requests). */
-export async function awardCounts(db: Db, type: AwardableType, ids: number[], names: string[]): Promise<Map<number, Record<string, number>>> {
-  const out = new Map<number, Record<string, number>>();
-  if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom('award_emoji')
-    .select((eb) => ['awardable_id', 'name', eb.fn.countAll<number>().as('n')])
-    .where('awardable_type', '=', type)
-    .where('awardable_id', 'in', ids)
-    .where('name', 'in', names)
-    .groupBy(['awardable_id', 'name'])
-    .execute();
-  for (const r of rows) out.set(r.awardable_id, { ...out.get(r.awardable_id), [r.name]: Number(r.n) });
-  return out;
-}
-
 /**
  * A reaction by the caller. An unknown name or a second identical reaction is the platform's
  * 404 with the validation message, since its API answers a failed award so.

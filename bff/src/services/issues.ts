@@ -8,7 +8,7 @@ import { sharedConditions } from './work-item-filters.ts';
 import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
 import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
 
@@ -21,6 +21,7 @@ export interface IssueView {
   labels: LabelRow[];
   milestone: MilestoneRow | null;
   userNotesCount: number;
+  votes: Readonly<Votes>;
 }
 
 /** Who did it, and where (hooks and activity need the project, its group and the base URL). */
@@ -46,11 +47,12 @@ export async function setAssignees(trx: Db, issueId: number, userIds: number[]):
 export async function issueViews(db: Db, issues: IssueRow[]): Promise<IssueView[]> {
   if (!issues.length) return [];
   const ids = issues.map((i) => i.id);
-  const [assigneeRows, labels, milestones, noteCounts] = await Promise.all([
+  const [assigneeRows, labels, milestones, noteCounts, votes] = await Promise.all([
     db.selectFrom('issue_assignees').select(['issue_id', 'user_id']).where('issue_id', 'in', ids).execute(),
     labelsOf(db, 'Issue', ids),
     milestonesById(db, issues.map((i) => i.milestone_id)),
     userNoteCounts(db, 'Issue', ids),
+    votesOf(db, 'Issue', ids),
   ]);
   const users = await usersById(db, [...issues.flatMap((i) => [i.author_id, i.closed_by_id]), ...assigneeRows.map((a) => a.user_id)]);
   return issues.map((issue) => ({
@@ -61,6 +63,7 @@ export async function issueViews(db: Db, issues: IssueRow[]): Promise<IssueView[
     labels: labels.get(issue.id) ?? [],
     milestone: issue.milestone_id === null ? null : (milestones.get(issue.milestone_id) ?? null),
     userNotesCount: noteCounts.get(issue.id) ?? 0,
+    votes: votes.get(issue.id) ?? NO_VOTES,
   }));
 }
 

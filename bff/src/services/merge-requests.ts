@@ -10,7 +10,7 @@ import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { resolveCommit } from './branches.ts';
 import { gitText } from './git-run.ts';
 import { nowIso } from '../util/time.ts';
-import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.ts';
 import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
 import type { Acting, IssueListWhere } from './issues.ts';
@@ -26,6 +26,7 @@ export interface MergeRequestView {
   labels: LabelRow[];
   milestone: MilestoneRow | null;
   userNotesCount: number;
+  votes: Readonly<Votes>;
 }
 
 /** The repository a merge request's branches live in (source and target: the same project here). */
@@ -135,12 +136,13 @@ export async function createMergeRequest(db: Db, repo: Repo, acting: Acting, bod
 export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise<MergeRequestView[]> {
   if (!mrs.length) return [];
   const ids = mrs.map((m) => m.id);
-  const [assigneeRows, reviewerRows, labels, milestones, noteCounts] = await Promise.all([
+  const [assigneeRows, reviewerRows, labels, milestones, noteCounts, votes] = await Promise.all([
     db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     labelsOf(db, 'MergeRequest', ids),
     milestonesById(db, mrs.map((m) => m.milestone_id)),
     userNoteCounts(db, 'MergeRequest', ids),
+    votesOf(db, 'MergeRequest', ids),
   ]);
   const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id)]);
   const user = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
@@ -154,6 +156,7 @@ export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise
     labels: labels.get(mr.id) ?? [],
     milestone: mr.milestone_id === null ? null : (milestones.get(mr.milestone_id) ?? null),
     userNotesCount: noteCounts.get(mr.id) ?? 0,
+    votes: votes.get(mr.id) ?? NO_VOTES,
   }));
 }
 

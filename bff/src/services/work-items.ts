@@ -192,6 +192,34 @@ export async function userNoteCounts(db: Db, type: 'Issue' | 'MergeRequest', ids
   return new Map(rows.map((c) => [c.noteable_id, Number(c.n)]));
 }
 
+/** Upvotes and downvotes as the platform counts them: the `thumbsup` and `thumbsdown` reactions. */
+export interface Votes {
+  upvotes: number;
+  downvotes: number;
+}
+
+export const NO_VOTES: Readonly<Votes> = { upvotes: 0, downvotes: 0 };
+
+export async function votesOf(db: Db, type: 'Issue' | 'MergeRequest', ids: number[]): Promise<Map<number, Votes>> {
+  const out = new Map<number, Votes>();
+  if (!ids.length) return out;
+  const rows = await db
+    .selectFrom('award_emoji')
+    .select((eb) => ['awardable_id', 'name', eb.fn.countAll<number>().as('n')])
+    .where('awardable_type', '=', type)
+    .where('awardable_id', 'in', ids)
+    .where('name', 'in', ['thumbsup', 'thumbsdown'])
+    .groupBy(['awardable_id', 'name'])
+    .execute();
+  for (const r of rows) {
+    const v = out.get(r.awardable_id) ?? { upvotes: 0, downvotes: 0 };
+    if (r.name === 'thumbsup') v.upvotes = Number(r.n);
+    else v.downvotes = Number(r.n);
+    out.set(r.awardable_id, v);
+  }
+  return out;
+}
+
 /** Where a list looks: one project, or every project of a group tree that `projects` (a visibility rule) lets through. */
 export type ListWhere = { projectId: number } | { projects: (eb: ExpressionBuilder<Database, 'projects'>) => Expression<SqlBool>; traversal: string };
 
