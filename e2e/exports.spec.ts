@@ -1,28 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../bff/src/db/index.ts';
-import { insertFindings } from '../bff/test/export-fixtures.ts';
 import { parseCsv } from '../bff/src/exports/csv-read.ts';
 import { inProgressKey } from '../bff/src/services/exports.ts';
 import { VULNERABILITY_CSV_COLUMNS } from '../shared/src/vulnerability-exports.ts';
-import { createMember, expect, signInAt, test } from './fixtures.ts';
+import { createMember, defaultBranchPipeline, expect, signInAt, test, uploadReport } from './fixtures.ts';
 
 const FINDINGS = 40;
+
+/** A SAST report as a scanner writes it, with `n` findings (the fixture's first one, on n lines). */
+function sastReport(n: number): string {
+  const report = JSON.parse(fs.readFileSync(new URL('../bff/test/fixtures/security/gl-sast-report.json', import.meta.url), 'utf8'));
+  const [first] = report.vulnerabilities;
+  report.vulnerabilities = Array.from({ length: n }, (_, i) => ({ ...first, id: `e2e-${i}`, location: { ...first.location, start_line: i + 1, end_line: i + 1 } }));
+  return JSON.stringify(report);
+}
 
 test.describe('Exports of a project', () => {
   test.describe.configure({ timeout: 120_000 });
   test('a Developer starts a CSV export, watches it become ready, downloads it; another one is held back in words while one is in progress', async ({ page, api }) => {
-    // A project of its own, with findings in the server's database.
+    // A project of its own, with the findings of a SAST report its CI uploaded.
     const group = await api<{ id: number; full_path: string }>('POST', '/groups', { name: 'Exports', path: `exports-${Date.now().toString(36)}` });
     expect(group.status).toBe(201);
     const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: 'scanned', namespace_id: group.json.id });
     expect(project.status).toBe(201);
-    const db = openDb({ sqliteFile: path.join(process.env.E2E_DATA_DIR!, 'gatehouse.sqlite3'), poolSize: 1 });
-    try {
-      await insertFindings(db, project.json.id, FINDINGS);
-    } finally {
-      await db.destroy();
-    }
+    const ingested = await uploadReport(project.json.id, await defaultBranchPipeline(project.json.id), 'sast', 'gl-sast-report.json', sastReport(FINDINGS));
+    expect(ingested).toMatchObject({ findings_count: FINDINGS, applied: true });
     const developer = await createMember({ scope: 'projects', id: project.json.id }, 'developer', 'exports');
 
     await signInAt(page, `/projects/${project.json.path_with_namespace}/-/exports`, developer);

@@ -47,6 +47,25 @@ const apiAsRoot: RootApi = async <T,>(method: string, path: string, body?: unkno
   return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
 };
 
+/** A pipeline on the project's default branch (`main`, made with a first commit), as CI creates one by reporting a status. */
+export async function defaultBranchPipeline(projectId: number): Promise<number> {
+  const commit = await apiAsRoot<{ id: string }>('POST', `/projects/${projectId}/repository/commits`, { branch: 'main', commit_message: 'chore: start', actions: [{ action: 'create', file_path: 'app/db.js', content: 'query()' }] });
+  expect(commit.status, JSON.stringify(commit.json)).toBe(201);
+  const status = await apiAsRoot<{ pipeline_id: number }>('POST', `/projects/${projectId}/statuses/${commit.json.id}`, { state: 'success', name: 'scan', ref: 'main' });
+  expect(status.status, JSON.stringify(status.json)).toBe(201);
+  return status.json.pipeline_id;
+}
+
+/** A CI job's upload of a scanner's report to a pipeline: multipart, as the README's curl does. */
+export async function uploadReport(projectId: number, pipelineId: number, reportType: string, fileName: string, content: string) {
+  const form = new FormData();
+  form.set('report_type', reportType);
+  form.set('file', new Blob([content]), fileName);
+  const res = await fetch(`${BASE_URL}/api/v4/projects/${projectId}/pipelines/${pipelineId}/reports`, { method: 'POST', headers: { 'PRIVATE-TOKEN': ROOT_TOKEN }, body: form });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as Record<string, unknown>;
+}
+
 /** A new user (unique name per call), made through the API as root. */
 export async function createUser(prefix: string, name = `${prefix} user`): Promise<Required<Account>> {
   const username = `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

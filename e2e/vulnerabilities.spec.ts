@@ -1,8 +1,6 @@
 import fs from 'node:fs';
-import { createMember, expect, signInAt, test } from './fixtures.ts';
+import { createMember, defaultBranchPipeline, expect, signInAt, test, uploadReport } from './fixtures.ts';
 
-const BASE_URL = process.env.E2E_BASE_URL!;
-const TOKEN = process.env.E2E_ROOT_TOKEN!;
 const FIXTURES = new URL('../bff/test/fixtures/security/', import.meta.url);
 
 test.describe('Vulnerability report and dependencies of a project', () => {
@@ -12,18 +10,9 @@ test.describe('Vulnerability report and dependencies of a project', () => {
     const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `scanned-${Date.now().toString(36)}`, namespace_id: acme.json.id });
     expect(project.status).toBe(201);
     const id = project.json.id;
-    const commit = await api<{ id: string }>('POST', `/projects/${id}/repository/commits`, { branch: 'main', commit_message: 'chore: start', actions: [{ action: 'create', file_path: 'app/db.js', content: 'query()' }] });
-    expect(commit.status, JSON.stringify(commit.json)).toBe(201);
-    const status = await api<{ pipeline_id: number }>('POST', `/projects/${id}/statuses/${commit.json.id}`, { state: 'success', name: 'scan', ref: 'main' });
-    expect(status.status, JSON.stringify(status.json)).toBe(201);
-
-    // The CI script: multipart upload of each report, as the README's curl does.
+    const pipeline = await defaultBranchPipeline(id);
     for (const [reportType, file] of [['sast', 'gl-sast-report.json'], ['cyclonedx', 'gl-sbom-npm.cdx.json']]) {
-      const form = new FormData();
-      form.set('report_type', reportType);
-      form.set('file', new Blob([fs.readFileSync(new URL(file, FIXTURES))]), file);
-      const res = await fetch(`${BASE_URL}/api/v4/projects/${id}/pipelines/${status.json.pipeline_id}/reports`, { method: 'POST', headers: { 'PRIVATE-TOKEN': TOKEN }, body: form });
-      expect(res.status, await res.clone().text()).toBe(201);
+      await uploadReport(id, pipeline, reportType, file, fs.readFileSync(new URL(file, FIXTURES), 'utf8'));
     }
 
     const maintainer = await createMember({ scope: 'projects', id }, 'maintainer', 'vulns');
