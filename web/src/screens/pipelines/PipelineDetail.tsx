@@ -14,6 +14,7 @@ import { projectHref } from '../../routes.ts';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { FORBIDDEN_HINT, FORBIDDEN_TITLE, formatDuration, StatusBadge } from './status.tsx';
+import { Fact } from '../../components/Fact.tsx';
 
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
 const col = createColumnHelper<Job>();
@@ -41,19 +42,6 @@ const jobColumns = [
   col.accessor('duration', { header: 'Duration', cell: (i) => formatDuration(i.getValue()) }),
   col.accessor('created_at', { header: 'Reported', cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.row.original.finished_at ?? i.row.original.started_at ?? i.getValue())}</Text>, meta: { hideNarrow: true } }),
 ];
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** …/-/pipelines/<id>: one pipeline, its jobs and their links to the CI that ran them; cancel, retry, delete. */
 export function PipelineDetail({ pipelineId }: { pipelineId: number }) {
