@@ -648,8 +648,8 @@ describe('gitbeaker: merging, context commits and merge trains', () => {
     assert.deepEqual(await api.MergeRequestContextCommits.all(project.id, mr.iid), []);
 
     await rejects(api.MergeTrains.addMergeRequest(project.id, mr.iid), 403);
-    const settings = await fetch(`${server.url}/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': server.rootToken, 'Content-Type': 'application/json' }, body: JSON.stringify({ merge_trains_enabled: true }) });
-    assert.equal(settings.status, 200);
+    const edited = await api.Projects.edit(project.id, { mergeTrainsEnabled: true } as never);
+    assert.equal((edited as unknown as { merge_trains_enabled: boolean }).merge_trains_enabled, true);
     const cars = await api.MergeTrains.addMergeRequest(project.id, mr.iid, { sha: mr.sha as string });
     assert.equal((cars as unknown as { merge_request: { iid: number } }).merge_request.iid, mr.iid);
     let car = await api.MergeTrains.showStatus(project.id, mr.iid);

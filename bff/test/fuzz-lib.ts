@@ -11,6 +11,7 @@ import { conforming, encode, formPairs, hostileValue, wrongValue, type JsonSchem
 interface OpenApiOperation {
   parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
@@ -26,6 +27,8 @@ export interface Operation {
   body?: JsonSchema;
   /** The multipart file field, for routes that take an upload. */
   upload?: string;
+  /** Its success answers with a file (raw content, an avatar, a download), not JSON. */
+  answersFile: boolean;
 }
 
 export function operationsOf(doc: OpenApiDocument): Operation[] {
@@ -44,6 +47,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body,
         upload,
+        answersFile: Object.entries(op.responses ?? {}).some(([code, r]) => /^2\d\d$/.test(code) && code !== '204' && !r.content?.['application/json']),
       });
     }
   }

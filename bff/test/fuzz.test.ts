@@ -45,6 +45,11 @@ describe('the checks of the fuzz run', () => {
     assert.match(problemsOf(wire('PUT'), { status: 422, ...json }, ['groups +1'])[0], /rejected PUT changed row counts: groups \+1/);
     assert.match(problemsOf(wire('GET'), { status: 200, ...json }, ['jobs +1'])[0], /a GET changed row counts/);
     assert.match(problemsOf(wire('GET'), { status: 0, contentType: null, text: '', error: 'socket hang up' }, [])[0], /^no answer/);
+    // A route documented as answering a file may answer one on success, and JSON otherwise.
+    const text = { contentType: 'text/plain; charset=utf-8', text: 'raw' };
+    assert.deepEqual(problemsOf(wire('GET'), { status: 200, ...text }, [], { answersFile: true }), []);
+    assert.match(problemsOf(wire('GET'), { status: 200, ...text }, [])[0], /^Content-Type/);
+    assert.match(problemsOf(wire('GET'), { status: 404, ...text }, [], { answersFile: true })[0], /^Content-Type/);
   });
 });
 

@@ -3,6 +3,7 @@ import { userBasic } from './users.ts';
 import { boolParam, paginationQuery } from './params.ts';
 import { pipelineSummary } from './pipelines.ts';
 import { mergeRequestBasic } from './merge-requests.ts';
+import { MERGE_METHODS, projectUpdateBody } from './projects.ts';
 
 /**
  * A car's states, as the platform names them: idle (waiting for its turn), stale (its train
@@ -58,9 +59,7 @@ export const mergeTrainAddBody = z.object({
 });
 export type MergeTrainAddBody = z.infer<typeof mergeTrainAddBody>;
 
-export const MERGE_METHODS = ['merge', 'rebase_merge', 'ff'] as const;
-
-/** The project's merge settings (Gatehouse's console endpoint; the platform keeps them on the project). */
+/** The project's merge settings (Gatehouse's console endpoint; the platform keeps them on the project, see PUT /projects/:id). */
 export const mergeSettings = z.object({
   merge_method: z.enum(MERGE_METHODS),
   merge_trains_enabled: z.boolean(),
@@ -68,11 +67,5 @@ export const mergeSettings = z.object({
   merge_trains_cars_limit: z.number().int().min(1).max(100),
 });
 export type MergeSettings = z.infer<typeof mergeSettings>;
-export const mergeSettingsBody = z
-  .object({
-    merge_method: z.enum(MERGE_METHODS),
-    merge_trains_enabled: boolParam(),
-    merge_trains_skip_train_allowed: boolParam(),
-    merge_trains_cars_limit: z.coerce.number().int().min(1).max(100),
-  })
-  .partial();
+export const mergeSettingsBody = projectUpdateBody.pick({ merge_method: true, merge_trains_enabled: true, merge_trains_skip_train_allowed: true, merge_trains_cars_limit: true });
+export type MergeSettingsBody = z.infer<typeof mergeSettingsBody>;

@@ -58,6 +58,9 @@ export const projectSummary = z.object({
   public_jobs: z.boolean(),
   shared_with_groups: z.array(sharedWithGroup),
   request_access_enabled: z.boolean(),
+  merge_method: z.enum(['merge', 'rebase_merge', 'ff']),
+  merge_trains_enabled: z.boolean(),
+  merge_trains_skip_train_allowed: z.boolean(),
 });
 export type ProjectSummary = z.infer<typeof projectSummary>;
 
@@ -80,6 +83,29 @@ export const projectCreateBody = z.object({
   request_access_enabled: boolParam().optional(),
 }).refine((b) => b.name !== undefined || b.path !== undefined, { message: 'name or path is missing', path: ['name'] });
 export type ProjectCreateBody = z.infer<typeof projectCreateBody>;
+
+export const MERGE_METHODS = ['merge', 'rebase_merge', 'ff'] as const;
+
+/**
+ * PUT /projects/:id: the project's settings a Maintainer may change (other keys are ignored,
+ * as on the platform). `merge_trains_cars_limit` is ours: how many cars run pipelines at once.
+ */
+export const projectUpdateBody = z.object({
+  name: z.string().trim().min(1).max(255).optional(),
+  description: z.string().max(2000).optional(),
+  visibility: visibility.optional(),
+  issues_enabled: boolParam().optional(),
+  merge_requests_enabled: boolParam().optional(),
+  wiki_enabled: boolParam().optional(),
+  jobs_enabled: boolParam().optional(),
+  snippets_enabled: boolParam().optional(),
+  request_access_enabled: boolParam().optional(),
+  merge_method: z.enum(MERGE_METHODS).optional(),
+  merge_trains_enabled: boolParam().optional(),
+  merge_trains_skip_train_allowed: boolParam().optional(),
+  merge_trains_cars_limit: intParam().pipe(z.number().int().min(1).max(100)).optional(),
+});
+export type ProjectUpdateBody = z.infer<typeof projectUpdateBody>;
 
 export const projectListQuery = paginationQuery.extend({
   search: z.string().max(255).optional(),

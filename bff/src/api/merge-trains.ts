@@ -123,6 +123,6 @@ export const mergeSettingsRoutes = [
     permission: 'admin_project',
     body: mergeSettingsBody,
     response: mergeSettings,
-    handler: async (ctx) => trains.updateSettings(ctx.db, ctx.project, ctx.body),
+    handler: async (ctx) => trains.updateSettings(ctx.db, ctx.project, ctx.group, ctx.body),
   }),
 ];

@@ -572,3 +572,62 @@ describe('DELETE /projects/:id', () => {
     }
   });
 });
+
+describe('PUT /projects/:id', () => {
+  /** The harness names a project as its path. */
+  const nameOf = (p: Project) => p.path_with_namespace.split('/').pop()!;
+  let group: Group;
+  let project: Project;
+  let maintainer: BuiltUser;
+  let developer: BuiltUser;
+  before(async () => {
+    group = await buildGroup();
+    project = await buildProject(group.id);
+    [maintainer, developer] = await Promise.all([40, 30].map((level) => userWithRole(group.id, level)));
+  });
+
+  it('as a Maintainer: changes the settings given (merge method and merge trains among them) and answers the project', async () => {
+    const res = await api(`/projects/${project.id}`, {
+      method: 'PUT',
+      token: maintainer.token,
+      json: { description: 'Trains on', merge_method: 'ff', merge_trains_enabled: true, issues_enabled: false, unknown_key: 'ignored' },
+    });
+    expectStatus(res, 200);
+    const p = expectProject(res.body);
+    assert.equal(p.description, 'Trains on');
+    assert.equal(p.merge_method, 'ff');
+    assert.equal(p.merge_trains_enabled, true);
+    assert.equal(p.merge_trains_skip_train_allowed, false);
+    assert.equal(p.issues_enabled, false);
+    assert.equal(p.name, nameOf(project));
+    const read = await api(`/projects/${project.id}`, { token: developer.token });
+    assert.deepEqual([read.body.merge_method, read.body.merge_trains_enabled, read.body.description], ['ff', true, 'Trains on']);
+    // Form fields, as python-gitlab and curl -d send them.
+    const form = await api(`/projects/${project.id}`, { method: 'PUT', token: maintainer.token, form: { merge_trains_enabled: 'false' } });
+    expectStatus(form, 200);
+    assert.equal(form.body.merge_trains_enabled, false);
+  });
+
+  it('refuses a value it cannot take with the platform’s 400, and writes nothing of that request', async () => {
+    const other = await buildProject(group.id);
+    const cases: [Record<string, unknown>, unknown][] = [
+      [{ description: 'half', merge_method: 'squash_all' }, { message: { merge_method: ['does not have a valid value'] } }],
+      [{ description: 'half', name: nameOf(other) }, { message: { name: ['has already been taken'] } }],
+      [{ description: 'half', visibility: 'public' }, { message: { visibility_level: ['public is not allowed in a private group.'] } }],
+    ];
+    for (const [json, body] of cases) {
+      const res = await api(`/projects/${project.id}`, { method: 'PUT', token: maintainer.token, json });
+      expectStatus(res, 400);
+      assert.deepEqual(res.body, body);
+    }
+    assert.equal((await api(`/projects/${project.id}`)).body.description, 'Trains on');
+  });
+
+  it('below Maintainer: 403; a project the caller cannot see: 404', async () => {
+    expectStatus(await api(`/projects/${project.id}`, { method: 'PUT', token: developer.token, json: { description: 'no' } }), 403);
+    const outsider = await buildUser();
+    const hidden = await api(`/projects/${project.id}`, { method: 'PUT', token: outsider.token, json: { description: 'no' } });
+    expectStatus(hidden, 404);
+    assert.deepEqual(hidden.body, NOT_FOUND);
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary } from '../../../shared/src/projects.ts';
+import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
+import { settingsChanged } from '../services/merge-trains.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { groupToCreateIn } from '../services/groups.ts';
@@ -49,6 +50,22 @@ export const projectRoutes = [
       return { project: await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body), namespace };
     },
     present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/projects/:id',
+    area,
+    summary: 'Edit a project’s settings (Maintainer): name, description, visibility, features, merge method and merge trains',
+    load: 'project',
+    permission: 'admin_project',
+    body: projectUpdateBody,
+    response: projectSummary,
+    handler: async (ctx) => {
+      const project = await projects.updateProject(ctx.db, ctx.project, ctx.group, ctx.body);
+      await settingsChanged(ctx.db, project);
+      return { project, group: ctx.group };
+    },
+    present: ({ project, group }, ctx) => presentProject(project, group, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'delete',

@@ -53,5 +53,8 @@ export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, rep
     public_jobs: bool(p.public_jobs),
     shared_with_groups: [],
     request_access_enabled: bool(p.request_access_enabled),
+    merge_method: p.merge_method as ProjectSummary['merge_method'],
+    merge_trains_enabled: bool(p.merge_trains_enabled),
+    merge_trains_skip_train_allowed: bool(p.merge_trains_skip_train_allowed),
   };
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.ts';
 import type { MergeTrainCarRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
-import type { MergeSettings, MergeTrainAddBody, MergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
+import type { MergeSettings, MergeSettingsBody, MergeTrainAddBody, MergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
+import { updateProject } from './projects.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from './errors.ts';
@@ -158,18 +159,15 @@ export const settingsOf = (p: ProjectRow): MergeSettings => ({
   merge_trains_cars_limit: p.merge_trains_cars_limit,
 });
 
-export async function updateSettings(db: Db, project: ProjectRow, body: Partial<MergeSettings>): Promise<MergeSettings> {
-  const changes = {
-    ...(body.merge_method !== undefined ? { merge_method: body.merge_method } : {}),
-    ...(body.merge_trains_enabled !== undefined ? { merge_trains_enabled: body.merge_trains_enabled ? 1 : 0 } : {}),
-    ...(body.merge_trains_skip_train_allowed !== undefined ? { merge_trains_skip_train_allowed: body.merge_trains_skip_train_allowed ? 1 : 0 } : {}),
-    ...(body.merge_trains_cars_limit !== undefined ? { merge_trains_cars_limit: body.merge_trains_cars_limit } : {}),
-  };
-  if (Object.keys(changes).length) await db.updateTable('projects').set(changes).where('id', '=', project.id).execute();
-  const updated = await db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
-  // A larger limit lets waiting cars start.
+export async function updateSettings(db: Db, project: ProjectRow, namespace: GroupRow, body: MergeSettingsBody): Promise<MergeSettings> {
+  const updated = await updateProject(db, project, namespace, body);
+  await settingsChanged(db, updated);
+  return settingsOf(updated);
+}
+
+/** After a change of the project's merge settings: a larger limit lets waiting cars start. */
+export async function settingsChanged(db: Db, project: ProjectRow): Promise<void> {
   for (const t of await db.selectFrom('merge_train_cars').select('target_branch').distinct().where('project_id', '=', project.id).where('active_merge_request_id', 'is not', null).execute()) {
     await kickTrain(db, project.id, t.target_branch);
   }
-  return settingsOf(updated);
 }

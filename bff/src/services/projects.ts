@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { prepared, type Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { ProjectCreateBody, ProjectListQuery } from '../../../shared/src/projects.ts';
+import type { ProjectCreateBody, ProjectListQuery, ProjectUpdateBody } from '../../../shared/src/projects.ts';
 import { validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
@@ -83,6 +83,25 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
     await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
     return project;
   });
+}
+
+/**
+ * PUT /projects/:id: the given settings, checked as on creation (a name unique in its group, a
+ * visibility its group allows), written in one statement; nothing is written when one is refused.
+ */
+export async function updateProject(db: Db, project: ProjectRow, namespace: GroupRow, body: ProjectUpdateBody): Promise<ProjectRow> {
+  const errors: Record<string, string[]> = {};
+  if (body.visibility && VISIBILITY_RANK[body.visibility] > VISIBILITY_RANK[namespace.visibility]) {
+    errors.visibility_level = [`${body.visibility} is not allowed in a ${namespace.visibility} group.`];
+  }
+  if (body.name !== undefined && body.name !== project.name) {
+    const nameClash = await db.selectFrom('projects').select('id').where('namespace_id', '=', namespace.id).where('name', '=', body.name).where('id', '!=', project.id).executeTakeFirst();
+    if (nameClash) errors.name = ['has already been taken'];
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const changes = toColumns(body);
+  if (Object.keys(changes).length) await db.updateTable('projects').set(changes).where('id', '=', project.id).execute();
+  return db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
 }
 
 export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {

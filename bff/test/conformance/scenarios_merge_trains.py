@@ -1,12 +1,10 @@
 """python-gitlab scenarios: merging a merge request, and a merge request through a merge train."""
 
-import json
 import time
-import urllib.request
 
 from gitlab import exceptions as glexc
 
-from support import URL, expect, expect_equal, expect_error, new_group_with_project, scenario
+from support import expect, expect_equal, expect_error, new_group_with_project, scenario
 
 
 def commit_file(project, branch, name, start=None):
@@ -17,15 +15,10 @@ def commit_file(project, branch, name, start=None):
 
 
 def enable_trains(gl, project):
-    # The console's settings endpoint: the platform keeps these on the project.
-    request = urllib.request.Request(
-        f"{URL}/api/console/projects/{project.id}/merge_settings",
-        data=json.dumps({"merge_trains_enabled": True}).encode(),
-        method="PUT",
-        headers={"PRIVATE-TOKEN": gl.private_token, "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request) as answer:
-        expect_equal(answer.status, 200, "merge trains turned on")
+    # As a maintainer does it with python-gitlab: the setting is an attribute of the project.
+    project.merge_trains_enabled = True
+    project.save()
+    expect_equal(gl.projects.get(project.id).merge_trains_enabled, True, "merge trains turned on")
 
 
 def wait_for(probe, what):

@@ -494,14 +494,14 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     merge_method?: "merge" | "rebase_merge" | "ff";
-                    merge_trains_cars_limit?: number;
+                    merge_trains_cars_limit?: number | string;
                     merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 };
                 "application/x-www-form-urlencoded": {
                     /** @enum {string} */
                     merge_method?: "merge" | "rebase_merge" | "ff";
-                    merge_trains_cars_limit?: number;
+                    merge_trains_cars_limit?: number | string;
                     merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 };

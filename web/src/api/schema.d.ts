@@ -936,7 +936,8 @@ export type paths = {
         };
         /** Get a project */
         get: operations["getProjectsId"];
-        put?: never;
+        /** Edit a project’s settings (Maintainer): name, description, visibility, features, merge method and merge trains */
+        put: operations["putProjectsId"];
         post?: never;
         /** Delete a project */
         delete: operations["deleteProjectsId"];
@@ -3346,7 +3347,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -3416,7 +3421,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -3645,7 +3654,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -3715,7 +3728,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -4043,7 +4060,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -4113,7 +4134,11 @@ export interface operations {
                             issues_enabled: boolean;
                             jobs_enabled: boolean;
                             last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
                             merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
                             name: string;
                             name_with_namespace: string;
                             namespace: {
@@ -12640,7 +12665,11 @@ export interface operations {
                         issues_enabled: boolean;
                         jobs_enabled: boolean;
                         last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
                         merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
                         name: string;
                         name_with_namespace: string;
                         namespace: {
@@ -12778,7 +12807,11 @@ export interface operations {
                         issues_enabled: boolean;
                         jobs_enabled: boolean;
                         last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
                         merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
                         name: string;
                         name_with_namespace: string;
                         namespace: {
@@ -12907,7 +12940,11 @@ export interface operations {
                         issues_enabled: boolean;
                         jobs_enabled: boolean;
                         last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
                         merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
                         name: string;
                         name_with_namespace: string;
                         namespace: {
@@ -12974,6 +13011,186 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    merge_method?: "merge" | "rebase_merge" | "ff";
+                    merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_trains_cars_limit?: number | string;
+                    merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    name?: string;
+                    request_access_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    snippets_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                    wiki_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                    issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    merge_method?: "merge" | "rebase_merge" | "ff";
+                    merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_trains_cars_limit?: number | string;
+                    merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    name?: string;
+                    request_access_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    snippets_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    visibility?: "private" | "internal" | "public";
+                    wiki_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        avatar_url: string | null;
+                        container_registry_enabled: boolean;
+                        created_at: string;
+                        creator_id: number;
+                        default_branch: string | null;
+                        description: string | null;
+                        empty_repo: boolean;
+                        forks_count: number;
+                        http_url_to_repo: string;
+                        id: number;
+                        issues_enabled: boolean;
+                        jobs_enabled: boolean;
+                        last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
+                        name: string;
+                        name_with_namespace: string;
+                        namespace: {
+                            avatar_url: string | null;
+                            full_path: string;
+                            id: number;
+                            /** @constant */
+                            kind: "group";
+                            name: string;
+                            parent_id: number | null;
+                            path: string;
+                            web_url: string;
+                        };
+                        open_issues_count: number;
+                        path: string;
+                        path_with_namespace: string;
+                        public_jobs: boolean;
+                        request_access_enabled: boolean;
+                        shared_runners_enabled: boolean;
+                        shared_with_groups: {
+                            expires_at: string | null;
+                            group_access_level: number;
+                            group_full_path: string;
+                            group_id: number;
+                            group_name: string;
+                        }[];
+                        snippets_enabled: boolean;
+                        ssh_url_to_repo: string;
+                        star_count: number;
+                        tag_list: string[];
+                        topics: string[];
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                        wiki_enabled: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
