@@ -119,6 +119,8 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
   'PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
   'DELETE /projects/:id/issues/:issue_iid/notes/:note_id': { need: MAINTAINER, denied: 403, why: 'an author deletes their own note; another’s needs admin_project (the fixture note is root’s)' },
   'DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id': { need: MAINTAINER, denied: 403, why: 'an author deletes their own note; another’s needs admin_project (the fixture note is root’s)' },
+  'PUT /projects/:id/snippets/:snippet_id/notes/:note_id': { need: 'admin', denied: 403, why: 'only its author (or an administrator) edits a note, as on the platform; the fixture note is root’s' },
+  'DELETE /projects/:id/snippets/:snippet_id/notes/:note_id': { need: MAINTAINER, denied: 403, why: 'an author deletes their own note; another’s needs admin_project (the fixture note is root’s)' },
 };
 
 type CallerKind = 'anonymous' | 'member' | 'non-member' | 'administrator' | 'scoped' | 'revoked' | 'expired';
@@ -487,8 +489,9 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String(iid);
     }
     case 'note_id': {
-      const noteable = route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`;
-      return String((await ok(`/projects/${filled.id}/${noteable}/notes`, { method: 'POST', json: { body: 'matrix' } }, 201)).id);
+      // A comment (root's) on the noteable the path names: an issue, a merge request or a snippet.
+      const noteable = route.path.slice(0, route.path.indexOf('/notes')).replace(/:([A-Za-z_]+)/g, (_m, name: string) => filled[name]);
+      return String((await ok(`${noteable}/notes`, { method: 'POST', json: { body: 'matrix' } }, 201)).id);
     }
     case 'label_id':
       return String((await ok(`/${resource}/${filled.id}/labels`, { method: 'POST', json: { name: `matrix${++serial}`, color: '#123456' } }, 201)).id);

@@ -64,7 +64,8 @@ export interface World {
   /** Work items of the project: an issue and a merge request, each with a note and a state event; a label of each owner. */
   issueIid: number;
   mergeRequestIid: number;
-  notes: { issues: number; merge_requests: number };
+  /** A comment on each noteable (its issue, its merge request, its snippet). */
+  notes: { issues: number; merge_requests: number; snippets: number };
   stateEvents: { issues: number; merge_requests: number };
   labels: { groups: number; projects: number };
   /** A snippet of the project (one file, `fuzz.txt`), a reaction on each awardable, a link between two issues. */
@@ -100,11 +101,11 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   world.pipelineId = (await ok(`/projects/${project.id}/statuses/${world.sha}`, { method: 'POST', json: { state: 'running', name: 'fuzz' } }, 201)).pipeline_id;
   world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
   // Merge trains on, so their routes answer lists rather than 403.
-  await ok(`/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
+  await ok(`/projects/${project.id}`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
   await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'fuzz-mr', start_branch: 'main', commit_message: 'fuzz: mr', actions: [{ action: 'create', file_path: 'mr.txt', content: 'mr\n' }] } }, 201);
   world.issueIid = (await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
   world.mergeRequestIid = (await ok(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { title: 'fuzz', source_branch: 'fuzz-mr', target_branch: 'main' } }, 201)).iid;
-  world.notes = { issues: 0, merge_requests: 0 };
+  world.notes = { issues: 0, merge_requests: 0, snippets: 0 };
   world.stateEvents = { issues: 0, merge_requests: 0 };
   for (const [kind, iid] of [['issues', world.issueIid], ['merge_requests', world.mergeRequestIid]] as const) {
     world.notes[kind] = (await ok(`/projects/${project.id}/${kind}/${iid}/notes`, { method: 'POST', json: { body: 'fuzz' } }, 201)).id;
@@ -114,6 +115,7 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   }
   world.labels = { ...world.labels, projects: (await ok(`/projects/${project.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
   world.snippetId = (await ok(`/projects/${project.id}/snippets`, { method: 'POST', json: { title: 'fuzz', visibility: 'private', files: [{ file_path: 'fuzz.txt', content: 'fuzz' }] } }, 201)).id;
+  world.notes.snippets = (await ok(`/projects/${project.id}/snippets/${world.snippetId}/notes`, { method: 'POST', json: { body: 'fuzz' } }, 201)).id;
   // A reaction on each awardable, keyed by the awardable's path (as awardKey reads it from a route's path).
   const p = `/projects/${project.id}`;
   world.awards = {};
@@ -123,6 +125,7 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
     ['snippets', `${p}/snippets/${world.snippetId}`],
     ['issues/notes', `${p}/issues/${world.issueIid}/notes/${world.notes.issues}`],
     ['merge_requests/notes', `${p}/merge_requests/${world.mergeRequestIid}/notes/${world.notes.merge_requests}`],
+    ['snippets/notes', `${p}/snippets/${world.snippetId}/notes/${world.notes.snippets}`],
   ] as const) {
     world.awards[key] = (await ok(`${path}/award_emoji`, { method: 'POST', json: { name: 'thumbsup' } }, 201)).id;
   }
@@ -266,7 +269,7 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
     case 'merge_request_iid':
       return String(world.mergeRequestIid);
     case 'note_id':
-      return String(world.notes[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
+      return String(world.notes[opPath.split('/')[3] as keyof World['notes']]);
     case 'resource_state_event_id':
       return String(world.stateEvents[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
     case 'label_id':

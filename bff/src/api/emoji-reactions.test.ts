@@ -196,3 +196,34 @@ describe('upvotes and downvotes of issues and merge requests', () => {
     assert.deepEqual([m.body.upvotes, m.body.downvotes], [0, 2]);
   });
 });
+
+describe('comments on snippets, and reactions to them', () => {
+  it('a reader comments on a snippet; reactions to the comment are listed, fire an emoji event, and go with the snippet', async () => {
+    const snippetPath = paths.publicSnippet.replace(/\/award_emoji$/, '');
+    const note = await api(`${snippetPath}/notes`, { method: 'POST', token: developer.token, json: { body: 'Looks right' } });
+    expectStatus(note, 201);
+    assert.equal(note.body.noteable_type, 'Snippet');
+    assert.equal(note.body.noteable_iid, null);
+    const listed = await api(`${snippetPath}/notes`, { token: null });
+    expectStatus(listed, 200);
+    assert.deepEqual(listed.body.map((n: { body: string }) => n.body), ['Looks right']);
+
+    const awards = `${snippetPath}/notes/${note.body.id}/award_emoji`;
+    const award = await api(awards, { method: 'POST', token: outsider.token, json: { name: 'rocket' } });
+    expectStatus(award, 201);
+    assert.equal(expectShape(awardEmoji, award.body).awardable_type, 'Note');
+    const event = await delivered((p) => p.object_attributes?.awardable_type === 'Note' && p.object_attributes?.name === 'rocket');
+    assert.equal(event.note.noteable_type, 'Snippet');
+    assert.match(event.note.url, new RegExp(`/-/snippets/\\d+#note_${note.body.id}$`));
+    assert.equal(event.snippet.id, note.body.noteable_id);
+    assert.deepEqual((await api(awards, { token: null })).body.map((a: { name: string }) => a.name), ['rocket']);
+    // On a snippet the caller may not read, its comments are not found either.
+    expectStatus(await api(`${paths.privateSnippet.replace(/\/award_emoji$/, '')}/notes`, { token: outsider.token }), 404);
+
+    expectStatus(await api(snippetPath, { method: 'DELETE', token: reporter.token }), 204);
+    const left = await server.running.db.selectFrom('award_emoji').select('id').where('awardable_type', '=', 'Note').where('awardable_id', '=', note.body.id).execute();
+    assert.deepEqual(left, []);
+    const notesLeft = await server.running.db.selectFrom('notes').select('id').where('id', '=', note.body.id).execute();
+    assert.deepEqual(notesLeft, []);
+  });
+});

@@ -73,7 +73,11 @@ const KINDS: { segment: string; param: string; record: string; permission: 'read
     load: async (ctx, id) => {
       const view = await snippets.viewSnippet(ctx.db, ctx.project, await snippets.findSnippet(ctx.db, ctx.actor, ctx.level, ctx.project, id));
       const snippet = snippetHookObject(view);
-      return { awardable: { type: 'Snippet', id: view.snippet.id, project: ctx.project, group: ctx.group, url: snippetWebUrl(ctx.baseUrl, view), hookObjects: async () => ({ snippet }) } };
+      const url = snippetWebUrl(ctx.baseUrl, view);
+      return {
+        awardable: { type: 'Snippet', id: view.snippet.id, project: ctx.project, group: ctx.group, url, hookObjects: async () => ({ snippet }) },
+        notes: { noteable: { type: 'Snippet', id: view.snippet.id, projectId: ctx.project.id }, target: { type: 'Snippet', id: view.snippet.id, snippet }, url },
+      };
     },
   },
 ];
@@ -150,20 +154,19 @@ function awardRoutes(path: string, params: Record<string, ReturnType<typeof reco
   ];
 }
 
-/** The spec's routes: four on each kind, four on the notes of issues and merge requests (snippet comments do not exist yet). */
+/** The spec's routes: four on each kind of awardable, four on the notes of each. */
 export const emojiReactionRoutes: RouteSpec[] = KINDS.flatMap((k) => {
   const path = `/projects/:id/${k.segment}/:${k.param}/award_emoji`;
   const params = { [k.param]: recordId(k.record) };
   const what = `${/^[AEIOU]/.test(k.record) ? 'an' : 'a'} ${k.record.toLowerCase()}`;
   return [
     ...awardRoutes(path, params, async (ctx) => (await k.load(ctx, ctx.params[k.param])).awardable, what, k.permission),
-    // Snippets take no comments yet (no snippet notes API), so reactions on their comments are not served.
-    ...(k.segment === 'snippets' ? [] : awardRoutes(
+    ...awardRoutes(
       `/projects/:id/${k.segment}/:${k.param}/notes/:note_id/award_emoji`,
       { ...params, note_id: recordId('Note') },
       async (ctx) => noteAwardable(ctx, await k.load(ctx, ctx.params[k.param]), ctx.params.note_id),
       `a comment on ${what}`,
       k.permission,
-    )),
+    ),
   ];
 });

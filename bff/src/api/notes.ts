@@ -13,6 +13,8 @@ import { fireNoteHook, type NoteTarget } from '../services/work-item-hook-payloa
 import { findIssueByIid } from '../services/issues.ts';
 import { findMergeRequestByIid } from '../services/merge-requests.ts';
 import { canSeeIssue } from './issues.ts';
+import * as snippets from '../services/snippets.ts';
+import { snippetHookObject } from '../services/emoji-reactions-payload.ts';
 import type { NoteRow } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 
@@ -25,15 +27,22 @@ const subject = (ctx: Pick<Ctx, 'project' | 'group' | 'level'>) => ({ project: c
 /** What a note route needs of its noteable: where it is, how notes find it, and what the note event embeds. */
 interface Target {
   noteable: notes.Noteable;
-  iid: number;
+  /** What a note shows as its `noteable_iid` (snippets have none). */
+  iid: number | null;
   hookTarget: NoteTarget;
 }
 
-/** The two project noteables with iids: how each is found (and hidden) by :noteable_iid. */
+/**
+ * The project noteables: how each is found (and hidden) by its path parameter, the permission
+ * to read its notes, and the one to comment (any reader of an issue or a snippet; a reader of
+ * the code for a merge request).
+ */
 const KINDS = {
   issues: {
     param: 'issue_iid',
     what: 'Issue',
+    read: 'read_project',
+    write: 'create_note',
     find: async (ctx: FindCtx): Promise<Target> => {
       const issue = await findIssueByIid(ctx.db, ctx.project.id, ctx.noteableIid);
       if (!(await canSeeIssue(ctx, issue))) throw notFound('Issue');
@@ -43,10 +52,22 @@ const KINDS = {
   merge_requests: {
     param: 'merge_request_iid',
     what: 'Merge Request',
+    read: 'read_merge_request',
+    write: 'read_merge_request',
     find: async (ctx: FindCtx): Promise<Target> => {
       if (!canProject(ctx.actor, 'read_merge_request', subject(ctx))) throw notFound('Merge Request');
       const mr = await findMergeRequestByIid(ctx.db, ctx.project.id, ctx.noteableIid);
       return { noteable: { type: 'MergeRequest', id: mr.id, projectId: ctx.project.id }, iid: mr.iid, hookTarget: { type: 'MergeRequest', mergeRequest: mr } };
+    },
+  },
+  snippets: {
+    param: 'snippet_id',
+    what: 'Snippet',
+    read: 'read_project',
+    write: 'create_note',
+    find: async (ctx: FindCtx): Promise<Target> => {
+      const view = await snippets.viewSnippet(ctx.db, ctx.project, await snippets.findSnippet(ctx.db, ctx.actor, ctx.level, ctx.project, ctx.noteableIid));
+      return { noteable: { type: 'Snippet', id: view.snippet.id, projectId: ctx.project.id }, iid: null, hookTarget: { type: 'Snippet', id: view.snippet.id, snippet: snippetHookObject(view) } };
     },
   },
 } as const;
@@ -60,7 +81,7 @@ async function presentAll(db: Db, rows: NoteRow[]) {
 }
 type Shown = Awaited<ReturnType<typeof presentAll>>[number];
 
-/** The notes routes of issues or merge requests, written once. */
+/** The notes routes of one kind of noteable, written once. */
 function makeNoteRoutes(kind: keyof typeof KINDS) {
   const k = KINDS[kind];
   const base = `/projects/:id/${kind}/:${k.param}/notes`;
@@ -76,16 +97,15 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
   const hook = (ctx: Ctx & { target: Target }, action: 'create' | 'update') => (trx: Db, n: NoteRow) =>
     fireNoteHook(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl, user: ctx.actor.user! }, n, ctx.target.hookTarget, action);
   const one = async (ctx: Ctx, n: NoteRow) => (await presentAll(ctx.db, [n]))[0];
-  const read = kind === 'issues' ? 'read_project' : 'read_merge_request';
-  // Commenting needs sight of the noteable: any reader of an issue; a reader of the code for a merge request.
-  const write = kind === 'issues' ? 'create_note' : 'read_merge_request';
+  const { read, write } = k;
+  const what = { issues: 'an issue', merge_requests: 'a merge request', snippets: 'a snippet' }[kind];
 
   return [
     defineRoute({
       method: 'get',
       path: base,
       area,
-      summary: `List the notes of ${kind === 'issues' ? 'an issue' : 'a merge request'} (sort, order_by created_at|updated_at, activity_filter)`,
+      summary: `List the notes of ${what} (sort, order_by created_at|updated_at, activity_filter)`,
       auth: 'optional',
       load: 'project',
       permission: read,
@@ -163,4 +183,4 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
   ];
 }
 
-export const noteRoutes = [...makeNoteRoutes('issues'), ...makeNoteRoutes('merge_requests')];
+export const noteRoutes = [...makeNoteRoutes('issues'), ...makeNoteRoutes('merge_requests'), ...makeNoteRoutes('snippets')];

@@ -90,11 +90,17 @@ export async function updateNote(db: Db, note: NoteRow, editor: UserRow, body: N
   });
 }
 
+/** A note, and the reactions to it (no foreign key can say so: awardables are polymorphic). */
 export async function deleteNote(db: Db, note: NoteRow): Promise<void> {
-  await db.deleteFrom('notes').where('id', '=', note.id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', '=', note.id).execute();
+    await trx.deleteFrom('notes').where('id', '=', note.id).execute();
+  });
 }
 
-/** Notes go with their noteable (no foreign key can say so: the noteable is polymorphic). */
+/** Notes go with their noteable, and their reactions with them (the noteable is polymorphic too). */
 export async function deleteNotesOf(trx: Db, noteable: Pick<Noteable, 'type' | 'id'>): Promise<void> {
+  const ofNoteable = trx.selectFrom('notes').select('id').where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id);
+  await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', 'in', ofNoteable).execute();
   await trx.deleteFrom('notes').where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).execute();
 }

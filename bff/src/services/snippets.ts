@@ -8,6 +8,7 @@ import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { badRequest, forbidden, notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 import { usersById } from './pipelines.ts';
+import { deleteNotesOf } from './notes.ts';
 
 /** A snippet with what its presenter shows: its author and its files, ordered by path. */
 export interface SnippetView {
@@ -170,6 +171,7 @@ export async function deleteSnippet(db: Db, actor: Actor, level: number, snippet
   if (!canAdminSnippet(actor, level, snippet)) throw forbidden();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Snippet').where('awardable_id', '=', snippet.id).execute();
+    await deleteNotesOf(trx, { type: 'Snippet', id: snippet.id });
     await trx.deleteFrom('snippets').where('id', '=', snippet.id).execute();
   });
 }

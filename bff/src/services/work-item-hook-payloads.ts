@@ -193,16 +193,27 @@ export async function fireMergeRequestHook(db: Db, s: HookScope, mr: MergeReques
 }
 
 /** A note's noteable as the note event embeds it. */
-export type NoteTarget = { type: 'Issue'; issue: IssueRow } | { type: 'MergeRequest'; mergeRequest: MergeRequestRow };
+export type NoteTarget =
+  | { type: 'Issue'; issue: IssueRow }
+  | { type: 'MergeRequest'; mergeRequest: MergeRequestRow }
+  /** A project snippet: its id and the object a snippet's events carry. */
+  | { type: 'Snippet'; id: number; snippet: Record<string, unknown> };
+
+/** Where the note's noteable is in the console (`issues/3`) and the object the event embeds for it. */
+async function noteParent(db: Db, s: HookScope, target: NoteTarget): Promise<{ path: string; embedded: Record<string, unknown> }> {
+  switch (target.type) {
+    case 'Issue':
+      return { path: `issues/${target.issue.iid}`, embedded: { issue: (await issueAttributes(db, s, target.issue)).attributes } };
+    case 'MergeRequest':
+      return { path: `merge_requests/${target.mergeRequest.iid}`, embedded: { merge_request: (await mergeRequestAttributes(db, s, target.mergeRequest)).attributes } };
+    case 'Snippet':
+      return { path: `snippets/${target.id}`, embedded: { snippet: target.snippet } };
+  }
+}
 
 export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: NoteTarget, action: 'create' | 'update') {
   const confidential = note.internal === 1 || (target.type === 'Issue' && target.issue.confidential === 1);
-  const iid = target.type === 'Issue' ? target.issue.iid : target.mergeRequest.iid;
-  const path = target.type === 'Issue' ? 'issues' : 'merge_requests';
-  const embedded =
-    target.type === 'Issue'
-      ? { issue: (await issueAttributes(db, s, target.issue)).attributes }
-      : { merge_request: (await mergeRequestAttributes(db, s, target.mergeRequest)).attributes };
+  const { path, embedded } = await noteParent(db, s, target);
   return {
     object_kind: 'note',
     event_type: confidential ? 'confidential_note' : 'note',
@@ -235,7 +246,7 @@ export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: N
       description: note.body,
       internal: bool(note.internal),
       confidential: bool(note.internal),
-      url: `${projectUrl(s)}/-/${path}/${iid}#note_${note.id}`,
+      url: `${projectUrl(s)}/-/${path}#note_${note.id}`,
       action,
     },
     repository: repository(s),

@@ -2205,6 +2205,79 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/snippets/{snippet_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the notes of a snippet (sort, order_by created_at|updated_at, activity_filter) */
+        get: operations["getProjectsIdSnippetsSnippet_idNotes"];
+        put?: never;
+        /** Comment (body; internal: seen by Reporters and up only) */
+        post: operations["postProjectsIdSnippetsSnippet_idNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a note */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_id"];
+        /** Edit a note (its author, or an administrator) */
+        put: operations["putProjectsIdSnippetsSnippet_idNotesNote_id"];
+        post?: never;
+        /** Delete a note (its author, a Maintainer, or an administrator) */
+        delete: operations["deleteProjectsIdSnippetsSnippet_idNotesNote_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the emoji reactions on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        put?: never;
+        /** React to a comment on a snippet with an emoji (a name of the emoji data set, without colons) */
+        post: operations["postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/snippets/{snippet_id}/notes/{note_id}/award_emoji/{award_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an emoji reaction on a comment on a snippet */
+        get: operations["getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
+        put?: never;
+        post?: never;
+        /** Remove an emoji reaction from a comment on a snippet: its author or an administrator */
+        delete: operations["deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/snippets/{snippet_id}/raw": {
         parameters: {
             query?: never;
@@ -28343,6 +28416,943 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotes: {
+        parameters: {
+            query?: {
+                activity_filter?: "all_notes" | "only_comments" | "only_activity";
+                order_by?: "created_at" | "updated_at";
+                page?: number | string;
+                per_page?: number | string;
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippetsSnippet_idNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    created_at?: string;
+                    internal?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    merge_request_diff_head_sha?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdSnippetsSnippet_idNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+                "application/x-www-form-urlencoded": {
+                    body?: string;
+                    confidential?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachment: null;
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        body: string;
+                        commands_changes?: {
+                            [key: string]: unknown;
+                        };
+                        confidential: boolean;
+                        created_at: string;
+                        id: number;
+                        imported: boolean;
+                        imported_from: string;
+                        internal: boolean;
+                        noteable_id: number;
+                        noteable_iid: number | null;
+                        /** @enum {string} */
+                        noteable_type: "Issue" | "MergeRequest" | "Snippet" | "Epic";
+                        project_id: number | null;
+                        resolvable: boolean;
+                        resolved?: boolean;
+                        resolved_at?: string | null;
+                        resolved_by?: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        system: boolean;
+                        type: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_idNotesNote_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdSnippetsSnippet_idNotesNote_idAward_emoji: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        awardable_id: number;
+                        /** @enum {string} */
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        updated_at: string;
+                        url: string | null;
+                        user: {
+                            avatar_url: string | null;
+                            id: number;
+                            name: string;
+                            state: string;
+                            username: string;
+                            web_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdSnippetsSnippet_idNotesNote_idAward_emojiAward_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                award_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                note_id: string;
+                snippet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated or invalid credential */
             401: {
