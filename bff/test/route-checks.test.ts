@@ -102,13 +102,13 @@ const SAMPLE_BODIES: Record<string, unknown> = {
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 
-/** The record a path parameter names, as its 404 says: the loaded group or project, or the parameter's declared record. */
+/** The record a path parameter names, as its 404 says: the loaded group or project, or the parameter's declared record ('' for the platform's generic 404). */
 function recordNamed(r: RouteSpec, param: string): string | undefined {
   if (param === 'id' && r.load) return r.load === 'group' ? 'Group' : 'Project';
   // Through wrappers such as .catch(), which a route may add for its own refusals.
   for (let schema = r.params?.[param] as z.ZodType | undefined; schema; schema = (schema as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType) {
     const wording = notFoundWording(schema);
-    if (wording) return wording;
+    if (wording !== undefined) return wording;
   }
   return undefined;
 }
@@ -173,12 +173,14 @@ describe('every list', () => {
 
 describe('every path parameter naming a record', () => {
   for (const r of routes) {
-    const named = paramsOf(r).filter((p) => recordNamed(r, p));
+    const named = paramsOf(r).filter((p) => recordNamed(r, p) !== undefined);
     if (!named.length) continue;
     describe(routeKey(r), () => {
       for (const param of named) {
-        it(`answers 404 ${recordNamed(r, param)} Not Found for a missing :${param}, changing nothing`, async () => {
-          const expected = { message: `404 ${recordNamed(r, param)} Not Found` };
+        const what = recordNamed(r, param);
+        const message = what ? `404 ${what} Not Found` : '404 Not found';
+        it(`answers ${message} for a missing :${param}, changing nothing`, async () => {
+          const expected = { message };
           for (const missing of MISSING) {
             const before = r.method === 'get' ? undefined : await rowCounts(server.running.db);
             const res = await call(r, pathOf(r, { [param]: encodeURIComponent(missing) }));
@@ -191,13 +193,13 @@ describe('every path parameter naming a record', () => {
     });
   }
   it('each write is called with a body its declaration accepts', () => {
-    const refused = routes.filter((r) => r.body && paramsOf(r).some((p) => recordNamed(r, p)) && !r.body.safeParse(sampleBody(r)).success).map(routeKey);
+    const refused = routes.filter((r) => r.body && paramsOf(r).some((p) => recordNamed(r, p) !== undefined) && !r.body.safeParse(sampleBody(r)).success).map(routeKey);
     assert.deepEqual(refused, [], 'add a sample to SAMPLE_BODIES');
     assert.deepEqual(Object.keys(SAMPLE_BODIES).filter((k) => !routes.some((r) => routeKey(r) === k)), []);
   });
   it('include every path parameter that is a record id', () => {
     // A parameter declared with neither a loader nor a record's wording is free text (a key, a trigger).
-    const free = routes.flatMap((r) => paramsOf(r).filter((p) => !recordNamed(r, p)).map((p) => `${routeKey(r)} :${p}`));
+    const free = routes.flatMap((r) => paramsOf(r).filter((p) => recordNamed(r, p) === undefined).map((p) => `${routeKey(r)} :${p}`));
     const ids = free.filter((k) => /_id$|:id$/.test(k));
     assert.deepEqual(ids, [], 'an id parameter should be declared with recordId (http/params.ts) or loaded');
   });

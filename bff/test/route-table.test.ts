@@ -120,6 +120,8 @@ describe('route declarations', () => {
     assert.equal(id.parse('2147483647'), 2_147_483_647);
     for (const bad of ['2147483648', '-1', '1.0', '0x1', ' 1', '', 'abc']) assert.equal(id.safeParse(bad).success, false, bad);
     assert.equal(notFoundWording(z.string()), undefined);
+    // Without a name: the platform's generic 404 for a record found with ActiveRecord's find.
+    assert.equal(notFoundWording(recordId()), '');
   });
 
   it('derive their documented error codes from what they declare', () => {

@@ -117,7 +117,9 @@ describe('GET /projects/:id/snippets/:snippet_id/award_emoji[/:award_id]', () =>
     expectStatus(await api(paths.privateSnippet, { token: developer.token }), 200);
     const elsewhere = await api(`${paths.publicSnippet}/${mine.body.id}`, { token: reporter.token });
     expectStatus(elsewhere, 404);
-    expectStatus(await api(`${paths.publicSnippet}/987654321`, { token: reporter.token }), 404);
+    const missing = await api(`${paths.publicSnippet}/987654321`, { token: reporter.token });
+    expectStatus(missing, 404);
+    assert.deepEqual(missing.body, { message: '404 Not found' });
   });
 });
 

@@ -95,7 +95,7 @@ async function noteAwardable(ctx: Ctx, parent: Parent, noteId: number): Promise<
 function awardRoutes(path: string, params: Record<string, ReturnType<typeof recordId>>, load: (ctx: Ctx) => Promise<Awardable>, what: string, permission: 'read_project' | 'read_merge_request'): RouteSpec[] {
   const withAwardable = { awardable: (ctx: Ctx) => load(ctx) };
   const withAward = { ...withAwardable, award: (ctx: Ctx & { awardable: Awardable }) => awards.findAward(ctx.db, ctx.awardable, ctx.params.award_id) };
-  const awardParams = { ...params, award_id: recordId('Award Emoji') };
+  const awardParams = { ...params, award_id: recordId() };
   return [
     defineRoute({
       method: 'get',

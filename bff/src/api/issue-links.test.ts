@@ -80,7 +80,10 @@ describe('GET /projects/:id/issues/:issue_iid/links[/:issue_link_id]', () => {
     const one = await api(`${links(iss.a)}/${toC}`, { token: reporter.token });
     expectStatus(one, 200);
     assert.equal(expectShape(issueLink, one.body).link_type, 'blocks');
-    expectStatus(await api(`${links(iss.b)}/${toC}`, { token: reporter.token }), 404);
+    // A link of another issue is not found, in the platform's words for a missing record.
+    const elsewhere = await api(`${links(iss.b)}/${toC}`, { token: reporter.token });
+    expectStatus(elsewhere, 404);
+    assert.deepEqual(elsewhere.body, { message: '404 Not found' });
   });
 });
 

@@ -12,7 +12,7 @@ type Ctx = RouteContext<unknown, unknown, { issue_iid: number }, 'project'>;
 /** The confidential-issue rule of the issues area, for an issue of any project the caller reads. */
 const visibility = (ctx: Ctx): links.IssueVisibility => (where, issue) => canSeeIssue({ db: ctx.db, actor: ctx.actor, ...where }, issue);
 const withLink = {
-  params: { ...issueLoader.params, issue_link_id: recordId('Issue Link') },
+  params: { ...issueLoader.params, issue_link_id: recordId() },
   with: {
     ...issueLoader.with,
     found: (ctx: Ctx & { issue: Parameters<typeof links.findLink>[3] } & { params: { issue_link_id: number } }) => links.findLink(ctx.db, ctx.actor, visibility(ctx), ctx.issue, ctx.params.issue_link_id),

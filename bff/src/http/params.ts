@@ -12,8 +12,12 @@ export const notFoundWording = (schema: z.ZodType): string | undefined => wordin
 
 const MAX_ID = 2_147_483_647;
 
-/** A record's numeric id in the path, e.g. `recordId('Hook')`. */
-export const recordId = (what: string) =>
+/**
+ * A record's numeric id in the path, e.g. `recordId('Hook')`: a missing one is "404 Hook Not
+ * Found". Without a name, the platform's generic "404 Not found" (what it answers for a record
+ * it finds with ActiveRecord's `find`, such as a reaction or an issue link).
+ */
+export const recordId = (what = '') =>
   z
     .string()
     .regex(/^\d+$/)

@@ -193,7 +193,7 @@ function parseParams(shape: ParamShape | undefined, raw: Record<string, string>)
       continue;
     }
     const what = notFoundWording(schema);
-    if (what) throw notFound(what);
+    if (what !== undefined) throw notFound(what || undefined);
     throw fromZodError(new z.ZodError(result.error.issues.map((i) => ({ ...i, path: [name, ...i.path] }))));
   }
   return out;

@@ -68,7 +68,8 @@ export async function listAwards(db: Db, awardable: Awardable, page: PageRequest
 export async function findAward(db: Db, awardable: Awardable, id: number): Promise<AwardView> {
   const row = await ofAwardable(db, awardable).where('id', '=', id).executeTakeFirst();
   const [view] = row ? await views(db, [row]) : [];
-  if (!view) throw notFound('Award Emoji');
+  // The platform finds it with ActiveRecord's find: a missing one is its generic 404.
+  if (!view) throw notFound();
   return view;
 }
 

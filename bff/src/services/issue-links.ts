@@ -61,7 +61,8 @@ export async function listLinks(db: Db, actor: Actor, canSee: IssueVisibility, i
 /** A link of `issue` whose other issue the caller may see, both sides placed. */
 export async function findLink(db: Db, actor: Actor, canSee: IssueVisibility, issue: IssueRow, id: number) {
   const link = await linksOf(db, issue).where('id', '=', id).executeTakeFirst();
-  if (!link) throw notFound('Issue Link');
+  // As the platform's IssueLink.find: a missing one is its generic 404.
+  if (!link) throw notFound();
   const rows = await db.selectFrom('issues').selectAll().where('id', 'in', [link.source_id, link.target_id]).execute();
   const placed = await place(db, actor, canSee, rows);
   const source = placed.get(link.source_id);
