@@ -2,7 +2,7 @@ import { z } from './errors.ts';
 import { paginationQuery } from './params.ts';
 
 /** Emoji reactions ("award emoji"), spec part 2, "Emoji reactions". */
-export const AWARDABLE_TYPES = ['Issue', 'MergeRequest', 'Snippet', 'Note'] as const;
+export const AWARDABLE_TYPES = ['Issue', 'MergeRequest', 'Snippet', 'Note', 'Epic'] as const;
 
 export const awardEmoji = z.object({
   id: z.number().int(),

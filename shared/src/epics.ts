@@ -77,6 +77,8 @@ export const epicListQuery = paginationQuery.extend({
   updated_before: datetimeFilter(),
   include_ancestor_groups: boolParam().optional(),
   include_descendant_groups: boolParam().optional(),
+  /** The caller's own reaction: `None` (none at all), `Any` (at least one), or an emoji's name. */
+  my_reaction_emoji: z.string().min(1).max(255).optional(),
   not: z
     .object({
       author_id: intParam().optional(),

@@ -12,6 +12,7 @@ import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
 import { notFound, validationFailed } from './errors.ts';
 import { DEFAULT_LABEL_COLOR, labelsOf, recordActivity, setLabels } from './work-items.ts';
 import { recordStateEvent } from './resource-state-events.ts';
+import { emojiName } from './emoji-reactions.ts';
 
 /**
  * Epics of groups (the platform's deprecated epics API): numbered per group (iid), nested
@@ -53,6 +54,15 @@ async function groupsOfList(db: Db, actor: Actor, group: GroupRow, q: EpicListQu
 const authorByName = (eb: ExpressionBuilder<Database, 'epics'>, username: string) =>
   eb.exists(eb.selectFrom('users as a').select(sql`1`.as('one')).whereRef('a.id', '=', 'epics.author_id').where(sql<boolean>`lower(a.username) = ${username.toLowerCase()}`));
 
+/** Whether the user reacted to the epic: `None` (not at all), `Any`, or with the emoji named (an alias counts as its emoji). */
+function myReaction(eb: ExpressionBuilder<Database, 'epics'>, userId: number, which: string) {
+  const mine = eb.selectFrom('award_emoji as ae').select('ae.id').where('ae.awardable_type', '=', 'Epic').whereRef('ae.awardable_id', '=', 'epics.id').where('ae.user_id', '=', userId);
+  const lower = which.toLowerCase();
+  if (lower === 'none') return eb.not(eb.exists(mine));
+  if (lower === 'any') return eb.exists(mine);
+  return eb.exists(mine.where('ae.name', '=', emojiName(which) ?? which));
+}
+
 export async function listEpics(db: Db, actor: Actor, group: GroupRow, q: EpicListQuery, page: PageRequest): Promise<Page<EpicRow>> {
   const groupIds = await groupsOfList(db, actor, group, q);
   const reach = await confidentialReach(db, actor);
@@ -67,6 +77,8 @@ export async function listEpics(db: Db, actor: Actor, group: GroupRow, q: EpicLi
   if (q.author_username !== undefined) query = query.where((eb) => authorByName(eb, q.author_username!));
   if (q.not?.author_id !== undefined) query = query.where((eb) => eb.or([eb('epics.author_id', '!=', q.not!.author_id!), eb('epics.author_id', 'is', null)]));
   if (q.not?.author_username !== undefined) query = query.where((eb) => eb.not(authorByName(eb, q.not!.author_username!)));
+  // As on the platform, a filter on the caller's own reactions applies only to a signed-in caller.
+  if (q.my_reaction_emoji && actor.user) query = query.where((eb) => myReaction(eb, actor.user!.id, q.my_reaction_emoji!));
   if (q.search) {
     const like = `%${q.search.toLowerCase()}%`;
     query = query.where((eb) => eb.or([eb(eb.fn('lower', ['epics.title']), 'like', like), eb(eb.fn('lower', ['epics.description']), 'like', like)]));

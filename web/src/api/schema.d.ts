@@ -5729,6 +5729,7 @@ export interface operations {
                 include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 include_descendant_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 labels?: string[];
+                my_reaction_emoji?: string;
                 not?: {
                     author_id?: number | string;
                     author_username?: string;
@@ -16040,7 +16041,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -16142,7 +16143,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -16249,7 +16250,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -18199,7 +18200,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -18302,7 +18303,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -18410,7 +18411,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -21335,7 +21336,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -21437,7 +21438,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -21544,7 +21545,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -23316,7 +23317,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -23419,7 +23420,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -23527,7 +23528,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -28053,7 +28054,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -28155,7 +28156,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -28262,7 +28263,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -29063,7 +29064,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -29166,7 +29167,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
@@ -29274,7 +29275,7 @@ export interface operations {
                     "application/json": {
                         awardable_id: number;
                         /** @enum {string} */
-                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note";
+                        awardable_type: "Issue" | "MergeRequest" | "Snippet" | "Note" | "Epic";
                         created_at: string;
                         id: number;
                         name: string;
