@@ -68,6 +68,27 @@ const ROWS: Row[] = [
   },
   { name: 'group overview', url: () => '/groups/acme', ready: h1('Acme Corp') },
   { name: 'group settings', url: () => '/groups/acme/-/settings', ready: (page) => page.getByRole('button', { name: /Save/ }).first() },
+  {
+    // Toasts are scanned like the rest: their colours on the page's white (a success and a refusal).
+    name: 'a success toast',
+    url: () => '/groups/umbrella/-/settings',
+    ready: (page) => page.getByRole('button', { name: 'Save changes' }),
+    open: async (page) => {
+      await page.getByLabel('Description', { exact: true }).fill(`Scanned ${Date.now().toString(36)}`);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      return page.getByRole('alert').filter({ hasText: 'Settings saved' });
+    },
+  },
+  {
+    name: 'an error toast',
+    url: () => '/groups/umbrella/-/settings',
+    ready: (page) => page.getByRole('button', { name: 'Save changes' }),
+    open: async (page) => {
+      await page.getByLabel('Group name', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      return page.getByRole('alert').filter({ hasText: 'Some settings need attention' });
+    },
+  },
   { name: 'access tokens', url: () => '/groups/umbrella/-/access_tokens', ready: (page) => page.getByRole('table', { name: 'Access tokens' }) },
   {
     name: 'create token dialog',

@@ -23,6 +23,8 @@ import { staticAssets } from './http/static-assets.ts';
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
 export const MAX_URL_LENGTH = 3_500;
+/** The largest JSON or form body a declared route takes. */
+export const BODY_LIMIT = '4mb';
 
 const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
@@ -102,8 +104,10 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
     },
   ];
   for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, handler);
-  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
-  const urlencoded = express.urlencoded({ extended: true, limit: '1mb' });
+  // Room for the platform's longest fields (descriptions of 1,048,576 characters, JSON-escaped),
+  // so they are judged by their schemas' limits (a 400 naming the field), not refused whole.
+  const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  const urlencoded = express.urlencoded({ extended: true, limit: BODY_LIMIT });
 
   const parseBody = (req: express.Request, res: express.Response, then: (err?: unknown) => void) => {
     // Multipart is parsed by the routes that take an upload (after authentication); a body of

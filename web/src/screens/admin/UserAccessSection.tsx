@@ -19,7 +19,7 @@ function AccessRow({ title, now, explain, action, refusal }: { title: string; no
           {explain}
         </Text>
         {refusal && (
-          <Text size="sm" c="orange.9">
+          <Text size="sm" c="orange">
             {refusal}
           </Text>
         )}

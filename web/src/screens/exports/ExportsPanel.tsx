@@ -93,7 +93,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
               {STATUS[i.getValue()].label}
             </Badge>
             {i.row.original.error && (
-              <Text size="xs" c="red.8">
+              <Text size="xs" c="red">
                 {i.row.original.error}
               </Text>
             )}

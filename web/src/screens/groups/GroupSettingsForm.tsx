@@ -88,7 +88,7 @@ export function GroupSettingsForm({ group }: { group: GroupDetail }) {
           {/* Stays in view while there is something to save; otherwise it ends the form. */}
           <Paper withBorder radius="md" p="sm" className={pending ? 'gh-save-bar' : undefined} shadow={pending ? 'md' : undefined}>
             <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Text size="sm" c={pending ? 'orange.8' : 'dimmed'} fw={pending ? 600 : 400} aria-live="polite" lh={1.3}>
+              <Text size="sm" c={pending ? 'orange' : 'dimmed'} fw={pending ? 600 : 400} aria-live="polite" lh={1.3}>
                 {pending ? 'Unsaved changes' : 'No unsaved changes'}
               </Text>
               <Group gap="xs" wrap="nowrap">

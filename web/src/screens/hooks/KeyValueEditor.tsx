@@ -141,7 +141,7 @@ export function KeyValueEditor({
                 </Button>
               )}
               {existingKeys.length > 0 && (
-                <Text size="xs" c="orange.8">
+                <Text size="xs" c="orange">
                   The list below replaces the saved one{fields.length === 0 ? ': saving removes every ' + noun : ''}.
                 </Text>
               )}

@@ -87,7 +87,7 @@ export function AlertStatusBadge({ hook }: { hook: Pick<Webhook, 'alert_status' 
           Temporarily disabled
         </Badge>
         {until && (
-          <Text size="xs" c="orange.9" fw={500} component="time" dateTime={until} title={fullDateTime(until)} style={{ whiteSpace: 'nowrap' }}>
+          <Text size="xs" c="orange" fw={500} component="time" dateTime={until} title={fullDateTime(until)} style={{ whiteSpace: 'nowrap' }}>
             until {shortTime(until)}
           </Text>
         )}
