@@ -728,3 +728,49 @@ describe('gitbeaker: group milestones', () => {
     await rejects(api.GroupMilestones.show(group.id, other.id), 404, '404 Milestone Not Found');
   });
 });
+
+describe('gitbeaker: issues, merge requests, comments and reactions', () => {
+  it('files, filters, comments on and closes issues; opens merge requests; reacts to issues, comments and snippets', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-work'), namespaceId: group.id });
+    const bug = await api.Issues.create(project.id, 'Login fails', { labels: 'bug,urgent', description: 'Steps' });
+    const chore = await api.Issues.create(project.id, 'Tidy up');
+    assert.deepEqual([bug.iid, chore.iid], [1, 2]);
+    assert.deepEqual((await api.Issues.all({ projectId: project.id, labels: 'bug' })).map((i) => i.iid), [bug.iid]);
+    assert.deepEqual((await api.Issues.all({ projectId: project.id, search: 'tidy' })).map((i) => i.iid), [chore.iid]);
+
+    const note = await api.IssueNotes.create(project.id, bug.iid, 'Seen on Safari');
+    assert.equal((await api.IssueNotes.edit(project.id, bug.iid, note.id, { body: 'Seen on Safari 17' })).body, 'Seen on Safari 17');
+    assert.deepEqual((await api.IssueNotes.all(project.id, bug.iid)).map((n) => n.body), ['Seen on Safari 17']);
+    const thumbs = await api.IssueAwardEmojis.award(project.id, bug.iid, 'thumbsup');
+    assert.equal((await api.IssueAwardEmojis.show(project.id, bug.iid, thumbs.id)).name, 'thumbsup');
+    await api.IssueNoteAwardEmojis.award(project.id, bug.iid, note.id, 'eyes');
+    assert.deepEqual((await api.IssueNoteAwardEmojis.all(project.id, bug.iid, note.id)).map((a) => a.name), ['eyes']);
+    assert.equal((await api.Issues.all({ projectId: project.id, iids: [bug.iid] }))[0].upvotes, 1);
+
+    const closed = await api.Issues.edit(project.id, bug.iid, { stateEvent: 'close' });
+    assert.equal(closed.state, 'closed');
+    assert.deepEqual((await api.Issues.all({ projectId: project.id, state: 'opened' })).map((i) => i.iid), [chore.iid]);
+    await api.IssueNotes.remove(project.id, bug.iid, note.id);
+    // What is left is the system note of the close.
+    assert.deepEqual((await api.IssueNotes.all(project.id, bug.iid)).map((n) => [n.body, n.system]), [['closed', true]]);
+
+    await api.Commits.create(project.id, 'main', 'Start', [{ action: 'create', filePath: 'README.md', content: 'r\n' }]);
+    await api.Commits.create(project.id, 'fix-login', 'Fix login', [{ action: 'create', filePath: 'fix.txt', content: 'f\n' }], { startBranch: 'main' });
+    const mr = await api.MergeRequests.create(project.id, 'fix-login', 'main', 'Fix login', { description: `Closes #${bug.iid}` });
+    assert.deepEqual([mr.iid, mr.state, mr.source_branch], [1, 'opened', 'fix-login']);
+    await api.MergeRequestNotes.create(project.id, mr.iid, 'Looks good');
+    assert.deepEqual((await api.MergeRequestNotes.all(project.id, mr.iid)).filter((n) => !n.system).map((n) => n.body), ['Looks good']);
+    await api.MergeRequestAwardEmojis.award(project.id, mr.iid, 'thumbsdown');
+    assert.equal((await api.MergeRequests.show(project.id, mr.iid)).downvotes, 1);
+    assert.equal((await api.MergeRequests.edit(project.id, mr.iid, { stateEvent: 'close' })).state, 'closed');
+    await rejects(api.MergeRequests.create(project.id, 'no-such-branch', 'main', 'Nothing'), 400);
+
+    const snippet = await api.ProjectSnippets.create(project.id, 'Notes', { files: [{ filePath: 'notes.md', content: 'n' }], visibility: 'private' } as never);
+    const comment = await api.ProjectSnippetNotes.create(project.id, snippet.id, 'On the snippet');
+    assert.deepEqual((await api.ProjectSnippetNotes.all(project.id, snippet.id)).map((n) => n.body), ['On the snippet']);
+    await api.ProjectSnippetAwardEmojis.award(project.id, snippet.id, 'rocket');
+    assert.deepEqual((await api.ProjectSnippetAwardEmojis.all(project.id, snippet.id)).map((a) => a.name), ['rocket']);
+    assert.equal(comment.noteable_type, 'Snippet');
+  });
+});
