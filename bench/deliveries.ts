@@ -158,6 +158,9 @@ export interface PhaseResult {
 interface CpuShares {
   /** Share of one core over the phase. */
   gatehouse: number;
+  /** CPU seconds over the phase: Gatehouse in all, and its main thread (the one the database and the API share). */
+  gatehouseSeconds: number;
+  mainThreadSeconds?: number;
   receiver: number;
   /** All postgres processes (PostgreSQL runs only). */
   postgres?: number;
@@ -190,7 +193,8 @@ function machineTimes(): { busy: number; total: number } {
 }
 
 function cpuMeter(gatehousePid: number, receiverPid: number, withPostgres: boolean) {
-  const start = { at: performance.now(), gh: cpuSeconds(gatehousePid), rc: cpuSeconds(receiverPid), pg: withPostgres ? postgresCpuSeconds() : undefined, m: machineTimes() };
+  const mainThread = () => cpuSeconds(gatehousePid, gatehousePid);
+  const start = { at: performance.now(), gh: cpuSeconds(gatehousePid), main: mainThread(), rc: cpuSeconds(receiverPid), pg: withPostgres ? postgresCpuSeconds() : undefined, m: machineTimes() };
   const cores = os.cpus().length;
   return (): CpuShares | undefined => {
     const secs = (performance.now() - start.at) / 1000;
@@ -200,11 +204,13 @@ function cpuMeter(gatehousePid: number, receiverPid: number, withPostgres: boole
     const m = machineTimes();
     if (gh === undefined || rc === undefined || start.gh === undefined || start.rc === undefined || secs <= 0) return undefined;
     const gatehouse = (gh - start.gh) / secs;
+    const main = mainThread();
+    const mainThreadSeconds = main !== undefined && start.main !== undefined ? main - start.main : undefined;
     const receiver = (rc - start.rc) / secs;
     const postgres = pgs !== undefined && start.pg !== undefined ? (pgs - start.pg) / secs : undefined;
     // os.cpus() times are per core; their busy share × cores = cores busy on the whole machine.
     const machineCores = m.total > start.m.total ? ((m.busy - start.m.busy) / (m.total - start.m.total)) * cores : NaN;
-    return { gatehouse, receiver, postgres, other: Math.max(0, machineCores - gatehouse - receiver - (postgres ?? 0)) };
+    return { gatehouse, gatehouseSeconds: gh - start.gh, mainThreadSeconds, receiver, postgres, other: Math.max(0, machineCores - gatehouse - receiver - (postgres ?? 0)) };
   };
 }
 
@@ -455,6 +461,7 @@ async function runPhase(ctx: PhaseContext, phase: string, label: string, events:
 
 interface JobRowLite {
   payload: string;
+  shared: string | null;
   state: string;
   attempts: number;
   created_at: string;
@@ -468,7 +475,7 @@ interface LogRowLite {
 }
 
 async function readRows(info: DeliveryChildReady, databaseUrl: string | undefined): Promise<{ jobs: JobRowLite[]; logs: LogRowLite[] }> {
-  const jobsSql = `SELECT payload, state, attempts, created_at, updated_at FROM jobs WHERE kind = 'hook_delivery'`;
+  const jobsSql = `SELECT j.payload, p.payload AS shared, j.state, j.attempts, j.created_at, j.updated_at FROM jobs j LEFT JOIN job_payloads p ON p.id = j.shared_payload_id WHERE j.kind = 'hook_delivery'`;
   const logsSql = 'SELECT idempotency_key, created_at, execution_duration, response_status FROM web_hook_logs';
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -493,8 +500,10 @@ function breakdowns(rows: { jobs: JobRowLite[]; logs: LogRowLite[] }): Map<strin
   const logByKey = new Map(rows.logs.map((l) => [l.idempotency_key, l]));
   const perPhase = new Map<string, { enqueue: number[]; wait: number[]; http: number[]; record: number[]; jobs: number; notDone: number; retried: number; non2xx: number; unlogged: number }>();
   for (const job of rows.jobs) {
-    const payload = JSON.parse(job.payload) as { idempotency_key: string; data: { name?: string } };
-    const m = /^bench (\S+) \d+ (\d+(?:\.\d+)?)$/.exec(payload.data.name ?? '');
+    // The event is stored once for its hooks (job_payloads); the job holds its own key.
+    const payload = JSON.parse(job.payload) as { idempotency_key: string };
+    const event = JSON.parse(job.shared ?? '{}') as { data?: { name?: string } };
+    const m = /^bench (\S+) \d+ (\d+(?:\.\d+)?)$/.exec(event.data?.name ?? '');
     if (!m) continue;
     let acc = perPhase.get(m[1]);
     if (!acc) perPhase.set(m[1], (acc = { enqueue: [], wait: [], http: [], record: [], jobs: 0, notDone: 0, retried: 0, non2xx: 0, unlogged: 0 }));
@@ -642,6 +651,9 @@ export async function runDeliveries(opts: { pgAdmin?: string; connections: numbe
 const pct = (share: number | undefined) => (share === undefined || Number.isNaN(share) ? '-' : `${Math.round(share * 100)}%`);
 const stageText = (s: Stage | undefined) => (s ? `${fmtMs(s.p50)} / ${fmtMs(s.p99)}` : '-');
 
+/** CPU milliseconds per delivery: unlike deliveries/s, barely moved by other processes sharing the cores. */
+const perDelivery = (seconds: number | undefined, deliveries: number) => (seconds === undefined || !deliveries ? '-' : ((seconds * 1000) / deliveries).toFixed(3));
+
 export function printDeliveries(report: DeliveryReport): void {
   console.log('\nWebhook deliveries');
   console.log(
@@ -649,7 +661,7 @@ export function printDeliveries(report: DeliveryReport): void {
       `latency = arrival at the receiver − the client's clock just before POST /groups; deliveries/s = received ÷ (last arrival − first event)\n`,
   );
   const c = report.ceiling;
-  const header = ['engine', 'workers', 'phase', 'events', 'fired in s', 'delivered', 'deliveries/s', 'p50 ms', 'p99 ms', 'POST p50 ms', 'Gatehouse CPU', 'receiver CPU', 'postgres CPU', 'other CPU', 'check'];
+  const header = ['engine', 'workers', 'phase', 'events', 'fired in s', 'delivered', 'deliveries/s', 'p50 ms', 'p99 ms', 'POST p50 ms', 'Gatehouse CPU', 'CPU ms/delivery', 'main thread', 'receiver CPU', 'postgres CPU', 'other CPU', 'check'];
   const cells: string[][] = [
     [
       'receiver',
@@ -666,13 +678,15 @@ export function printDeliveries(report: DeliveryReport): void {
       '-',
       '-',
       '-',
+      '-',
+      '-',
       c.error ? 'ERROR' : c.errors ? `${c.errors} errors` : 'ok',
     ],
   ];
   for (const r of report.phases) {
     cells.push(
       r.error
-        ? [r.engine, String(r.workers), r.phase, String(r.events), '-', 'ERROR', '-', '-', '-', '-', '-', '-', '-', '-', 'ERROR']
+        ? [r.engine, String(r.workers), r.phase, String(r.events), '-', 'ERROR', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-', 'ERROR']
         : [
             r.engine,
             String(r.workers),
@@ -685,6 +699,8 @@ export function printDeliveries(report: DeliveryReport): void {
             fmtMs(r.p99),
             fmtMs(r.fireP50),
             pct(r.cpu?.gatehouse),
+            perDelivery(r.cpu?.gatehouseSeconds, r.received),
+            perDelivery(r.cpu?.mainThreadSeconds, r.received),
             pct(r.cpu?.receiver),
             pct(r.cpu?.postgres),
             pct(r.cpu?.other),
@@ -692,10 +708,12 @@ export function printDeliveries(report: DeliveryReport): void {
           ],
     );
   }
-  printAligned(header, cells, new Set([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]));
+  printAligned(header, cells, new Set([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]));
   console.log(
     `\n  CPU: share of one core over the phase, from /proc: Gatehouse, the receiver, all postgres processes, and every other process on the ` +
       `machine (this client included; much more than a few % means something else competed with the bench on these ${os.cpus().length} cores). ` +
+      `CPU ms/delivery: Gatehouse's CPU time per delivery, all its threads and its main thread alone (the database, the API and the jobs share it; ` +
+      `outbound requests run on a thread of their own); these hold when other processes compete, where deliveries/s does not. ` +
       `POST p50: the event's own request (creating the subgroup and enqueueing ${HOOKS} jobs)` +
       Object.entries(report.plainFire)
         .map(([engine, s]) => (s ? `; on a group without hooks ${fmtMs(s.p50)} ms (${engine})` : ''))

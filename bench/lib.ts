@@ -246,10 +246,10 @@ function statCpuSeconds(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
 }
 
-/** User + system CPU seconds of a process, or undefined without /proc. */
-export function cpuSeconds(pid: number): number | undefined {
+/** User + system CPU seconds of a process, or of one of its threads (the main thread's id is the process's); undefined without /proc. */
+export function cpuSeconds(pid: number, thread?: number): number | undefined {
   try {
-    return statCpuSeconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return statCpuSeconds(fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8'));
   } catch {
     return undefined;
   }

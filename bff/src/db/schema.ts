@@ -339,8 +339,16 @@ export interface JobsTable {
   last_error: string | null;
   /** A job that must exist once (a periodic purge) carries a key. */
   unique_key: string | null;
+  /** The part of its payload this job shares with the others of its enqueue (job_payloads). */
+  shared_payload_id: number | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface JobPayloadsTable {
+  id: Generated<number>;
+  payload: string;
+  created_at: string;
 }
 
 export interface PipelineTriggersTable {
@@ -901,6 +909,7 @@ export interface Database {
   web_hooks: WebHooksTable;
   web_hook_logs: WebHookLogsTable;
   jobs: JobsTable;
+  job_payloads: JobPayloadsTable;
   pipeline_triggers: PipelineTriggersTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;

@@ -16,11 +16,16 @@ export interface JobDeps {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any> {
+export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any, H extends z.ZodType = z.ZodType> {
   /** The `kind` column of its rows. */
   kind: string;
   /** Checked when the job is queued and again when it runs: a row that no longer fits fails at once. */
   payload: S;
+  /**
+   * What the jobs of one `enqueueMany` share (an event sent to each of its hooks): stored once,
+   * checked once per claimed batch, and handed to each handler as `ctx.shared`.
+   */
+  shared?: H;
   /** How long a claimed job is held before another worker may take it over; renewed while the handler runs. */
   leaseMs: (config: Config) => number;
   /** Attempts before the job is given up (failed), each after 2^attempt seconds. */
@@ -31,7 +36,7 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any
    */
   prepare?: (payloads: z.output<S>[], deps: JobDeps) => Promise<B>;
   /** Must be idempotent: a job whose worker died is run again. Its result goes to `record`. */
-  handler: (payload: z.output<S>, ctx: JobDeps & { job: JobRow; batch: B }) => Promise<R>;
+  handler: (payload: z.output<S>, ctx: JobDeps & { job: JobRow; batch: B; shared: z.output<H> }) => Promise<R>;
   /**
    * Writes the results of finished jobs of this kind in the transaction that marks them done,
    * one per batch of completions: what a job produced is stored exactly when it is done.
@@ -40,4 +45,4 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any
 }
 
 /** Declares a kind of long work once: its payload, lease, attempts and handler. */
-export const defineJob = <S extends z.ZodType, R = void, B = undefined>(def: JobDefinition<S, R, B>): JobDefinition<S, R, B> => def;
+export const defineJob = <S extends z.ZodType, R = void, B = undefined, H extends z.ZodType = z.ZodUndefined>(def: JobDefinition<S, R, B, H>): JobDefinition<S, R, B, H> => def;

@@ -1,3 +1,4 @@
+import { startSender } from '../outbound/sender.ts';
 import { z } from 'zod';
 import { hookDeliveryJob, purgeHookLogs } from '../services/hook-delivery.ts';
 import { purgeExpiredSessions } from '../services/session.ts';
@@ -37,5 +38,7 @@ export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };
   void enqueue(deps.db, housekeepingJob, {}, { uniqueKey: 'housekeeping' }).catch((e) => deps.logger.warn({ err: e }, 'could not schedule housekeeping'));
+  // Deliveries go out on the sender thread: started now, so that the first one does not wait for it.
+  startSender();
   return startWorkers(deps, jobDefinitions, { count: deps.config.workers });
 }

@@ -17,11 +17,24 @@ import { padded, rowChunks } from './statement-sizes.ts';
 export const jobEvents = new EventEmitter();
 jobEvents.setMaxListeners(100);
 
-/** Several jobs of one kind in one statement (an event's deliveries to all its hooks). */
-export async function enqueueMany<S extends z.ZodType>(db: Db, def: JobDefinition<S>, payloads: z.input<S>[]): Promise<void> {
+/**
+ * Several jobs of one kind in one statement (an event's deliveries to all its hooks), with what
+ * they share stored once when the definition declares a `shared` part.
+ */
+export async function enqueueMany<S extends z.ZodType, R, B, H extends z.ZodType>(
+  db: Db,
+  def: JobDefinition<S, R, B, H>,
+  payloads: z.input<S>[],
+  ...shared: H extends z.ZodUndefined ? [] : [z.input<H>]
+): Promise<void> {
   if (!payloads.length) return;
   const now = nowIso();
-  const rows = payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now }));
+  let sharedId: number | null = null;
+  if (def.shared) {
+    const row = await db.insertInto('job_payloads').values({ payload: JSON.stringify(def.shared.parse(shared[0])), created_at: now }).returning('id').executeTakeFirstOrThrow();
+    sharedId = row.id;
+  }
+  const rows = payloads.map((p) => ({ kind: def.kind, payload: JSON.stringify(def.payload.parse(p)), shared_payload_id: sharedId, run_at: now, max_attempts: def.maxAttempts, created_at: now, updated_at: now }));
   for (const part of rowChunks(db, rows)) await db.insertInto('jobs').values(part).execute();
   jobEvents.emit('enqueued');
 }
@@ -159,12 +172,28 @@ export async function fail(db: Db, job: JobRow, error: unknown): Promise<void> {
     .execute();
 }
 
-/** Removes finished jobs older than the given age, keeping the table small. */
+/** The shared payloads of these claimed jobs (JSON text by id), in one statement per 512. */
+export async function sharedPayloads(db: Db, jobs: JobRow[]): Promise<Map<number, string>> {
+  const ids = [...new Set(jobs.flatMap((j) => (j.shared_payload_id === null ? [] : [j.shared_payload_id])))];
+  const out = new Map<number, string>();
+  for (const part of idLists(ids)) {
+    for (const r of await db.selectFrom('job_payloads').select(['id', 'payload']).where('id', 'in', part).execute()) out.set(r.id, r.payload);
+  }
+  return out;
+}
+
+/**
+ * Removes finished jobs older than the given age, keeping the table small, then the shared
+ * payloads no job refers to any more (older than that age too, so that one whose jobs are being
+ * inserted is left alone).
+ */
 export async function purgeFinishedJobs(db: Db, olderThanMs: number): Promise<number> {
-  const res = await db
-    .deleteFrom('jobs')
-    .where('state', 'in', ['done', 'failed'])
-    .where('updated_at', '<', new Date(Date.now() - olderThanMs).toISOString())
-    .executeTakeFirst();
+  const before = new Date(Date.now() - olderThanMs).toISOString();
+  const res = await db.deleteFrom('jobs').where('state', 'in', ['done', 'failed']).where('updated_at', '<', before).executeTakeFirst();
+  await db
+    .deleteFrom('job_payloads')
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('jobs').select('jobs.id').whereRef('jobs.shared_payload_id', '=', 'job_payloads.id'))))
+    .execute();
   return Number(res.numDeletedRows);
 }

@@ -2,7 +2,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, openDb, type Db } from '../db/index.ts';
 import { z } from 'zod';
-import { claim, claimBatch, complete, completeBatch, enqueue, enqueueMany, fail } from './queue.ts';
+import { claim, claimBatch, complete, completeBatch, enqueue, enqueueMany, fail, purgeFinishedJobs } from './queue.ts';
 import { pino } from 'pino';
 import { defineJob } from './define.ts';
 import { startWorkers } from './worker.ts';
@@ -16,6 +16,7 @@ before(async () => {
 after(() => db.destroy());
 
 const leaseRace = defineJob({ kind: 'lease-race', payload: z.object({ n: z.number() }), leaseMs: () => 1, maxAttempts: 3, handler: async () => undefined });
+const deps = () => ({ db, vault: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x' });
 const state = (id: number) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('a job whose lease ran out', () => {
@@ -109,7 +110,6 @@ describe('batches', () => {
 });
 
 describe('workers over job definitions', () => {
-  const deps = () => ({ db, vault: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x' });
 
   it('renew the lease while long work runs, so no other worker takes the job over', async () => {
     let release!: () => void;
@@ -202,6 +202,68 @@ describe('workers over job definitions', () => {
     } finally {
       await workers.stop();
     }
+  });
+});
+
+describe('a shared payload', () => {
+  const fanOut = defineJob({
+    kind: 'fan-out',
+    payload: z.object({ to: z.number() }),
+    shared: z.object({ text: z.string() }),
+    leaseMs: () => 60_000,
+    maxAttempts: 3,
+    handler: async (p, { shared }) => `${shared.text} to ${p.to}`,
+    record: async (_trx, results) => void got.push(...results),
+  });
+  const got: string[] = [];
+  const sharedRows = () => db.selectFrom('job_payloads').selectAll().execute();
+
+  it('is stored once for the jobs of one enqueue and handed to each of their handlers', async () => {
+    const before = (await sharedRows()).length;
+    await enqueueMany(db, fanOut, [{ to: 1 }, { to: 2 }, { to: 3 }], { text: 'hello' });
+    const rows = await db.selectFrom('jobs').selectAll().where('kind', '=', 'fan-out').execute();
+    assert.equal(rows.length, 3);
+    assert.equal(new Set(rows.map((r) => r.shared_payload_id)).size, 1);
+    assert.ok(rows.every((r) => !r.payload.includes('hello')), 'a job row holds only its own part');
+    assert.equal((await sharedRows()).length, before + 1);
+    const workers = startWorkers(deps(), [fanOut], { count: 2, pollMs: 10 });
+    try {
+      const until = Date.now() + 10_000;
+      while (got.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await workers.stop();
+    }
+    assert.deepEqual(got.sort(), ['hello to 1', 'hello to 2', 'hello to 3']);
+  });
+
+  it('that is gone fails its job at once, with the reason', async () => {
+    await db.insertInto('jobs').values({ kind: 'fan-out', payload: '{"to":9}', run_at: new Date().toISOString(), max_attempts: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    const workers = startWorkers(deps(), [fanOut], { count: 1, pollMs: 10 });
+    try {
+      let row = await db.selectFrom('jobs').selectAll().where('kind', '=', 'fan-out').where('shared_payload_id', 'is', null).executeTakeFirstOrThrow();
+      const until = Date.now() + 10_000;
+      while (row.state !== 'failed' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 10));
+        row = await state(row.id);
+      }
+      assert.equal(row.state, 'failed');
+      assert.match(row.last_error ?? '', /shared payload is gone/);
+    } finally {
+      await workers.stop();
+    }
+  });
+
+  it('is purged once no job refers to it, and not before', async () => {
+    await enqueueMany(db, fanOut, [{ to: 4 }], { text: 'still queued' });
+    const old = new Date(Date.now() - 48 * 3_600_000).toISOString();
+    await db.updateTable('jobs').set({ updated_at: old }).where('kind', '=', 'fan-out').where('state', '!=', 'pending').execute();
+    await db.updateTable('job_payloads').set({ created_at: old }).execute();
+    await purgeFinishedJobs(db, 24 * 3_600_000);
+    const left = await sharedRows();
+    assert.deepEqual(
+      left.map((r) => JSON.parse(r.payload).text),
+      ['still queued'],
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import type { JobRow } from '../db/schema.ts';
 import type { JobDefinition, JobDeps } from './define.ts';
-import { claimBatch, completeBatch, fail, jobEvents, renewLeases, workerId } from './queue.ts';
+import { claimBatch, completeBatch, fail, jobEvents, renewLeases, sharedPayloads, workerId } from './queue.ts';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -11,6 +11,8 @@ interface Held {
   job: JobRow;
   def: JobDefinition;
   payload: unknown;
+  /** What it shares with the other jobs of its enqueue (checked once per batch). */
+  shared: unknown;
   batch: Promise<unknown>;
   leaseMs: number;
   /** When its lease was last set (performance.now()). */
@@ -114,18 +116,34 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
     if (!stopping) await fail(db, never ? { ...job, attempts: job.max_attempts } : job, e).catch(() => undefined);
   };
 
+  /** A job's shared payload, parsed and checked once per batch (undefined for jobs of a kind that shares none). */
+  const sharedOf = (def: JobDefinition, job: JobRow, texts: Map<number, string>, checked: Map<number, { success: boolean; data?: unknown; error?: Error }>) => {
+    if (!def.shared) return { success: true, data: undefined };
+    const id = job.shared_payload_id;
+    const text = id === null ? undefined : texts.get(id);
+    if (id === null || text === undefined) return { success: false, error: new Error('its shared payload is gone') };
+    let result = checked.get(id);
+    if (!result) {
+      result = def.shared.safeParse(JSON.parse(text));
+      checked.set(id, result);
+    }
+    return result;
+  };
+
   /** Checks claimed jobs against their definitions and starts loading what each kind's batch shares. */
-  const accept = (jobs: JobRow[]) => {
+  const accept = (jobs: JobRow[], texts: Map<number, string>) => {
     const byDef = new Map<JobDefinition, Held[]>();
+    const checked = new Map<number, { success: boolean; data?: unknown; error?: Error }>();
     for (const job of jobs) {
       const def = byKind.get(job.kind);
       const parsed = def?.payload.safeParse(JSON.parse(job.payload));
-      if (!def || !parsed?.success) {
-        const why = !def ? `no definition for job kind ${job.kind}` : `payload does not fit ${job.kind}: ${parsed?.error?.message}`;
+      const shared = def && parsed?.success ? sharedOf(def, job, texts, checked) : undefined;
+      if (!def || !parsed?.success || !shared?.success) {
+        const why = !def ? `no definition for job kind ${job.kind}` : `payload does not fit ${job.kind}: ${(parsed?.error ?? shared?.error)?.message}`;
         running.add(track(failed(job, permanent(why))));
         continue;
       }
-      const h: Held = { job, def, payload: parsed.data, batch: Promise.resolve(undefined), leaseMs: leases.get(job.kind)!, renewedAt: performance.now() };
+      const h: Held = { job, def, payload: parsed.data, shared: shared.data, batch: Promise.resolve(undefined), leaseMs: leases.get(job.kind)!, renewedAt: performance.now() };
       held.set(job.id, h);
       ready.push(h);
       const same = byDef.get(def);
@@ -143,7 +161,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
     }
   };
 
-  const run = async (h: Held): Promise<Finished> => ({ job: h.job, def: h.def, result: await h.def.handler(h.payload, { ...deps, job: h.job, batch: await h.batch }) });
+  const run = async (h: Held): Promise<Finished> => ({ job: h.job, def: h.def, result: await h.def.handler(h.payload, { ...deps, job: h.job, batch: await h.batch, shared: h.shared }) });
 
   const track = (p: Promise<void>) => {
     const task: Promise<void> = p.finally(() => {
@@ -218,8 +236,10 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
       // keeps the busy path at one statement per claim.
       const sweep = performance.now() - sweptAt >= pollMs;
       let jobs: JobRow[];
+      let texts: Map<number, string>;
       try {
         jobs = await claimBatch(db, me, leases, want, { expired: sweep });
+        texts = await sharedPayloads(db, jobs);
       } catch (e) {
         if (stopping) break;
         logger.warn({ err: e }, 'job claim failed');
@@ -227,7 +247,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
         continue;
       }
       if (sweep && jobs.length < want) sweptAt = performance.now();
-      accept(jobs);
+      accept(jobs, texts);
       fill();
       // An enqueue inside a transaction announces rows that other connections see only after
       // its commit: look again soon rather than a whole poll later.

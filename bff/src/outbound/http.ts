@@ -158,7 +158,8 @@ function deadline(ms: number): Deadline {
   return d;
 }
 
-export async function postJson(opts: {
+/** One outbound POST: plain data, so that it can be handed to the sender thread (sender.ts). */
+export interface OutboundRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -166,7 +167,10 @@ export async function postJson(opts: {
   verifyTls: boolean;
   allowLocal: boolean;
   maxRedirects?: number;
-}): Promise<OutboundResult> {
+}
+
+/** Never throws: a request that gets no HTTP answer has `status: null` and the reason in `error`. */
+export async function postJson(opts: OutboundRequest): Promise<OutboundResult> {
   const started = performance.now();
   const signal = deadline(opts.timeoutMs);
   let method: 'POST' | 'GET' = 'POST';

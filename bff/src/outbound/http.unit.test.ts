@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { checkUrl, isInternalAddress } from './http.ts';
+import { postJsonOnSender } from './sender.ts';
 
 describe('isInternalAddress', () => {
   const refused = {
@@ -34,5 +37,37 @@ describe('checkUrl', () => {
       await assert.rejects(checkUrl(url, false), /local network/, url);
     }
     await checkUrl('http://127.0.0.1:9/', true);
+  });
+});
+
+describe('postJsonOnSender', () => {
+  it('makes the request on the sender thread, with the same guard against internal addresses', async () => {
+    const seen: { body: string; header?: string }[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ body, header: req.headers['x-test'] as string | undefined });
+        res.writeHead(202, { 'X-Answer': 'yes' }).end('taken');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const request = { url, headers: { 'Content-Type': 'application/json', 'X-Test': 'a' }, body: '{"n":1}', timeoutMs: 5_000, verifyTls: true };
+      const [ok, again] = await Promise.all([postJsonOnSender({ ...request, allowLocal: true }), postJsonOnSender({ ...request, body: '{"n":2}', allowLocal: true })]);
+      assert.equal(ok.status, 202);
+      assert.equal(ok.body, 'taken');
+      assert.equal(ok.headers['x-answer'], 'yes');
+      assert.equal(again.status, 202);
+      assert.deepEqual(seen.map((s) => s.body).sort(), ['{"n":1}', '{"n":2}']);
+      assert.equal(seen[0].header, 'a');
+      const blocked = await postJsonOnSender({ ...request, allowLocal: false });
+      assert.equal(blocked.status, null);
+      assert.match(blocked.error ?? '', /local network/);
+      assert.equal(seen.length, 2, 'a refused request reaches nothing');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { z } from 'zod';
 import { GROUP_ONLY_HOOK_FLAGS, HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../shared/src/hooks.ts';
 import { quoteRe2, re2Problem, re2Test } from '../../../shared/src/re2.ts';
-import { postJson } from '../outbound/http.ts';
+import { postJsonOnSender } from '../outbound/sender.ts';
 import { enqueueMany } from '../jobs/queue.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { defineJob } from '../jobs/define.ts';
@@ -73,6 +73,17 @@ export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEve
   return { flag, data, eventUuid: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
 }
 
+/** An event's JSON, written once for all the hooks it goes to (a batch's jobs share the event's object). */
+const eventBodies = new WeakMap<object, string>();
+function eventJson(data: Record<string, unknown>): string {
+  let body = eventBodies.get(data);
+  if (body === undefined) {
+    body = JSON.stringify(data);
+    eventBodies.set(data, body);
+  }
+  return body;
+}
+
 /** A delivery made but not yet written: its log row, and whether the receiver took it (2xx). */
 export interface DeliveryOutcome {
   log: Omit<WebHookLogRow, 'id'>;
@@ -87,7 +98,7 @@ export interface DeliveryOutcome {
 async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allowLocal: boolean): Promise<DeliveryOutcome> {
   const { token, customHeaders, urlVariables } = hookSecrets(deps.vault, hook);
   const meta = HOOK_EVENTS[event.flag];
-  const body = hook.custom_webhook_template ? applyTemplate(hook.custom_webhook_template, event.data) : JSON.stringify(event.data);
+  const body = hook.custom_webhook_template ? applyTemplate(hook.custom_webhook_template, event.data) : eventJson(event.data);
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'Gatehouse/0.1',
@@ -99,7 +110,7 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   };
   if (token) headers['X-Service-Token'] = token;
   for (const h of customHeaders) headers[h.key] = h.value;
-  const result = await postJson({
+  const result = await postJsonOnSender({
     url: resolveUrl(hook.url, urlVariables),
     headers,
     body,
@@ -281,12 +292,12 @@ function forget(outcomes: DeliveryOutcome[]): void {
  */
 export const hookDeliveryJob = defineJob({
   kind: 'hook_delivery',
-  payload: z.object({
-    hook_id: z.number().int(),
+  payload: z.object({ hook_id: z.number().int(), idempotency_key: z.string() }),
+  // The event, stored once for all its hooks.
+  shared: z.object({
     flag: z.enum([...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS]),
     data: z.record(z.string(), z.unknown()),
     event_uuid: z.string(),
-    idempotency_key: z.string(),
   }),
   leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
   maxAttempts: 5,
@@ -304,15 +315,16 @@ export const hookDeliveryJob = defineJob({
       const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
       if (done) return undefined;
     }
-    const event = { flag: p.flag, data: p.data, eventUuid: p.event_uuid, idempotencyKey: p.idempotency_key };
-    return track(await send(deps, hook, event, deps.batch.allowLocal));
+    const { flag, data, event_uuid } = deps.shared;
+    return track(await send(deps, hook, { flag, data, eventUuid: event_uuid, idempotencyKey: p.idempotency_key }, deps.batch.allowLocal));
   },
   record: (trx, outcomes) => recordDeliveries(trx, outcomes.filter((o) => o !== undefined)).then(() => undefined),
 });
 
 /**
  * An event happened in a group (and maybe one of its projects): every hook of that group, its
- * ancestors and the project that subscribes to the event gets a durable delivery job.
+ * ancestors and the project that subscribes to the event gets a durable delivery job, and the
+ * event is stored once for all of them.
  */
 export async function fireHookEvent(db: Db, where: { traversal: string; projectId?: number }, flag: HookFlag, data: Record<string, unknown>): Promise<number> {
   const projectFlag = (HOOK_FLAGS as readonly string[]).includes(flag);
@@ -327,11 +339,10 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
       ]),
     )
     .execute();
-  const eventUuid = crypto.randomUUID();
   const jobs = hooks
     .filter((hook) => flag !== 'push_events' || typeof data.ref !== 'string' || branchMatches(hook, data.ref))
-    .map((hook) => ({ hook_id: hook.id, flag, data, event_uuid: eventUuid, idempotency_key: crypto.randomUUID() }));
-  await enqueueMany(db, hookDeliveryJob, jobs);
+    .map((hook) => ({ hook_id: hook.id, idempotency_key: crypto.randomUUID() }));
+  await enqueueMany(db, hookDeliveryJob, jobs, { flag, data, event_uuid: crypto.randomUUID() });
   return jobs.length;
 }
 

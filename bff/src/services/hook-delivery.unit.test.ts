@@ -161,7 +161,8 @@ describe('queued deliveries to a failing receiver', () => {
     await enqueueMany(
       db,
       hookDeliveryJob,
-      Array.from({ length: 30 }, () => ({ hook_id: h.id, flag: 'push_events' as const, data: { ref: 'refs/heads/main' }, event_uuid: crypto.randomUUID(), idempotency_key: crypto.randomUUID() })),
+      Array.from({ length: 30 }, () => ({ hook_id: h.id, idempotency_key: crypto.randomUUID() })),
+      { flag: 'push_events', data: { ref: 'refs/heads/main' }, event_uuid: crypto.randomUUID() },
     );
     const count = 4;
     const deps = { db, vault: new Vault(crypto.randomBytes(32)), config: { hookTimeoutMs: 5_000 } as Config, logger: pino({ level: 'silent' }), instanceUrl: 'http://gatehouse' };
