@@ -328,9 +328,10 @@ export const hookDeliveryJob = defineJob({
  */
 export async function fireHookEvent(db: Db, where: { traversal: string; projectId?: number }, flag: HookFlag, data: Record<string, unknown>): Promise<number> {
   const projectFlag = (HOOK_FLAGS as readonly string[]).includes(flag);
+  // Only what choosing the hooks needs: a delivery reads its hook when it runs.
   const hooks = await db
     .selectFrom('web_hooks')
-    .selectAll()
+    .select(['id', 'push_events_branch_filter', 'branch_filter_strategy'])
     .where(flag, '=', 1)
     .where((eb) =>
       eb.or([
