@@ -1,64 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { repoRoot } from '../src/server.ts';
-import { pgConnection } from '../src/db/index.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { sharedInstallation, stopInstance as stop, type SharedInstallation } from './instances.ts';
 
 /**
  * Deliveries survive a crash, and several instances share the work: real server processes
  * (killed with SIGKILL mid-run), one database, a real receiver that answers slowly.
  */
 const TOKEN = `durable-root-token-${crypto.randomBytes(6).toString('hex')}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-durable-'));
-let databaseUrl: string | undefined;
+let installation: SharedInstallation;
 let receiver: Receiver;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startInstance(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GATEHOUSE_DATA_DIR: dataDir,
-      GATEHOUSE_DEMO: '0',
-      GATEHOUSE_ROOT_PASSWORD: 'durable-password',
-      GATEHOUSE_ROOT_TOKEN: TOKEN,
-      GATEHOUSE_LOG_LEVEL: 'silent',
-      GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1',
-      GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': TOKEN } })).ok) return { url, child };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('instance did not start');
-}
 
 async function call(url: string, p: string, method = 'GET', body?: unknown) {
   const res = await fetch(`${url}/api/v4${p}`, {
@@ -69,13 +21,6 @@ async function call(url: string, p: string, method = 'GET', body?: unknown) {
   assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${await res.clone().text()}`);
   return res.status === 204 ? null : res.json();
 }
-
-const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
 
 /** A group whose hook subscribes to subgroup events, then `n` subgroups: n events. */
 async function fireEvents(url: string, n: number) {
@@ -98,44 +43,30 @@ async function loggedKeys(url: string, group: { id: number; hookId: number }, co
 const uniqueKeys = () => new Set(receiver.requests.map((r) => String(r.headers['idempotency-key'])));
 
 before(async () => {
-  const admin = process.env.GATEHOUSE_TEST_PG;
-  if (admin) {
-    const name = `gatehouse_durable_${crypto.randomBytes(5).toString('hex')}`;
-    const c = new pg.Client(pgConnection(admin));
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
-  }
+  installation = await sharedInstallation('durable', TOKEN, { GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1' });
   receiver = await startReceiver();
-  const first = await startInstance();
+  const first = await installation.start();
   await call(first.url, '/application/settings', 'PUT', { allow_local_requests_from_web_hooks_and_services: true });
   await stop(first.child);
 });
 
 after(async () => {
   await receiver.close();
-  if (databaseUrl && process.env.GATEHOUSE_TEST_PG) {
-    const c = new pg.Client(pgConnection(process.env.GATEHOUSE_TEST_PG));
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${databaseUrl.split('/').pop()!.split('?')[0]} WITH (FORCE)`);
-    await c.end();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await installation.close();
 });
 
 describe('webhook deliveries', () => {
   it('survive a server killed mid-run: every event arrives, retries carry the same Idempotency-Key', async () => {
     receiver.requests.length = 0;
     receiver.respond(200, { delayMs: 150 });
-    const a = await startInstance();
+    const a = await installation.start();
     const events = 20;
     const group = await fireEvents(a.url, events);
     await receiver.waitFor(3, 15_000);
-    await stop(a.child, 'SIGKILL');
+    await installation.crash(a);
     const before = uniqueKeys().size;
     assert.ok(before < events, `the kill came too late to test anything (${before} of ${events} delivered)`);
-    const b = await startInstance();
+    const b = await installation.start();
     try {
       const until = Date.now() + 30_000;
       while (uniqueKeys().size < events && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -157,8 +88,8 @@ describe('webhook deliveries', () => {
   it('are shared by several instances on one database without double delivery', async () => {
     receiver.requests.length = 0;
     receiver.respond(200, { delayMs: 20 });
-    const a = await startInstance();
-    const b = await startInstance();
+    const a = await installation.start();
+    const b = await installation.start();
     try {
       const events = 30;
       const group = await fireEvents(a.url, events);

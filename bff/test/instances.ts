@@ -1,5 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { pgConnection } from '../src/db/index.ts';
 import { repoRoot } from '../src/server.ts';
 
 /**
@@ -16,7 +22,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startInstance(token: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startInstance(token: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
     cwd: repoRoot,
@@ -42,3 +48,70 @@ export const stopInstance = (child: ChildProcess, signal: NodeJS.Signals = 'SIGT
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+
+export interface Instance {
+  url: string;
+  child: ChildProcess;
+}
+
+/**
+ * The setting of a crash test: one data directory and one database (a throwaway PostgreSQL
+ * database when GATEHOUSE_TEST_PG is set, else SQLite in the directory) that every server
+ * process of the test shares, as instances of one installation would. `start` brings up
+ * another server on them, `crash` kills one as a crash would (SIGKILL: no clean-up of any
+ * kind), so that the next one started finds what the killed one left mid-job.
+ */
+export interface SharedInstallation {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  start(): Promise<Instance>;
+  crash(instance: Instance): Promise<void>;
+  /** Stops what still runs, drops the database, removes the directory. */
+  close(): Promise<void>;
+}
+
+export async function sharedInstallation(name: string, token: string, env: Record<string, string> = {}): Promise<SharedInstallation> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `gatehouse-${name}-`));
+  const admin = process.env.GATEHOUSE_TEST_PG;
+  let databaseUrl: string | undefined;
+  const dbName = `gatehouse_${name.replace(/\W/g, '_')}_${crypto.randomBytes(5).toString('hex')}`;
+  const asAdmin = async (statement: string) => {
+    const c = new pg.Client(pgConnection(admin!));
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  if (admin) {
+    await asAdmin(`CREATE DATABASE ${dbName}`);
+    databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${dbName}`);
+  }
+  const running = new Set<ChildProcess>();
+  return {
+    dataDir,
+    databaseUrl,
+    sqliteFile: path.join(dataDir, 'gatehouse.sqlite3'),
+    async start() {
+      const instance = await startInstance(token, {
+        GATEHOUSE_DATA_DIR: dataDir,
+        GATEHOUSE_ROOT_PASSWORD: 'durable-password',
+        // Every instance decrypts what the others encrypted.
+        GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...env,
+      });
+      running.add(instance.child);
+      instance.child.once('exit', () => running.delete(instance.child));
+      return instance;
+    },
+    crash: (instance) => stopInstance(instance.child, 'SIGKILL'),
+    async close() {
+      await Promise.all([...running].map((child) => stopInstance(child)));
+      if (databaseUrl) await asAdmin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -3,7 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { consoleExport, consoleExportListQuery, exportSettings } from '../../../shared/src/exports.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, type LoadKind, type ParamShape, type ParamsOf, type RouteContext, type RouteSpec } from '../http/route.ts';
+import { recordId } from '../http/params.ts';
+import type { Action } from '../policies/index.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import type { ExportRow } from '../db/schema.ts';
@@ -17,14 +19,14 @@ import { mailConfigured } from '../mail/mailer.ts';
  * What both export areas answer alike: the export itself with 202 until it is done (200 after),
  * and its file, streamed, once it is finished (404 before, as for a missing one).
  */
-export function sendExport<T>(res: Response, row: ExportRow, body: T): undefined {
+function sendExport<T>(res: Response, row: ExportRow, body: T): undefined {
   res.status(isCompleted(row) ? 200 : 202);
   if (!isCompleted(row)) res.set('Poll-Interval', '5000');
   res.json(body);
   return undefined;
 }
 
-export async function sendExportFile(db: Db, res: Response, row: ExportRow, what: string): Promise<undefined> {
+async function sendExportFile(db: Db, res: Response, row: ExportRow, what: string): Promise<undefined> {
   if (!isFinished(row) || !row.file_path) throw notFound(what);
   let file: fs.promises.FileHandle;
   try {
@@ -43,6 +45,67 @@ export async function sendExportFile(db: Db, res: Response, row: ExportRow, what
   });
   await pipeline(file.createReadStream(), res);
   return undefined;
+}
+
+/** What an export area is: its records, the body that asks for one, and how one is shown. */
+interface ExportArea<B extends z.ZodType, S extends z.ZodType> {
+  area: string;
+  /** The record's name in a 404: "Vulnerability Export". */
+  record: string;
+  /** Where one export is got, and its file downloaded below it. */
+  path: string;
+  body: B;
+  response: S;
+  /** The caller's own export, or that record's 404. */
+  find: (db: Db, id: number, userId: number) => Promise<ExportRow>;
+  present: (row: ExportRow, ctx: { baseUrl: string }) => z.output<S>;
+  summaries: { get: string; download: string };
+}
+
+/** Where an export is asked for: the scope's path, what it loads and needs, and what it asks the area's service for. */
+interface ExportScope<B extends z.ZodType, P extends ParamShape, L extends LoadKind | undefined> {
+  path: string;
+  summary: string;
+  load?: L;
+  permission?: Action;
+  params?: P;
+  errors?: number[];
+  request: (ctx: RouteContext<unknown, z.output<B>, ParamsOf<P>, L>) => Promise<ExportRow>;
+}
+
+/**
+ * An export area's routes, written once for both areas (vulnerabilities, dependency lists):
+ * `create(scope)` declares how a scope (a project, a group, a pipeline, the security dashboard)
+ * asks for an export, `own` gets one of the caller's exports and downloads its file.
+ */
+export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind: ExportArea<B, S>) {
+  const exportId = { params: { id: recordId(kind.record) } };
+  const create = <P extends ParamShape = {}, L extends LoadKind | undefined = undefined>({ request, ...scope }: ExportScope<B, P, L>): RouteSpec =>
+    // The response schema as a plain zod type: `present` is typed by the area, not per route.
+    defineRoute({ method: 'post', area: kind.area, ...scope, body: kind.body, response: kind.response as z.ZodType, handler: request, present: kind.present });
+  const own: RouteSpec[] = [
+    defineRoute({
+      method: 'get',
+      path: `${kind.path}/:id`,
+      area: kind.area,
+      summary: kind.summaries.get,
+      ...exportId,
+      response: kind.response,
+      handler: async (ctx) => {
+        const row = await kind.find(ctx.db, ctx.params.id, ctx.actor.user!.id);
+        return sendExport(ctx.res, row, kind.present(row, ctx));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${kind.path}/:id/download`,
+      area: kind.area,
+      summary: kind.summaries.download,
+      ...exportId,
+      handler: async (ctx) => sendExportFile(ctx.db, ctx.res, await kind.find(ctx.db, ctx.params.id, ctx.actor.user!.id), kind.record),
+    }),
+  ];
+  return { create, own };
 }
 
 const area = 'console';

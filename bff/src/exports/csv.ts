@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { VULNERABILITY_CSV_COLUMNS } from '../../../shared/src/vulnerability-exports.ts';
 import { DEPENDENCY_CSV_COLUMNS } from '../../../shared/src/dependency-list-exports.ts';
-import type { Content } from './files.ts';
-import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+import { textChunks, type Content } from './files.ts';
+import type { DependencyExportRow, Pages, VulnerabilityExportRow } from './rows.ts';
 
 /** The spec's date format of the CSV: YYYY-MM-DD hh:mm:ss UTC. */
 export const csvDate = (iso: string) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '');
@@ -51,15 +50,20 @@ export const dependencyCsvRecord = (r: DependencyExportRow): string[] => [
   r.project_full_path,
 ];
 
-/** A CSV stream of rows: header first, each row as it comes (csv-stringify quotes as RFC 4180). */
-function csvOf<T>(rows: AsyncIterable<T>, header: readonly string[], record: (row: T) => string[]): Content {
-  const records = Readable.from(
-    (async function* () {
-      for await (const row of rows) yield record(row);
-    })(),
-  );
-  return { source: records, through: [stringify({ header: true, columns: [...header] })] };
+/**
+ * A CSV file of pages of rows: the header line, then each page as one chunk of lines
+ * (csv-stringify quotes as RFC 4180), the next page read only when the file took this one.
+ */
+function csvOf<T>(pages: Pages<T>, header: readonly string[], record: (row: T) => string[]): Content {
+  return {
+    source: textChunks(
+      (async function* () {
+        yield stringify([[...header]]);
+        for await (const page of pages) if (page.length) yield stringify(page.map(record));
+      })(),
+    ),
+  };
 }
 
-export const vulnerabilityCsv = (rows: AsyncIterable<VulnerabilityExportRow>) => csvOf(rows, VULNERABILITY_CSV_COLUMNS, vulnerabilityCsvRecord);
-export const dependencyCsv = (rows: AsyncIterable<DependencyExportRow>) => csvOf(rows, DEPENDENCY_CSV_COLUMNS, dependencyCsvRecord);
+export const vulnerabilityCsv = (pages: Pages<VulnerabilityExportRow>) => csvOf(pages, VULNERABILITY_CSV_COLUMNS, vulnerabilityCsvRecord);
+export const dependencyCsv = (pages: Pages<DependencyExportRow>) => csvOf(pages, DEPENDENCY_CSV_COLUMNS, dependencyCsvRecord);

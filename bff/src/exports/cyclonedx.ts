@@ -1,7 +1,6 @@
-import { Readable } from 'node:stream';
 import * as CDX from '@cyclonedx/cyclonedx-library';
-import type { Content } from './files.ts';
-import type { DependencyExportRow } from './rows.ts';
+import { textChunks, type Content } from './files.ts';
+import type { DependencyExportRow, Pages } from './rows.ts';
 
 export type CycloneDxVersion = '1.4' | '1.6';
 const SPECS = { '1.4': CDX.Spec.Spec1dot4, '1.6': CDX.Spec.Spec1dot6 } as const;
@@ -14,7 +13,7 @@ export interface BomInput {
   author: { name: string; email: string };
   /** Where the list comes from, as metadata properties (project path, pipeline id…). */
   properties: { name: string; value: string }[];
-  rows: AsyncIterable<DependencyExportRow>;
+  pages: Pages<DependencyExportRow>;
 }
 
 /** A row as a CycloneDX component: name, version, purl, type and licenses ({id, url} where SPDX knows it). */
@@ -30,8 +29,9 @@ export function componentOf(r: DependencyExportRow): CDX.Models.Component {
 
 /**
  * A CycloneDX JSON document, built with the official library and streamed: the document's head
- * (metadata: tools, authors, properties) is normalised once, then each component is normalised
- * and written as it is read, so a bill of 100,000 components never sits in memory whole.
+ * (metadata: tools, authors, properties) is normalised once, then each page of components is
+ * normalised and written as it is read, so a bill of 100,000 components never sits in memory
+ * whole.
  */
 export function cycloneDxJson(input: BomInput): Content {
   const spec = SPECS[input.version];
@@ -48,14 +48,14 @@ export function cycloneDxJson(input: BomInput): Content {
   const componentNormalizer = factory.makeForComponent();
   const opening = JSON.stringify(head).slice(0, -1);
   return {
-    source: Readable.from(
+    source: textChunks(
       (async function* () {
         yield `${opening},"components":[`;
         let first = true;
-        for await (const r of input.rows) {
-          const c = componentNormalizer.normalize(componentOf(r), options);
-          if (!c) continue;
-          yield `${first ? '' : ','}${JSON.stringify(c)}`;
+        for await (const page of input.pages) {
+          const components = page.flatMap((r) => componentNormalizer.normalize(componentOf(r), options) ?? []);
+          if (!components.length) continue;
+          yield `${first ? '' : ','}${components.map((c) => JSON.stringify(c)).join(',')}`;
           first = false;
         }
         yield ']}';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Duplex, type Readable } from 'node:stream';
+import { Readable, Transform, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 
@@ -13,6 +13,13 @@ export interface Content {
   source: Readable;
   through?: Duplex[];
 }
+
+/**
+ * The bytes of a file made of text chunks (a writer yields one chunk per page of rows), as a
+ * byte stream with backpressure: a chunk is asked for only once the file has taken the one
+ * before, so a page or two is held however many there are.
+ */
+export const textChunks = (chunks: AsyncIterable<string>): Readable => Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
 
 export interface WrittenFile {
   path: string;

@@ -12,7 +12,7 @@ import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { vulnerabilityPdf } from './pdf.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
-import { dependencyRows, severityCounts, vulnerabilityRows } from './sources.ts';
+import { dependencyPages, severityCounts, vulnerabilityPages } from './sources.ts';
 import { exportFileName, exportTitle } from './names.ts';
 
 /**
@@ -68,13 +68,13 @@ async function removeStaleTemporaries(config: JobDeps['config'], id: number): Pr
 /** The file's content for the export's kind and format. */
 async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
   if (exp.kind === 'vulnerability') {
-    if (exp.format === 'pdf') return vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp), rows: vulnerabilityRows(db, exp) });
-    return vulnerabilityCsv(vulnerabilityRows(db, exp));
+    if (exp.format === 'pdf') return vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp), pages: vulnerabilityPages(db, exp) });
+    return vulnerabilityCsv(vulnerabilityPages(db, exp));
   }
-  const rows = dependencyRows(db, exp);
+  const pages = dependencyPages(db, exp);
   switch (exp.format) {
     case 'csv':
-      return dependencyCsv(rows);
+      return dependencyCsv(pages);
     case 'sbom':
     case 'cyclonedx_1_6_json': {
       const author = await db.selectFrom('users').select(['name', 'email']).where('id', '=', exp.author_id).executeTakeFirstOrThrow();
@@ -89,13 +89,13 @@ async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
         timestamp: new Date(),
         author,
         properties,
-        rows,
+        pages,
       });
     }
     case 'json_array':
-      return dependencyJson(rows, 'array');
+      return dependencyJson(pages, 'array');
     default:
-      return dependencyJson(rows, 'object');
+      return dependencyJson(pages, 'object');
   }
 }
 

@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
-import type { Content } from './files.ts';
-import type { DependencyExportRow } from './rows.ts';
+import { textChunks, type Content } from './files.ts';
+import type { DependencyExportRow, Pages } from './rows.ts';
 
 const entry = (r: DependencyExportRow) => ({
   name: r.name,
@@ -13,17 +12,19 @@ const entry = (r: DependencyExportRow) => ({
 });
 
 /**
- * The dependency list as JSON, streamed: `object` is the project's `dependency_list` document
- * ({"dependencies": [...]}), `array` the group's `json_array` (a flat array of components).
+ * The dependency list as JSON, streamed a page at a time: `object` is the project's
+ * `dependency_list` document ({"dependencies": [...]}), `array` the group's `json_array` (a
+ * flat array of components).
  */
-export function dependencyJson(rows: AsyncIterable<DependencyExportRow>, shape: 'object' | 'array'): Content {
+export function dependencyJson(pages: Pages<DependencyExportRow>, shape: 'object' | 'array'): Content {
   return {
-    source: Readable.from(
+    source: textChunks(
       (async function* () {
         yield shape === 'object' ? '{"dependencies":[' : '[';
         let first = true;
-        for await (const r of rows) {
-          yield `${first ? '' : ','}${JSON.stringify(entry(r))}`;
+        for await (const page of pages) {
+          if (!page.length) continue;
+          yield `${first ? '' : ','}${page.map((r) => JSON.stringify(entry(r))).join(',')}`;
           first = false;
         }
         yield shape === 'object' ? ']}' : ']';

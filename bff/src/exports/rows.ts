@@ -1,6 +1,6 @@
 /**
- * What an export reads, one row at a time, whatever tables it comes from (see sources.ts):
- * the writers know these shapes only.
+ * What an export reads, whatever tables it comes from (see sources.ts): the writers know these
+ * shapes only.
  */
 export interface VulnerabilityExportRow {
   id: number;
@@ -47,3 +47,10 @@ export interface DependencyExportRow {
 }
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'] as const;
+
+/**
+ * Rows as the sources read them: one bounded page (one keyset query) at a time. A writer
+ * turns a page into one chunk of its file and asks for the next only when the file has taken
+ * it, so at most a page or two is in memory whatever the size of the export.
+ */
+export type Pages<T> = AsyncIterable<readonly T[]>;

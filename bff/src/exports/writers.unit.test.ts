@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline, Writable } from 'node:stream';
 import { parseCsv as parse } from './csv-read.ts';
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { VULNERABILITY_CSV_COLUMNS } from '../../../shared/src/vulnerability-exports.ts';
-import { writeAtomically } from './files.ts';
+import { writeAtomically, type Content } from './files.ts';
 import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
@@ -16,8 +17,9 @@ import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-writers-'));
 const out = (name: string) => path.join(dir, name);
 
+/** Rows as the sources hand them on: in pages (of two here, so that every writer joins pages). */
 async function* from<T>(rows: T[]) {
-  for (const r of rows) yield r;
+  for (let i = 0; i < rows.length; i += 2) yield rows.slice(i, i + 2);
 }
 
 const finding = (i: number, extra: Partial<VulnerabilityExportRow> = {}): VulnerabilityExportRow => ({
@@ -83,7 +85,7 @@ describe('vulnerability CSV', () => {
 describe('writeAtomically', () => {
   it('leaves no file, whole or partial, when the source fails halfway', async () => {
     async function* failing() {
-      yield finding(1);
+      yield [finding(1)];
       throw new Error('database went away');
     }
     await assert.rejects(writeAtomically(out('broken.csv'), vulnerabilityCsv(failing())), /database went away/);
@@ -105,7 +107,7 @@ describe('CycloneDX', () => {
           timestamp: new Date('2026-11-20T00:00:00Z'),
           author: { name: 'Root', email: 'root@example.com' },
           properties: [{ name: 'gatehouse:project_id', value: '1' }],
-          rows: from([component(1), component(2, { licenses: [{ spdx_identifier: null, name: 'Custom licence', url: null }] }), component(3, { purl: null, licenses: [] })]),
+          pages: from([component(1), component(2, { licenses: [{ spdx_identifier: null, name: 'Custom licence', url: null }] }), component(3, { purl: null, licenses: [] })]),
         }),
       );
       const text = fs.readFileSync(file.path, 'utf8');
@@ -148,7 +150,7 @@ describe('dependency lists as JSON and CSV', () => {
 describe('vulnerability PDF', () => {
   it('is a PDF document with a page per screenful of findings', async () => {
     const rows = Array.from({ length: 120 }, (_, i) => finding(i + 1));
-    const file = await writeAtomically(out('v.pdf'), vulnerabilityPdf({ title: 'acme/website', generatedAt: '2026-11-20T00:00:00.000Z', counts: { critical: 120 }, rows: from(rows) }));
+    const file = await writeAtomically(out('v.pdf'), vulnerabilityPdf({ title: 'acme/website', generatedAt: '2026-11-20T00:00:00.000Z', counts: { critical: 120 }, pages: from(rows) }));
     const bytes = fs.readFileSync(file.path);
     assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
     const pages = (bytes.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
@@ -156,3 +158,38 @@ describe('vulnerability PDF', () => {
   });
 });
 
+
+describe('every writer, with a file that takes nothing', () => {
+  const PAGES = 200;
+  /** Pages of 500 rows (as the sources' pages, more than a stream buffer holds), counting how many the writer asked for. */
+  const counted = <T>(row: (i: number) => T) => {
+    const state = { pulled: 0 };
+    const pages = (async function* () {
+      for (let p = 0; p < PAGES; p++) {
+        state.pulled += 1;
+        yield Array.from({ length: 500 }, (_, i) => row(p * 500 + i + 1));
+      }
+    })();
+    return { state, pages };
+  };
+  const writers: [string, () => { state: { pulled: number }; content: Content }][] = [
+    ['vulnerability CSV', () => { const c = counted((i) => finding(i)); return { state: c.state, content: vulnerabilityCsv(c.pages) }; }],
+    ['vulnerability PDF', () => { const c = counted((i) => finding(i)); return { state: c.state, content: vulnerabilityPdf({ title: 't', generatedAt: '2026-11-20T00:00:00.000Z', counts: {}, pages: c.pages }) }; }],
+    ['dependency CSV', () => { const c = counted((i) => component(i)); return { state: c.state, content: dependencyCsv(c.pages) }; }],
+    ['dependency JSON', () => { const c = counted((i) => component(i)); return { state: c.state, content: dependencyJson(c.pages, 'object') }; }],
+    ['CycloneDX', () => { const c = counted((i) => component(i)); return { state: c.state, content: cycloneDxJson({ version: '1.6', serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79', timestamp: new Date(), author: { name: 'R', email: 'r@example.com' }, properties: [], pages: c.pages }) }; }],
+  ];
+  for (const [name, make] of writers) {
+    it(`${name} reads a few pages ahead, not the whole export`, async () => {
+      const { state, content } = make();
+      // A file that never finishes its first write: all a writer may do is fill its buffers.
+      const stalled = new Writable({ highWaterMark: 1, write: () => undefined });
+      const streams = [content.source, ...(content.through ?? []), stalled];
+      pipeline(streams, () => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.ok(state.pulled >= 1, 'the writer started');
+      assert.ok(state.pulled <= 10, `${state.pulled} of ${PAGES} pages were read into memory`);
+      for (const s of streams) s.destroy();
+    });
+  }
+});
