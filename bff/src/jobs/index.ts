@@ -6,7 +6,7 @@ import { exportJob } from '../exports/job.ts';
 import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
-import { mergeTrainJob } from '../trains/run.ts';
+import { mergeTrainJob, resumeTrains } from '../trains/run.ts';
 import { isoPlus } from '../util/time.ts';
 
 const HOUR = 3_600_000;
@@ -37,5 +37,7 @@ export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };
   void enqueue(deps.db, housekeepingJob, {}, { uniqueKey: 'housekeeping' }).catch((e) => deps.logger.warn({ err: e }, 'could not schedule housekeeping'));
+  // Trains a killed instance was driving go on (their lock frees itself once its lease runs out).
+  void resumeTrains(deps.db).catch((e) => deps.logger.warn({ err: e }, 'could not resume the merge trains'));
   return startWorkers(deps, jobDefinitions, { count: deps.config.workers });
 }

@@ -26,14 +26,19 @@ export type MoveAs = PushedTo & { mayWriteProtected: boolean };
  * activity. False when the branch moved meanwhile (nothing happened).
  */
 export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<boolean> {
-  const defaultBranch = to.project.default_branch ?? 'main';
-  const rule = await pushRuleOf(to.db, { scope: 'projects', id: to.project.id });
-  const refused = await checkPush({ db: to.db, dir: to.dir, env: {}, defaultBranch, mayPushProtected: to.mayWriteProtected, rule, user: to.user }, [update]);
-  if (refused.length) throw new PushRefused(refused.join('\n'));
+  await checkMove(to, update);
   const old = update.before === ZERO_SHA ? '' : update.before;
   if (!(await swapRef(to.dir, update.ref, update.after, old, 'merge'))) return false;
   await recordPush(to, [update]);
   return true;
+}
+
+/** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
+export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
+  const defaultBranch = to.project.default_branch ?? 'main';
+  const rule = await pushRuleOf(to.db, { scope: 'projects', id: to.project.id });
+  const refused = await checkPush({ db: to.db, dir: to.dir, env: {}, defaultBranch, mayPushProtected: to.mayWriteProtected, rule, user: to.user }, [update]);
+  if (refused.length) throw new PushRefused(refused.join('\n'));
 }
 
 export async function addSystemNote(trx: Db, project: ProjectRow, mr: MergeRequestRow, author: UserRow | null, body: string): Promise<void> {
