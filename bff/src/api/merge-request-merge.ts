@@ -1,9 +1,11 @@
-import { mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
+import { autoMergeCancelResult, mergeRequestMergeBody, type AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { mergeMergeRequest } from '../services/merge-request-merge.ts';
+import { cancelAutoMerge } from '../services/auto-merge.ts';
+import { removeFromTrain } from '../services/merge-trains.ts';
 import { mergeRequestView } from '../services/merge-requests.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
@@ -41,5 +43,29 @@ export const mergeRequestMergeRoutes = [
       }
     },
     present: (v, ctx) => presentMergeRequest({ ...v, canMerge: false }, ctx),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
+    area,
+    summary:
+      'Cancel the automatic merge (auto_merge, merge when pipeline succeeds) of a merge request, or take it off its merge train; answers as the platform does, 201 with {"status":"success"}, or 201 with its refusal when none was set (Developer)',
+    load: 'project',
+    permission: 'push_code',
+    params: mergeRequestLoader.params,
+    with: {
+      ...mergeRequestLoader.with,
+      dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+    },
+    status: 201,
+    response: autoMergeCancelResult,
+    handler: async (ctx): Promise<AutoMergeCancelResult> => {
+      const user = ctx.actor.user!;
+      const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', ctx.mergeRequest.id).executeTakeFirst();
+      if (car) await removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mergeRequest, user);
+      else if (!(await cancelAutoMerge(ctx.db, ctx.project, ctx.mergeRequest, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+      return { status: 'success' };
+    },
+    present: (v) => v,
   }),
 ];

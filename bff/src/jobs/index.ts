@@ -8,6 +8,7 @@ import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
 import { mergeTrainJob, resumeTrains } from '../trains/run.ts';
 import { isoPlus } from '../util/time.ts';
+import { autoMergeJob } from '../services/auto-merge.ts';
 
 const HOUR = 3_600_000;
 
@@ -32,7 +33,7 @@ export const housekeepingJob = defineJob({
 });
 
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, exportJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, autoMergeJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };

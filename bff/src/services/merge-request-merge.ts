@@ -12,6 +12,7 @@ import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
 import { kickTrain, trainRef } from '../trains/run.ts';
+import { enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
 
 export type { MergeRequestRow };
 
@@ -95,10 +96,21 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   const source = await resolveCommit(to.dir, `refs/heads/${mr.source_branch}`);
   const target = await resolveCommit(to.dir, `refs/heads/${mr.target_branch}`);
   if (!source || !target) throw unprocessable('Branch cannot be merged');
-  if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
   if (mr.target_branch === (project.default_branch ?? 'main') && !to.mayWriteProtected) throw unauthorized();
+  // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
+  const wantsAuto = body.auto_merge ?? body.merge_when_pipeline_succeeds ?? false;
+  const pipeline = await headPipelineStatus(db, project.id, mr.source_branch, source);
+  const autoNow = wantsAuto && isActivePipeline(pipeline);
+  if (wantsAuto && !autoNow && pipeline !== 'success') throw notAllowed('the merge request has no running pipeline to merge when it succeeds');
+  if (!wantsAuto && bool(project.only_allow_merge_if_pipeline_succeeds) && pipeline !== 'success') throw notAllowed('the pipeline must succeed before the merge request is merged');
+  if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+  if (autoNow) {
+    const { sha: _sha, auto_merge: _a, merge_when_pipeline_succeeds: _m, skip_merge_train: _s, ...how } = body;
+    return enableAutoMerge(db, project, mr, user, { ...how, sha: source, may_write_protected: to.mayWriteProtected });
+  }
 
-  const squash = body.squash ?? bool(mr.squash);
+  // The project's squash option decides where it is 'always' or 'never'; otherwise the caller, then the merge request.
+  const squash = project.squash_option === 'always' ? true : project.squash_option === 'never' ? false : (body.squash ?? bool(mr.squash));
   const message = body.merge_commit_message ?? `Merge branch '${mr.source_branch}' into '${mr.target_branch}'\n\n${mr.title}\n\nSee merge request ${project.path_with_namespace}!${mr.iid}`;
   const result = await mergeResult(to.dir, {
     target,

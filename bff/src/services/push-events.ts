@@ -4,6 +4,7 @@ import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
 import { onBranchesPushed } from '../trains/run.ts';
+import { onSourcesPushed } from './auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { closeIssuesFromPush } from './issue-closing.ts';
 
@@ -121,5 +122,6 @@ export async function writePush(trx: Db, pushed: PushedTo, { refs, data }: Prepa
   }
   await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
   await onBranchesPushed(trx, pushed.project.id, refs);
+  await onSourcesPushed(trx, pushed.project.id, refs.filter((r) => r.ref.startsWith('refs/heads/') && !isZero(r.after)).map((r) => r.ref.slice('refs/heads/'.length)));
   await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow, MergeTrainCarRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { defineJob, type JobDeps } from '../jobs/define.ts';
 import { enqueue, workerId } from '../jobs/queue.ts';
+import { onSourcePipelineSucceeded } from '../services/auto-merge.ts';
 import { acquireLock, releaseLock, renewLock } from './lock.ts';
 import { resolveCommit } from '../services/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
@@ -109,6 +110,7 @@ export async function onPipelineMoved(trx: Db, pipeline: PipelineRow): Promise<v
     return;
   }
   if (pipeline.status !== 'success' || pipeline.tag) return;
+  await onSourcePipelineSucceeded(trx, pipeline.project_id, pipeline.ref);
   const scheduled = await trx
     .selectFrom('merge_train_cars')
     .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
