@@ -5,11 +5,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { openDb, type Db } from '../src/db/index.ts';
 import { insertFindings } from './export-fixtures.ts';
 import { parseCsv } from '../src/exports/csv-read.ts';
-import { startInstance, stopInstance as stop } from './instances.ts';
+import { createSharedDatabase, dropSharedDatabase, startInstance, stopInstance as stop } from './instances.ts';
 
 /**
  * An export survives its server: a real server process is killed (SIGKILL) while it writes an
@@ -35,25 +34,12 @@ async function call(url: string, p: string, method = 'GET', body?: unknown) {
 }
 
 before(async () => {
-  const admin = process.env.GATEHOUSE_TEST_PG;
-  if (admin) {
-    const name = `gatehouse_export_durable_${crypto.randomBytes(5).toString('hex')}`;
-    const c = new pg.Client(pgConnection(admin));
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
-  }
+  databaseUrl = await createSharedDatabase('gatehouse_export_durable');
 });
 
 after(async () => {
   await db?.destroy();
-  if (databaseUrl && process.env.GATEHOUSE_TEST_PG) {
-    const c = new pg.Client(pgConnection(process.env.GATEHOUSE_TEST_PG));
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${databaseUrl.split('/').pop()!.split('?')[0]} WITH (FORCE)`);
-    await c.end();
-  }
+  await dropSharedDatabase(databaseUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { repoRoot } from '../src/server.ts';
-import { pgConnection } from '../src/db/index.ts';
+import { createSharedDatabase, dropSharedDatabase } from './instances.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /**
@@ -98,15 +97,7 @@ async function loggedKeys(url: string, group: { id: number; hookId: number }, co
 const uniqueKeys = () => new Set(receiver.requests.map((r) => String(r.headers['idempotency-key'])));
 
 before(async () => {
-  const admin = process.env.GATEHOUSE_TEST_PG;
-  if (admin) {
-    const name = `gatehouse_durable_${crypto.randomBytes(5).toString('hex')}`;
-    const c = new pg.Client(pgConnection(admin));
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
-  }
+  databaseUrl = await createSharedDatabase('gatehouse_durable');
   receiver = await startReceiver();
   const first = await startInstance();
   await call(first.url, '/application/settings', 'PUT', { allow_local_requests_from_web_hooks_and_services: true });
@@ -115,12 +106,7 @@ before(async () => {
 
 after(async () => {
   await receiver.close();
-  if (databaseUrl && process.env.GATEHOUSE_TEST_PG) {
-    const c = new pg.Client(pgConnection(process.env.GATEHOUSE_TEST_PG));
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${databaseUrl.split('/').pop()!.split('?')[0]} WITH (FORCE)`);
-    await c.end();
-  }
+  await dropSharedDatabase(databaseUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

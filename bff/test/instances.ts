@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import net from 'node:net';
+import pg from 'pg';
+import { pgConnection } from '../src/db/index.ts';
 import { repoRoot } from '../src/server.ts';
 
 /**
@@ -42,3 +45,27 @@ export const stopInstance = (child: ChildProcess, signal: NodeJS.Signals = 'SIGT
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+
+/**
+ * A fresh PostgreSQL database for instances to share when the tests run on PostgreSQL
+ * (GATEHOUSE_TEST_PG, the admin connection), its URL; undefined on SQLite.
+ */
+export async function createSharedDatabase(prefix: string): Promise<string | undefined> {
+  const admin = process.env.GATEHOUSE_TEST_PG;
+  if (!admin) return undefined;
+  const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
+  const c = new pg.Client(pgConnection(admin));
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  return admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
+}
+
+export async function dropSharedDatabase(databaseUrl: string | undefined): Promise<void> {
+  const admin = process.env.GATEHOUSE_TEST_PG;
+  if (!databaseUrl || !admin) return;
+  const c = new pg.Client(pgConnection(admin));
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${databaseUrl.split('/').pop()!.split('?')[0]} WITH (FORCE)`);
+  await c.end();
+}

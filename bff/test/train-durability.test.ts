@@ -5,9 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { pgConnection } from '../src/db/index.ts';
-import { startInstance, stopInstance } from './instances.ts';
+import { createSharedDatabase, dropSharedDatabase, startInstance, stopInstance } from './instances.ts';
 
 /**
  * Merge trains survive a crash and share one database: real server processes on one database
@@ -93,25 +91,12 @@ async function recordsOf(url: string, projectId: number, iids: number[], first: 
 }
 
 before(async () => {
-  const admin = process.env.GATEHOUSE_TEST_PG;
-  if (admin) {
-    const name = `gatehouse_trains_${crypto.randomBytes(5).toString('hex')}`;
-    const c = new pg.Client(pgConnection(admin));
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
-  }
+  databaseUrl = await createSharedDatabase('gatehouse_trains');
 });
 
 after(async () => {
   await Promise.all(children.map((c) => stopInstance(c, 'SIGKILL')));
-  if (databaseUrl && process.env.GATEHOUSE_TEST_PG) {
-    const c = new pg.Client(pgConnection(process.env.GATEHOUSE_TEST_PG));
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${databaseUrl.split('/').pop()!.split('?')[0]} WITH (FORCE)`);
-    await c.end();
-  }
+  await dropSharedDatabase(databaseUrl);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

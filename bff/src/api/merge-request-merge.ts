@@ -14,6 +14,15 @@ import { presentMergeRequest } from '../presenters/merge-requests.ts';
 const area = 'merge-request-merge';
 type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'project'>;
 
+/** The merge request of the path and the project's repository. */
+const withRepository = {
+  params: mergeRequestLoader.params,
+  with: {
+    ...mergeRequestLoader.with,
+    dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+  },
+};
+
 export const mergeRequestMergeRoutes = [
   defineRoute({
     method: 'put',
@@ -23,11 +32,7 @@ export const mergeRequestMergeRoutes = [
       'Merge a merge request: the target branch moves to a merge commit (or fast-forwards) by the project’s merge method; 405 not mergeable (draft, closed, on a merge train), 406 conflicts or a needed rebase, 409 sha not the source head, 422 the merge failed (Developer; Maintainer into the default branch)',
     load: 'project',
     permission: 'push_code',
-    params: mergeRequestLoader.params,
-    with: {
-      ...mergeRequestLoader.with,
-      dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
-    },
+    ...withRepository,
     body: mergeRequestMergeBody,
     response: mergeRequest,
     errors: [405, 406, 409, 422],
@@ -52,11 +57,7 @@ export const mergeRequestMergeRoutes = [
       'Cancel the automatic merge (auto_merge, merge when pipeline succeeds) of a merge request, or take it off its merge train; answers as the platform does, 201 with {"status":"success"}, or 201 with its refusal when none was set (Developer)',
     load: 'project',
     permission: 'push_code',
-    params: mergeRequestLoader.params,
-    with: {
-      ...mergeRequestLoader.with,
-      dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
-    },
+    ...withRepository,
     status: 201,
     response: autoMergeCancelResult,
     handler: async (ctx): Promise<AutoMergeCancelResult> => {
