@@ -53,7 +53,7 @@ interface Car {
 }
 
 /** A project with trains enabled, a first commit on main, and `names` merge requests on its train, in that order. */
-async function trainOf(url: string, names: string[]) {
+async function trainOf(url: string, names: string[], addVia: string[] = [url]) {
   const group = await call(url, '/groups', 'POST', { name: 'Trains', path: `trains-${crypto.randomBytes(3).toString('hex')}` });
   const project = await call(url, '/projects', 'POST', { name: 'Rails', namespace_id: group.id });
   const commit = (branch: string, file: string, start?: string) =>
@@ -64,9 +64,10 @@ async function trainOf(url: string, names: string[]) {
   for (const n of names) {
     await commit(n, `${n}.txt`, 'main');
     const mr = await call(url, `/projects/${project.id}/merge_requests`, 'POST', { source_branch: n, target_branch: 'main', title: `Feature ${n}` });
-    await call(url, `/projects/${project.id}/merge_trains/merge_requests/${mr.iid}`, 'POST', {});
     iids.push(mr.iid);
   }
+  // Added one right after another (through each instance in turn): their builds are jobs that either instance may run.
+  for (const [i, iid] of iids.entries()) await call(addVia[i % addVia.length], `/projects/${project.id}/merge_trains/merge_requests/${iid}`, 'POST', {});
   return { project: project as { id: number }, iids };
 }
 
@@ -150,7 +151,7 @@ describe('a merge train', () => {
     const b = await start();
     try {
       const names = ['one', 'two', 'three', 'four', 'five'];
-      const { project, iids } = await trainOf(a.url, names);
+      const { project, iids } = await trainOf(a.url, names, [a.url, b.url]);
       const pipelines = await Promise.all(iids.map((iid) => pipelineOf(b.url, project.id, iid)));
       // Last car first, alternating instances, all at once: both instances' workers run the train.
       await Promise.all(
@@ -168,6 +169,11 @@ describe('a merge train', () => {
       );
       // Nobody rebuilt a car behind another's back: each merged at the train commit its pipeline passed on.
       assert.deepEqual(log.slice(0, names.length).map((c) => c.id), pipelines.map((p) => p.sha).reverse());
+      // Each car built once by one run: one train pipeline per car, none left behind by a second run building it too.
+      for (const iid of iids) {
+        const built = (await call(a.url, `/projects/${project.id}/pipelines?ref=${encodeURIComponent(`refs/merge-requests/${iid}/train`)}&per_page=100`)) as { id: number }[];
+        assert.equal(built.length, 1, `!${iid} has one train pipeline`);
+      }
       const records = await recordsOf(a.url, project.id, iids, log[names.length].id);
       assert.deepEqual(records.pushedTo, pipelines.map((p) => p.sha).sort(), 'each merge pushed to main exactly once');
       assert.deepEqual([...records.merged.values()], names.map(() => 1));
