@@ -35,7 +35,7 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
     created_at: m.created_at,
     updated_at: m.updated_at,
     merged_by: v.mergedBy && m.state === 'merged' ? user(v.mergedBy) : null,
-    merge_user: v.mergedBy ? user(v.mergedBy) : null,
+    merge_user: v.mergedBy ? user(v.mergedBy) : v.trainedBy ? user(v.trainedBy) : null,
     merged_at: m.merged_at,
     closed_by: v.closedBy ? user(v.closedBy) : null,
     closed_at: m.closed_at,
@@ -54,7 +54,8 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
     draft,
     work_in_progress: draft,
     milestone: v.milestone ? presentMilestoneBrief(v.milestone, { baseUrl: u.baseUrl, ownerPath: milestoneOwnerPath(v.milestone, u) }) : null,
-    merge_when_pipeline_succeeds: bool(m.auto_merge_enabled),
+    // Set by auto-merge, or by a merge train (the platform's merge train strategies are automatic merges too).
+    merge_when_pipeline_succeeds: bool(m.auto_merge_enabled) || v.trainedBy !== undefined,
     merge_status: m.merge_status,
     detailed_merge_status: detailedMergeStatus(v),
     sha: m.sha,

@@ -13,6 +13,7 @@ import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
 import { kickTrain, trainRef } from '../trains/run.ts';
 import { enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
+import { addToTrain } from './merge-trains.ts';
 
 export type { MergeRequestRow };
 
@@ -92,13 +93,19 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   const car = await db.selectFrom('merge_train_cars').selectAll().where('active_merge_request_id', '=', mr.id).executeTakeFirst();
   const skip = Boolean(body.skip_merge_train) && bool(project.merge_trains_skip_train_allowed);
   if (car && !skip) throw notAllowed('merge request is on a merge train; remove it first, or merge immediately with skip_merge_train where the project allows it');
-  if (!car && bool(project.merge_trains_enabled) && !skip) throw notAllowed('merge trains are enabled: add the merge request to the merge train');
   const source = await resolveCommit(to.dir, `refs/heads/${mr.source_branch}`);
   const target = await resolveCommit(to.dir, `refs/heads/${mr.target_branch}`);
   if (!source || !target) throw unprocessable('Branch cannot be merged');
   if (mr.target_branch === (project.default_branch ?? 'main') && !to.mayWriteProtected) throw unauthorized();
-  // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
   const wantsAuto = body.auto_merge ?? body.merge_when_pipeline_succeeds ?? false;
+  if (!car && bool(project.merge_trains_enabled) && !skip) {
+    if (!wantsAuto) throw notAllowed('merge trains are enabled: add the merge request to the merge train, or merge with auto_merge');
+    if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+    // The platform's merge train strategies: on the train now when its pipeline passed, scheduled to join while it runs.
+    await addToTrain({ db, dir: to.dir, project, user, mayWriteProtected: to.mayWriteProtected }, mr, { auto_merge: true, sha: source, squash: body.squash });
+    return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
+  }
+  // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
   const pipeline = await headPipelineStatus(db, project.id, mr.source_branch, source);
   const autoNow = wantsAuto && isActivePipeline(pipeline);
   if (wantsAuto && !autoNow && pipeline !== 'success') throw notAllowed('the merge request has no running pipeline to merge when it succeeds');

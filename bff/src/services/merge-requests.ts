@@ -31,6 +31,8 @@ export interface MergeRequestView {
   votes: Readonly<Votes>;
   /** The status of the latest pipeline of the source branch at its head (null: none). */
   headPipelineStatus?: string | null;
+  /** On a merge train (its automatic merge): who added it; undefined when not on one. */
+  trainedBy?: UserRow | null;
   /** The project lets a merge request merge only once its pipeline succeeded. */
   pipelineMustSucceed?: boolean;
 }
@@ -142,15 +144,17 @@ export async function createMergeRequest(db: Db, repo: Repo, acting: Acting, bod
 export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise<MergeRequestView[]> {
   if (!mrs.length) return [];
   const ids = mrs.map((m) => m.id);
-  const [assigneeRows, reviewerRows, labels, milestones, noteCounts, votes] = await Promise.all([
+  const [assigneeRows, reviewerRows, labels, milestones, noteCounts, votes, cars] = await Promise.all([
     db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     labelsOf(db, 'MergeRequest', ids),
     milestonesById(db, mrs.map((m) => m.milestone_id)),
     userNoteCounts(db, 'MergeRequest', ids),
     votesOf(db, 'MergeRequest', ids),
+    db.selectFrom('merge_train_cars').select(['merge_request_id', 'user_id']).where('active_merge_request_id', 'in', ids).execute(),
   ]);
-  const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id)]);
+  const onTrain = new Map(cars.map((c) => [c.merge_request_id, c.user_id]));
+  const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id), ...onTrain.values()]);
   const ci = await pipelineStates(db, mrs);
   const user = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
   return mrs.map((mr) => ({
@@ -165,6 +169,7 @@ export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise
     userNotesCount: noteCounts.get(mr.id) ?? 0,
     votes: votes.get(mr.id) ?? NO_VOTES,
     headPipelineStatus: ci.heads.get(mr.id) ?? null,
+    trainedBy: onTrain.has(mr.id) ? user(onTrain.get(mr.id) ?? null) : undefined,
     pipelineMustSucceed: ci.strict.has(mr.project_id),
   }));
 }
