@@ -271,3 +271,20 @@ describe('PUT /projects/:id merge checks: pipelines must succeed, squash option,
     assert.ok(res.body.squash_commit_sha, 'squash_option always squashes whatever the caller asked');
   });
 });
+
+describe('auto_merge and the merge user’s role at merge time', () => {
+  it('a merge user who lost the role by the time the pipeline passes does not merge: the auto-merge is aborted with the reason', async () => {
+    const group = (await api(`/projects/${project.id}`)).body.namespace.id as number;
+    const leaving = await userWithRole(group, 40);
+    const source = await commitTo(project.id, 'auto-seven', { 'auto-seven.txt': 'seven\n' });
+    const mr = await openMergeRequest(project.id, 'auto-seven', 'Auto seven');
+    expectStatus(await api(`/projects/${project.id}/statuses/${source}`, { method: 'POST', json: { state: 'running', ref: 'auto-seven', name: 'ci' } }), 201);
+    expectStatus(await merge(mr.iid, { auto_merge: true }, leaving.token), 200);
+    expectStatus(await api(`/groups/${group}/members/${leaving.user.id}`, { method: 'PUT', json: { access_level: 20 } }), 200);
+    expectStatus(await api(`/projects/${project.id}/statuses/${source}`, { method: 'POST', json: { state: 'success', ref: 'auto-seven', name: 'ci' } }), 201);
+    const notes = async () => ((await api(`/projects/${project.id}/merge_requests/${mr.iid}/notes?per_page=100`)).body as { body: string }[]).map((n) => n.body);
+    await eventually(async () => (await notes()).includes('aborted the automatic merge because the user who set it may no longer merge it'), 'the abort note');
+    const shown = (await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body;
+    assert.deepEqual([shown.state, shown.merge_when_pipeline_succeeds], ['opened', false]);
+  });
+});

@@ -6,6 +6,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { resolveCommit } from './branches.ts';
+import { projectAccessLevel } from './access.ts';
 import { DomainError } from './errors.ts';
 import { ensureRepository } from './repositories.ts';
 import { addSystemNote, mergeMergeRequest, PushRefused, type MergeCaller } from './merge-request-merge.ts';
@@ -127,7 +128,10 @@ export async function processAutoMerge(deps: JobDeps, mergeRequestId: number): P
   if (source !== params.sha) return abort('the source branch was updated');
   // Not yet (still running), or failed: it stays set, as on the platform; a pipeline that passes later merges it.
   if ((await headPipelineStatus(db, project.id, mr.source_branch, params.sha)) !== 'success') return;
-  const caller: MergeCaller = { db, dir, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, project, group, user, mayWriteProtected: params.may_write_protected };
+  // Merged as that user may merge now (the platform checks the merge user at merge time): a Developer at least, a Maintainer into the default branch.
+  const level = bool(user.is_admin) ? 50 : await projectAccessLevel(db, user.id, project, group);
+  if (level < 30 || user.state !== 'active') return abort('the user who set it may no longer merge it');
+  const caller: MergeCaller = { db, dir, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, project, group, user, mayWriteProtected: params.may_write_protected && level >= 40 };
   try {
     await mergeMergeRequest(caller, mr, {
       sha: params.sha,
