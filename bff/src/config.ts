@@ -40,6 +40,7 @@ const envSchema = z.object({
   GATEHOUSE_SMTP_URL: optionalNonEmpty.pipe(z.string().regex(/^smtps?:\/\/[^/]+/, 'must be an smtp:// or smtps:// URL').optional()),
   GATEHOUSE_SMTP_FROM: z.string().default('Gatehouse <gatehouse@localhost>'),
   GATEHOUSE_VULNERABILITIES_PDF_EXPORT: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('0'),
+  GATEHOUSE_TEST_TRAIN_PAUSE_MS: z.string().default('0').pipe(z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().max(60_000))),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -67,6 +68,11 @@ export interface Config {
   smtpFrom: string;
   /** The platform's vulnerabilities_pdf_export flag: PDF vulnerability exports, off by default. */
   vulnerabilitiesPdfExport: boolean;
+  /**
+   * Tests of crash recovery only: a train run waits this long after moving a target branch and
+   * before recording the merge, so that a test can kill the process exactly there. 0 in use.
+   */
+  trainPauseMs?: number;
 }
 
 export class ConfigError extends Error {}
@@ -99,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.GATEHOUSE_SMTP_URL,
     smtpFrom: e.GATEHOUSE_SMTP_FROM,
     vulnerabilitiesPdfExport: e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === '1' || e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === 'true',
+    trainPauseMs: e.GATEHOUSE_TEST_TRAIN_PAUSE_MS,
   };
 }

@@ -480,8 +480,9 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await repositoryWithCommit(Number(filled.id));
       const branch = `mr${++serial}`;
       await ok(`/projects/${filled.id}/repository/commits`, { method: 'POST', json: { branch, start_branch: 'main', commit_message: 'matrix', actions: [{ action: 'create', file_path: `${branch}.txt`, content: 'm' }] } }, 201);
-      // A train's merge request targets a branch of its own: only Maintainers merge into the protected default branch.
-      const target = route.path.includes('/merge_trains/') ? `${branch}-target` : 'main';
+      // A merge request that is merged (on a train or at once) targets a branch of its own: only
+      // Maintainers merge into the protected default branch, a rule of its own (401, as on the platform, before any other check).
+      const target = route.path.includes('/merge_trains/') || route.path.endsWith('/merge') ? `${branch}-target` : 'main';
       if (target !== 'main') await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: target, ref: 'main' } }, 201);
       const iid = (await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: target, title: branch } }, 201)).iid;
       // A car of the train to read.

@@ -669,6 +669,31 @@ describe('gitbeaker: merging, context commits and merge trains', () => {
   });
 });
 
+describe('gitbeaker: merge when pipeline succeeds', () => {
+  it('sets a merge request to merge when its pipeline succeeds, cancels it, sets it again and sees it merged', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-automerge'), namespaceId: group.id });
+    await api.Commits.create(project.id, 'main', 'Add README.md', [{ action: 'create', filePath: 'README.md', content: 'readme\n' }]);
+    const head = await api.Commits.create(project.id, 'auto', 'Add auto.txt', [{ action: 'create', filePath: 'auto.txt', content: 'auto\n' }], { startBranch: 'main' });
+    const mr = await api.MergeRequests.create(project.id, 'auto', 'main', 'Merged when it passes');
+    await api.Commits.editStatus(project.id, head.id, 'running', { name: 'ci', ref: 'auto' });
+    const set = await api.MergeRequests.accept(project.id, mr.iid, { mergeWhenPipelineSucceeds: true, mergeCommitMessage: 'Merged by auto-merge' });
+    assert.deepEqual([set.state, set.merge_when_pipeline_succeeds, set.detailed_merge_status], ['opened', true, 'ci_still_running']);
+    // The SDK types the answer as a merge request; the platform answers its service's status, and so do we.
+    assert.deepEqual(await api.MergeRequests.cancelOnPipelineSuccess(project.id, mr.iid), { status: 'success' });
+    assert.equal((await api.MergeRequests.show(project.id, mr.iid)).merge_when_pipeline_succeeds, false);
+    await api.MergeRequests.accept(project.id, mr.iid, { mergeWhenPipelineSucceeds: true, mergeCommitMessage: 'Merged by auto-merge' });
+    await api.Commits.editStatus(project.id, head.id, 'success', { name: 'ci', ref: 'auto' });
+    let shown = await api.MergeRequests.show(project.id, mr.iid);
+    for (let i = 0; i < 400 && shown.state !== 'merged'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      shown = await api.MergeRequests.show(project.id, mr.iid);
+    }
+    assert.equal(shown.state, 'merged');
+    assert.equal((await api.Commits.all(project.id, { refName: 'main', perPage: 1 }))[0].title, 'Merged by auto-merge');
+  });
+});
+
 describe('gitbeaker: activity events and epics', () => {
   it('lists a project’s, a user’s and the caller’s events with filters', async () => {
     const group = await newGroup();

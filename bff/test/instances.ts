@@ -65,7 +65,8 @@ export interface SharedInstallation {
   dataDir: string;
   databaseUrl: string | undefined;
   sqliteFile: string;
-  start(): Promise<Instance>;
+  /** Another server on them, with settings of its own besides the installation's. */
+  start(extra?: Record<string, string>): Promise<Instance>;
   crash(instance: Instance): Promise<void>;
   /** Stops what still runs, drops the database, removes the directory. */
   close(): Promise<void>;
@@ -94,7 +95,7 @@ export async function sharedInstallation(name: string, token: string, env: Recor
     dataDir,
     databaseUrl,
     sqliteFile: path.join(dataDir, 'gatehouse.sqlite3'),
-    async start() {
+    async start(extra = {}) {
       const instance = await startInstance(token, {
         GATEHOUSE_DATA_DIR: dataDir,
         GATEHOUSE_ROOT_PASSWORD: 'durable-password',
@@ -102,6 +103,7 @@ export async function sharedInstallation(name: string, token: string, env: Recor
         GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         ...env,
+        ...extra,
       });
       running.add(instance.child);
       instance.child.once('exit', () => running.delete(instance.child));

@@ -15,3 +15,14 @@ export const mergeRequestMergeBody = z.object({
   skip_merge_train: boolParam().optional(),
 });
 export type MergeRequestMergeBody = z.infer<typeof mergeRequestMergeBody>;
+
+/**
+ * POST …/cancel_merge_when_pipeline_succeeds answers what the platform's service answers (201
+ * either way): `{"status":"success"}`, or the refusal when no automatic merge was set.
+ */
+export const autoMergeCancelResult = z.object({
+  status: z.enum(['success', 'error']),
+  message: z.string().optional(),
+  http_status: z.number().int().optional(),
+});
+export type AutoMergeCancelResult = z.infer<typeof autoMergeCancelResult>;

@@ -61,6 +61,10 @@ export const projectSummary = z.object({
   merge_method: z.enum(['merge', 'rebase_merge', 'ff']),
   merge_trains_enabled: z.boolean(),
   merge_trains_skip_train_allowed: z.boolean(),
+  merge_pipelines_enabled: z.boolean(),
+  only_allow_merge_if_pipeline_succeeds: z.boolean(),
+  remove_source_branch_after_merge: z.boolean(),
+  squash_option: z.enum(['never', 'always', 'default_on', 'default_off']),
 });
 export type ProjectSummary = z.infer<typeof projectSummary>;
 
@@ -104,6 +108,13 @@ export const projectUpdateBody = z.object({
   merge_trains_enabled: boolParam().optional(),
   merge_trains_skip_train_allowed: boolParam().optional(),
   merge_trains_cars_limit: intParam().pipe(z.number().int().min(1).max(100)).optional(),
+  /** Stored and shown: Gatehouse runs no merged-results pipelines itself (an external CI does). */
+  merge_pipelines_enabled: boolParam().optional(),
+  only_allow_merge_if_pipeline_succeeds: boolParam().optional(),
+  remove_source_branch_after_merge: boolParam().optional(),
+  squash_option: z.enum(['never', 'always', 'default_on', 'default_off']).optional(),
+  /** Must name a branch of the repository. */
+  default_branch: z.string().min(1).max(255).optional(),
 });
 export type ProjectUpdateBody = z.infer<typeof projectUpdateBody>;
 

@@ -1,9 +1,11 @@
-import { mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
+import { autoMergeCancelResult, mergeRequestMergeBody, type AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { mergeMergeRequest } from '../services/merge-request-merge.ts';
+import { cancelAutoMerge } from '../services/auto-merge.ts';
+import { removeFromTrain } from '../services/merge-trains.ts';
 import { mergeRequestView } from '../services/merge-requests.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
@@ -11,6 +13,15 @@ import { presentMergeRequest } from '../presenters/merge-requests.ts';
 
 const area = 'merge-request-merge';
 type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'project'>;
+
+/** The merge request of the path and the project's repository. */
+const withRepository = {
+  params: mergeRequestLoader.params,
+  with: {
+    ...mergeRequestLoader.with,
+    dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+  },
+};
 
 export const mergeRequestMergeRoutes = [
   defineRoute({
@@ -21,11 +32,7 @@ export const mergeRequestMergeRoutes = [
       'Merge a merge request: the target branch moves to a merge commit (or fast-forwards) by the project’s merge method; 405 not mergeable (draft, closed, on a merge train), 406 conflicts or a needed rebase, 409 sha not the source head, 422 the merge failed (Developer; Maintainer into the default branch)',
     load: 'project',
     permission: 'push_code',
-    params: mergeRequestLoader.params,
-    with: {
-      ...mergeRequestLoader.with,
-      dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
-    },
+    ...withRepository,
     body: mergeRequestMergeBody,
     response: mergeRequest,
     errors: [405, 406, 409, 422],
@@ -41,5 +48,25 @@ export const mergeRequestMergeRoutes = [
       }
     },
     present: (v, ctx) => presentMergeRequest({ ...v, canMerge: false }, ctx),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
+    area,
+    summary:
+      'Cancel the automatic merge (auto_merge, merge when pipeline succeeds) of a merge request, or take it off its merge train; answers as the platform does, 201 with {"status":"success"}, or 201 with its refusal when none was set (Developer)',
+    load: 'project',
+    permission: 'push_code',
+    ...withRepository,
+    status: 201,
+    response: autoMergeCancelResult,
+    handler: async (ctx): Promise<AutoMergeCancelResult> => {
+      const user = ctx.actor.user!;
+      const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', ctx.mergeRequest.id).executeTakeFirst();
+      if (car) await removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mergeRequest, user);
+      else if (!(await cancelAutoMerge(ctx.db, ctx.project, ctx.mergeRequest, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+      return { status: 'success' };
+    },
+    present: (v) => v,
   }),
 ];

@@ -158,6 +158,29 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
     await pipelineOf(mr.iid);
   });
 
+  it('PUT …/merge with auto_merge puts the merge request on the train (scheduled while its pipeline runs; merge_when_pipeline_succeeds, merge_user); without it 405; the cancel takes it off', async () => {
+    const sha = await commitTo(project.id, 'golf-two', { 'golf-two.txt': 'golf two\n' });
+    const mr = await openMergeRequest(project.id, 'golf-two', 'Golf two');
+    const mergePath = `/projects/${project.id}/merge_requests/${mr.iid}/merge`;
+    expectStatus(await api(mergePath, { method: 'PUT', json: {} }), 405);
+    expectStatus(await report(sha, 'golf-two', 'running'), 201);
+    expectStatus(await api(mergePath, { method: 'PUT', json: { auto_merge: true, sha: '1'.repeat(40) } }), 409);
+    const res = await api(mergePath, { method: 'PUT', token: maintainer.token, json: { merge_when_pipeline_succeeds: true } });
+    expectStatus(res, 200);
+    assert.deepEqual([res.body.state, res.body.merge_when_pipeline_succeeds, res.body.merge_user?.id], ['opened', true, maintainer.user.id]);
+    assert.equal((await car(mr.iid)).scheduled, true);
+    expectStatus(await report(sha, 'golf-two', 'success'), 201);
+    await pipelineOf(mr.iid);
+    const cancel = await api(`/projects/${project.id}/merge_requests/${mr.iid}/cancel_merge_when_pipeline_succeeds`, { method: 'POST' });
+    expectStatus(cancel, 201);
+    assert.deepEqual(cancel.body, { status: 'success' });
+    const off = await car(mr.iid);
+    assert.equal(off.status, 'idle');
+    assert.equal(off.dropped_reason, 'root removed it');
+    const shown = (await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body;
+    assert.deepEqual([shown.merge_when_pipeline_succeeds, shown.merge_user], [false, null]);
+  });
+
   it('merge immediately: past the train where the project allows it (skip_merged), the cars behind are rebuilt on it', async () => {
     const skipper = await openOnTrain('hotel');
     const behind = await openOnTrain('india');

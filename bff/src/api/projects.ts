@@ -5,7 +5,7 @@ import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { groupToCreateIn } from '../services/groups.ts';
 import * as projects from '../services/projects.ts';
-import { removeRepository } from '../services/repositories.ts';
+import { ensureRepository, removeRepository } from '../services/repositories.ts';
 import { presentProject } from '../presenters/projects.ts';
 
 const area = 'projects';
@@ -55,12 +55,13 @@ export const projectRoutes = [
     method: 'put',
     path: '/projects/:id',
     area,
-    summary: 'Edit a project’s settings (Maintainer): name, description, visibility, features, merge method and merge trains',
+    summary: 'Edit a project’s settings (Maintainer): name, description, visibility, features, default branch (an existing branch, else 400), merge method, merge trains and merge checks (pipelines must succeed, squash option, source branch removal)',
     load: 'project',
     permission: 'admin_project',
     body: projectUpdateBody,
     response: projectSummary,
     handler: async (ctx) => {
+      if (ctx.body.default_branch !== undefined) await projects.requireBranch(await ensureRepository(ctx.config.repositoriesDir, ctx.project), ctx.body.default_branch);
       const project = await projects.updateProject(ctx.db, ctx.project, ctx.group, ctx.body);
       await settingsChanged(ctx.db, project);
       return { project, group: ctx.group };

@@ -606,6 +606,24 @@ export interface ProjectsTable {
   merge_trains_cars_limit: Generated<number>;
 }
 
+// Auto-merge, the project's merge settings and the train locks (018).
+export interface ProjectsTable {
+  only_allow_merge_if_pipeline_succeeds: Generated<Bool>;
+  remove_source_branch_after_merge: Generated<Bool>;
+  squash_option: Generated<string>;
+  merge_pipelines_enabled: Generated<Bool>;
+}
+export interface MergeRequestsTable {
+  auto_merge_enabled: Generated<Bool>;
+  /** JSON of what an auto-merge is done with (sha, squash, messages, should_remove_source_branch). */
+  merge_params: string | null;
+}
+export interface TrainLocksTable {
+  name: string;
+  holder: string;
+  locked_until: string;
+}
+
 export interface MergeTrainCarsTable {
   id: Generated<number>;
   project_id: number;
@@ -928,6 +946,7 @@ export interface Database {
   resource_milestone_events: ResourceMilestoneEventsTable;
   resource_weight_events: ResourceWeightEventsTable;
   merge_train_cars: MergeTrainCarsTable;
+  train_locks: TrainLocksTable;
   merge_request_context_commits: MergeRequestContextCommitsTable;
   security_reports: SecurityReportsTable;
   vulnerabilities: VulnerabilitiesTable;

@@ -7,8 +7,9 @@ import { exportJob } from '../exports/job.ts';
 import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
-import { mergeTrainJob } from '../trains/run.ts';
+import { mergeTrainJob, resumeTrains } from '../trains/run.ts';
 import { isoPlus } from '../util/time.ts';
+import { autoMergeJob } from '../services/auto-merge.ts';
 
 const HOUR = 3_600_000;
 
@@ -33,12 +34,14 @@ export const housekeepingJob = defineJob({
 });
 
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, exportJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, autoMergeJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };
   void enqueue(deps.db, housekeepingJob, {}, { uniqueKey: 'housekeeping' }).catch((e) => deps.logger.warn({ err: e }, 'could not schedule housekeeping'));
   // Deliveries go out on the sender thread: started now, so that the first one does not wait for it.
   startSender();
+  // Trains a killed instance was driving go on (their lock frees itself once its lease runs out).
+  void resumeTrains(deps.db).catch((e) => deps.logger.warn({ err: e }, 'could not resume the merge trains'));
   return startWorkers(deps, jobDefinitions, { count: deps.config.workers });
 }

@@ -11,6 +11,12 @@ export function detailedMergeStatus(v: MergeRequestView): MergeRequestBasic['det
   if (m.draft) return 'draft_status';
   if (m.merge_status === 'cannot_be_merged') return 'conflict';
   if (m.merge_status === 'unchecked' || m.merge_status === 'checking') return 'checking';
+  // CI counts where the project requires it or an auto-merge waits on it, as on the platform.
+  if (v.pipelineMustSucceed || bool(m.auto_merge_enabled)) {
+    const status = v.headPipelineStatus ?? null;
+    if (status !== null && !['success', 'failed', 'canceled', 'skipped', 'manual'].includes(status)) return 'ci_still_running';
+    if (status !== 'success') return 'ci_must_pass';
+  }
   return 'mergeable';
 }
 
@@ -28,8 +34,8 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
     state: m.state,
     created_at: m.created_at,
     updated_at: m.updated_at,
-    merged_by: v.mergedBy ? user(v.mergedBy) : null,
-    merge_user: v.mergedBy ? user(v.mergedBy) : null,
+    merged_by: v.mergedBy && m.state === 'merged' ? user(v.mergedBy) : null,
+    merge_user: v.mergedBy ? user(v.mergedBy) : v.trainedBy ? user(v.trainedBy) : null,
     merged_at: m.merged_at,
     closed_by: v.closedBy ? user(v.closedBy) : null,
     closed_at: m.closed_at,
@@ -48,7 +54,8 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
     draft,
     work_in_progress: draft,
     milestone: v.milestone ? presentMilestoneBrief(v.milestone, { baseUrl: u.baseUrl, ownerPath: milestoneOwnerPath(v.milestone, u) }) : null,
-    merge_when_pipeline_succeeds: false,
+    // Set by auto-merge, or by a merge train (the platform's merge train strategies are automatic merges too).
+    merge_when_pipeline_succeeds: bool(m.auto_merge_enabled) || v.trainedBy !== undefined,
     merge_status: m.merge_status,
     detailed_merge_status: detailedMergeStatus(v),
     sha: m.sha,

@@ -56,5 +56,9 @@ export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, rep
     merge_method: p.merge_method as ProjectSummary['merge_method'],
     merge_trains_enabled: bool(p.merge_trains_enabled),
     merge_trains_skip_train_allowed: bool(p.merge_trains_skip_train_allowed),
+    merge_pipelines_enabled: bool(p.merge_pipelines_enabled),
+    only_allow_merge_if_pipeline_succeeds: bool(p.only_allow_merge_if_pipeline_succeeds),
+    remove_source_branch_after_merge: bool(p.remove_source_branch_after_merge),
+    squash_option: p.squash_option as ProjectSummary['squash_option'],
   };
 }

@@ -12,6 +12,8 @@ import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { deleteRef, mergeResult, swapRef, type MergeMethod } from '../trains/git-merge.ts';
 import { kickTrain, trainRef } from '../trains/run.ts';
+import { enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
+import { addToTrain } from './merge-trains.ts';
 
 export type { MergeRequestRow };
 
@@ -26,14 +28,19 @@ export type MoveAs = PushedTo & { mayWriteProtected: boolean };
  * activity. False when the branch moved meanwhile (nothing happened).
  */
 export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<boolean> {
-  const defaultBranch = to.project.default_branch ?? 'main';
-  const rule = await pushRuleOf(to.db, { scope: 'projects', id: to.project.id });
-  const refused = await checkPush({ db: to.db, dir: to.dir, env: {}, defaultBranch, mayPushProtected: to.mayWriteProtected, rule, user: to.user }, [update]);
-  if (refused.length) throw new PushRefused(refused.join('\n'));
+  await checkMove(to, update);
   const old = update.before === ZERO_SHA ? '' : update.before;
   if (!(await swapRef(to.dir, update.ref, update.after, old, 'merge'))) return false;
   await recordPush(to, [update]);
   return true;
+}
+
+/** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
+export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
+  const defaultBranch = to.project.default_branch ?? 'main';
+  const rule = await pushRuleOf(to.db, { scope: 'projects', id: to.project.id });
+  const refused = await checkPush({ db: to.db, dir: to.dir, env: {}, defaultBranch, mayPushProtected: to.mayWriteProtected, rule, user: to.user }, [update]);
+  if (refused.length) throw new PushRefused(refused.join('\n'));
 }
 
 export async function addSystemNote(trx: Db, project: ProjectRow, mr: MergeRequestRow, author: UserRow | null, body: string): Promise<void> {
@@ -86,14 +93,31 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   const car = await db.selectFrom('merge_train_cars').selectAll().where('active_merge_request_id', '=', mr.id).executeTakeFirst();
   const skip = Boolean(body.skip_merge_train) && bool(project.merge_trains_skip_train_allowed);
   if (car && !skip) throw notAllowed('merge request is on a merge train; remove it first, or merge immediately with skip_merge_train where the project allows it');
-  if (!car && bool(project.merge_trains_enabled) && !skip) throw notAllowed('merge trains are enabled: add the merge request to the merge train');
   const source = await resolveCommit(to.dir, `refs/heads/${mr.source_branch}`);
   const target = await resolveCommit(to.dir, `refs/heads/${mr.target_branch}`);
   if (!source || !target) throw unprocessable('Branch cannot be merged');
-  if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
   if (mr.target_branch === (project.default_branch ?? 'main') && !to.mayWriteProtected) throw unauthorized();
+  const wantsAuto = body.auto_merge ?? body.merge_when_pipeline_succeeds ?? false;
+  if (!car && bool(project.merge_trains_enabled) && !skip) {
+    if (!wantsAuto) throw notAllowed('merge trains are enabled: add the merge request to the merge train, or merge with auto_merge');
+    if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+    // The platform's merge train strategies: on the train now when its pipeline passed, scheduled to join while it runs.
+    await addToTrain({ db, dir: to.dir, project, user, mayWriteProtected: to.mayWriteProtected }, mr, { auto_merge: true, sha: source, squash: body.squash });
+    return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
+  }
+  // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
+  const pipeline = await headPipelineStatus(db, project.id, mr.source_branch, source);
+  const autoNow = wantsAuto && isActivePipeline(pipeline);
+  if (wantsAuto && !autoNow && pipeline !== 'success') throw notAllowed('the merge request has no running pipeline to merge when it succeeds');
+  if (!wantsAuto && bool(project.only_allow_merge_if_pipeline_succeeds) && pipeline !== 'success') throw notAllowed('the pipeline must succeed before the merge request is merged');
+  if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+  if (autoNow) {
+    const { sha: _sha, auto_merge: _a, merge_when_pipeline_succeeds: _m, skip_merge_train: _s, ...how } = body;
+    return enableAutoMerge(db, project, mr, user, { ...how, sha: source, may_write_protected: to.mayWriteProtected });
+  }
 
-  const squash = body.squash ?? bool(mr.squash);
+  // The project's squash option decides where it is 'always' or 'never'; otherwise the caller, then the merge request.
+  const squash = project.squash_option === 'always' ? true : project.squash_option === 'never' ? false : (body.squash ?? bool(mr.squash));
   const message = body.merge_commit_message ?? `Merge branch '${mr.source_branch}' into '${mr.target_branch}'\n\n${mr.title}\n\nSee merge request ${project.path_with_namespace}!${mr.iid}`;
   const result = await mergeResult(to.dir, {
     target,

@@ -14,6 +14,8 @@ import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO
 import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.ts';
 import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
 import type { Acting, IssueListWhere } from './issues.ts';
+import { abortAutoMerge } from './auto-merge.ts';
+import { bool } from '../util/rows.ts';
 
 /** A merge request with what its presenter shows. */
 export interface MergeRequestView {
@@ -27,6 +29,12 @@ export interface MergeRequestView {
   milestone: MilestoneRow | null;
   userNotesCount: number;
   votes: Readonly<Votes>;
+  /** The status of the latest pipeline of the source branch at its head (null: none). */
+  headPipelineStatus?: string | null;
+  /** On a merge train (its automatic merge): who added it; undefined when not on one. */
+  trainedBy?: UserRow | null;
+  /** The project lets a merge request merge only once its pipeline succeeded. */
+  pipelineMustSucceed?: boolean;
 }
 
 /** The repository a merge request's branches live in (source and target: the same project here). */
@@ -136,15 +144,18 @@ export async function createMergeRequest(db: Db, repo: Repo, acting: Acting, bod
 export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise<MergeRequestView[]> {
   if (!mrs.length) return [];
   const ids = mrs.map((m) => m.id);
-  const [assigneeRows, reviewerRows, labels, milestones, noteCounts, votes] = await Promise.all([
+  const [assigneeRows, reviewerRows, labels, milestones, noteCounts, votes, cars] = await Promise.all([
     db.selectFrom('merge_request_assignees').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     db.selectFrom('merge_request_reviewers').select(['merge_request_id', 'user_id']).where('merge_request_id', 'in', ids).orderBy('created_at').execute(),
     labelsOf(db, 'MergeRequest', ids),
     milestonesById(db, mrs.map((m) => m.milestone_id)),
     userNoteCounts(db, 'MergeRequest', ids),
     votesOf(db, 'MergeRequest', ids),
+    db.selectFrom('merge_train_cars').select(['merge_request_id', 'user_id']).where('active_merge_request_id', 'in', ids).execute(),
   ]);
-  const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id)]);
+  const onTrain = new Map(cars.map((c) => [c.merge_request_id, c.user_id]));
+  const users = await usersById(db, [...mrs.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id]), ...assigneeRows.map((a) => a.user_id), ...reviewerRows.map((r) => r.user_id), ...onTrain.values()]);
+  const ci = await pipelineStates(db, mrs);
   const user = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
   return mrs.map((mr) => ({
     mr,
@@ -157,7 +168,27 @@ export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise
     milestone: mr.milestone_id === null ? null : (milestones.get(mr.milestone_id) ?? null),
     userNotesCount: noteCounts.get(mr.id) ?? 0,
     votes: votes.get(mr.id) ?? NO_VOTES,
+    headPipelineStatus: ci.heads.get(mr.id) ?? null,
+    trainedBy: onTrain.has(mr.id) ? user(onTrain.get(mr.id) ?? null) : undefined,
+    pipelineMustSucceed: ci.strict.has(mr.project_id),
   }));
+}
+
+/** What the mergeability of opened merge requests reads of CI: their head pipelines, and the projects that require them to pass. */
+async function pipelineStates(db: Db, mrs: MergeRequestRow[]): Promise<{ heads: Map<number, string>; strict: Set<number> }> {
+  const opened = mrs.filter((m) => m.state === 'opened' && m.sha);
+  const heads = new Map<number, string>();
+  if (!opened.length) return { heads, strict: new Set() };
+  const projectIds = [...new Set(opened.map((m) => m.project_id))];
+  const [pipelines, projects] = await Promise.all([
+    db.selectFrom('pipelines').select(['id', 'project_id', 'ref', 'sha', 'status']).where('project_id', 'in', projectIds).where('sha', 'in', [...new Set(opened.map((m) => m.sha!))]).orderBy('id', 'desc').execute(),
+    db.selectFrom('projects').select('id').where('id', 'in', projectIds).where('only_allow_merge_if_pipeline_succeeds', '=', 1).execute(),
+  ]);
+  for (const m of opened) {
+    const latest = pipelines.find((p) => p.project_id === m.project_id && p.sha === m.sha && p.ref === m.source_branch);
+    if (latest) heads.set(m.id, latest.status);
+  }
+  return { heads, strict: new Set(projects.map((p) => p.id)) };
 }
 
 export const mergeRequestView = async (db: Db, mr: MergeRequestRow): Promise<MergeRequestView> => (await mergeRequestViews(db, [mr]))[0];
@@ -272,7 +303,11 @@ export async function moveMergeRequestState(trx: Db, acting: Acting, mr: MergeRe
   if (mr.state === to || mr.state === 'merged') return mr;
   const now = nowIso();
   const columns = to === 'closed' ? { state: to, closed_at: now, closed_by_id: acting.user.id } : { state: to, closed_at: null, closed_by_id: null };
-  const moved = await trx.updateTable('merge_requests').set({ ...columns, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+  let moved = await trx.updateTable('merge_requests').set({ ...columns, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
+  if (to === 'closed' && bool(moved.auto_merge_enabled)) {
+    await abortAutoMerge(trx, acting.project, moved, 'the merge request was closed');
+    moved = { ...moved, auto_merge_enabled: 0, merge_user_id: null, merge_params: null };
+  }
   const action = to === 'closed' ? 'closed' : 'reopened';
   await recordStateEvent(trx, acting.user, { merge_request_id: mr.id }, action);
   await recordActivity(trx, { projectId: mr.project_id }, acting.user, action, { type: 'MergeRequest', id: mr.id });

@@ -3,7 +3,8 @@ import { prepared, type Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectCreateBody, ProjectListQuery, ProjectUpdateBody } from '../../../shared/src/projects.ts';
-import { validationFailed } from './errors.ts';
+import { badRequest, validationFailed } from './errors.ts';
+import { resolveCommit } from './branches.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
@@ -89,6 +90,11 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
  * PUT /projects/:id: the given settings, checked as on creation (a name unique in its group, a
  * visibility its group allows), written in one statement; nothing is written when one is refused.
  */
+/** A default branch must be a branch of the repository, as on the platform. */
+export async function requireBranch(dir: string, name: string): Promise<void> {
+  if (!(await resolveCommit(dir, `refs/heads/${name}`))) throw badRequest(`Could not set the default branch. Do you have a branch named '${name}' in your repository?`);
+}
+
 export async function updateProject(db: Db, project: ProjectRow, namespace: GroupRow, body: ProjectUpdateBody): Promise<ProjectRow> {
   const errors: Record<string, string[]> = {};
   if (body.visibility && VISIBILITY_RANK[body.visibility] > VISIBILITY_RANK[namespace.visibility]) {

@@ -4,6 +4,7 @@ import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
 import { onBranchesPushed } from '../trains/run.ts';
+import { onSourcesPushed } from './auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { closeIssuesFromPush } from './issue-closing.ts';
 
@@ -85,25 +86,42 @@ function activityPushData(update: RefUpdate, data: PushData) {
  * per ref, all queued in one transaction.
  */
 export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promise<void> {
+  const prepared = await preparePush(pushed, updates);
+  if (!prepared) return;
+  await pushed.db.transaction().execute((trx) => writePush(trx, pushed, prepared));
+  await closeIssuesFromPush(pushed, prepared.refs);
+}
+
+/** What a push records, read from the repository (outside any transaction); undefined when no branch or tag moved. */
+export interface PreparedPush {
+  refs: RefUpdate[];
+  data: PushData[];
+}
+export async function preparePush(pushed: PushedTo, updates: RefUpdate[]): Promise<PreparedPush | undefined> {
   const defaultBranch = pushed.project.default_branch ?? 'main';
   const refs = updates.filter((u) => refKind(u.ref));
-  if (!refs.length) return;
-  const data = await Promise.all(refs.map((u) => pushDataOf(pushed, u, defaultBranch)));
+  if (!refs.length) return undefined;
+  return { refs, data: await Promise.all(refs.map((u) => pushDataOf(pushed, u, defaultBranch))) };
+}
+
+/**
+ * The push's events, hooks and activity in the caller's transaction: written together with
+ * whatever else the move means (a merge train records its merge in the same one, once).
+ */
+export async function writePush(trx: Db, pushed: PushedTo, { refs, data }: PreparedPush): Promise<void> {
   const ctx = { baseUrl: pushed.baseUrl, user: pushed.user, group: pushed.group, project: pushed.project };
   const where = { traversal: pushed.group.traversal, projectId: pushed.project.id };
-  await pushed.db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    for (const [i, update] of refs.entries()) {
-      const tag = refKind(update.ref) === 'tag';
-      await fireHookEvent(trx, where, tag ? 'tag_push_events' : 'push_events', pushPayload(ctx, { tag, push: data[i] }));
-      await trx
-        .insertInto('events')
-        .values({ project_id: pushed.project.id, group_id: null, author_id: pushed.user?.id ?? null, action_name: 'pushed', target_type: null, target_id: null, push_data: JSON.stringify(activityPushData(update, data[i])), created_at: now })
-        .execute();
-    }
-    await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
-    await onBranchesPushed(trx, pushed.project.id, refs);
-    await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
-  });
-  await closeIssuesFromPush(pushed, refs);
+  const now = nowIso();
+  for (const [i, update] of refs.entries()) {
+    const tag = refKind(update.ref) === 'tag';
+    await fireHookEvent(trx, where, tag ? 'tag_push_events' : 'push_events', pushPayload(ctx, { tag, push: data[i] }));
+    await trx
+      .insertInto('events')
+      .values({ project_id: pushed.project.id, group_id: null, author_id: pushed.user?.id ?? null, action_name: 'pushed', target_type: null, target_id: null, push_data: JSON.stringify(activityPushData(update, data[i])), created_at: now })
+      .execute();
+  }
+  await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
+  await onBranchesPushed(trx, pushed.project.id, refs);
+  await onSourcesPushed(trx, pushed.project.id, refs.filter((r) => r.ref.startsWith('refs/heads/') && !isZero(r.after)).map((r) => r.ref.slice('refs/heads/'.length)));
+  await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
 }

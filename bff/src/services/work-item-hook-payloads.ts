@@ -136,7 +136,7 @@ async function mergeRequestAttributes(db: Db, s: HookScope, mr: MergeRequestRow)
       merge_params: { force_remove_source_branch: bool(mr.force_remove_source_branch) ? '1' : '0' },
       merge_status: mr.merge_status,
       merge_user_id: mr.merge_user_id,
-      merge_when_pipeline_succeeds: false,
+      merge_when_pipeline_succeeds: Boolean(mr.auto_merge_enabled),
       milestone_id: mr.milestone_id,
       source_branch: mr.source_branch,
       source_project_id: mr.source_project_id,

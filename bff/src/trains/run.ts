@@ -2,42 +2,60 @@ import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { GroupRow, MergeTrainCarRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { defineJob, type JobDeps } from '../jobs/define.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, workerId } from '../jobs/queue.ts';
+import { onSourcePipelineSucceeded } from '../services/auto-merge.ts';
+import { acquireLock, releaseLock, renewLock } from './lock.ts';
 import { resolveCommit } from '../services/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
 import { ensureRepository, DEFAULT_BRANCH } from '../services/repositories.ts';
-import { recordPush } from '../services/push-events.ts';
+import { preparePush, writePush } from '../services/push-events.ts';
+import { closeIssuesFromPush } from '../services/issue-closing.ts';
 import { gitText } from '../services/git-run.ts';
-import { nowIso } from '../util/time.ts';
+import { isoPlus, nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { deleteRef, MergeConflict, swapRef, trainCommit } from './git-merge.ts';
 import { nextStep, outcomeOf, type CarState, type Step } from './plan.ts';
-import { addSystemNote, markMerged, moveBranchAsPush, PushRefused, type MergeRequestRow } from '../services/merge-request-merge.ts';
+import { addSystemNote, checkMove, markMerged, PushRefused, type MergeRequestRow } from '../services/merge-request-merge.ts';
 
 /** The ref a car's train pipeline runs on, as the platform names it. */
 export const trainRef = (iid: number) => `refs/merge-requests/${iid}/train`;
 const TRAIN_REF = /^refs\/merge-requests\/(\d+)\/train$/;
 
-/** A train is driven by this job: one per project and target branch, queued in the caller's transaction. */
+/** How long a run holds its train's lock without renewing it (it renews every third of this while it works). */
+export const TRAIN_LOCK_MS = 10_000;
+
+/**
+ * A train is driven by this job: one per project and target branch, queued in the caller's
+ * transaction. Whichever instance runs it first takes the train's lock in the database, so one
+ * run at a time moves a train across every instance; a run that finds the lock held asks for
+ * another run soon (the holder wakes it when done, a dead holder's lease runs out).
+ */
 export const mergeTrainJob = defineJob({
   kind: 'merge_train',
   payload: z.object({ projectId: z.number().int(), targetBranch: z.string() }),
   leaseMs: () => 120_000,
   maxAttempts: 20,
   handler: async (p, deps) => {
+    const key = trainKey(p.projectId, p.targetBranch);
     // A new event while this run works queues the next run (the key is free again).
-    await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', trainKey(p.projectId, p.targetBranch)).execute();
-    await serialized(trainKey(p.projectId, p.targetBranch), () => runTrain(deps, p.projectId, p.targetBranch));
+    await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', key).execute();
+    await serialized(key, () => runLocked(deps, p.projectId, p.targetBranch));
   },
 });
 
 const trainKey = (projectId: number, branch: string) => `merge_train:${projectId}:${branch}`;
 
 /** Asks for a run of the train of `targetBranch`; runs already asked for and not started absorb it. */
-export const kickTrain = (trx: Db, projectId: number, targetBranch: string) =>
-  enqueue(trx, mergeTrainJob, { projectId, targetBranch }, { uniqueKey: trainKey(projectId, targetBranch) });
+export const kickTrain = (trx: Db, projectId: number, targetBranch: string, runAt?: string) =>
+  enqueue(trx, mergeTrainJob, { projectId, targetBranch }, { uniqueKey: trainKey(projectId, targetBranch), runAt });
 
-// One run per train at a time in this process: two workers never build the same car twice.
+/** A server starting asks for a run of every train with cars: work a killed instance left half done is taken up again. */
+export async function resumeTrains(db: Db): Promise<void> {
+  const trains = await db.selectFrom('merge_train_cars').select(['project_id', 'target_branch']).distinct().where('active_merge_request_id', 'is not', null).execute();
+  for (const t of trains) await kickTrain(db, t.project_id, t.target_branch);
+}
+
+// One run per train at a time in this process: a second worker waits here rather than polling the lock.
 const running = new Map<string, Promise<void>>();
 async function serialized(key: string, fn: () => Promise<void>): Promise<void> {
   const before = running.get(key) ?? Promise.resolve();
@@ -48,6 +66,36 @@ async function serialized(key: string, fn: () => Promise<void>): Promise<void> {
     await mine;
   } finally {
     if (running.get(key) === settled) running.delete(key);
+  }
+}
+
+async function runLocked(deps: JobDeps, projectId: number, target: string): Promise<void> {
+  const { db } = deps;
+  const key = trainKey(projectId, target);
+  const holder = workerId();
+  const attempt = await acquireLock(db, key, holder, TRAIN_LOCK_MS);
+  if (!attempt.held) {
+    // Another run (here or in another instance) moves this train: look again when it should be done.
+    const soon = isoPlus(1000);
+    await kickTrain(db, projectId, target, attempt.until < soon ? attempt.until : soon);
+    return;
+  }
+  let lost = false;
+  const renewal = setInterval(() => {
+    renewLock(db, key, holder, TRAIN_LOCK_MS).then(
+      (still) => (lost ||= !still),
+      () => undefined,
+    );
+  }, TRAIN_LOCK_MS / 3);
+  try {
+    await runTrain(deps, projectId, target, () => {
+      if (lost) throw new Error(`lost the lock of ${key}: another run drives the train now`);
+    });
+  } finally {
+    clearInterval(renewal);
+    await releaseLock(db, key, holder);
+    // A run that found the lock held waits for it: it may go now.
+    await db.updateTable('jobs').set({ run_at: nowIso() }).where('unique_key', '=', key).where('state', '=', 'pending').execute();
   }
 }
 
@@ -62,6 +110,7 @@ export async function onPipelineMoved(trx: Db, pipeline: PipelineRow): Promise<v
     return;
   }
   if (pipeline.status !== 'success' || pipeline.tag) return;
+  await onSourcePipelineSucceeded(trx, pipeline.project_id, pipeline.ref);
   const scheduled = await trx
     .selectFrom('merge_train_cars')
     .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
@@ -112,7 +161,7 @@ export const activeCars = (db: Db, projectId: number, target: string) =>
     .execute();
 
 /** Applies the train's steps until there is nothing left to do now (bounded: a run never spins). */
-export async function runTrain(deps: JobDeps, projectId: number, target: string): Promise<void> {
+export async function runTrain(deps: JobDeps, projectId: number, target: string, stillHeld: () => void = () => undefined): Promise<void> {
   const { db } = deps;
   const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
   if (!project) return;
@@ -120,10 +169,12 @@ export async function runTrain(deps: JobDeps, projectId: number, target: string)
   const dir = await ensureRepository(deps.config.repositoriesDir, project);
   const ctx: TrainContext = { deps, db, dir, project, group, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, target };
   for (let i = 0; i < 1000; i++) {
+    stillHeld();
     await promoteScheduled(ctx);
     const { cars, step, mrs } = await plan(ctx);
     if (step.kind === 'none') return;
     const row = cars.find((c) => c.id === step.car.id)!;
+    stillHeld();
     await apply(ctx, step, row, mrs.get(row.merge_request_id)!);
   }
 }
@@ -215,30 +266,38 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
   // merge: the target moves to the car's train commit only if it is still where the car was built.
   await db.updateTable('merge_train_cars').set({ status: 'merging', updated_at: now }).where('id', '=', car.id).execute();
   const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
-  const update = { before: step.from, after: car.train_ref_sha!, ref: `refs/heads/${ctx.target}` };
+  // The car was built on the target as it was (its train commit's first parent): that is what the push moved from.
+  const update = { before: car.base_sha!, after: car.train_ref_sha!, ref: `refs/heads/${ctx.target}` };
   const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true };
-  let moved: boolean;
-  try {
-    if (step.from === car.train_ref_sha) {
-      // Moved by a run that stopped before recording it: its push is recorded now.
-      await recordPush(to, [{ ...update, before: car.base_sha! }]);
-      moved = true;
-    } else moved = await moveBranchAsPush(to, update);
-  } catch (e) {
-    if (e instanceof PushRefused) return dropCar(ctx, car, mr, `the push rule refused the merge: ${e.message}`);
-    throw e;
+  // Already moved by a run that stopped before recording it (killed): only the record is left to write.
+  if (step.from !== car.train_ref_sha) {
+    try {
+      await checkMove(to, update);
+    } catch (e) {
+      if (e instanceof PushRefused) return dropCar(ctx, car, mr, `the push rule refused the merge: ${e.message}`);
+      throw e;
+    }
+    // The target moved meanwhile: the next plan rebuilds the car on it.
+    if (!(await swapRef(ctx.dir, update.ref, update.after, step.from, 'merge train'))) return;
+    if (ctx.deps.config.trainPauseMs) await new Promise((r) => setTimeout(r, ctx.deps.config.trainPauseMs));
   }
-  // The target moved meanwhile: the next plan rebuilds the car on it.
-  if (!moved) return;
+  // The push, the car and the merge request are recorded in one transaction: a run killed before
+  // its commit records them all on the next run (the target is then at the train commit), never twice.
+  const prepared = await preparePush(to, [update]);
   const mergedAt = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await trx
+  const recorded = await db.transaction().execute(async (trx) => {
+    const res = await trx
       .updateTable('merge_train_cars')
       .set({ status: 'merged', active_merge_request_id: null, merged_at: mergedAt, finished_at: mergedAt, duration: Math.round((Date.parse(mergedAt) - Date.parse(car.created_at)) / 1000), updated_at: mergedAt })
       .where('id', '=', car.id)
-      .execute();
+      .where('active_merge_request_id', 'is not', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return false;
+    if (prepared) await writePush(trx, to, prepared);
     await markMerged(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, mr, { user, mergeCommitSha: car.train_ref_sha!, squashCommitSha: null });
+    return true;
   });
+  if (recorded && prepared) await closeIssuesFromPush(to, prepared.refs);
   await deleteRef(ctx.dir, trainRef(mr.iid));
 }
 

@@ -52,3 +52,22 @@ def merge_requests_merge_and_merge_trains(ctx):
     complete = project.merge_trains.list(scope="complete")
     expect_equal([c.merge_request["iid"] for c in complete], [mr.iid], "merge_trains.list(scope='complete')")
     expect(complete[0].duration is not None, "a merged car has its duration")
+
+
+@scenario
+def merge_when_pipeline_succeeds(ctx):
+    gl = ctx["gl"]
+    _, project = new_group_with_project(gl, "py-automerge")
+    commit_file(project, "main", "README.md")
+    head = commit_file(project, "auto", "auto.txt", start="main")
+    mr = project.mergerequests.create({"source_branch": "auto", "target_branch": "main", "title": "Merged when it passes"})
+    status = project.commits.get(head.id, lazy=True).statuses
+    status.create({"state": "running", "name": "ci", "ref": "auto"})
+    mr.merge(merge_when_pipeline_succeeds=True, merge_commit_message="Merged by auto-merge")
+    expect_equal([mr.state, mr.merge_when_pipeline_succeeds, mr.merge_user["id"]], ["opened", True, gl.user.id], "set to merge when the pipeline succeeds")
+    expect_equal(mr.cancel_merge_when_pipeline_succeeds(), {"status": "success"}, "the cancel answer, as the platform's")
+    expect_equal(project.mergerequests.get(mr.iid).merge_when_pipeline_succeeds, False, "cancelled")
+    mr.merge(merge_when_pipeline_succeeds=True, merge_commit_message="Merged by auto-merge")
+    status.create({"state": "success", "name": "ci", "ref": "auto"})
+    wait_for(lambda: project.mergerequests.get(mr.iid).state == "merged", "the automatic merge")
+    expect_equal(project.commits.list(ref_name="main", per_page=1)[0].title, "Merged by auto-merge", "the merge commit on main")

@@ -936,7 +936,7 @@ export type paths = {
         };
         /** Get a project */
         get: operations["getProjectsId"];
-        /** Edit a project’s settings (Maintainer): name, description, visibility, features, merge method and merge trains */
+        /** Edit a project’s settings (Maintainer): name, description, visibility, features, default branch (an existing branch, else 400), merge method, merge trains and merge checks (pipelines must succeed, squash option, source branch removal) */
         put: operations["putProjectsId"];
         post?: never;
         /** Delete a project */
@@ -1531,6 +1531,23 @@ export type paths = {
         post?: never;
         /** Remove an emoji reaction from a merge request: its author or an administrator */
         delete: operations["deleteProjectsIdMerge_requestsMerge_request_iidAward_emojiAward_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/cancel_merge_when_pipeline_succeeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the automatic merge (auto_merge, merge when pipeline succeeds) of a merge request, or take it off its merge train; answers as the platform does, 201 with {"status":"success"}, or 201 with its refusal when none was set (Developer) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidCancel_merge_when_pipeline_succeeds"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3422,6 +3439,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -3438,10 +3456,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -3452,6 +3472,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -3496,6 +3518,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -3512,10 +3535,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -3526,6 +3551,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -3729,6 +3756,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -3745,10 +3773,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -3759,6 +3789,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -3803,6 +3835,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -3819,10 +3852,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -3833,6 +3868,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -4135,6 +4172,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -4151,10 +4189,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -4165,6 +4205,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -4209,6 +4251,7 @@ export interface operations {
                             last_activity_at: string;
                             /** @enum {string} */
                             merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
                             merge_requests_enabled: boolean;
                             merge_trains_enabled: boolean;
                             merge_trains_skip_train_allowed: boolean;
@@ -4225,10 +4268,12 @@ export interface operations {
                                 path: string;
                                 web_url: string;
                             };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
                             open_issues_count: number;
                             path: string;
                             path_with_namespace: string;
                             public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
                             request_access_enabled: boolean;
                             shared_runners_enabled: boolean;
                             shared_with_groups: {
@@ -4239,6 +4284,8 @@ export interface operations {
                                 group_name: string;
                             }[];
                             snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
                             ssh_url_to_repo: string;
                             star_count: number;
                             tag_list: string[];
@@ -12741,6 +12788,7 @@ export interface operations {
                         last_activity_at: string;
                         /** @enum {string} */
                         merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
                         merge_requests_enabled: boolean;
                         merge_trains_enabled: boolean;
                         merge_trains_skip_train_allowed: boolean;
@@ -12757,10 +12805,12 @@ export interface operations {
                             path: string;
                             web_url: string;
                         };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
                         open_issues_count: number;
                         path: string;
                         path_with_namespace: string;
                         public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
                         request_access_enabled: boolean;
                         shared_runners_enabled: boolean;
                         shared_with_groups: {
@@ -12771,6 +12821,8 @@ export interface operations {
                             group_name: string;
                         }[];
                         snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
                         ssh_url_to_repo: string;
                         star_count: number;
                         tag_list: string[];
@@ -12883,6 +12935,7 @@ export interface operations {
                         last_activity_at: string;
                         /** @enum {string} */
                         merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
                         merge_requests_enabled: boolean;
                         merge_trains_enabled: boolean;
                         merge_trains_skip_train_allowed: boolean;
@@ -12899,10 +12952,12 @@ export interface operations {
                             path: string;
                             web_url: string;
                         };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
                         open_issues_count: number;
                         path: string;
                         path_with_namespace: string;
                         public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
                         request_access_enabled: boolean;
                         shared_runners_enabled: boolean;
                         shared_with_groups: {
@@ -12913,6 +12968,8 @@ export interface operations {
                             group_name: string;
                         }[];
                         snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
                         ssh_url_to_repo: string;
                         star_count: number;
                         tag_list: string[];
@@ -13016,6 +13073,7 @@ export interface operations {
                         last_activity_at: string;
                         /** @enum {string} */
                         merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
                         merge_requests_enabled: boolean;
                         merge_trains_enabled: boolean;
                         merge_trains_skip_train_allowed: boolean;
@@ -13032,10 +13090,12 @@ export interface operations {
                             path: string;
                             web_url: string;
                         };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
                         open_issues_count: number;
                         path: string;
                         path_with_namespace: string;
                         public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
                         request_access_enabled: boolean;
                         shared_runners_enabled: boolean;
                         shared_with_groups: {
@@ -13046,6 +13106,8 @@ export interface operations {
                             group_name: string;
                         }[];
                         snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
                         ssh_url_to_repo: string;
                         star_count: number;
                         tag_list: string[];
@@ -13111,35 +13173,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    default_branch?: string;
                     description?: string;
                     issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     /** @enum {string} */
                     merge_method?: "merge" | "rebase_merge" | "ff";
+                    merge_pipelines_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_cars_limit?: number | string;
                     merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     name?: string;
+                    only_allow_merge_if_pipeline_succeeds?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    remove_source_branch_after_merge?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     request_access_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     snippets_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    squash_option?: "never" | "always" | "default_on" | "default_off";
                     /** @enum {string} */
                     visibility?: "private" | "internal" | "public";
                     wiki_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                 };
                 "application/x-www-form-urlencoded": {
+                    default_branch?: string;
                     description?: string;
                     issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     /** @enum {string} */
                     merge_method?: "merge" | "rebase_merge" | "ff";
+                    merge_pipelines_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_cars_limit?: number | string;
                     merge_trains_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     merge_trains_skip_train_allowed?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     name?: string;
+                    only_allow_merge_if_pipeline_succeeds?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    remove_source_branch_after_merge?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     request_access_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
                     snippets_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    /** @enum {string} */
+                    squash_option?: "never" | "always" | "default_on" | "default_off";
                     /** @enum {string} */
                     visibility?: "private" | "internal" | "public";
                     wiki_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
@@ -13170,6 +13244,7 @@ export interface operations {
                         last_activity_at: string;
                         /** @enum {string} */
                         merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
                         merge_requests_enabled: boolean;
                         merge_trains_enabled: boolean;
                         merge_trains_skip_train_allowed: boolean;
@@ -13186,10 +13261,12 @@ export interface operations {
                             path: string;
                             web_url: string;
                         };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
                         open_issues_count: number;
                         path: string;
                         path_with_namespace: string;
                         public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
                         request_access_enabled: boolean;
                         shared_runners_enabled: boolean;
                         shared_with_groups: {
@@ -13200,6 +13277,8 @@ export interface operations {
                             group_name: string;
                         }[];
                         snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
                         ssh_url_to_repo: string;
                         star_count: number;
                         tag_list: string[];
@@ -21623,6 +21702,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidCancel_merge_when_pipeline_succeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        http_status?: number;
+                        message?: string;
+                        /** @enum {string} */
+                        status: "success" | "error";
+                    };
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
