@@ -69,3 +69,11 @@ export async function findStateEvent(db: Db, owner: EventOwner, id: number): Pro
   if (!row) throw notFound('Resource state event');
   return row;
 }
+
+/** Issues put in (`add`) or taken out of (`remove`) an iteration, one event each; `user` null for a roll-over. */
+export async function recordIterationEvents(trx: Db, user: { id: number } | null, issueIds: number[], iterationId: number, action: 'add' | 'remove', at = nowIso()): Promise<void> {
+  for (let i = 0; i < issueIds.length; i += 500) {
+    const part = issueIds.slice(i, i + 500);
+    await trx.insertInto('resource_iteration_events').values(part.map((issue_id) => ({ user_id: user?.id ?? null, issue_id, iteration_id: iterationId, action, created_at: at }))).execute();
+  }
+}
