@@ -49,11 +49,12 @@ export const housekeepingJob = defineJob({
  */
 export const iterationsJob = defineJob({
   kind: 'iterations',
-  payload: z.object({}),
+  /** `on`: the day to advance to, today by default (a catch-up or a test may name one). */
+  payload: z.object({ on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
   leaseMs: () => 10 * 60_000,
   maxAttempts: 5,
-  handler: async (_payload, { db, logger, job }) => {
-    const { scheduled, started, closed, rolledOver } = await advanceIterations(db, today());
+  handler: async (payload, { db, logger, job }) => {
+    const { scheduled, started, closed, rolledOver } = await advanceIterations(db, payload.on ?? today());
     logger.info({ scheduled, started, closed, rolled_over_issues: rolledOver.reduce((n, r) => n + r.issueIds.length, 0) }, 'iterations');
     await runAgainIn(db, job, iterationsJob, 'iterations', HOUR);
   },

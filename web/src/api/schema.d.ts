@@ -7594,6 +7594,8 @@ export interface operations {
                 iids?: (number | string)[];
                 in?: string;
                 issue_type?: "issue" | "incident" | "test_case" | "task";
+                iteration_id?: ("None" | "Any" | "Current" | "none" | "any" | "current") | (number | string);
+                iteration_title?: string;
                 labels?: string[];
                 milestone?: string;
                 milestone_id?: string;
@@ -15043,6 +15045,8 @@ export interface operations {
                 iids?: (number | string)[];
                 in?: string;
                 issue_type?: "issue" | "incident" | "test_case" | "task";
+                iteration_id?: ("None" | "Any" | "Current" | "none" | "any" | "current") | (number | string);
+                iteration_title?: string;
                 labels?: string[];
                 milestone?: string;
                 milestone_id?: string;
@@ -15281,6 +15285,7 @@ export interface operations {
                     iid?: number | string;
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     title: string;
@@ -15298,6 +15303,7 @@ export interface operations {
                     iid?: number | string;
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     title: string;
@@ -15721,6 +15727,7 @@ export interface operations {
                     epic_id?: null | "" | (number | string);
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     remove_labels?: string[];
@@ -15741,6 +15748,7 @@ export interface operations {
                     epic_id?: null | "" | (number | string);
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     remove_labels?: string[];
