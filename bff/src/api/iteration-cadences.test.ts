@@ -8,6 +8,7 @@ import { eventually } from '../../test/merge-fixtures.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { iterationsJob } from '../jobs/index.ts';
+import { advanceIterations } from '../services/iteration-roll-over.ts';
 
 /**
  * Roll-over as a user sees it: issues put in the current iteration of a cadence that rolls
@@ -118,6 +119,25 @@ describe('issues and the iterations job (roll-over)', () => {
     assert.deepEqual(await list('?iteration_id=None'), ['In no iteration']);
     assert.deepEqual(await list('?iteration_id=Any'), ['Finished', 'In a cadence without roll-over', 'Unfinished']);
     assert.deepEqual(await list('?iteration_id=Current'), ['Unfinished']);
+  });
+
+  it('three runs at once on the same database (as three instances would) move each issue once', async () => {
+    const [first, second, third] = await iterationsOf(rolling.id);
+    const db = server.running.db;
+    const runs = await Promise.all([0, 1, 2].map(() => advanceIterations(db, daysFrom(12))));
+    assert.equal(runs.reduce((n, r) => n + r.rolledOver.filter((x) => x.from === second.id).length, 0), 1, server.engine);
+    assert.equal((await api(`${issuesPath()}/${issues.open.iid}`)).body.iteration.id, third.id);
+    const events = await db.selectFrom('resource_iteration_events').select(['iteration_id', 'action', 'user_id']).where('issue_id', '=', issues.open.id).orderBy('id').execute();
+    assert.deepEqual(
+      events.map((e) => [e.iteration_id, e.action, e.user_id === null ? 'job' : 'user']),
+      [
+        [first.id, 'add', 'user'],
+        [first.id, 'remove', 'job'],
+        [second.id, 'add', 'job'],
+        [second.id, 'remove', 'job'],
+        [third.id, 'add', 'job'],
+      ],
+    );
   });
 
   it('PUT iteration_id null takes the issue out of its iteration', async () => {
