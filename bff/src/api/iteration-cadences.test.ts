@@ -145,4 +145,15 @@ describe('issues and the iterations job (roll-over)', () => {
     expectStatus(res, 200);
     assert.equal(expectShape(issueSchema, res.body).iteration, null);
   });
+
+  it('GET /projects/:id/issues?iteration_title=…: the issues of iterations with that title', async () => {
+    const manual = await api(cadencePath(), { method: 'POST', token: reporter.token, json: { title: 'Releases', automatic: false } });
+    const hardening = await api(`${cadencePath()}/${manual.body.id}/iterations`, { method: 'POST', token: reporter.token, json: { title: 'Hardening', start_date: daysFrom(60), due_date: daysFrom(70) } });
+    expectStatus(hardening, 201);
+    expectStatus(await api(`${issuesPath()}/${issues.none.iid}`, { method: 'PUT', token: reporter.token, json: { iteration_id: hardening.body.id } }), 200);
+    const res = await api(`${issuesPath()}?iteration_title=Hardening`);
+    expectStatus(res, 200);
+    assert.deepEqual(res.body.map((i: { title: string }) => i.title), ['In no iteration']);
+    assert.deepEqual((await api(`${issuesPath()}?iteration_title=Sprint`)).body, []);
+  });
 });
