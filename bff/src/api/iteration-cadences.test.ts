@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { iterationCadence, projectIteration, ITERATION_STATES } from '../../../shared/src/iterations.ts';
 import { issue as issueSchema } from '../../../shared/src/issues.ts';
+import { resourceIterationEvent } from '../../../shared/src/resource-iteration-events.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { eventually } from '../../test/merge-fixtures.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
@@ -144,6 +145,34 @@ describe('issues and the iterations job (roll-over)', () => {
     const res = await api(`${issuesPath()}/${issues.open.iid}`, { method: 'PUT', token: reporter.token, json: { iteration_id: null } });
     expectStatus(res, 200);
     assert.equal(expectShape(issueSchema, res.body).iteration, null);
+  });
+
+  it('GET /projects/:id/issues/:issue_iid/resource_iteration_events: every change of the issue’s iteration, oldest first', async () => {
+    const [first, second, third] = await iterationsOf(rolling.id);
+    const res = await api(`${issuesPath()}/${issues.open.iid}/resource_iteration_events`, { token: reporter.token });
+    expectStatus(res, 200);
+    const events = expectShape(z.array(resourceIterationEvent), res.body);
+    assert.deepEqual(
+      events.map((e) => [e.iteration.id, e.action, e.user?.username ?? null]),
+      [
+        [first.id, 'add', reporter.user.username],
+        [first.id, 'remove', null],
+        [second.id, 'add', null],
+        [second.id, 'remove', null],
+        [third.id, 'add', null],
+        [third.id, 'remove', reporter.user.username],
+      ],
+    );
+    assert.ok(events.every((e) => e.resource_type === 'Issue' && e.resource_id === issues.open.id));
+    assert.equal(res.headers.get('x-total'), '6');
+    const one = await api(`${issuesPath()}/${issues.open.iid}/resource_iteration_events/${events[2].id}`);
+    expectStatus(one, 200);
+    assert.deepEqual(expectShape(resourceIterationEvent, one.body), events[2]);
+    // Another issue's event, and an unknown one: the platform's 404.
+    const other = await api(`${issuesPath()}/${issues.fixed.iid}/resource_iteration_events`);
+    expectStatus(other, 200);
+    expectStatus(await api(`${issuesPath()}/${issues.open.iid}/resource_iteration_events/${other.body[0].id}`), 404);
+    expectStatus(await api(`${issuesPath()}/${issues.open.iid}/resource_iteration_events/999999`), 404);
   });
 
   it('GET /projects/:id/issues?iteration_title=…: the issues of iterations with that title', async () => {
