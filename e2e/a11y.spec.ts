@@ -248,7 +248,7 @@ const ROWS: Row[] = [
     },
   },
   { name: 'milestone with charts', url: () => '/groups/acme/-/milestones/2', ready: (page) => page.getByRole('heading', { name: 'Burnup chart' }) },
-  { name: 'iterations', url: () => '/groups/acme/-/iterations', ready: (page) => page.getByRole('region', { name: 'Cadence Two-week sprints' }) },
+  { name: 'iterations', url: () => '/groups/acme/-/iterations', ready: (page) => page.getByRole('region', { name: 'Cadence Two-week sprints' }).getByRole('region', { name: /^Open issues of / }).getByRole('list') },
   { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByRole('form', { name: 'New subgroup' }) },
   { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByRole('form', { name: 'New project' }) },
   { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByRole('form', { name: 'New group' }) },

@@ -85,4 +85,27 @@ test.describe('Milestones of a group', () => {
     await expect(cadence.getByRole('table', { name: `Iterations of ${title}` }).getByRole('row')).toHaveCount(4);
     await expect(cadence.getByText('Current')).toBeVisible();
   });
+
+  test('an Owner turns roll-over on for a cadence and sees the open issues of its current iteration', async ({ page, api }) => {
+    const title = `Rolling ${Date.now().toString(36)}`;
+    const group = await api<{ id: number }>('GET', `/groups/${GROUP}`);
+    const cadence = await api<{ id: number }>('POST', `/groups/${group.json.id}/iteration_cadences`, { title, start_date: new Date().toISOString().slice(0, 10), duration_in_weeks: 2, iterations_in_advance: 1, roll_over: false });
+    const iterations = await api<{ id: number; state: number; sequence: number }[]>('GET', `/groups/${group.json.id}/iteration_cadences/${cadence.json.id}/iterations`);
+    const current = iterations.json.find((i) => i.state === 2)!;
+    const project = await api<{ id: number }>('GET', `/projects/${encodeURIComponent(PROJECT)}`);
+    await api('POST', `/projects/${project.json.id}/issues`, { title: `Carry me ${title}`, iteration_id: current.id });
+    await api('POST', `/projects/${project.json.id}/issues`, { title: `Elsewhere ${title}` });
+
+    await signInAt(page, `/groups/${GROUP}/-/iterations`);
+    const card = page.getByRole('region', { name: `Cadence ${title}` });
+    const issues = card.getByRole('region', { name: `Open issues of Iteration ${current.sequence}` });
+    await expect(issues.getByRole('link', { name: `Carry me ${title}` })).toBeVisible();
+    await expect(issues.getByRole('listitem')).toHaveCount(1);
+    const toggle = card.getByRole('switch', { name: 'Roll over unfinished issues' });
+    await expect(toggle).not.toBeChecked();
+    await toggle.check();
+    await expect(toggle).toBeChecked();
+    await expect(card.getByText('unfinished issues roll over', { exact: false })).toBeVisible();
+    expect((await api<{ roll_over: boolean }>('GET', `/groups/${group.json.id}/iteration_cadences/${cadence.json.id}`)).json.roll_over).toBe(true);
+  });
 });

@@ -501,6 +501,14 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await ok(`/${item}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
       return String((await ok(`/${item}/resource_state_events`, {}, 200))[0].id);
     }
+    case 'resource_iteration_event_id': {
+      // The issue put in an iteration of its project's group: one "add" event.
+      const namespace = (await ok(`/projects/${filled.id}`, {}, 200)).namespace.id;
+      const cadence = (await ok(`/groups/${namespace}/iteration_cadences`, { method: 'POST', json: { title: `matrix${++serial}`, automatic: false } }, 201)).id;
+      const iteration = (await ok(`/groups/${namespace}/iteration_cadences/${cadence}/iterations`, { method: 'POST', json: { start_date: '2030-01-01', due_date: '2030-01-10' } }, 201)).id;
+      await ok(`/projects/${filled.id}/issues/${filled.issue_iid}`, { method: 'PUT', json: { iteration_id: iteration } }, 200);
+      return String((await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/resource_iteration_events`, {}, 200))[0].id);
+    }
     case 'snippet_id':
       return String((await ok(`/projects/${filled.id}/snippets`, { method: 'POST', json: { title: 'matrix', visibility: 'private', files: [{ file_path: 'matrix.txt', content: 'm' }] } }, 201)).id);
     case 'ref':

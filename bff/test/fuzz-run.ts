@@ -59,6 +59,7 @@ export interface World {
   epicIid: number;
   /** A manual iteration cadence of the group. */
   cadenceId: number;
+  iterationEventId: number;
   /** A milestone of the group. */
   milestoneId: number;
   /** Work items of the project: an issue and a merge request, each with a note and a state event; a label of each owner. */
@@ -113,6 +114,12 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
     await ok(`/projects/${project.id}/${kind}/${iid}`, { method: 'PUT', json: { state_event: 'reopen' } }, 200);
     world.stateEvents[kind] = (await ok(`/projects/${project.id}/${kind}/${iid}/resource_state_events`, {}, 200))[0].id;
   }
+  // The issue in an iteration of the group's cadence: an iteration event to read.
+  // A cadence of its own (a fuzzed DELETE may have taken the group's away before a rebuild).
+  const cadence = (await ok(`/groups/${world.group.id}/iteration_cadences`, { method: 'POST', json: { title: `fuzz ${project.id}`, automatic: false } }, 201)).id;
+  const iteration = (await ok(`/groups/${world.group.id}/iteration_cadences/${cadence}/iterations`, { method: 'POST', json: { start_date: '2030-01-01', due_date: '2030-01-10' } }, 201)).id;
+  await ok(`/projects/${project.id}/issues/${world.issueIid}`, { method: 'PUT', json: { iteration_id: iteration } }, 200);
+  world.iterationEventId = (await ok(`/projects/${project.id}/issues/${world.issueIid}/resource_iteration_events`, {}, 200))[0].id;
   world.labels = { ...world.labels, projects: (await ok(`/projects/${project.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
   world.snippetId = (await ok(`/projects/${project.id}/snippets`, { method: 'POST', json: { title: 'fuzz', visibility: 'private', files: [{ file_path: 'fuzz.txt', content: 'fuzz' }] } }, 201)).id;
   world.notes.snippets = (await ok(`/projects/${project.id}/snippets/${world.snippetId}/notes`, { method: 'POST', json: { body: 'fuzz' } }, 201)).id;
@@ -272,6 +279,8 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.notes[opPath.split('/')[3] as keyof World['notes']]);
     case 'resource_state_event_id':
       return String(world.stateEvents[opPath.includes('/issues/') ? 'issues' : 'merge_requests']);
+    case 'resource_iteration_event_id':
+      return String(world.iterationEventId);
     case 'label_id':
       return String(world.labels[scope]);
     case 'snippet_id':

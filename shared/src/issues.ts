@@ -98,6 +98,8 @@ const issueFields = {
   discussion_locked: boolParam().optional(),
   issue_type: z.enum(['issue', 'incident', 'test_case', 'task']).optional(),
   epic_id: nullableId().optional(),
+  /** Ours (the platform sets it over GraphQL or with the /iteration quick action): an iteration of the project's group or its ancestors; null or 0 takes it out. */
+  iteration_id: nullableId().optional(),
 };
 
 export const issueCreateBody = z.object({
@@ -148,6 +150,8 @@ export const issueListQuery = paginationQuery.extend({
   weight: z.union([z.enum(['None', 'Any']), intParam()]).optional(),
   due_date: z.enum(['0', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks']).optional(),
   issue_type: z.enum(['issue', 'incident', 'test_case', 'task']).optional(),
+  iteration_id: z.union([z.enum(['None', 'Any', 'Current', 'none', 'any', 'current']), intParam()]).optional(),
+  iteration_title: z.string().max(255).optional(),
   order_by: z.enum(ORDER_BY).optional(),
   non_archived: boolParam().optional(),
 });

@@ -133,6 +133,14 @@ describe('GET /groups/:id/epics', () => {
     assert.equal((await titles(g.id, `?not[author_username]=${beta.author!.username}`)).length, 4);
     assert.deepEqual(await titles(g.id, '?created_after=2999-01-01T00:00:00Z'), []);
     assert.equal((await titles(g.id, '?created_before=2999-01-01T00:00:00Z&updated_after=2000-01-01T00:00:00Z')).length, 5);
+    // The spec's date filters are inclusive: an epic created or updated at the very instant named is in.
+    const gamma = expectShape(z.array(epic), (await api(`/groups/${g.id}/epics?search=Gamma`)).body)[0];
+    const at = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+    assert.ok((await titles(g.id, `?${at('created_after', gamma.created_at)}`)).includes('Gamma closed'));
+    assert.ok((await titles(g.id, `?${at('created_before', gamma.created_at)}`)).includes('Gamma closed'));
+    assert.ok((await titles(g.id, `?${at('updated_after', gamma.updated_at)}`)).includes('Gamma closed'));
+    assert.ok((await titles(g.id, `?${at('updated_before', gamma.updated_at)}`)).includes('Gamma closed'));
+    assert.deepEqual(await titles(g.id, '?updated_before=2000-01-01T00:00:00Z'), []);
     expectStatus(await api(`/groups/${g.id}/epics?state=gone`), 400);
     expectStatus(await api(`/groups/${g.id}/epics?order_by=weight`), 400);
     expectStatus(await api(`/groups/${g.id}/epics?created_after=yesterday`), 400);

@@ -46,6 +46,7 @@ import { dependencyListExportRoutes } from './dependency-list-exports.ts';
 import { exportConsoleRoutes } from './exports.ts';
 import { labelRoutes } from './labels.ts';
 import { resourceStateEventRoutes } from './resource-state-events.ts';
+import { resourceIterationEventRoutes } from './resource-iteration-events.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -94,6 +95,7 @@ export const apiRoutes: RouteSpec[] = [
   ...dependencyListExportRoutes,
   ...labelRoutes,
   ...resourceStateEventRoutes,
+  ...resourceIterationEventRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

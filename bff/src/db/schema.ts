@@ -588,6 +588,16 @@ export interface ResourceWeightEventsTable {
   created_at: string;
 }
 
+/** An issue put in (add) or taken out of (remove) an iteration; a roll-over writes both, without a user. */
+export interface ResourceIterationEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  issue_id: number;
+  iteration_id: number;
+  action: 'add' | 'remove';
+  created_at: string;
+}
+
 export type LabelRow = Selectable<LabelsTable>;
 export type MilestoneRow = Selectable<MilestonesTable>;
 export type IssueRow = Selectable<IssuesTable>;
@@ -596,6 +606,7 @@ export type NoteRow = Selectable<NotesTable>;
 export type ResourceStateEventRow = Selectable<ResourceStateEventsTable>;
 export type ResourceMilestoneEventRow = Selectable<ResourceMilestoneEventsTable>;
 export type ResourceWeightEventRow = Selectable<ResourceWeightEventsTable>;
+export type ResourceIterationEventRow = Selectable<ResourceIterationEventsTable>;
 // ── end of work items
 
 // Merge trains and merging (016). ProjectsTable gains the merge settings by declaration merging, so this block stays apart.
@@ -889,13 +900,15 @@ export interface IterationCadencesTable {
   updated_at: string;
 }
 
-/** An iteration of a cadence; its state follows from its dates. */
+/** An iteration of a cadence. */
 export interface IterationsTable {
   id: Generated<number>;
   iteration_cadence_id: number;
   group_id: number;
   iid: number;
   sequence: number;
+  /** 1 upcoming, 2 current, 3 closed: set from the dates when made, moved by the iterations job. */
+  state: number;
   /** Null for iterations that automatic scheduling created. */
   title: string | null;
   description: string | null;
@@ -945,6 +958,7 @@ export interface Database {
   resource_state_events: ResourceStateEventsTable;
   resource_milestone_events: ResourceMilestoneEventsTable;
   resource_weight_events: ResourceWeightEventsTable;
+  resource_iteration_events: ResourceIterationEventsTable;
   merge_train_cars: MergeTrainCarsTable;
   train_locks: TrainLocksTable;
   merge_request_context_commits: MergeRequestContextCommitsTable;

@@ -8,10 +8,22 @@ import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
 import { startWorkers, type Workers } from './worker.ts';
 import { mergeTrainJob, resumeTrains } from '../trains/run.ts';
-import { isoPlus } from '../util/time.ts';
+import { isoPlus, today } from '../util/time.ts';
 import { autoMergeJob } from '../services/auto-merge.ts';
+import { advanceIterations } from '../services/iteration-roll-over.ts';
+import type { Db } from '../db/index.ts';
+import type { JobRow } from '../db/schema.ts';
 
 const HOUR = 3_600_000;
+
+/**
+ * The next run of a periodic job: the finished row gives up its unique key (this row only, so a
+ * retried run whose successor is already queued queues no second one), and a new row takes it.
+ */
+async function runAgainIn(db: Db, job: JobRow, def: JobDefinition, key: string, ms: number): Promise<void> {
+  await db.updateTable('jobs').set({ unique_key: null }).where('id', '=', job.id).where('unique_key', '=', key).execute();
+  await enqueue(db, def, {}, { runAt: isoPlus(ms), uniqueKey: key });
+}
 
 /**
  * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
@@ -22,23 +34,46 @@ export const housekeepingJob = defineJob({
   payload: z.object({}),
   leaseMs: () => 10 * 60_000,
   maxAttempts: 5,
-  handler: async (_payload, { db, config, logger }) => {
+  handler: async (_payload, { db, config, logger, job }) => {
     const logs = await purgeHookLogs(db, config.hookLogRetentionDays);
     const jobs = await purgeFinishedJobs(db, 24 * HOUR);
     const sessions = await purgeExpiredSessions(db);
     const exports = await purgeExpiredExports(db);
     logger.info({ logs, jobs, sessions, exports }, 'housekeeping');
-    await db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', 'housekeeping').execute();
-    await enqueue(db, housekeepingJob, {}, { runAt: isoPlus(HOUR), uniqueKey: 'housekeeping' });
+    await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
   },
 });
 
+/**
+ * Hourly, as days pass: iterations start and close on their dates, and the open issues of a
+ * closed iteration of a cadence that rolls over move to its next iteration (see
+ * iteration-roll-over.ts; safe to run twice, and on several instances at once).
+ */
+export const iterationsJob = defineJob({
+  kind: 'iterations',
+  /** `on`: the day to advance to, today by default (a catch-up or a test may name one). */
+  payload: z.object({ on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
+  leaseMs: () => 10 * 60_000,
+  maxAttempts: 5,
+  handler: async (payload, { db, logger, job }) => {
+    const { scheduled, started, closed, rolledOver } = await advanceIterations(db, payload.on ?? today());
+    logger.info({ scheduled, started, closed, rolled_over_issues: rolledOver.reduce((n, r) => n + r.issueIds.length, 0) }, 'iterations');
+    await runAgainIn(db, job, iterationsJob, 'iterations', HOUR);
+  },
+});
+
+/** The periodic jobs, each queued once (by its unique key) whichever instance starts first. */
+const periodicJobs: [JobDefinition, string][] = [
+  [housekeepingJob, 'housekeeping'],
+  [iterationsJob, 'iterations'],
+];
+
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, mergeTrainJob, autoMergeJob, exportJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, iterationsJob, mergeTrainJob, autoMergeJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined };
-  void enqueue(deps.db, housekeepingJob, {}, { uniqueKey: 'housekeeping' }).catch((e) => deps.logger.warn({ err: e }, 'could not schedule housekeeping'));
+  for (const [def, key] of periodicJobs) void enqueue(deps.db, def, {}, { uniqueKey: key }).catch((e) => deps.logger.warn({ err: e }, `could not schedule ${key}`));
   // Deliveries go out on the sender thread: started now, so that the first one does not wait for it.
   startSender();
   // Trains a killed instance was driving go on (their lock frees itself once its lease runs out).

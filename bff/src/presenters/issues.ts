@@ -3,6 +3,7 @@ import type { IssueView } from '../services/issues.ts';
 import { bool, boolOrNull } from '../util/rows.ts';
 import { presentWorkItemUser, milestoneOwnerPath, NO_TIME_STATS, presentMilestoneBrief, projectWebUrl, references, taskCompletion, type WorkItemUrls } from './work-items.ts';
 import type { UserRow } from '../db/schema.ts';
+import { presentIteration } from './project-iterations.ts';
 
 export function presentIssue(v: IssueView, u: WorkItemUrls): Issue {
   const i = v.issue;
@@ -48,7 +49,7 @@ export function presentIssue(v: IssueView, u: WorkItemUrls): Issue {
     service_desk_reply_to: null,
     epic_iid: null,
     epic: null,
-    iteration: null,
+    iteration: v.iteration ? presentIteration(v.iteration, u) : null,
     health_status: null,
   };
 }

@@ -1,6 +1,5 @@
-import { ITERATION_STATES, iterationStateOn, type ProjectIteration } from '../../../shared/src/iterations.ts';
+import type { ProjectIteration } from '../../../shared/src/iterations.ts';
 import type { IterationWithGroup } from '../services/project-iterations.ts';
-import { today } from '../util/time.ts';
 
 export function presentIteration(it: IterationWithGroup, ctx: { baseUrl: string }): ProjectIteration {
   return {
@@ -10,7 +9,7 @@ export function presentIteration(it: IterationWithGroup, ctx: { baseUrl: string 
     group_id: it.group_id,
     title: it.title,
     description: it.description,
-    state: ITERATION_STATES[iterationStateOn(it, today())],
+    state: it.state,
     created_at: it.created_at,
     updated_at: it.updated_at,
     start_date: it.start_date,

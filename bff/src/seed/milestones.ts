@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { createCadence } from '../services/iteration-cadences.ts';
-import { iterationCadenceCreateBody } from '../../../shared/src/iterations.ts';
+import { ITERATION_STATES, iterationCadenceCreateBody } from '../../../shared/src/iterations.ts';
+import { recordIterationEvents } from '../services/resource-state-events.ts';
 
 const DAY = 86_400_000;
 const at = (days: number, hour = 10) => new Date(Date.now() + days * DAY).toISOString().replace(/T.*/, `T${String(hour).padStart(2, '0')}:00:00.000Z`);
@@ -82,5 +83,13 @@ export async function seedMilestones(db: Db, group: GroupRow, project: ProjectRo
     }
   }
   const monday = -((new Date().getUTCDay() + 6) % 7) - 28;
-  await createCadence(db, group, iterationCadenceCreateBody.parse({ title: 'Two-week sprints', description: 'The product team’s sprints.', start_date: date(monday), duration_in_weeks: 2, iterations_in_advance: 3, roll_over: true }));
+  const cadence = await createCadence(db, group, iterationCadenceCreateBody.parse({ title: 'Two-week sprints', description: 'The product team’s sprints.', start_date: date(monday), duration_in_weeks: 2, iterations_in_advance: 3, roll_over: true }));
+  // A few open issues planned in the current sprint, so the Iterations screen shows what rolls over.
+  const current = await db.selectFrom('iterations').select('id').where('iteration_cadence_id', '=', cadence.id).where('state', '=', ITERATION_STATES.current).executeTakeFirst();
+  if (!current) return;
+  const planned = await db.selectFrom('issues').select(['id', 'author_id']).where('project_id', '=', project.id).where('state', '=', 'opened').orderBy('id').limit(4).execute();
+  for (const issue of planned) {
+    await db.updateTable('issues').set({ iteration_id: current.id }).where('id', '=', issue.id).execute();
+    await recordIterationEvents(db, issue.author_id === null ? null : { id: issue.author_id }, [issue.id], current.id, 'add');
+  }
 }

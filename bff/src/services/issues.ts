@@ -9,7 +9,9 @@ import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { notFound } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
-import { recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
+import { recordIterationEvents, recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
+import { iterationFor, iterationsById, type IterationWithGroup } from './project-iterations.ts';
+import { ITERATION_STATES } from '../../../shared/src/iterations.ts';
 import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
 
 /** An issue with what its presenter shows. */
@@ -20,6 +22,7 @@ export interface IssueView {
   assignees: UserRow[];
   labels: LabelRow[];
   milestone: MilestoneRow | null;
+  iteration: IterationWithGroup | null;
   userNotesCount: number;
   votes: Readonly<Votes>;
 }
@@ -47,10 +50,11 @@ export async function setAssignees(trx: Db, issueId: number, userIds: number[]):
 export async function issueViews(db: Db, issues: IssueRow[]): Promise<IssueView[]> {
   if (!issues.length) return [];
   const ids = issues.map((i) => i.id);
-  const [assigneeRows, labels, milestones, noteCounts, votes] = await Promise.all([
+  const [assigneeRows, labels, milestones, iterations, noteCounts, votes] = await Promise.all([
     db.selectFrom('issue_assignees').select(['issue_id', 'user_id']).where('issue_id', 'in', ids).execute(),
     labelsOf(db, 'Issue', ids),
     milestonesById(db, issues.map((i) => i.milestone_id)),
+    iterationsById(db, issues.map((i) => i.iteration_id)),
     userNoteCounts(db, 'Issue', ids),
     votesOf(db, 'Issue', ids),
   ]);
@@ -62,6 +66,7 @@ export async function issueViews(db: Db, issues: IssueRow[]): Promise<IssueView[
     assignees: assigneeRows.filter((a) => a.issue_id === issue.id).map((a) => users.get(a.user_id)!).filter(Boolean),
     labels: labels.get(issue.id) ?? [],
     milestone: issue.milestone_id === null ? null : (milestones.get(issue.milestone_id) ?? null),
+    iteration: issue.iteration_id === null ? null : (iterations.get(issue.iteration_id) ?? null),
     userNotesCount: noteCounts.get(issue.id) ?? 0,
     votes: votes.get(issue.id) ?? NO_VOTES,
   }));
@@ -77,6 +82,7 @@ export const issueView = async (db: Db, issue: IssueRow): Promise<IssueView> => 
 export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody): Promise<IssueRow> {
   return db.transaction().execute(async (trx) => {
     const milestone = await milestoneFor(trx, acting, body.milestone_id);
+    const iteration = await iterationFor(trx, acting, body.iteration_id);
     const iid = await nextIid(trx, 'issues', acting.project.id);
     const now = nowIso();
     const createdAt = body.created_at ? new Date(body.created_at).toISOString() : now;
@@ -95,7 +101,7 @@ export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody)
         closed_at: null,
         closed_by_id: null,
         epic_id: body.epic_id ?? null,
-        iteration_id: null,
+        iteration_id: iteration?.id ?? null,
         issue_type: body.issue_type ?? 'issue',
         discussion_locked: body.discussion_locked === undefined ? null : body.discussion_locked ? 1 : 0,
         updated_by_id: null,
@@ -109,6 +115,7 @@ export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody)
     if (body.labels?.length) await setLabels(trx, 'Issue', issue.id, (await labelsNamed(trx, acting, body.labels)).map((l) => l.id));
     if (milestone) await recordMilestoneEvent(trx, acting.user, { issue_id: issue.id }, milestone.id, 'add', issue.state);
     if (issue.weight !== null) await recordWeightEvent(trx, acting.user, issue.id, issue.weight);
+    if (iteration) await recordIterationEvents(trx, acting.user, [issue.id], iteration.id, 'add');
     await recordActivity(trx, { projectId: acting.project.id }, acting.user, 'opened', { type: 'Issue', id: issue.id });
     await fireIssueHook(trx, acting, issue, 'open', {});
     return issue;
@@ -135,6 +142,14 @@ export function listIssues(db: Db, where: IssueListWhere, viewer: { id: number |
     query = w === 'none' ? query.where('issues.weight', 'is', null) : w === 'any' ? query.where('issues.weight', 'is not', null) : query.where('issues.weight', '=', Number(q.weight));
   }
   if (q.due_date) query = query.where((eb) => dueDateCondition(eb, q.due_date!));
+  if (q.iteration_id !== undefined) {
+    const it = String(q.iteration_id).toLowerCase();
+    if (it === 'none') query = query.where('issues.iteration_id', 'is', null);
+    else if (it === 'any') query = query.where('issues.iteration_id', 'is not', null);
+    else if (it === 'current') query = query.where('issues.iteration_id', 'in', db.selectFrom('iterations').select('id').where('state', '=', ITERATION_STATES.current));
+    else query = query.where('issues.iteration_id', '=', Number(q.iteration_id));
+  }
+  if (q.iteration_title !== undefined) query = query.where('issues.iteration_id', 'in', db.selectFrom('iterations').select('id').where('title', '=', q.iteration_title));
   if (!viewer.seesConfidential) {
     const me = viewer.id ?? -1;
     query = query.where((eb) =>
@@ -228,6 +243,7 @@ export async function updateIssue(db: Db, acting: Acting, issue: IssueRow, body:
       if (body.weight !== undefined) set('weight', body.weight);
       if (body.epic_id !== undefined) set('epic_id', body.epic_id);
       if (body.milestone_id !== undefined) set('milestone_id', (await milestoneFor(trx, acting, body.milestone_id))?.id ?? null);
+      if (body.iteration_id !== undefined) set('iteration_id', (await iterationFor(trx, acting, body.iteration_id))?.id ?? null);
     }
     const now = nowIso();
     let updated = issue;
@@ -245,6 +261,10 @@ export async function updateIssue(db: Db, acting: Acting, issue: IssueRow, body:
       if (updated.milestone_id !== null) await recordMilestoneEvent(trx, acting.user, { issue_id: issue.id }, updated.milestone_id, 'add', issue.state);
     }
     if ('weight' in patch) await recordWeightEvent(trx, acting.user, issue.id, updated.weight);
+    if ('iteration_id' in patch) {
+      if (issue.iteration_id !== null) await recordIterationEvents(trx, acting.user, [issue.id], issue.iteration_id, 'remove');
+      if (updated.iteration_id !== null) await recordIterationEvents(trx, acting.user, [issue.id], updated.iteration_id, 'add');
+    }
     if (triage) {
       const labelChange = await changeLabels(trx, acting, 'Issue', issue.id, body);
       if (labelChange) changes.labels = labelChange;

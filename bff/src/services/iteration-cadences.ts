@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database, GroupRow, IterationCadenceRow, IterationRow, IterationCadencesTable } from '../db/schema.ts';
-import type { iterationCadenceCreateBody, iterationCadenceUpdateBody, iterationCreateBody, ITERATION_LIST_STATES } from '../../../shared/src/iterations.ts';
+import { ITERATION_STATES, iterationStateOn, type iterationCadenceCreateBody, type iterationCadenceUpdateBody, type iterationCreateBody, type ITERATION_LIST_STATES } from '../../../shared/src/iterations.ts';
 import { columnsOf } from '../db/columns.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { uniqueViolation } from '../db/errors.ts';
@@ -13,8 +13,9 @@ import { nowIso, today } from '../util/time.ts';
  * Iteration cadences and their iterations. An automatic cadence keeps its iterations
  * scheduled as the platform's cadence worker does: back-to-back iterations of
  * `duration_in_weeks` from `start_date`, up to the current one and `iterations_in_advance`
- * upcoming ones, each with a null title. Scheduling runs when a cadence is written and
- * whenever iterations are listed, so time passing needs no timer.
+ * upcoming ones, each with a null title. Scheduling runs when a cadence is written, when
+ * iterations are listed and in the iterations job (iteration-roll-over.ts), which also moves
+ * the stored states as days pass and rolls unfinished issues over.
  */
 const DAY = 86_400_000;
 /** An old start date on a short cadence must not make a request insert thousands of rows. */
@@ -56,9 +57,17 @@ export async function updateCadence(db: Db, cadence: IterationCadenceRow, body: 
   return row;
 }
 
+/** Deletes the cadence and its iterations; their issues keep no iteration (the column has no foreign key). */
 export async function deleteCadence(db: Db, cadence: IterationCadenceRow): Promise<void> {
-  await db.deleteFrom('iteration_cadences').where('id', '=', cadence.id).execute();
+  await db.transaction().execute(async (trx) => {
+    const iterationIds = trx.selectFrom('iterations').select('id').where('iteration_cadence_id', '=', cadence.id);
+    await trx.updateTable('issues').set({ iteration_id: null }).where('iteration_id', 'in', iterationIds).execute();
+    await trx.deleteFrom('iteration_cadences').where('id', '=', cadence.id).execute();
+  });
 }
+
+/** The stored state an iteration with these dates starts with. */
+export const initialState = (dates: { start_date: string; due_date: string }, on: string): number => ITERATION_STATES[iterationStateOn(dates, on)];
 
 /** The dates automatic scheduling wants: from the start, through today, plus the iterations in advance. */
 export function scheduledDates(cadence: Pick<IterationCadenceRow, 'start_date' | 'duration_in_weeks' | 'iterations_in_advance'>, on: string): { start_date: string; due_date: string }[] {
@@ -87,7 +96,7 @@ export async function scheduleCadence(db: Db, cadence: IterationCadenceRow, on =
       const now = nowIso();
       await trx
         .insertInto('iterations')
-        .values(missing.map((d) => ({ ...d, iteration_cadence_id: cadence.id, group_id: cadence.group_id, iid: iid++, title: null, description: null, created_at: now, updated_at: now })))
+        .values(missing.map((d) => ({ ...d, state: initialState(d, on), iteration_cadence_id: cadence.id, group_id: cadence.group_id, iid: iid++, title: null, description: null, created_at: now, updated_at: now })))
         .execute();
     });
   } catch (err) {
@@ -108,14 +117,12 @@ async function nextIid(db: Db, groupId: number): Promise<number> {
   return Number(row?.max ?? 0) + 1;
 }
 
-/** Iterations of one state, by their dates against today ("opened" is upcoming or current). */
+/** Iterations of one stored state ("opened" is upcoming or current), as the platform filters them. */
 export const stateFilter =
-  (state: (typeof ITERATION_LIST_STATES)[number] | undefined, on = today()) =>
+  (state: (typeof ITERATION_LIST_STATES)[number] | undefined) =>
   (eb: ExpressionBuilder<Database, 'iterations'>): Expression<SqlBool> => {
-    if (state === 'upcoming') return eb('iterations.start_date', '>', on);
-    if (state === 'current') return eb.and([eb('iterations.start_date', '<=', on), eb('iterations.due_date', '>=', on)]);
-    if (state === 'closed') return eb('iterations.due_date', '<', on);
-    if (state === 'opened') return eb('iterations.due_date', '>=', on);
+    if (state === 'upcoming' || state === 'current' || state === 'closed') return eb('iterations.state', '=', ITERATION_STATES[state]);
+    if (state === 'opened') return eb('iterations.state', '!=', ITERATION_STATES.closed);
     return eb.lit(true);
   };
 
@@ -125,8 +132,8 @@ export async function listCadenceIterations(db: Db, cadence: IterationCadenceRow
   return offsetPage(q.orderBy('start_date').orderBy('id'), page);
 }
 
-/** A manual iteration: its dates may not overlap another iteration of the cadence. */
-export async function createIteration(db: Db, cadence: IterationCadenceRow, body: z.output<typeof iterationCreateBody>): Promise<IterationRow> {
+/** A manual iteration: its dates may not overlap another iteration of the cadence. Its state is its dates' on `on`. */
+export async function createIteration(db: Db, cadence: IterationCadenceRow, body: z.output<typeof iterationCreateBody>, on = today()): Promise<IterationRow> {
   const overlapping = await db
     .selectFrom('iterations')
     .select('id')
@@ -149,6 +156,7 @@ export async function createIteration(db: Db, cadence: IterationCadenceRow, body
         description: body.description ?? null,
         start_date: body.start_date,
         due_date: body.due_date,
+        state: initialState(body, on),
         created_at: now,
         updated_at: now,
       })

@@ -5,6 +5,8 @@ import type { ProjectIterationListQuery } from '../../../shared/src/iterations.t
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { matchesSearch } from '../db/search.ts';
 import { ancestorIds } from './access.ts';
+import { validationFailed } from './errors.ts';
+import type { ProjectScope } from './work-items.ts';
 import { scheduleGroups, stateFilter } from './iteration-cadences.ts';
 
 /** An iteration with the path of its group, for its web_url. */
@@ -38,4 +40,20 @@ export async function listProjectIterations(db: Db, namespace: GroupRow, q: Proj
   if (q.updated_before) query = query.where('iterations.updated_at', '<', new Date(q.updated_before).toISOString());
   if (q.updated_after) query = query.where('iterations.updated_at', '>', new Date(q.updated_after).toISOString());
   return offsetPage(query.orderBy('iterations.due_date').orderBy(sql.ref('iterations.id')), page);
+}
+
+/** These iterations with their groups' paths, by id (what an issue shows of its iteration). */
+export async function iterationsById(db: Db, ids: (number | null)[]): Promise<Map<number, IterationWithGroup>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('iterations').innerJoin('groups', 'groups.id', 'iterations.group_id').selectAll('iterations').select('groups.full_path as group_full_path').where('iterations.id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The iteration an issue of this project may be put in (one of its group's or an ancestor's), or a 400 naming the field. */
+export async function iterationFor(db: Db, scope: ProjectScope, iterationId: number | null | undefined): Promise<IterationRow | null> {
+  if (iterationId === null || iterationId === undefined) return null;
+  const found = await db.selectFrom('iterations').selectAll().where('id', '=', iterationId).where('group_id', 'in', ancestorIds(scope.group)).executeTakeFirst();
+  if (!found) throw validationFailed({ iteration_id: ['is invalid'] });
+  return found;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import type { ResourceStateEventRow, ResourceStateEventsTable } from '../db/schema.ts';
+import type { ResourceIterationEventRow, ResourceStateEventRow, ResourceStateEventsTable } from '../db/schema.ts';
 import { notFound } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
@@ -67,5 +67,25 @@ export function listStateEvents(db: Db, owner: EventOwner, page: PageRequest): P
 export async function findStateEvent(db: Db, owner: EventOwner, id: number): Promise<ResourceStateEventRow> {
   const row = await db.selectFrom('resource_state_events').selectAll().where('id', '=', id).where(ownerColumn(owner), '=', ownerId(owner)).executeTakeFirst();
   if (!row) throw notFound('Resource state event');
+  return row;
+}
+
+/** Issues put in (`add`) or taken out of (`remove`) an iteration, one event each; `user` null for a roll-over. */
+export async function recordIterationEvents(trx: Db, user: { id: number } | null, issueIds: number[], iterationId: number, action: 'add' | 'remove', at = nowIso()): Promise<void> {
+  for (let i = 0; i < issueIds.length; i += 500) {
+    const part = issueIds.slice(i, i + 500);
+    await trx.insertInto('resource_iteration_events').values(part.map((issue_id) => ({ user_id: user?.id ?? null, issue_id, iteration_id: iterationId, action, created_at: at }))).execute();
+  }
+}
+
+/** The iteration events of one issue, oldest first. */
+export function listIterationEvents(db: Db, issueId: number, page: PageRequest): Promise<Page<ResourceIterationEventRow>> {
+  return offsetPage(db.selectFrom('resource_iteration_events').selectAll().where('issue_id', '=', issueId).orderBy('created_at').orderBy('id'), page);
+}
+
+/** One iteration event of that issue, or the platform's 404. */
+export async function findIterationEvent(db: Db, issueId: number, id: number): Promise<ResourceIterationEventRow> {
+  const row = await db.selectFrom('resource_iteration_events').selectAll().where('id', '=', id).where('issue_id', '=', issueId).executeTakeFirst();
+  if (!row) throw notFound('Resource iteration event');
   return row;
 }

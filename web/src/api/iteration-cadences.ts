@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { IterationCadence, iterationCadenceCreateBody, iterationCreateBody, ProjectIteration } from '../../../shared/src/iterations.ts';
+import type { IterationCadence, iterationCadenceCreateBody, iterationCadenceUpdateBody, iterationCreateBody, ProjectIteration } from '../../../shared/src/iterations.ts';
+import type { Issue } from '../../../shared/src/issues.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 
 export const iterationCadencesKeys = {
@@ -8,6 +9,7 @@ export const iterationCadencesKeys = {
   group: (groupId: number) => [...iterationCadencesKeys.all, groupId] as const,
   list: (groupId: number, query: { page?: number }) => [...iterationCadencesKeys.group(groupId), 'list', query] as const,
   iterations: (groupId: number, cadenceId: number, query: { page?: number }) => [...iterationCadencesKeys.group(groupId), cadenceId, query] as const,
+  issues: (groupId: number, iterationId: number) => [...iterationCadencesKeys.group(groupId), 'issues', iterationId] as const,
 };
 
 const path = (groupId: number) => ({ id: String(groupId) });
@@ -54,5 +56,25 @@ export function useDeleteIterationCadence(groupId: number, options: MutationOpti
     ...options,
     mutationFn: (cadenceId: number) => data(v4.DELETE('/groups/{id}/iteration_cadences/{cadence_id}', { params: { path: { ...path(groupId), cadence_id: String(cadenceId) } } })),
     onSettled: () => qc.invalidateQueries({ queryKey: iterationCadencesKeys.group(groupId) }),
+  });
+}
+
+export function useUpdateIterationCadence(groupId: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: ({ cadenceId, body }: { cadenceId: number; body: z.output<typeof iterationCadenceUpdateBody> }) =>
+      data(v4.PUT('/groups/{id}/iteration_cadences/{cadence_id}', { params: { path: { ...path(groupId), cadence_id: String(cadenceId) } }, body })),
+    onSettled: () => qc.invalidateQueries({ queryKey: iterationCadencesKeys.group(groupId) }),
+  });
+}
+
+/** The open issues of an iteration, in the group's projects and its subgroups' (the first 20). */
+export function useIterationIssues(groupId: number, iterationId: number | undefined) {
+  return useQuery({
+    queryKey: iterationCadencesKeys.issues(groupId, iterationId ?? 0),
+    enabled: iterationId !== undefined,
+    queryFn: ({ signal }): Promise<Page<Issue>> =>
+      page(v4.GET('/groups/{id}/issues', { params: { path: path(groupId), query: { iteration_id: iterationId!, state: 'opened', per_page: 20, order_by: 'created_at', sort: 'asc' } }, signal })),
   });
 }

@@ -1303,6 +1303,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/issues/{issue_iid}/resource_iteration_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The iteration changes of an issue (add, remove; a roll-over is both, without a user), oldest first */
+        get: operations["getProjectsIdIssuesIssue_iidResource_iteration_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/issues/{issue_iid}/resource_iteration_events/{resource_iteration_event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One iteration change of an issue */
+        get: operations["getProjectsIdIssuesIssue_iidResource_iteration_eventsResource_iteration_event_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/issues/{issue_iid}/resource_state_events": {
         parameters: {
             query?: never;
@@ -7641,6 +7675,8 @@ export interface operations {
                 iids?: (number | string)[];
                 in?: string;
                 issue_type?: "issue" | "incident" | "test_case" | "task";
+                iteration_id?: ("None" | "Any" | "Current" | "none" | "any" | "current") | (number | string);
+                iteration_title?: string;
                 labels?: string[];
                 milestone?: string;
                 milestone_id?: string;
@@ -15122,6 +15158,8 @@ export interface operations {
                 iids?: (number | string)[];
                 in?: string;
                 issue_type?: "issue" | "incident" | "test_case" | "task";
+                iteration_id?: ("None" | "Any" | "Current" | "none" | "any" | "current") | (number | string);
+                iteration_title?: string;
                 labels?: string[];
                 milestone?: string;
                 milestone_id?: string;
@@ -15360,6 +15398,7 @@ export interface operations {
                     iid?: number | string;
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     title: string;
@@ -15377,6 +15416,7 @@ export interface operations {
                     iid?: number | string;
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     title: string;
@@ -15800,6 +15840,7 @@ export interface operations {
                     epic_id?: null | "" | (number | string);
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     remove_labels?: string[];
@@ -15820,6 +15861,7 @@ export interface operations {
                     epic_id?: null | "" | (number | string);
                     /** @enum {string} */
                     issue_type?: "issue" | "incident" | "test_case" | "task";
+                    iteration_id?: null | "" | (number | string);
                     labels?: string[];
                     milestone_id?: null | "" | (number | string);
                     remove_labels?: string[];
@@ -18569,6 +18611,211 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidResource_iteration_events: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "add" | "remove";
+                        created_at: string;
+                        id: number;
+                        iteration: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            sequence: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            updated_at: string;
+                            web_url: string;
+                        };
+                        resource_id: number;
+                        /** @constant */
+                        resource_type: "Issue";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdIssuesIssue_iidResource_iteration_eventsResource_iteration_event_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                issue_iid: string;
+                resource_iteration_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "add" | "remove";
+                        created_at: string;
+                        id: number;
+                        iteration: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            sequence: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            updated_at: string;
+                            web_url: string;
+                        };
+                        resource_id: number;
+                        /** @constant */
+                        resource_type: "Issue";
+                        user: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                    };
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {

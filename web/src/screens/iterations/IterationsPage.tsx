@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Card, Group, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, List, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -13,7 +13,7 @@ import {
   type ProjectIteration,
 } from '../../../../shared/src/iterations.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { useCadenceIterations, useCreateIteration, useCreateIterationCadence, useIterationCadences } from '../../api/iteration-cadences.ts';
+import { useCadenceIterations, useCreateIteration, useCreateIterationCadence, useIterationCadences, useIterationIssues, useUpdateIterationCadence } from '../../api/iteration-cadences.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { formatDate, sentence } from '../../components/format.ts';
@@ -98,6 +98,7 @@ function CadenceCard({ group, cadence, canPlan }: { group: GroupDetail; cadence:
     [],
   );
   const items = iterations.data?.items ?? [];
+  const current = items.find((i) => i.state === ITERATION_STATES.current);
   const schedule = cadence.automatic
     ? `Automatic: ${cadence.duration_in_weeks}-week iterations from ${formatDate(cadence.start_date)}, ${cadence.iterations_in_advance} scheduled ahead`
     : 'Manual: iterations are added one by one';
@@ -110,8 +111,9 @@ function CadenceCard({ group, cadence, canPlan }: { group: GroupDetail; cadence:
           </Title>
           <Text size="sm" c="dimmed">
             {schedule}
-            {cadence.roll_over ? '; unfinished issues roll over' : ''}
+            {cadence.automatic && cadence.roll_over ? '; unfinished issues roll over' : ''}
           </Text>
+          {canPlan && cadence.automatic && <RollOverSwitch group={group} cadence={cadence} />}
         </div>
         {canPlan && !cadence.automatic && (
           <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => setAdding(true)}>
@@ -131,8 +133,80 @@ function CadenceCard({ group, cadence, canPlan }: { group: GroupDetail; cadence:
         <DataTable label={`Iterations of ${cadence.title}`} items={items} columns={columns} getRowId={(i) => String(i.id)} busy={iterations.isFetching} minWidth={480} />
       )}
       <TablePager info={iterations.data?.page} shown={items.length} what={(n) => (n === 1 ? 'iteration' : 'iterations')} onPage={setPage} />
+      {current && <CurrentIssues group={group} iteration={current} />}
       <IterationDialog group={group} cadence={cadence} opened={adding} onClose={() => setAdding(false)} />
     </Card>
+  );
+}
+
+/** Whether open issues move on when an iteration ends (the platform rolls over automatic cadences only). */
+function RollOverSwitch({ group, cadence }: { group: GroupDetail; cadence: IterationCadence }) {
+  const update = useUpdateIterationCadence(group.id, { meta: { errorTitle: 'The cadence was not changed' } });
+  // Shows the choice at once; the cadence's own value once the server has answered (or refused).
+  const [asked, setAsked] = useState<{ from: boolean; to: boolean } | null>(null);
+  const checked = asked && asked.from === cadence.roll_over ? asked.to : cadence.roll_over;
+  const change = async (roll_over: boolean) => {
+    setAsked({ from: cadence.roll_over, to: roll_over });
+    try {
+      await update.mutateAsync({ cadenceId: cadence.id, body: { roll_over } });
+    } catch (e) {
+      setAsked(null);
+      throw e;
+    }
+    notifySuccess(roll_over ? 'Issues will roll over' : 'Issues will stay', roll_over ? `When an iteration of “${cadence.title}” ends, its open issues move to the next one.` : `Open issues stay in the iterations of “${cadence.title}” that end.`);
+  };
+  return (
+    <Switch
+      mt="xs"
+      label="Roll over unfinished issues"
+      description="When an iteration ends, its open issues move to the next one."
+      checked={checked}
+      disabled={update.isPending}
+      onChange={(e) => void change(e.currentTarget.checked).catch(() => undefined)}
+    />
+  );
+}
+
+/** The open issues of the current iteration: where rolled-over issues show up. */
+function CurrentIssues({ group, iteration }: { group: GroupDetail; iteration: ProjectIteration }) {
+  const issues = useIterationIssues(group.id, iteration.id);
+  const name = iterationDisplayName(iteration);
+  const items = issues.data?.items ?? [];
+  const total = issues.data?.page.total ?? items.length;
+  return (
+    <Stack gap={4} mt="md" component="section" aria-label={`Open issues of ${name}`}>
+      <Title order={4} size="h5">
+        Open issues of {name}
+        {issues.data ? ` (${total})` : ''}
+      </Title>
+      {issues.isPending ? (
+        <LoadingState label="Loading issues…" />
+      ) : issues.isError ? (
+        <ErrorState title="Issues could not be loaded" error={issues.error} onRetry={() => void issues.refetch()} />
+      ) : items.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No open issues in this iteration.
+        </Text>
+      ) : (
+        <List size="sm" spacing={2}>
+          {items.map((i) => (
+            <List.Item key={i.id}>
+              <Anchor href={i.web_url} size="sm">
+                {i.title}
+              </Anchor>{' '}
+              <Text span size="xs" c="dimmed">
+                {i.references.full}
+              </Text>
+            </List.Item>
+          ))}
+        </List>
+      )}
+      {total > items.length && (
+        <Text size="xs" c="dimmed">
+          The first {items.length} of {total}.
+        </Text>
+      )}
+    </Stack>
   );
 }
 
