@@ -28,6 +28,11 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any
   shared?: H;
   /** How long a claimed job is held before another worker may take it over; renewed while the handler runs. */
   leaseMs: (config: Config) => number;
+  /**
+   * Jobs of this kind one worker keeps running at once (default 1): more for a kind whose
+   * handler mostly waits on another machine, such as a webhook delivery waiting for its receiver.
+   */
+  inFlightPerWorker?: number;
   /** Attempts before the job is given up (failed), each after 2^attempt seconds. */
   maxAttempts: number;
   /**

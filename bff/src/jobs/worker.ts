@@ -56,6 +56,12 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
   // A claim holds each job for its kind's lease, set by the claiming statement itself.
   const leases = new Map(definitions.map((d) => [d.kind, d.leaseMs(deps.config)]));
   const claimLeaseMs = Math.min(...leases.values());
+  // Each worker runs one job at a time, or several of a kind that mostly waits on the network.
+  const slots = new Map(definitions.map((d) => [d, opts.count * (d.inFlightPerWorker ?? 1)]));
+  const slotsInAll = Math.max(...slots.values());
+  const slotsSum = [...slots.values()].reduce((a, b) => a + b, 0);
+  const active = new Map<JobDefinition, number>();
+  let inFlight = 0;
   const me = workerId();
   let stopping = false;
 
@@ -171,10 +177,18 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
     return task;
   };
 
-  /** Starts ready jobs while there are free slots; asks for more when few are left. */
+  /** Starts ready jobs, in order, while their kinds have free slots; asks for more when few are left. */
   const fill = () => {
-    while (running.size < opts.count && ready.length) {
-      const h = ready.shift()!;
+    for (let i = 0; i < ready.length && inFlight < slotsSum; ) {
+      const h = ready[i];
+      const busy = active.get(h.def) ?? 0;
+      if (busy >= slots.get(h.def)!) {
+        i++;
+        continue;
+      }
+      ready.splice(i, 1);
+      active.set(h.def, busy + 1);
+      inFlight++;
       const task = run(h).then(
         (done) => {
           finished.push(done);
@@ -182,7 +196,15 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
         },
         (e) => failed(h.job, e),
       );
-      running.add(track(task.finally(() => held.delete(h.job.id))));
+      running.add(
+        track(
+          task.finally(() => {
+            held.delete(h.job.id);
+            active.set(h.def, active.get(h.def)! - 1);
+            inFlight--;
+          }),
+        ),
+      );
     }
     if (ready.length < batch / 2) wake();
   };
@@ -231,7 +253,7 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
         await sleep(pollMs);
         continue;
       }
-      const want = opts.count + batch - running.size - ready.length;
+      const want = slotsInAll + batch - running.size - ready.length;
       // Jobs whose worker died are looked for at most once a poll: they are rare, and this
       // keeps the busy path at one statement per claim.
       const sweep = performance.now() - sweptAt >= pollMs;

@@ -301,6 +301,8 @@ export const hookDeliveryJob = defineJob({
   }),
   leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
   maxAttempts: 5,
+  // A delivery waits on its receiver (the request itself is on the sender thread).
+  inFlightPerWorker: 8,
   prepare: async (payloads, { db }) => {
     const loadedAt = performance.now();
     const ids = [...new Set(payloads.map((p) => p.hook_id))];

@@ -161,10 +161,12 @@ describe('queued deliveries to a failing receiver', () => {
     await enqueueMany(
       db,
       hookDeliveryJob,
-      Array.from({ length: 30 }, () => ({ hook_id: h.id, idempotency_key: crypto.randomUUID() })),
+      Array.from({ length: 60 }, () => ({ hook_id: h.id, idempotency_key: crypto.randomUUID() })),
       { flag: 'push_events', data: { ref: 'refs/heads/main' }, event_uuid: crypto.randomUUID() },
     );
-    const count = 4;
+    const count = 1;
+    // Deliveries in flight at once: the ones already on their way when the fourth failure comes back.
+    const inFlight = count * (hookDeliveryJob.inFlightPerWorker ?? 1);
     const deps = { db, vault: new Vault(crypto.randomBytes(32)), config: { hookTimeoutMs: 5_000 } as Config, logger: pino({ level: 'silent' }), instanceUrl: 'http://gatehouse' };
     const workers = startWorkers(deps, [hookDeliveryJob], { count, pollMs: 10 });
     try {
@@ -175,7 +177,7 @@ describe('queued deliveries to a failing receiver', () => {
       await workers.stop();
     }
     // The fourth failure rests the hook; only the deliveries already on their way still went out.
-    assert.ok(received >= TEMPORARY_DISABLE_AFTER && received <= TEMPORARY_DISABLE_AFTER + count - 1, `${received} deliveries`);
+    assert.ok(received >= TEMPORARY_DISABLE_AFTER && received <= TEMPORARY_DISABLE_AFTER + inFlight - 1, `${received} deliveries`);
     const row = await db.selectFrom('web_hooks').selectAll().where('id', '=', h.id).executeTakeFirstOrThrow();
     assert.equal(row.recent_failures, received);
     assert.ok(row.disabled_until && row.disabled_until > nowIso());
