@@ -58,17 +58,20 @@ after(async () => {
 describe('webhook deliveries', () => {
   it('survive a server killed mid-run: every event arrives, retries carry the same Idempotency-Key', async () => {
     receiver.requests.length = 0;
-    receiver.respond(200, { delayMs: 150 });
-    const a = await installation.start();
-    const events = 20;
+    // One worker keeps 8 deliveries in flight and the receiver takes 0.5 s for each: 40 events
+    // take five rounds, so the kill lands with some delivered, some on their way, some queued.
+    receiver.respond(200, { delayMs: 500 });
+    const slow = { GATEHOUSE_WORKERS: '1', GATEHOUSE_HOOK_TIMEOUT_SECONDS: '3' };
+    const a = await installation.start(slow);
+    const events = 40;
     const group = await fireEvents(a.url, events);
     await receiver.waitFor(3, 15_000);
     await installation.crash(a);
     const before = uniqueKeys().size;
     assert.ok(before < events, `the kill came too late to test anything (${before} of ${events} delivered)`);
-    const b = await installation.start();
+    const b = await installation.start(slow);
     try {
-      const until = Date.now() + 30_000;
+      const until = Date.now() + 40_000;
       while (uniqueKeys().size < events && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       assert.equal(uniqueKeys().size, events, 'every event is delivered after the restart');
       // Each event delivered once, or again with the same key when the kill cut its first try short.
