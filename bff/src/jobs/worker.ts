@@ -40,10 +40,11 @@ const QUICK_POLL_WINDOW_MS = 250;
 const permanent = (message: string) => Object.assign(new Error(message), { permanent: true });
 
 /**
- * Runs up to `count` jobs at a time in this process over the given job definitions. One
- * claimer takes due jobs in batches (one statement each, up to `batch` ahead of the free
- * slots), checks each payload against its definition and loads what a batch's jobs share (the
- * definition's `prepare`); the handlers run; the jobs that finished meanwhile are completed
+ * Runs jobs in this process over the given job definitions: `count` workers, each running one
+ * job at a time or a definition's `inFlightPerWorker` of its kind. One claimer takes due jobs
+ * in batches (one statement each, up to `batch` ahead of the free slots), checks each payload
+ * against its definition, reads the payloads its jobs share (stored once per enqueue) and
+ * loads what a batch's jobs share (the definition's `prepare`); the handlers run; the jobs that finished meanwhile are completed
  * together, in one transaction with what their handlers produced (the definition's `record`);
  * one heartbeat renews the leases of every job held. With nothing to do it waits for an
  * enqueue or a short poll.
