@@ -97,6 +97,11 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      // A transaction takes the write lock when it begins. In WAL mode one that reads first and
+      // writes later fails at once (SQLITE_BUSY, without waiting) when another process wrote
+      // in between; one that begins with the lock waits its turn (busy_timeout). Within one
+      // process nothing changes: its transactions already run one at a time.
+      if (sql === 'begin') sql = 'begin immediate';
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = rowBuilding(sqlite.prepare(sql));
