@@ -10,7 +10,6 @@ import { pageRequest } from '../db/pagination.ts';
 import * as epics from '../services/epics.ts';
 import { presentEpic, presentStateEvent } from '../presenters/epics.ts';
 import { findStateEvent, listStateEvents } from '../services/resource-state-events.ts';
-import { usersById } from '../services/work-items.ts';
 
 const area = 'epics';
 
@@ -96,12 +95,8 @@ export const epicRoutes = [
     ...withEpicById,
     query: paginationQuery,
     response: z.array(resourceStateEvent),
-    handler: async (ctx) => {
-      const page = await listStateEvents(ctx.db, { epic_id: ctx.epic.id }, pageRequest(ctx.query));
-      const users = await usersById(ctx.db, page.items.map((e) => e.user_id));
-      return page.map((e) => ({ e, user: e.user_id === null ? null : (users.get(e.user_id) ?? null) }));
-    },
-    present: ({ e, user }, ctx) => presentStateEvent(e, user, ctx.baseUrl),
+    handler: (ctx) => listStateEvents(ctx.db, { epic_id: ctx.epic.id }, pageRequest(ctx.query)),
+    present: ({ event, user }, ctx) => presentStateEvent(event, user, ctx.baseUrl),
   }),
   defineRoute({
     method: 'get',
@@ -113,10 +108,7 @@ export const epicRoutes = [
     params: { ...withEpicById.params, resource_state_event_id: recordId('Resource state event') },
     with: withEpicById.with,
     response: resourceStateEvent,
-    handler: async (ctx) => {
-      const e = await findStateEvent(ctx.db, { epic_id: ctx.epic.id }, ctx.params.resource_state_event_id);
-      return { e, user: e.user_id === null ? null : ((await usersById(ctx.db, [e.user_id])).get(e.user_id) ?? null) };
-    },
-    present: ({ e, user }, ctx) => presentStateEvent(e, user, ctx.baseUrl),
+    handler: (ctx) => findStateEvent(ctx.db, { epic_id: ctx.epic.id }, ctx.params.resource_state_event_id),
+    present: ({ event, user }, ctx) => presentStateEvent(event, user, ctx.baseUrl),
   }),
 ];

@@ -1,11 +1,10 @@
-import { autoMergeCancelResult, mergeRequestMergeBody, type AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
+import { autoMergeCancelResult, mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { mergeMergeRequest } from '../services/merge-request-merge.ts';
-import { cancelAutoMerge } from '../services/auto-merge.ts';
-import { removeFromTrain } from '../services/merge-trains.ts';
+import { cancelMerge } from '../services/auto-merge.ts';
 import { mergeRequestView } from '../services/merge-requests.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
@@ -60,13 +59,7 @@ export const mergeRequestMergeRoutes = [
     ...withRepository,
     status: 201,
     response: autoMergeCancelResult,
-    handler: async (ctx): Promise<AutoMergeCancelResult> => {
-      const user = ctx.actor.user!;
-      const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', ctx.mergeRequest.id).executeTakeFirst();
-      if (car) await removeFromTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mergeRequest, user);
-      else if (!(await cancelAutoMerge(ctx.db, ctx.project, ctx.mergeRequest, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
-      return { status: 'success' };
-    },
+    handler: (ctx) => cancelMerge({ db: ctx.db, dir: ctx.dir, project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, ctx.mergeRequest, ctx.actor.user!),
     present: (v) => v,
   }),
 ];

@@ -4,8 +4,8 @@ import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as events from '../services/resource-state-events.ts';
-import { presentResourceIterationEvents } from '../presenters/resource-iteration-events.ts';
+import * as events from '../services/resource-iteration-events.ts';
+import { presentResourceIterationEvent } from '../presenters/resource-iteration-events.ts';
 import { issueLoader } from './issues.ts';
 
 /** The platform's "Resource iteration events" of issues: who put an issue in or took it out of an iteration, and when. */
@@ -23,7 +23,8 @@ export const resourceIterationEventRoutes = [
     ...issueLoader,
     query: paginationQuery,
     response: z.array(resourceIterationEvent),
-    handler: async (ctx) => (await events.listIterationEvents(ctx.db, ctx.issue.id, pageRequest(ctx.query))).mapAsync((rows) => presentResourceIterationEvents(ctx.db, rows, ctx.baseUrl)),
+    handler: (ctx) => events.listIterationEvents(ctx.db, ctx.issue.id, pageRequest(ctx.query)),
+    present: (v, ctx) => presentResourceIterationEvent(v, ctx.baseUrl),
   }),
   defineRoute({
     method: 'get',
@@ -36,6 +37,7 @@ export const resourceIterationEventRoutes = [
     params: { ...issueLoader.params, resource_iteration_event_id: recordId('Resource iteration event') },
     with: issueLoader.with,
     response: resourceIterationEvent,
-    handler: async (ctx) => (await presentResourceIterationEvents(ctx.db, [await events.findIterationEvent(ctx.db, ctx.issue.id, ctx.params.resource_iteration_event_id)], ctx.baseUrl))[0],
+    handler: (ctx) => events.findIterationEvent(ctx.db, ctx.issue.id, ctx.params.resource_iteration_event_id),
+    present: (v, ctx) => presentResourceIterationEvent(v, ctx.baseUrl),
   }),
 ];

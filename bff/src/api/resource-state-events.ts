@@ -5,11 +5,13 @@ import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as events from '../services/resource-state-events.ts';
-import { presentResourceStateEvents } from '../presenters/resource-state-events.ts';
+import type { StateEventView } from '../services/resource-state-events.ts';
+import { presentResourceStateEvent } from '../presenters/resource-state-events.ts';
 import { issueLoader } from './issues.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
 
 const area = 'resource-state-events';
+const present = (v: StateEventView, ctx: { baseUrl: string }) => presentResourceStateEvent(v, ctx.baseUrl);
 const eventId = { resource_state_event_id: recordId('Resource state event') };
 
 export const resourceStateEventRoutes = [
@@ -24,7 +26,8 @@ export const resourceStateEventRoutes = [
     ...issueLoader,
     query: paginationQuery,
     response: z.array(resourceStateEvent),
-    handler: async (ctx) => (await events.listStateEvents(ctx.db, { issue_id: ctx.issue.id }, pageRequest(ctx.query))).mapAsync((rows) => presentResourceStateEvents(ctx.db, rows, ctx.baseUrl)),
+    handler: (ctx) => events.listStateEvents(ctx.db, { issue_id: ctx.issue.id }, pageRequest(ctx.query)),
+    present,
   }),
   defineRoute({
     method: 'get',
@@ -37,7 +40,8 @@ export const resourceStateEventRoutes = [
     params: { ...issueLoader.params, ...eventId },
     with: issueLoader.with,
     response: resourceStateEvent,
-    handler: async (ctx) => (await presentResourceStateEvents(ctx.db, [await events.findStateEvent(ctx.db, { issue_id: ctx.issue.id }, ctx.params.resource_state_event_id)], ctx.baseUrl))[0],
+    handler: (ctx) => events.findStateEvent(ctx.db, { issue_id: ctx.issue.id }, ctx.params.resource_state_event_id),
+    present,
   }),
   defineRoute({
     method: 'get',
@@ -50,7 +54,8 @@ export const resourceStateEventRoutes = [
     ...mergeRequestLoader,
     query: paginationQuery,
     response: z.array(resourceStateEvent),
-    handler: async (ctx) => (await events.listStateEvents(ctx.db, { merge_request_id: ctx.mergeRequest.id }, pageRequest(ctx.query))).mapAsync((rows) => presentResourceStateEvents(ctx.db, rows, ctx.baseUrl)),
+    handler: (ctx) => events.listStateEvents(ctx.db, { merge_request_id: ctx.mergeRequest.id }, pageRequest(ctx.query)),
+    present,
   }),
   defineRoute({
     method: 'get',
@@ -63,7 +68,7 @@ export const resourceStateEventRoutes = [
     params: { ...mergeRequestLoader.params, ...eventId },
     with: mergeRequestLoader.with,
     response: resourceStateEvent,
-    handler: async (ctx) =>
-      (await presentResourceStateEvents(ctx.db, [await events.findStateEvent(ctx.db, { merge_request_id: ctx.mergeRequest.id }, ctx.params.resource_state_event_id)], ctx.baseUrl))[0],
+    handler: (ctx) => events.findStateEvent(ctx.db, { merge_request_id: ctx.mergeRequest.id }, ctx.params.resource_state_event_id),
+    present,
   }),
 ];

@@ -1,21 +1,18 @@
-import type { Db } from '../db/index.ts';
-import type { ResourceStateEventRow } from '../db/schema.ts';
 import type { ResourceStateEvent } from '../../../shared/src/resource-state-events.ts';
-import { usersById } from '../services/work-items.ts';
+import type { StateEventView } from '../services/resource-state-events.ts';
 import { presentWorkItemUser } from './work-items.ts';
 
 /**
- * State events as the API shows them; a reopening shows as the state it led to (`opened`), as
- * the platform's entity does. The epics API reuses this with its own rows.
+ * A state event as the API shows it; a reopening shows as the state it led to (`opened`), as
+ * the platform's entity does.
  */
-export async function presentResourceStateEvents(db: Db, rows: ResourceStateEventRow[], baseUrl: string): Promise<ResourceStateEvent[]> {
-  const users = await usersById(db, rows.map((r) => r.user_id));
-  return rows.map((r) => ({
-    id: r.id,
-    user: r.user_id === null ? null : presentWorkItemUser(users.get(r.user_id) ?? null, baseUrl),
-    created_at: r.created_at,
-    resource_type: r.issue_id !== null ? 'Issue' : r.merge_request_id !== null ? 'MergeRequest' : 'Epic',
-    resource_id: r.issue_id ?? r.merge_request_id ?? r.epic_id ?? 0,
-    state: r.state === 'reopened' ? 'opened' : r.state,
-  }));
+export function presentResourceStateEvent({ event, user }: StateEventView, baseUrl: string): ResourceStateEvent {
+  return {
+    id: event.id,
+    user: event.user_id === null ? null : presentWorkItemUser(user, baseUrl),
+    created_at: event.created_at,
+    resource_type: event.issue_id !== null ? 'Issue' : event.merge_request_id !== null ? 'MergeRequest' : 'Epic',
+    resource_id: event.issue_id ?? event.merge_request_id ?? event.epic_id ?? 0,
+    state: event.state === 'reopened' ? 'opened' : event.state,
+  };
 }

@@ -11,6 +11,9 @@ import { DomainError } from './errors.ts';
 import { ensureRepository } from './repositories.ts';
 import { addSystemNote, mergeMergeRequest, PushRefused, type MergeCaller } from './merge-request-merge.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
+import { removeFromTrain } from './merge-trains.ts';
+import type { AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
+import type { GroupRow } from '../db/schema.ts';
 
 /**
  * Auto-merge outside merge trains (the platform's "merge when pipeline succeeds"): a merge asked
@@ -77,6 +80,17 @@ export async function cancelAutoMerge(db: Db, project: ProjectRow, mr: MergeRequ
     await addSystemNote(trx, project, mr, user, 'canceled the automatic merge');
   });
   return true;
+}
+
+/**
+ * The platform's cancel_merge_when_pipeline_succeeds: a merge request on a merge train leaves it (the cars behind are
+ * rebuilt); any other has its auto-merge taken back, or gets the platform's refusal when none was set.
+ */
+export async function cancelMerge(ctx: { db: Db; dir: string; project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, user: UserRow): Promise<AutoMergeCancelResult> {
+  const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', mr.id).executeTakeFirst();
+  if (car) await removeFromTrain(ctx, mr, user);
+  else if (!(await cancelAutoMerge(ctx.db, ctx.project, mr, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+  return { status: 'success' };
 }
 
 /** Gatehouse stops the auto-merge, with the reason as a system note by the user who set it. */

@@ -3,7 +3,7 @@ import type { IterationCadenceRow, IterationRow } from '../db/schema.ts';
 import { ITERATION_STATES } from '../../../shared/src/iterations.ts';
 import { nowIso } from '../util/time.ts';
 import { scheduleCadence } from './iteration-cadences.ts';
-import { recordIterationEvents } from './resource-state-events.ts';
+import { recordIterationEvents } from './resource-iteration-events.ts';
 
 /**
  * What the iterations job does on a day `on` (YYYY-MM-DD), as the platform's daily iteration

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
-import type { ResourceIterationEventRow, ResourceStateEventRow, ResourceStateEventsTable } from '../db/schema.ts';
+import type { ResourceStateEventRow, ResourceStateEventsTable, UserRow } from '../db/schema.ts';
+import { usersById } from './work-items.ts';
 import { notFound } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
@@ -57,35 +58,26 @@ export async function recordWeightEvent(trx: Db, user: { id: number } | null, is
 const ownerColumn = (owner: EventOwner) => ('issue_id' in owner ? 'issue_id' : 'merge_request_id' in owner ? 'merge_request_id' : 'epic_id') as 'issue_id' | 'merge_request_id' | 'epic_id';
 const ownerId = (owner: EventOwner) => ('issue_id' in owner ? owner.issue_id : 'merge_request_id' in owner ? owner.merge_request_id : owner.epic_id);
 
-/** The state events of one issue, merge request or epic, oldest first (the epics API reuses this). */
-export function listStateEvents(db: Db, owner: EventOwner, page: PageRequest): Promise<Page<ResourceStateEventRow>> {
-  const query = db.selectFrom('resource_state_events').selectAll().where(ownerColumn(owner), '=', ownerId(owner)).orderBy('created_at').orderBy('id');
-  return offsetPage(query, page);
+/** A state event with its user (null for Gatehouse's own, or a user since deleted). */
+export interface StateEventView {
+  event: ResourceStateEventRow;
+  user: UserRow | null;
 }
 
-/** One state event of that resource, or the platform's 404. */
-export async function findStateEvent(db: Db, owner: EventOwner, id: number): Promise<ResourceStateEventRow> {
+async function stateEventViews(db: Db, rows: ResourceStateEventRow[]): Promise<StateEventView[]> {
+  const users = await usersById(db, rows.map((r) => r.user_id));
+  return rows.map((event) => ({ event, user: event.user_id === null ? null : (users.get(event.user_id) ?? null) }));
+}
+
+/** The state events of one issue, merge request or epic, oldest first, with their users (the epics API reuses this). */
+export async function listStateEvents(db: Db, owner: EventOwner, page: PageRequest): Promise<Page<StateEventView>> {
+  const query = db.selectFrom('resource_state_events').selectAll().where(ownerColumn(owner), '=', ownerId(owner)).orderBy('created_at').orderBy('id');
+  return (await offsetPage(query, page)).mapAsync((rows) => stateEventViews(db, rows));
+}
+
+/** One state event of that resource with its user, or the platform's 404. */
+export async function findStateEvent(db: Db, owner: EventOwner, id: number): Promise<StateEventView> {
   const row = await db.selectFrom('resource_state_events').selectAll().where('id', '=', id).where(ownerColumn(owner), '=', ownerId(owner)).executeTakeFirst();
   if (!row) throw notFound('Resource state event');
-  return row;
-}
-
-/** Issues put in (`add`) or taken out of (`remove`) an iteration, one event each; `user` null for a roll-over. */
-export async function recordIterationEvents(trx: Db, user: { id: number } | null, issueIds: number[], iterationId: number, action: 'add' | 'remove', at = nowIso()): Promise<void> {
-  for (let i = 0; i < issueIds.length; i += 500) {
-    const part = issueIds.slice(i, i + 500);
-    await trx.insertInto('resource_iteration_events').values(part.map((issue_id) => ({ user_id: user?.id ?? null, issue_id, iteration_id: iterationId, action, created_at: at }))).execute();
-  }
-}
-
-/** The iteration events of one issue, oldest first. */
-export function listIterationEvents(db: Db, issueId: number, page: PageRequest): Promise<Page<ResourceIterationEventRow>> {
-  return offsetPage(db.selectFrom('resource_iteration_events').selectAll().where('issue_id', '=', issueId).orderBy('created_at').orderBy('id'), page);
-}
-
-/** One iteration event of that issue, or the platform's 404. */
-export async function findIterationEvent(db: Db, issueId: number, id: number): Promise<ResourceIterationEventRow> {
-  const row = await db.selectFrom('resource_iteration_events').selectAll().where('id', '=', id).where('issue_id', '=', issueId).executeTakeFirst();
-  if (!row) throw notFound('Resource iteration event');
-  return row;
+  return (await stateEventViews(db, [row]))[0];
 }
