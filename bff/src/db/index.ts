@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
+import { AuthChanges } from './auth-changes.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
@@ -45,8 +46,11 @@ export function openDb(opts: DbOptions): Db {
     // the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const statements = new PreparedStatements();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statements.preparing(pool) }) });
+    const changes = new AuthChanges(pgConnection(opts.databaseUrl));
+    changes.listen();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statements.preparing(pool, changes) }) });
     schemaChanged.set(db, () => statements.forgetAll());
+    authChanges.set(db, changes);
     return db;
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -167,17 +171,30 @@ class PreparedStatements {
     this.#generation++;
   }
 
-  preparing(pool: pg.Pool): PostgresPool {
-    return { connect: async () => this.#wrap(await pool.connect()), end: () => pool.end() };
+  /** The pool as Kysely uses it; every statement that returns is told to `changes`, which closes with the pool. */
+  preparing(pool: pg.Pool, changes: AuthChanges): PostgresPool {
+    return {
+      connect: async () => this.#wrap(await pool.connect(), changes),
+      end: async () => {
+        await changes.close();
+        await pool.end();
+      },
+    };
   }
 
-  #wrap(client: pg.PoolClient): PostgresPoolClient {
+  #wrap(client: pg.PoolClient, changes: AuthChanges): PostgresPoolClient {
     let state = this.#byClient.get(client);
     if (!state) {
       const names = new Map<string, string>();
+      const done = (text: string) => () => changes.statementDone(client, text);
       // Kysely passes SQL text and parameters (a cursor only for streaming, which Gatehouse does not use).
-      const query = (sql: string | pg.Submittable, parameters: readonly unknown[]) =>
-        typeof sql === 'string' ? client.query(this.#config(client, sql, parameters)) : client.query(sql);
+      const query = (sql: string | pg.Submittable, parameters: readonly unknown[]) => {
+        if (typeof sql !== 'string') return client.query(sql);
+        const result = client.query(this.#config(client, sql, parameters));
+        // A failed statement counts too: its transaction may have written before it.
+        void result.then(done(sql), done(sql));
+        return result;
+      };
       const wrapped = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
       state = { generation: this.#generation, names, wrapped };
       this.#byClient.set(client, state);
@@ -203,6 +220,10 @@ class PreparedStatements {
     return { name, text, values };
   }
 }
+
+/** What this process hears of changes to users and access tokens (PostgreSQL only: SQLite keeps no token lookups). */
+const authChanges = new WeakMap<Db, AuthChanges>();
+export const authChangesOf = (db: Db): AuthChanges | undefined => authChanges.get(db);
 
 /** What openDb registered to run once migrations changed the schema. */
 const schemaChanged = new WeakMap<Db, () => void>();

@@ -1,4 +1,4 @@
-import { prepared, type Db } from '../db/index.ts';
+import { authChangesOf, prepared, type Db } from '../db/index.ts';
 import type { TokenRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { safeEqual, tokenDigest } from '../auth/secrets.ts';
@@ -37,20 +37,56 @@ const tokenWithUser = prepared((db, v: { digest: string }) =>
 
 /**
  * Resolves a plaintext access token to its actor, or says why it cannot be used. One query
- * reads the token with its user: this runs on every API call made with a token.
+ * reads the token with its user: this runs on every API call made with a token. On
+ * PostgreSQL, where that query is a round trip, the lookups found are kept while the
+ * database's change notices say they still hold (see lookups below).
  */
 export async function actorForToken(db: Db, plaintext: string): Promise<Actor | TokenProblem> {
   const digest = tokenDigest(plaintext);
-  const [row] = await tokenWithUser(db, { digest });
-  if (!row) return 'unknown';
-  const { user, token } = split(row);
+  const found = await lookup(db, digest);
+  if (!found) return 'unknown';
+  const { user, token } = found;
   // The lookup is by digest; comparing the digests again in constant time costs nothing.
   if (!safeEqual(token.token_digest, digest)) return 'unknown';
   if (token.revoked) return 'revoked';
   if (token.expires_at !== null && token.expires_at <= today()) return 'expired';
   if (user.state !== 'active') return 'user_blocked';
-  await touchToken(db, token.id, token.last_used_at);
-  return { user, via: 'token', token, scopes: json<string[]>(token.scopes, []) };
+  await touchToken(db, token);
+  return { user, via: 'token', token, scopes: found.scopes };
+}
+
+interface Lookup {
+  user: UserRow;
+  token: TokenRow;
+  scopes: string[];
+}
+
+/**
+ * Token lookups kept by digest, per database, with the change generation they were read
+ * under (db/auth-changes.ts): one is used only while no change to a user or a token has been
+ * heard since, and kept only when none was heard while it was read. At most MAX_KEPT, the
+ * oldest going first; none on SQLite, whose lookup costs less than keeping it would.
+ */
+const lookups = new WeakMap<Db, Map<string, { lookup: Lookup; generation: number }>>();
+const MAX_KEPT = 10_000;
+
+async function lookup(db: Db, digest: string): Promise<Lookup | undefined> {
+  const changes = authChangesOf(db);
+  const kept = changes?.live ? lookups.get(db)?.get(digest) : undefined;
+  if (kept && kept.generation === changes!.generation) return kept.lookup;
+  const generation = changes?.generation;
+  const [row] = await tokenWithUser(db, { digest });
+  if (!row) return undefined;
+  const { user, token } = split(row);
+  const found: Lookup = { user: Object.freeze(user), token, scopes: Object.freeze(json<string[]>(token.scopes, [])) as string[] };
+  if (changes?.live && changes.generation === generation) {
+    let map = lookups.get(db);
+    if (!map) lookups.set(db, (map = new Map()));
+    map.delete(digest);
+    if (map.size >= MAX_KEPT) map.delete(map.keys().next().value!);
+    map.set(digest, { lookup: found, generation: generation! });
+  }
+  return found;
 }
 
 /**
@@ -71,9 +107,13 @@ function compileSplit(keys: string[]) {
   return { width: keys.length, fn: new Function('r', `return { user: { ${user.join(', ')} }, token: { ${token.join(', ')} } };`) as (row: object) => unknown };
 }
 
-/** last_used_at is kept to the minute: one write per token per minute at most. */
-async function touchToken(db: Db, id: number, lastUsedAt: string | null): Promise<void> {
+/**
+ * last_used_at is kept to the minute: one write per token per minute at most. A kept lookup's
+ * token learns the new time too (this write sends no change notice: it changes no decision).
+ */
+async function touchToken(db: Db, token: TokenRow): Promise<void> {
   const now = nowIso();
-  if (lastUsedAt && Date.parse(now) - Date.parse(lastUsedAt) < 60_000) return;
-  await db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+  if (token.last_used_at && Date.parse(now) - Date.parse(token.last_used_at) < 60_000) return;
+  token.last_used_at = now;
+  await db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', token.id).execute();
 }

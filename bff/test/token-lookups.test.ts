@@ -1,0 +1,149 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
+import { authChangesOf, openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { actorForToken } from '../src/services/authentication.ts';
+
+/**
+ * What a token may do is decided anew after every change to it or its user, on every instance
+ * of an installation, although on PostgreSQL each instance keeps the lookups it made (a round
+ * trip on every API call otherwise): two real server processes on one database, the change
+ * made through one, the token used through both.
+ */
+const ROOT = `lookups-root-token-${crypto.randomBytes(6).toString('hex')}`;
+let installation: SharedInstallation;
+let a: Instance;
+let b: Instance;
+
+async function call(instance: Instance, method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`${instance.url}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A user with a token (api scope), used on both instances so that each keeps its lookup. */
+async function userWithToken(name: string) {
+  const user = (await call(a, 'POST', '/users', ROOT, { email: `${name}@example.com`, username: name, name, password: 'lookup-password-1', skip_confirmation: true })).body;
+  const token = (await call(a, 'POST', `/users/${user.id}/personal_access_tokens`, ROOT, { name: 'ci', scopes: ['api'] })).body;
+  for (const instance of [a, b, a, b]) assert.equal((await call(instance, 'GET', '/user', token.token)).status, 200);
+  return { user, token };
+}
+
+/** How long the instance took to answer `status` for the token, polling; fails after 2 s. */
+async function until(instance: Instance, token: string, check: (r: { status: number; body: { is_admin?: boolean } }) => boolean): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 2000) {
+    if (check(await call(instance, 'GET', '/user', token))) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail('the other instance still answered from what it knew before the change');
+}
+
+before(async () => {
+  installation = await sharedInstallation('token-lookups', ROOT);
+  a = await installation.start();
+  b = await installation.start();
+});
+after(() => installation.close());
+
+describe('a token changed through one instance', () => {
+  it('is refused at once by that instance, and by the other as soon as it hears of it, once revoked', async () => {
+    const { token } = await userWithToken('revoked-one');
+    assert.equal((await call(a, 'DELETE', `/personal_access_tokens/${token.id}`, ROOT)).status, 204);
+    assert.equal((await call(a, 'GET', '/user', token.token)).status, 401);
+    const ms = await until(b, token.token, (r) => r.status === 401);
+    assert.ok(ms < 2000);
+  });
+
+  it('is refused once its user is blocked, and its user shows as administrator once made one', async () => {
+    const { user, token } = await userWithToken('blocked-one');
+    assert.equal((await call(a, 'PUT', `/users/${user.id}`, ROOT, { admin: true })).status, 200);
+    assert.equal((await call(a, 'GET', '/user', token.token)).body.is_admin, true);
+    await until(b, token.token, (r) => r.body.is_admin === true);
+    assert.equal((await call(a, 'POST', `/users/${user.id}/block`, ROOT)).status, 201);
+    assert.equal((await call(a, 'GET', '/user', token.token)).status, 401);
+    await until(b, token.token, (r) => r.status === 401);
+  });
+
+  it('is refused once rotated, the new one taken', async () => {
+    const { token } = await userWithToken('rotated-one');
+    const rotated = await call(b, 'POST', `/personal_access_tokens/${token.id}/rotate`, ROOT);
+    assert.equal(rotated.status, 200);
+    assert.equal((await call(b, 'GET', '/user', token.token)).status, 401);
+    await until(a, token.token, (r) => r.status === 401);
+    assert.equal((await call(a, 'GET', '/user', rotated.body.token)).status, 200);
+  });
+});
+
+describe('the lookups an instance keeps on PostgreSQL', { skip: process.env.GATEHOUSE_TEST_PG ? false : 'SQLite keeps no lookups' }, () => {
+  let db: Db;
+  let raw: pg.Client;
+  let plaintext: string;
+  let tokenId: number;
+  before(async () => {
+    db = openDb({ databaseUrl: installation.databaseUrl });
+    raw = new pg.Client(pgConnection(installation.databaseUrl!));
+    await raw.connect();
+    const made = await userWithToken('kept-one');
+    plaintext = made.token.token;
+    tokenId = made.token.id;
+    const started = performance.now();
+    while (!authChangesOf(db)!.live && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
+  });
+  after(async () => {
+    await raw.end();
+    await db.destroy();
+  });
+
+  it('are kept: a change that sends no notice is not seen until one comes', async () => {
+    assert.equal(typeof (await actorForToken(db, plaintext)), 'object');
+    // As an operator's script with triggers off (a replica's role): the row changes, no notice is sent.
+    await raw.query('set session_replication_role = replica');
+    await raw.query('update personal_access_tokens set revoked = 1 where id = $1', [tokenId]);
+    await raw.query('set session_replication_role = default');
+    assert.equal(typeof (await actorForToken(db, plaintext)), 'object', 'the kept lookup answers');
+    await raw.query('notify gatehouse_auth');
+    const started = performance.now();
+    let result = await actorForToken(db, plaintext);
+    while (result !== 'revoked' && performance.now() - started < 2000) {
+      await new Promise((r) => setTimeout(r, 5));
+      result = await actorForToken(db, plaintext);
+    }
+    assert.equal(result, 'revoked');
+  });
+
+  it('a write of this process counts the moment it returns', async () => {
+    await raw.query('update personal_access_tokens set revoked = 0 where id = $1', [tokenId]);
+    let result = await actorForToken(db, plaintext);
+    for (let i = 0; i < 200 && typeof result !== 'object'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      result = await actorForToken(db, plaintext);
+    }
+    assert.equal(typeof result, 'object');
+    await db.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', tokenId).execute();
+    assert.equal(await actorForToken(db, plaintext), 'revoked');
+  });
+
+  it('the triggers send a notice for a change that matters, none for a mark of use', async () => {
+    const heard: string[] = [];
+    raw.on('notification', (n) => heard.push(n.payload ?? ''));
+    await raw.query('listen gatehouse_auth');
+    await raw.query("update personal_access_tokens set last_used_at = '2026-01-01T00:00:00.000Z' where id = $1", [tokenId]);
+    await raw.query("update users set last_sign_in_at = '2026-01-01T00:00:00.000Z' where username = 'kept-one'");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(heard, []);
+    await raw.query("update personal_access_tokens set name = 'renamed' where id = $1", [tokenId]);
+    await raw.query("update users set name = 'Renamed' where username = 'kept-one'");
+    await raw.query('delete from personal_access_tokens where id = $1', [tokenId]);
+    const started = performance.now();
+    while (heard.length < 3 && performance.now() - started < 2000) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(heard, ['personal_access_tokens', 'users', 'personal_access_tokens']);
+    assert.equal(await actorForToken(db, plaintext), 'unknown');
+  });
+});
