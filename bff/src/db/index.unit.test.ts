@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { openDb, prepared, rowBuilder } from './index.ts';
+import { openDb, plannedOnce, prepared, rowBuilder } from './index.ts';
 
 describe('SQLite rows built from raw arrays', () => {
   it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
@@ -44,5 +44,26 @@ describe('prepared()', () => {
       assert.deepEqual(await named(db, { name: rowsOf[0], flag: 0 }), []);
       await db.destroy();
     }
+  });
+});
+
+describe('SQLite statements with a bound LIMIT or OFFSET', () => {
+  it('take them as expressions, so that binding a page does not make SQLite plan the statement again', () => {
+    assert.equal(
+      plannedOnce('select "id" from "t" where "id" in (select "id" from "u" limit ?) order by "id" limit ? offset ?'),
+      'select "id" from "t" where "id" in (select "id" from "u" limit (?) + 0) order by "id" limit (?) + 0 offset (?) + 0',
+    );
+    assert.equal(plannedOnce('select 1 limit 1'), 'select 1 limit 1');
+  });
+
+  it('return the same pages as before, a negative limit still meaning no limit', async () => {
+    const db = openDb({ sqliteFile: ':memory:' }) as unknown as Kysely<{ t: { id: number } }>;
+    await sql`create table t (id integer primary key)`.execute(db);
+    for (let i = 1; i <= 7; i++) await sql`insert into t (id) values (${i})`.execute(db);
+    const page = (limit: number, offset: number) => db.selectFrom('t').select('id').orderBy('id').limit(limit).offset(offset).execute();
+    assert.deepEqual((await page(3, 0)).map((r) => r.id), [1, 2, 3]);
+    assert.deepEqual((await page(3, 6)).map((r) => r.id), [7]);
+    assert.deepEqual((await page(-1, 5)).map((r) => r.id), [6, 7]);
+    await db.destroy();
   });
 });
