@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
+import { parseQuery } from './http/query-string.ts';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -273,7 +274,8 @@ export function createServer(deps: AppDeps): http.Server {
 function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   app.response.json = sendJson;
   app.disable('x-powered-by');
-  app.set('query parser', 'extended');
+  // qs's reading (Express's "extended" parser), brackets and all; plain pairs read faster.
+  app.set('query parser', parseQuery);
   cacheQuery(app);
   app.set('etag', false);
 

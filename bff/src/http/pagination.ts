@@ -3,22 +3,30 @@ import type { Page } from '../db/pagination.ts';
 
 /**
  * The URLs of other pages of this request: its own URL with `page`/`per_page` set (as
- * URLSearchParams.set does: in place, or appended) and credential parameters removed. The
- * request URL is parsed once for the up to four links of a page.
+ * URLSearchParams.set does: in place of the first, the others dropped, or appended) and
+ * credential parameters removed. The request URL is parsed and its pairs encoded once for the
+ * up to four links of a page.
  */
 function pageUrls(baseUrl: string, req: Request): (params: Record<string, string | number>) => string {
   const url = new URL(req.originalUrl, baseUrl);
-  for (const secret of ['private_token', 'access_token']) url.searchParams.delete(secret);
-  // A copy: clearing the URL's search below empties its own searchParams.
-  const query = new URLSearchParams(url.searchParams);
+  const pairs = [...url.searchParams].filter(([k]) => k !== 'private_token' && k !== 'access_token').map(([k, v]) => ({ key: k, text: new URLSearchParams([[k, v]]).toString() }));
   const hash = url.hash;
   url.search = '';
   url.hash = '';
   const path = url.href;
   return (params) => {
-    const search = new URLSearchParams(query);
-    for (const [k, v] of Object.entries(params)) search.set(k, String(v));
-    return `${path}?${search.toString()}${hash}`;
+    const set = new Map(Object.entries(params).map(([k, v]) => [k, new URLSearchParams([[k, String(v)]]).toString()]));
+    const out: string[] = [];
+    for (const { key, text } of pairs) {
+      const replaced = set.get(key);
+      if (replaced === undefined) out.push(text);
+      else if (replaced !== '') {
+        out.push(replaced);
+        set.set(key, '');
+      }
+    }
+    for (const text of set.values()) if (text !== '') out.push(text);
+    return `${path}?${out.join('&')}${hash}`;
   };
 }
 

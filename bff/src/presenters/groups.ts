@@ -29,6 +29,27 @@ function statistics(size: number) {
 }
 
 /** An item of GET /groups: every field named, nothing spread from the row. */
+/**
+ * Nearly every group stores the same defaults text: each distinct text is parsed once and the
+ * (frozen) value shared by the answers that show it, a list of 100 groups parsing it once.
+ */
+const parsedDefaults = new Map<string, GroupListItem['default_branch_protection_defaults']>();
+function protectionDefaults(text: string | null): GroupListItem['default_branch_protection_defaults'] {
+  if (!text) return DEFAULT_BRANCH_PROTECTION_DEFAULTS;
+  let value = parsedDefaults.get(text);
+  if (value === undefined) {
+    value = deepFreeze(json(text, DEFAULT_BRANCH_PROTECTION_DEFAULTS));
+    if (parsedDefaults.size >= 256) parsedDefaults.clear();
+    parsedDefaults.set(text, value);
+  }
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') for (const v of Object.values(Object.freeze(value))) deepFreeze(v);
+  return value;
+}
+
 export function presentGroupListItem(g: GroupListRow, baseUrl: string, extras: GroupExtras = {}): GroupListItem {
   const item: GroupListItem = {
     id: g.id,
@@ -51,7 +72,7 @@ export function presentGroupListItem(g: GroupListRow, baseUrl: string, extras: G
     lock_math_rendering_limits_enabled: bool(g.lock_math_rendering_limits_enabled),
     default_branch: g.default_branch,
     default_branch_protection: g.default_branch_protection,
-    default_branch_protection_defaults: json(g.default_branch_protection_defaults, DEFAULT_BRANCH_PROTECTION_DEFAULTS),
+    default_branch_protection_defaults: protectionDefaults(g.default_branch_protection_defaults),
     avatar_url: groupAvatarUrl(baseUrl, g),
     request_access_enabled: bool(g.request_access_enabled),
     repository_storage: g.repository_storage,
