@@ -7,6 +7,9 @@ import path from 'node:path';
  * (loose under refs/heads, or in packed-refs). A project whose repository was never made is empty.
  */
 export function repositoryIsEmpty(dir: string): boolean {
+  // Asked without throwing: a missing file as an exception costs more than all the rest (a
+  // hundred projects without repositories took 4 ms).
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return true;
   return !(hasLooseRef(path.join(dir, 'refs', 'heads')) || packedBranch(path.join(dir, 'packed-refs')));
 }
 
@@ -21,6 +24,7 @@ function hasLooseRef(folder: string): boolean {
 }
 
 function packedBranch(file: string): boolean {
+  if (!fs.statSync(file, { throwIfNoEntry: false })) return false;
   try {
     return fs.readFileSync(file, 'utf8').includes(' refs/heads/');
   } catch {
