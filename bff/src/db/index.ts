@@ -199,7 +199,7 @@ class PreparedStatements {
       // Kysely passes SQL text and parameters (a cursor only for streaming, which Gatehouse does not use).
       const query = (sql: string | pg.Submittable, parameters: readonly unknown[]) => {
         if (typeof sql !== 'string') return client.query(sql);
-        const result = client.query(this.#config(client, sql, parameters));
+        const result = client.query({ ...this.#config(client, sql, parameters), rowMode: 'array' }).then(asObjects);
         // A failed statement counts too: its transaction may have written before it.
         void result.then(done(sql), done(sql));
         return result;
@@ -228,6 +228,29 @@ class PreparedStatements {
     }
     return { name, text, values };
   }
+}
+
+/**
+ * pg builds each row by spreading a null-prototype object of every column name, then setting
+ * them one by one (a dictionary-mode object, slow for the wide rows of groups and projects);
+ * rows are read as arrays and built by the same compiled object literal as SQLite's (rowBuilder:
+ * keys in column order, a name selected twice keeping its last value, as pg's own rows).
+ */
+const buildersByColumns = new Map<string, (values: unknown[]) => Row>();
+function asObjects<R extends pg.QueryResult | pg.QueryResult[]>(result: R): R {
+  for (const r of Array.isArray(result) ? result : [result]) {
+    if (!r.fields?.length) continue;
+    const names = r.fields.map((f: pg.FieldDef) => f.name);
+    const key = names.join('\u0000');
+    let build = buildersByColumns.get(key);
+    if (!build) {
+      build = rowBuilder(names);
+      if (buildersByColumns.size >= 1000) buildersByColumns.clear();
+      buildersByColumns.set(key, build);
+    }
+    r.rows = (r.rows as unknown[][]).map(build);
+  }
+  return result;
 }
 
 /** What this process hears of changes to users and access tokens (PostgreSQL only: SQLite keeps no token lookups). */
