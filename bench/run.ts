@@ -20,8 +20,13 @@
  * crashes. A target whose sanity request does not answer 200 is printed as an error line.
  *
  * Environment:
- *   BENCH_SECONDS         measured seconds per target (default 10)
- *   BENCH_WARMUP_SECONDS  warm-up seconds per target, not measured (default 2)
+ *   BENCH_SECONDS         measured seconds per target and round (default 4)
+ *   BENCH_ROUNDS          rounds (default 3): each round measures bare Express, then the target
+ *                         on SQLite, then on PostgreSQL, one after the other, every server up
+ *                         for the whole run; the figures printed are each one's median over the
+ *                         rounds, so that the machine drifting (other work, its clock) moves
+ *                         a target and the reference it is compared with alike
+ *   BENCH_WARMUP_SECONDS  warm-up seconds per measurement, not measured (default 1)
  *   BENCH_CONNECTIONS     concurrent connections (default 10)
  *   BENCH_PG              admin connection URL of a PostgreSQL server, e.g.
  *                         postgresql:///postgres?host=/var/run/postgresql; when set, the
@@ -89,8 +94,9 @@ import {
   withTempDir,
 } from './lib.ts';
 
-const SECONDS = envNumber('BENCH_SECONDS', 10, 1);
-const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2, 0);
+const SECONDS = envNumber('BENCH_SECONDS', 4, 1);
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 3, 1));
+const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 10, 1));
 const PG_ADMIN = process.env.BENCH_PG?.trim() || undefined;
 
@@ -126,6 +132,8 @@ interface Row {
   load?: number;
   /** Set when the target could not be measured. */
   error?: string;
+  /** Bare Express measured in the same rounds, what the ratios compare this target with. */
+  reference?: Row;
 }
 
 /** Latencies are collected from autocannon's per-response event: its own histogram rounds to whole milliseconds. */
@@ -152,7 +160,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 /** CPU seconds spent by the server under test so far (undefined without /proc). */
 type CpuClock = () => number | undefined;
 
-async function measure(section: string, baseUrl: string, target: Target, cpu: CpuClock): Promise<Row> {
+async function measure(section: string, baseUrl: string, target: Target, cpu: CpuClock, quiet = false): Promise<Row> {
   const url = baseUrl + target.path;
   const headers: Record<string, string> = target.token ? { 'PRIVATE-TOKEN': target.token } : {};
   const row: Row = { section, label: target.label, path: target.path };
@@ -167,7 +175,7 @@ async function measure(section: string, baseUrl: string, target: Target, cpu: Cp
       return row;
     }
     const note = target.describe ? target.describe(JSON.parse(text), res.headers) : '';
-    console.log(`  ${section.padEnd(8)} ${target.label}: 200, ${formatBytes(row.bodyBytes)}${note ? `, ${note}` : ''}`);
+    if (!quiet) console.log(`  ${section.padEnd(8)} ${target.label}: 200, ${formatBytes(row.bodyBytes)}${note ? `, ${note}` : ''}`);
   } catch (err) {
     row.error = `sanity check failed: ${err instanceof Error ? err.message : String(err)}`;
     return row;
@@ -277,31 +285,102 @@ function gatehouseTargets(info: ChildReady, memberToken: string | undefined): Ta
 
 const selected = (t: Target) => selectedLabel(t.label);
 
-async function runGatehouse(section: string, env: Record<string, string>): Promise<Row[]> {
+interface Server {
+  section: string;
+  url: string;
+  cpu: CpuClock;
+  targets: Target[];
+  stop(): Promise<void>;
+}
+
+/** Gatehouse seeded in a child process of its own, with its member user and its targets. */
+async function startGatehouse(section: string, env: Record<string, string>): Promise<Server> {
   console.log(`\n${section}: starting Gatehouse and seeding 1,000 subgroups × 10 projects (+ a 100-project group) through the services…`);
   const child = await startChild<ChildReady>('server-child.ts', [], { ...env, BENCH_ROOT_TOKEN: ROOT_TOKEN }, 600_000);
-  const rows: Row[] = [];
+  const info = child.info;
+  console.log(
+    `  seeded ${info.groups.toLocaleString('en')} groups and ${info.projects.toLocaleString('en')} projects in ${(info.seedMs / 1000).toFixed(1)} s ` +
+      `(top-level id ${info.topId}, subgroup id ${info.subId}, wide id ${info.wideId})`,
+  );
+  let memberToken: string | undefined;
   try {
-    const info = child.info;
-    console.log(
-      `  seeded ${info.groups.toLocaleString('en')} groups and ${info.projects.toLocaleString('en')} projects in ${(info.seedMs / 1000).toFixed(1)} s ` +
-        `(top-level id ${info.topId}, subgroup id ${info.subId}, wide id ${info.wideId})`,
-    );
-    let memberToken: string | undefined;
-    try {
-      memberToken = await createMember(info.url, info.topId);
-    } catch (err) {
-      console.log(`  ERROR creating the member user: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    for (const target of gatehouseTargets(info, memberToken).filter(selected)) {
-      const row = await measure(section, info.url, target, serverCpu(child.pid, env.DATABASE_URL));
-      if (row.error) console.log(`  ${section.padEnd(8)} ${target.label}: ERROR ${row.error}`);
-      rows.push(row);
-    }
-  } finally {
-    await child.stop();
+    memberToken = await createMember(info.url, info.topId);
+  } catch (err) {
+    console.log(`  ERROR creating the member user: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return rows;
+  return { section, url: info.url, cpu: serverCpu(child.pid, env.DATABASE_URL), targets: gatehouseTargets(info, memberToken).filter(selected), stop: () => child.stop() };
+}
+
+async function startBaseline(kind: 'http' | 'express', label: string): Promise<Server> {
+  const child = await startChild<{ url: string }>('bare-child.ts', [kind], {}, 60_000);
+  const target: Target = {
+    label,
+    path: '/',
+    describe: (body) => {
+      if ((body as { id?: number }).id !== 1) throw new Error('unexpected body');
+      return 'small JSON object';
+    },
+  };
+  return { section: 'baseline', url: child.info.url, cpu: serverCpu(child.pid), targets: [target], stop: () => child.stop() };
+}
+
+const median = (values: (number | undefined)[]): number | undefined => {
+  const known = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  return known.length ? known[Math.floor((known.length - 1) / 2)] : undefined;
+};
+
+/** One row of a target's rounds: each figure the median of its rounds, errors summed, the first error kept. */
+function medianRow(rounds: Row[]): Row {
+  const measured = rounds.filter((r) => r.reqPerSec !== undefined);
+  const first = rounds[0];
+  return {
+    ...first,
+    reqPerSec: median(measured.map((r) => r.reqPerSec)),
+    cpuUsPerReq: median(measured.map((r) => r.cpuUsPerReq)),
+    p50: median(measured.map((r) => r.p50)),
+    p90: median(measured.map((r) => r.p90)),
+    p99: median(measured.map((r) => r.p99)),
+    errors: rounds.reduce((n, r) => n + (r.errors ?? 0), 0),
+    non2xx: rounds.reduce((n, r) => n + (r.non2xx ?? 0), 0),
+    load: Math.max(...rounds.map((r) => r.load ?? 0)),
+    error: rounds.find((r) => r.error)?.error,
+  };
+}
+
+/**
+ * Every server up at once; for each target, ROUNDS rounds of bare Express, then the target on
+ * each engine. A target's ratios compare it with the Express rounds measured between its own.
+ */
+async function runReads(gatehouses: Server[]): Promise<Row[]> {
+  const http = await startBaseline('http', 'bare node:http');
+  const express = await startBaseline('express', 'bare Express');
+  try {
+    const baselineRounds: Row[] = [];
+    for (let r = 0; r < ROUNDS; r++) baselineRounds.push(await measure('baseline', http.url, http.targets[0], http.cpu, r > 0));
+    const expressAll: Row[] = [];
+    const rows: Row[] = [];
+    const labels = gatehouses[0]?.targets.map((t) => t.label) ?? [];
+    for (const label of labels) {
+      const expressRounds: Row[] = [];
+      const perEngine = new Map<Server, Row[]>(gatehouses.map((g) => [g, []]));
+      for (let r = 0; r < ROUNDS; r++) {
+        expressRounds.push(await measure('baseline', express.url, express.targets[0], express.cpu, expressAll.length + r > 0));
+        for (const g of gatehouses) {
+          const target = g.targets.find((t) => t.label === label)!;
+          const row = await measure(g.section, g.url, target, g.cpu, r > 0);
+          perEngine.get(g)!.push(row);
+          if (row.error && r === 0) console.log(`  ${g.section.padEnd(8)} ${label}: ERROR ${row.error}`);
+        }
+      }
+      expressAll.push(...expressRounds);
+      const reference = medianRow(expressRounds);
+      for (const g of gatehouses) rows.push({ ...medianRow(perEngine.get(g)!), reference });
+    }
+    return [medianRow(baselineRounds), ...(expressAll.length ? [medianRow(expressAll)] : []), ...rows];
+  } finally {
+    await http.stop();
+    await express.stop();
+  }
 }
 
 /**
@@ -317,24 +396,6 @@ function serverCpu(pid: number, databaseUrl?: string): CpuClock {
     const backends = postgresCpuSeconds(database);
     return backends === undefined ? undefined : own + backends;
   };
-}
-
-async function runBaseline(kind: 'http' | 'express', label: string): Promise<Row> {
-  const child = await startChild<{ url: string }>('bare-child.ts', [kind], {}, 60_000);
-  try {
-    const row = await measure('baseline', child.info.url, {
-      label,
-      path: '/',
-      describe: (body) => {
-        if ((body as { id?: number }).id !== 1) throw new Error('unexpected body');
-        return 'small JSON object';
-      },
-    }, serverCpu(child.pid));
-    if (row.error) console.log(`  baseline ${label}: ERROR ${row.error}`);
-    return row;
-  } finally {
-    await child.stop();
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -388,7 +449,9 @@ function printRatios(rows: Row[]): void {
     if (http && express && shown(express, http)) console.log(`  bare Express reaches ${shown(express, http)}× bare node:http`);
     for (const r of rows) {
       if (r.section === 'baseline' || r.reqPerSec === undefined) continue;
-      const parts = [express && shown(r, express) ? `${shown(r, express)}× bare Express` : undefined, http && shown(r, http) ? `${shown(r, http)}× bare node:http` : undefined].filter(Boolean);
+      // Against the Express rounds measured between this target's own.
+      const ref = r.reference ?? express;
+      const parts = [ref && shown(r, ref) ? `${shown(r, ref)}× bare Express` : undefined, http && shown(r, http) ? `${shown(r, http)}× bare node:http` : undefined].filter(Boolean);
       if (parts.length) console.log(`  [${r.section}] ${r.label} reaches ${parts[0]}${parts[1] ? ` (${parts[1]})` : ''}`);
     }
     const pgRows = rows.filter((r) => r.section === 'postgres' && r.reqPerSec !== undefined);
@@ -409,7 +472,7 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   console.log('Gatehouse benchmark');
   console.log(`  node ${process.version}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ''}, ${os.platform()} ${os.release()}`);
-  console.log(`  ${SECONDS} s measured + ${WARMUP_SECONDS} s warm-up per target, ${CONNECTIONS} connections, keep-alive, no pipelining`);
+  console.log(`  ${ROUNDS} rounds of ${SECONDS} s measured + ${WARMUP_SECONDS} s warm-up per target, ${CONNECTIONS} connections, keep-alive, no pipelining`);
   console.log('  load generator: autocannon in this process; each server in its own child process');
   if (ONLY.length) console.log(`  BENCH_ONLY: ${ONLY.join(', ')}`);
   console.log(`  load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -421,18 +484,28 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let pgNote: string | undefined;
   if (groupTargetsSelected) {
-    console.log('\nbaselines: GET / returning {"id":1,"name":"bench"}');
-    rows.push(await runBaseline('http', 'bare node:http'));
-    rows.push(await runBaseline('express', 'bare Express'));
-
-    rows.push(...(await withTempDir((dir) => runGatehouse('sqlite', { BENCH_DATA_DIR: dir }))));
-
-    if (PG_ADMIN) {
-      const pgRows = await withTempDir((dir) => withPgDatabase(PG_ADMIN, (url) => runGatehouse('postgres', { BENCH_DATA_DIR: dir, DATABASE_URL: url })));
-      rows.push(...pgRows);
-    } else {
-      pgNote = 'PostgreSQL: skipped (set BENCH_PG to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql, to also run on a throwaway database).';
-    }
+    const withEngines = (fn: (servers: Server[]) => Promise<Row[]>) =>
+      withTempDir(async (sqliteDir) => {
+        const sqlite = await startGatehouse('sqlite', { BENCH_DATA_DIR: sqliteDir });
+        try {
+          if (!PG_ADMIN) return await fn([sqlite]);
+          return await withTempDir((pgDir) =>
+            withPgDatabase(PG_ADMIN, async (url) => {
+              const postgres = await startGatehouse('postgres', { BENCH_DATA_DIR: pgDir, DATABASE_URL: url });
+              try {
+                return await fn([sqlite, postgres]);
+              } finally {
+                await postgres.stop();
+              }
+            }),
+          );
+        } finally {
+          await sqlite.stop();
+        }
+      });
+    console.log(`\nbaselines: GET / returning {"id":1,"name":"bench"}; ${ROUNDS} rounds of each target, bare Express measured in each`);
+    rows.push(...(await withEngines(runReads)));
+    if (!PG_ADMIN) pgNote = 'PostgreSQL: skipped (set BENCH_PG to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql, to also run on a throwaway database).';
   }
 
   let deliveries: DeliveryReport | undefined;
@@ -446,7 +519,7 @@ async function main(): Promise<void> {
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
 
   if (groupTargetsSelected) {
-    console.log(`\nResults (${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses)\n`);
+    console.log(`\nResults (median of ${ROUNDS} rounds of ${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses; bare Express: all its rounds)\n`);
     printTable(rows);
     printRatios(rows);
     if (pgNote) console.log(`\n${pgNote}`);
