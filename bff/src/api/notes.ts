@@ -8,7 +8,6 @@ import { canProject } from '../policies/index.ts';
 import * as notes from '../services/notes.ts';
 import { forbidden, notFound } from '../services/errors.ts';
 import { presentNote } from '../presenters/notes.ts';
-import { usersById } from '../services/work-items.ts';
 import { fireNoteHook, type NoteTarget } from '../services/work-item-hook-payloads.ts';
 import { findIssueByIid } from '../services/issues.ts';
 import { findMergeRequestByIid } from '../services/merge-requests.ts';
@@ -75,12 +74,6 @@ const KINDS = {
 /** Internal notes are for Reporters and up (and administrators). */
 const internalVisible = (ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level'>) => canProject(ctx.actor, 'admin_issue', subject(ctx));
 
-async function presentAll(db: Db, rows: NoteRow[]) {
-  const users = await usersById(db, rows.map((n) => n.author_id));
-  return rows.map((n) => ({ note: n, author: n.author_id === null ? null : (users.get(n.author_id) ?? null) }));
-}
-type Shown = Awaited<ReturnType<typeof presentAll>>[number];
-
 /** The notes routes of one kind of noteable, written once. */
 function makeNoteRoutes(kind: keyof typeof KINDS) {
   const k = KINDS[kind];
@@ -93,10 +86,10 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
     ...target,
     note: (ctx: Ctx & { target: Target }) => notes.findNote(ctx.db, ctx.target.noteable, (ctx.params as { note_id: number }).note_id, { internalVisible: internalVisible(ctx) }),
   };
-  const present = (r: Shown, ctx: Ctx & { target: Target }) => presentNote(r.note, { baseUrl: ctx.baseUrl, author: r.author, noteableIid: ctx.target.iid });
+  const present = (r: notes.NoteView, ctx: Ctx & { target: Target }) => presentNote(r.note, { baseUrl: ctx.baseUrl, author: r.author, noteableIid: ctx.target.iid });
   const hook = (ctx: Ctx & { target: Target }, action: 'create' | 'update') => (trx: Db, n: NoteRow) =>
     fireNoteHook(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl, user: ctx.actor.user! }, n, ctx.target.hookTarget, action);
-  const one = async (ctx: Ctx, n: NoteRow) => (await presentAll(ctx.db, [n]))[0];
+  const one = async (ctx: Ctx, n: NoteRow) => (await notes.noteViews(ctx.db, [n]))[0];
   const { read, write } = k;
   const what = { issues: 'an issue', merge_requests: 'a merge request', snippets: 'a snippet' }[kind];
 
@@ -113,7 +106,7 @@ function makeNoteRoutes(kind: keyof typeof KINDS) {
       with: target,
       query: noteListQuery,
       response: z.array(note),
-      handler: async (ctx) => (await notes.listNotes(ctx.db, ctx.target.noteable, ctx.query, pageRequest(ctx.query), { internalVisible: internalVisible(ctx) })).mapAsync((rows) => presentAll(ctx.db, rows)),
+      handler: async (ctx) => (await notes.listNotes(ctx.db, ctx.target.noteable, ctx.query, pageRequest(ctx.query), { internalVisible: internalVisible(ctx) })).mapAsync((rows) => notes.noteViews(ctx.db, rows)),
       present,
     }),
     defineRoute({

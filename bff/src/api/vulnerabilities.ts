@@ -62,8 +62,10 @@ const move = (action: vulnerabilities.VulnerabilityAction, summary: string, body
         ctx.res.status(304).end();
         return undefined;
       }
-      return presentFound({ ...ctx.found, vulnerability: moved }, ctx.baseUrl);
+      return { ...ctx.found, vulnerability: moved };
     },
+    // Nothing is presented after the 304: its answer has gone.
+    present: (f, ctx) => presentFound(f!, ctx.baseUrl),
   });
 
 export const vulnerabilityRoutes = [

@@ -4,7 +4,7 @@ import type { NoteCreateBody, NoteListQuery, NoteUpdateBody } from '../../../sha
 import { notFound } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso } from '../util/time.ts';
-import { recordActivity } from './work-items.ts';
+import { recordActivity, usersById } from './work-items.ts';
 
 /**
  * Notes (comments) on any noteable: issues and merge requests here, snippets and epics in their
@@ -103,4 +103,16 @@ export async function deleteNotesOf(trx: Db, noteable: Pick<Noteable, 'type' | '
   const ofNoteable = trx.selectFrom('notes').select('id').where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id);
   await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', 'in', ofNoteable).execute();
   await trx.deleteFrom('notes').where('noteable_type', '=', noteable.type).where('noteable_id', '=', noteable.id).execute();
+}
+
+/** A note with its author (null for Gatehouse's own notes, or an author since deleted). */
+export interface NoteView {
+  note: NoteRow;
+  author: UserRow | null;
+}
+
+/** The notes with their authors, read in one query. */
+export async function noteViews(db: Db, rows: NoteRow[]): Promise<NoteView[]> {
+  const users = await usersById(db, rows.map((n) => n.author_id));
+  return rows.map((n) => ({ note: n, author: n.author_id === null ? null : (users.get(n.author_id) ?? null) }));
 }
