@@ -28,7 +28,6 @@ function statistics(size: number) {
   };
 }
 
-/** An item of GET /groups: every field named, nothing spread from the row. */
 /**
  * Nearly every group stores the same defaults text: each distinct text is parsed once and the
  * (frozen) value shared by the answers that show it, a list of 100 groups parsing it once.
@@ -50,6 +49,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** An item of GET /groups: every field named, nothing spread from the row. */
 export function presentGroupListItem(g: GroupListRow, baseUrl: string, extras: GroupExtras = {}): GroupListItem {
   const item: GroupListItem = {
     id: g.id,
