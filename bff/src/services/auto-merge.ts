@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import type { MergeRequestRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { defineJob, type JobDeps } from '../jobs/define.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { nowIso } from '../util/time.ts';
@@ -13,7 +13,6 @@ import { addSystemNote, mergeMergeRequest, PushRefused, type MergeCaller } from 
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
 import { removeFromTrain } from './merge-trains.ts';
 import type { AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
-import type { GroupRow } from '../db/schema.ts';
 
 /**
  * Auto-merge outside merge trains (the platform's "merge when pipeline succeeds"): a merge asked
