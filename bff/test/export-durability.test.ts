@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openDb, type Db } from '../src/db/index.ts';
 import { insertFindings } from './export-fixtures.ts';
 import { parseCsv } from '../src/exports/csv-read.ts';
-import { sharedInstallation, type SharedInstallation } from './instances.ts';
+import { callInstance, sharedInstallation, type SharedInstallation } from './instances.ts';
 
 /**
  * An export survives its server: a real server process is killed (SIGKILL) while it writes an
@@ -17,10 +17,7 @@ const FINDINGS = 50_000;
 let installation: SharedInstallation;
 let db: Db;
 
-async function call(url: string, p: string, method = 'GET', body?: unknown) {
-  const res = await fetch(`${url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, text: await res.text() };
-}
+const call = (url: string, p: string, method = 'GET', body?: unknown) => callInstance(url, TOKEN, method, p, body);
 
 before(async () => {
   installation = await sharedInstallation('export-durable', TOKEN);

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { sharedInstallation, stopInstance as stop, type SharedInstallation } from './instances.ts';
+import { callInstance, sharedInstallation, stopInstance as stop, type SharedInstallation } from './instances.ts';
 
 /**
  * Deliveries survive a crash, and several instances share the work: real server processes
@@ -13,13 +13,9 @@ let installation: SharedInstallation;
 let receiver: Receiver;
 
 async function call(url: string, p: string, method = 'GET', body?: unknown) {
-  const res = await fetch(`${url}/api/v4${p}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${await res.clone().text()}`);
-  return res.status === 204 ? null : res.json();
+  const res = await callInstance(url, TOKEN, method, p, body);
+  assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${res.text}`);
+  return res.body;
 }
 
 /** A group whose hook subscribes to subgroup events, then `n` subgroups: n events. */

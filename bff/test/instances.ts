@@ -41,6 +41,17 @@ export async function startInstance(token: string, env: Record<string, string>):
   throw new Error('instance did not start');
 }
 
+/** One API call to a server process as `token`: its status, its text, and a JSON answer parsed (null when empty or not JSON). */
+export async function callInstance(url: string, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; text: string; body: any }> {
+  const res = await fetch(`${url}/api/v4${p}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null };
+}
+
 /** Stops the process (a killed one has a signal code and no exit code) and waits for it. */
 export const stopInstance = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
   new Promise<void>((resolve) => {

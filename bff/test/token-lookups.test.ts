@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
+import { callInstance, sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
 import { authChangesOf, openDb, pgConnection, type Db } from '../src/db/index.ts';
 import { actorForToken } from '../src/services/authentication.ts';
 
@@ -17,15 +17,7 @@ let installation: SharedInstallation;
 let a: Instance;
 let b: Instance;
 
-async function call(instance: Instance, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${instance.url}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (instance: Instance, method: string, path: string, token: string, body?: unknown) => callInstance(instance.url, token, method, path, body);
 
 /** A user with a token (api scope), used on both instances so that each keeps its lookup. */
 async function userWithToken(name: string) {

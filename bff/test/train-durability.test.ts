@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { sharedInstallation, stopInstance, type SharedInstallation } from './instances.ts';
+import { callInstance, sharedInstallation, stopInstance, type SharedInstallation } from './instances.ts';
 
 /**
  * Merge trains survive a crash and share one database: real server processes on one database
@@ -14,10 +14,9 @@ let installation: SharedInstallation;
 const start = (extra: Record<string, string> = {}) => installation.start(extra);
 
 async function call(url: string, p: string, method = 'GET', body?: unknown) {
-  const res = await fetch(`${url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
+  const res = await callInstance(url, TOKEN, method, p, body);
+  assert.ok(res.status < 300, `${method} ${p}: ${res.status} ${res.text}`);
+  return res.body;
 }
 
 async function until<T>(probe: () => Promise<T | undefined | false>, what: string, limitMs = 60_000): Promise<T> {
