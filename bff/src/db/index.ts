@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
-import { AuthChanges } from './auth-changes.ts';
+import { TableChanges, WATCHED_TABLES } from './table-changes.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
@@ -46,11 +46,11 @@ export function openDb(opts: DbOptions): Db {
     // the pool discards it and the next query opens a new one.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const statements = new PreparedStatements();
-    const changes = new AuthChanges(pgConnection(opts.databaseUrl));
+    const changes = new TableChanges(pgConnection(opts.databaseUrl));
     changes.listen();
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statements.preparing(pool, changes) }) });
     schemaChanged.set(db, () => statements.forgetAll());
-    authChanges.set(db, changes);
+    tableChanges.set(db, changes);
     return db;
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -73,19 +73,55 @@ class Placeholder {
  * otherwise Kysely builds and compiles a query on every call, a large share of a small
  * request's time. `build` gets stand-ins for the values, so it must not depend on them (no
  * branching on a value, no list of varying length); what varies becomes another query.
+ *
+ * With `keep`, a read whose tables are all watched (db/table-changes.ts) is kept on
+ * PostgreSQL, by its values, while none of its tables has changed: the next call with the
+ * same values answers without a round trip. Its rows are frozen, as they are shared by every
+ * caller. Only for reads that depend on nothing but their tables and values (no `now()`), and
+ * that show no mark of use (see WATCHED_TABLES). SQLite keeps nothing: its query runs in the
+ * process, for less than keeping it would cost.
  */
-export function prepared<V extends Record<string, unknown>, O>(build: (db: Db, values: V) => Compilable<O>): (db: Db, values: V) => Promise<O[]> {
-  const compiled = new WeakMap<Db, CompiledQuery<O>>();
+export function prepared<V extends Record<string, unknown>, O>(
+  build: (db: Db, values: V) => Compilable<O>,
+  opts: { keep?: boolean } = {},
+): (db: Db, values: V) => Promise<O[]> {
+  const compiled = new WeakMap<Db, { query: CompiledQuery<O>; tables: string[]; kept: Map<string, { rows: O[]; generation: number }> }>();
   const standIns = new Proxy({}, { get: (_target, name) => new Placeholder(String(name)) }) as V;
   return async (db, values) => {
-    let query = compiled.get(db);
-    if (!query) {
-      query = build(db, standIns).compile();
-      compiled.set(db, query);
+    let entry = compiled.get(db);
+    if (!entry) {
+      const query = build(db, standIns).compile();
+      entry = { query, tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map() };
+      compiled.set(db, entry);
     }
-    const parameters = query.parameters.map((p) => (p instanceof Placeholder ? values[p.name] : p));
-    return (await db.executeQuery<O>({ ...query, parameters })).rows;
+    const parameters = entry.query.parameters.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+    const changes = opts.keep ? tableChanges.get(db) : undefined;
+    if (!changes) return (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
+    const key = JSON.stringify(parameters);
+    const generation = changes.generationOf(entry.tables);
+    const kept = entry.kept.get(key);
+    if (kept && kept.generation === generation) return kept.rows;
+    const rows = (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
+    if (generation !== undefined && changes.generationOf(entry.tables) === generation) {
+      for (const row of rows) Object.freeze(row);
+      entry.kept.delete(key);
+      if (entry.kept.size >= MAX_KEPT_PER_READ) entry.kept.delete(entry.kept.keys().next().value!);
+      entry.kept.set(key, { rows: Object.freeze(rows) as O[], generation });
+    }
+    return rows;
   };
+}
+const MAX_KEPT_PER_READ = 10_000;
+
+/** The tables a kept read reads (Kysely quotes every name), each of which must be watched. */
+export function tablesOfKeptRead(text: string): string[] {
+  if (!/^\s*select\b/i.test(text) || /\b(now|current_date|current_timestamp|random)\b/i.test(text)) {
+    throw new Error(`Only a select that depends on nothing but its tables and values can be kept: ${text}`);
+  }
+  const tables = [...new Set([...text.matchAll(/\b(?:from|join)\s+"(\w+)"/gi)].map((m) => m[1]!))];
+  const unwatched = tables.filter((t) => !WATCHED_TABLES.has(t));
+  if (unwatched.length) throw new Error(`A kept read may read only watched tables (db/table-changes.ts), not ${unwatched.join(', ')}: ${text}`);
+  return tables;
 }
 
 /**
@@ -181,7 +217,7 @@ class PreparedStatements {
   }
 
   /** The pool as Kysely uses it; every statement that returns is told to `changes`, which closes with the pool. */
-  preparing(pool: pg.Pool, changes: AuthChanges): PostgresPool {
+  preparing(pool: pg.Pool, changes: TableChanges): PostgresPool {
     return {
       connect: async () => this.#wrap(await pool.connect(), changes),
       end: async () => {
@@ -191,7 +227,7 @@ class PreparedStatements {
     };
   }
 
-  #wrap(client: pg.PoolClient, changes: AuthChanges): PostgresPoolClient {
+  #wrap(client: pg.PoolClient, changes: TableChanges): PostgresPoolClient {
     let state = this.#byClient.get(client);
     if (!state) {
       const names = new Map<string, string>();
@@ -253,9 +289,9 @@ function asObjects<R extends pg.QueryResult | pg.QueryResult[]>(result: R): R {
   return result;
 }
 
-/** What this process hears of changes to users and access tokens (PostgreSQL only: SQLite keeps no token lookups). */
-const authChanges = new WeakMap<Db, AuthChanges>();
-export const authChangesOf = (db: Db): AuthChanges | undefined => authChanges.get(db);
+/** What this process hears of changes to the watched tables (PostgreSQL only: SQLite keeps no reads). */
+const tableChanges = new WeakMap<Db, TableChanges>();
+export const tableChangesOf = (db: Db): TableChanges | undefined => tableChanges.get(db);
 
 /** What openDb registered to run once migrations changed the schema. */
 const schemaChanged = new WeakMap<Db, () => void>();

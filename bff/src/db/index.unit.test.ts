@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { openDb, plannedOnce, prepared, rowBuilder } from './index.ts';
+import { openDb, plannedOnce, prepared, rowBuilder, tablesOfKeptRead } from './index.ts';
 
 describe('SQLite rows built from raw arrays', () => {
   it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
@@ -64,6 +64,31 @@ describe('SQLite statements with a bound LIMIT or OFFSET', () => {
     assert.deepEqual((await page(3, 0)).map((r) => r.id), [1, 2, 3]);
     assert.deepEqual((await page(3, 6)).map((r) => r.id), [7]);
     assert.deepEqual((await page(-1, 5)).map((r) => r.id), [6, 7]);
+    await db.destroy();
+  });
+});
+
+describe('kept reads', () => {
+  it('name the tables they read, and refuse a table whose changes are not heard, a write, or a read of the clock', () => {
+    const text =
+      'select "groups".*, (select max("m"."access_level") from "members" as "m" where "m"."source_id" = "groups"."id") as "level" ' +
+      'from "groups" inner join "projects" on "projects"."namespace_id" = "groups"."id" where "groups"."id" = $1';
+    assert.deepEqual(tablesOfKeptRead(text).sort(), ['groups', 'members', 'projects']);
+    assert.throws(() => tablesOfKeptRead('select * from "groups" inner join "web_hooks" on "web_hooks"."group_id" = "groups"."id"'), /not web_hooks/);
+    assert.throws(() => tablesOfKeptRead('select * from "projects" where "created_at" > now()'), /nothing but its tables and values/);
+    assert.throws(() => tablesOfKeptRead('update "groups" set "name" = $1'), /nothing but its tables and values/);
+  });
+
+  it('run as any prepared query on SQLite, which keeps nothing: each call reads what is there', async () => {
+    const db = openDb({ sqliteFile: ':memory:' });
+    await sql`create table groups (id integer primary key, name text)`.execute(db);
+    await sql`insert into groups values (1, 'one')`.execute(db);
+    const byId = prepared((db, v: { id: number }) => (db as unknown as Kysely<{ groups: { id: number; name: string } }>).selectFrom('groups').selectAll().where('id', '=', v.id), { keep: true });
+    assert.equal((await byId(db, { id: 1 }))[0]?.name, 'one');
+    await sql`update groups set name = 'renamed' where id = 1`.execute(db);
+    const [row] = await byId(db, { id: 1 });
+    assert.equal(row?.name, 'renamed');
+    assert.equal(Object.isFrozen(row), false);
     await db.destroy();
   });
 });

@@ -1,4 +1,4 @@
-import { authChangesOf, prepared, type Db } from '../db/index.ts';
+import { prepared, tableChangesOf, type Db } from '../db/index.ts';
 import type { TokenRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { safeEqual, tokenDigest } from '../auth/secrets.ts';
@@ -62,29 +62,32 @@ interface Lookup {
 }
 
 /**
- * Token lookups kept by digest, per database, with the change generation they were read
- * under (db/auth-changes.ts): one is used only while no change to a user or a token has been
- * heard since, and kept only when none was heard while it was read. At most MAX_KEPT, the
- * oldest going first; none on SQLite, whose lookup costs less than keeping it would.
+ * Token lookups kept by digest, per database, with the generation of users and tokens they
+ * were read under (db/table-changes.ts): one is used only while no change to a user or a token
+ * has been heard since, and kept only when none was heard while it was read. At most
+ * MAX_KEPT, the oldest going first; none on SQLite, whose lookup costs less than keeping it
+ * would. Not a kept read of `prepared`: the token kept here learns its mark of use
+ * (touchToken), which sends no notice.
  */
 const lookups = new WeakMap<Db, Map<string, { lookup: Lookup; generation: number }>>();
 const MAX_KEPT = 10_000;
+const AUTH_TABLES = ['users', 'personal_access_tokens'];
 
 async function lookup(db: Db, digest: string): Promise<Lookup | undefined> {
-  const changes = authChangesOf(db);
-  const kept = changes?.live ? lookups.get(db)?.get(digest) : undefined;
-  if (kept && kept.generation === changes!.generation) return kept.lookup;
-  const generation = changes?.generation;
+  const changes = tableChangesOf(db);
+  const generation = changes?.generationOf(AUTH_TABLES);
+  const kept = generation === undefined ? undefined : lookups.get(db)?.get(digest);
+  if (kept && kept.generation === generation) return kept.lookup;
   const [row] = await tokenWithUser(db, { digest });
   if (!row) return undefined;
   const { user, token } = split(row);
   const found: Lookup = { user: Object.freeze(user), token, scopes: Object.freeze(json<string[]>(token.scopes, [])) as string[] };
-  if (changes?.live && changes.generation === generation) {
+  if (generation !== undefined && changes!.generationOf(AUTH_TABLES) === generation) {
     let map = lookups.get(db);
     if (!map) lookups.set(db, (map = new Map()));
     map.delete(digest);
     if (map.size >= MAX_KEPT) map.delete(map.keys().next().value!);
-    map.set(digest, { lookup: found, generation: generation! });
+    map.set(digest, { lookup: found, generation });
   }
   return found;
 }

@@ -38,7 +38,8 @@ function groupKey(idOrPath: string | undefined): { by: 'id' | 'path'; key: numbe
 const groupNamed = (by: 'id' | 'path', key: number | string) => (eb: ExpressionBuilder<Database, 'groups'>) =>
   by === 'id' ? eb('groups.id', '=', key as number) : eb(eb.fn('lower', ['groups.full_path']), '=', key as string);
 
-const groupBy = (by: 'id' | 'path') => prepared((db, v: { key: number | string }) => db.selectFrom('groups').selectAll().where(groupNamed(by, v.key)));
+const groupBy = (by: 'id' | 'path') =>
+  prepared((db, v: { key: number | string }) => db.selectFrom('groups').selectAll().where(groupNamed(by, v.key)), { keep: true });
 const findGroupBy = { id: groupBy('id'), path: groupBy('path') };
 
 export async function findGroup(db: Db, idOrPath: string | undefined): Promise<GroupRow | undefined> {
@@ -64,6 +65,7 @@ const groupWithLevelBy = (by: 'id' | 'path') =>
           .as('caller_level'),
       )
       .where(groupNamed(by, v.key)),
+    { keep: true },
   );
 const findGroupWithLevelBy = { id: groupWithLevelBy('id'), path: groupWithLevelBy('path') };
 
@@ -79,12 +81,28 @@ export async function findGroupWithLevel(db: Db, idOrPath: string | undefined, u
     return group && { group, level: 0 };
   }
   const [row] = await findGroupWithLevelBy[named.by](db, { ...named, userId, today: today() });
-  if (!row) return undefined;
-  const level = Number(row.caller_level ?? 0);
-  // Deleting the last property keeps V8's fast object (a rest copy would copy 55 fields).
-  delete (row as { caller_level?: unknown }).caller_level;
-  return { group: row, level };
+  return row && withoutLevel(row);
 }
+
+/**
+ * The row as the group and the caller's level. A kept row (frozen, shared by every caller)
+ * is split once; a fresh one loses its last property in place, which keeps V8's fast object
+ * (a rest copy would copy 55 fields).
+ */
+function withoutLevel(row: GroupRow & { caller_level: number | null }): { group: GroupRow; level: number } {
+  const level = Number(row.caller_level ?? 0);
+  if (!Object.isFrozen(row)) {
+    delete (row as { caller_level?: unknown }).caller_level;
+    return { group: row, level };
+  }
+  let split = splitKeptRows.get(row);
+  if (!split) {
+    const { caller_level: _, ...group } = row;
+    splitKeptRows.set(row, (split = { group: Object.freeze(group), level }));
+  }
+  return split;
+}
+const splitKeptRows = new WeakMap<object, { group: GroupRow; level: number }>();
 
 const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
 

@@ -150,6 +150,7 @@ export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, lim
         .where((eb) => projectVisibleWhere(eb, shape, v.userId, v.today))
         .orderBy('id')
         .limit(v.limit),
+      { keep: true },
     );
     projectsOfGroupBy.set(shape.key, query);
   }

@@ -3,14 +3,17 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { callInstance, sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
-import { authChangesOf, openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { tableChangesOf, openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { WATCHED_TABLES } from '../src/db/table-changes.ts';
 import { actorForToken } from '../src/services/authentication.ts';
+import { findGroupWithLevel } from '../src/services/groups.ts';
 
 /**
- * What a token may do is decided anew after every change to it or its user, on every instance
- * of an installation, although on PostgreSQL each instance keeps the lookups it made (a round
- * trip on every API call otherwise): two real server processes on one database, the change
- * made through one, the token used through both.
+ * What a token may do, and what a group shows and to whom, is read anew after every change,
+ * on every instance of an installation, although on PostgreSQL each instance keeps what it
+ * read (token lookups, groups with the caller's role, a group's projects: a round trip each
+ * otherwise): two real server processes on one database, the change made through one, the
+ * result read through both.
  */
 const ROOT = `lookups-root-token-${crypto.randomBytes(6).toString('hex')}`;
 let installation: SharedInstallation;
@@ -73,7 +76,56 @@ describe('a token changed through one instance', () => {
   });
 });
 
-describe('the lookups an instance keeps on PostgreSQL', { skip: process.env.GATEHOUSE_TEST_PG ? false : 'SQLite keeps no lookups' }, () => {
+/** Polls the instance until `check` holds for its answer to GET `path` as `token`; fails after 2 s. */
+async function untilRead(instance: Instance, path: string, token: string, check: (r: { status: number; body: any }) => boolean): Promise<void> {
+  const started = performance.now();
+  while (performance.now() - started < 2000) {
+    if (check(await call(instance, 'GET', path, token))) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`the instance still answered GET ${path} from what it knew before the change`);
+}
+
+describe('a group changed through one instance', () => {
+  let group: { id: number };
+  let member: { user: { id: number }; token: { token: string } };
+  before(async () => {
+    group = (await call(a, 'POST', '/groups', ROOT, { name: 'Kept group', path: 'kept-group', visibility: 'private' })).body;
+    member = await userWithToken('group-reader');
+  });
+  const read = (instance: Instance, token: string) => call(instance, 'GET', `/groups/${group.id}`, token);
+
+  it('shows its new name at once on that instance, and on the other as soon as it hears of it', async () => {
+    for (const instance of [a, b, a, b]) assert.equal((await read(instance, ROOT)).body.name, 'Kept group');
+    assert.equal((await call(a, 'PUT', `/groups/${group.id}`, ROOT, { name: 'Renamed group' })).status, 200);
+    assert.equal((await read(a, ROOT)).body.name, 'Renamed group');
+    await untilRead(b, `/groups/${group.id}`, ROOT, (r) => r.body.name === 'Renamed group');
+  });
+
+  it('opens to a member once added, shows them its settings once Owner, and closes once they are removed', async () => {
+    for (const instance of [a, b]) assert.equal((await read(instance, member.token.token)).status, 404);
+    assert.equal((await call(a, 'POST', `/groups/${group.id}/members`, ROOT, { user_id: member.user.id, access_level: 30 })).status, 201);
+    assert.equal((await read(a, member.token.token)).status, 200);
+    await untilRead(b, `/groups/${group.id}`, member.token.token, (r) => r.status === 200 && r.body.runners_token === undefined);
+    assert.equal((await call(b, 'PUT', `/groups/${group.id}/members/${member.user.id}`, ROOT, { access_level: 50 })).status, 200);
+    assert.ok('runners_token' in (await read(b, member.token.token)).body);
+    await untilRead(a, `/groups/${group.id}`, member.token.token, (r) => 'runners_token' in r.body);
+    assert.equal((await call(a, 'DELETE', `/groups/${group.id}/members/${member.user.id}`, ROOT)).status, 204);
+    assert.equal((await read(a, member.token.token)).status, 404);
+    await untilRead(b, `/groups/${group.id}`, member.token.token, (r) => r.status === 404);
+  });
+
+  it('lists a project created in it, and drops it once deleted', async () => {
+    for (const instance of [a, b]) assert.deepEqual((await read(instance, ROOT)).body.projects, []);
+    const project = (await call(b, 'POST', '/projects', ROOT, { name: 'Kept project', namespace_id: group.id })).body;
+    assert.deepEqual((await read(b, ROOT)).body.projects.map((p: { id: number }) => p.id), [project.id]);
+    await untilRead(a, `/groups/${group.id}`, ROOT, (r) => r.body.projects.length === 1);
+    assert.equal((await call(b, 'DELETE', `/projects/${project.id}`, ROOT)).status, 202);
+    await untilRead(a, `/groups/${group.id}`, ROOT, (r) => r.body.projects.length === 0);
+  });
+});
+
+describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHOUSE_TEST_PG ? false : 'SQLite keeps no lookups' }, () => {
   let db: Db;
   let raw: pg.Client;
   let plaintext: string;
@@ -86,7 +138,7 @@ describe('the lookups an instance keeps on PostgreSQL', { skip: process.env.GATE
     plaintext = made.token.token;
     tokenId = made.token.id;
     const started = performance.now();
-    while (!authChangesOf(db)!.live && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
+    while (!tableChangesOf(db)!.live && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
   });
   after(async () => {
     await raw.end();
@@ -120,6 +172,42 @@ describe('the lookups an instance keeps on PostgreSQL', { skip: process.env.GATE
     assert.equal(typeof result, 'object');
     await db.updateTable('personal_access_tokens').set({ revoked: 1 }).where('id', '=', tokenId).execute();
     assert.equal(await actorForToken(db, plaintext), 'revoked');
+  });
+
+  it('a group read is kept until a notice names its table, and a write of this process counts the moment it returns', async () => {
+    const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Kept in process', path: 'kept-in-process' })).body;
+    const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
+    assert.equal(await name(), 'Kept in process');
+    await raw.query('set session_replication_role = replica');
+    await raw.query("update groups set name = 'Changed unheard' where id = $1", [id]);
+    await raw.query('set session_replication_role = default');
+    assert.equal(await name(), 'Kept in process', 'the kept read answers');
+    await raw.query("notify gatehouse_changes, 'groups'");
+    const started = performance.now();
+    while ((await name()) !== 'Changed unheard' && performance.now() - started < 2000) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(await name(), 'Changed unheard');
+    await db.updateTable('groups').set({ name: 'Changed here' }).where('id', '=', id).execute();
+    assert.equal(await name(), 'Changed here');
+  });
+
+  it('a write in a transaction counts again when it commits: a read made meanwhile is not kept past the commit', async () => {
+    const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Before commit', path: 'before-commit' })).body;
+    const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
+    assert.equal(await name(), 'Before commit');
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('groups').set({ name: 'After commit' }).where('id', '=', id).execute();
+      // Another connection reads the committed row, under the generation the write raised.
+      assert.equal(await name(), 'Before commit');
+      assert.equal(await name(), 'Before commit');
+    });
+    assert.equal(await name(), 'After commit');
+  });
+
+  it('every watched table has its triggers, and no other table has any', async () => {
+    const { rows } = await raw.query<{ table: string }>(
+      "select distinct event_object_table as table from information_schema.triggers where trigger_name like '%\\_changed' or trigger_name like '%\\_auth\\_%'",
+    );
+    assert.deepEqual(rows.map((r) => r.table).sort(), [...WATCHED_TABLES].sort());
   });
 
   it('the triggers send a notice for a change that matters, none for a mark of use', async () => {
