@@ -8,18 +8,23 @@ import type { GroupSection } from '../routes.ts';
 import { roleName } from './format.ts';
 import { SectionScreen, SectionTabs, type Kind } from './SectionedPage.tsx';
 import type { ComponentType } from 'react';
-import { ErrorState, ForbiddenState, LoadingState } from './states.tsx';
+import { ForbiddenState, QueryContent } from './states.tsx';
 
 /*
  * The frame of a group or project page (breadcrumbs, header, section tabs, the chosen section)
  * and the "requires an ability" guard its sections use, written once for both kinds.
  */
 
-/** The caller's role as the console uses it: `can` asks the server's rules, `level` is for wording. */
+/**
+ * The caller's role as the console uses it: `can` asks the server's rules, `level` is for wording;
+ * the rest is the state of reading it (what QueryContent reads, for the guard below).
+ */
 export interface CallerRole {
   level: number | undefined;
   can: (action: string) => boolean;
+  data: Abilities | undefined;
   isPending: boolean;
+  isError: boolean;
   error: unknown;
   refetch: () => void;
 }
@@ -30,7 +35,9 @@ export function callerRole(abilities: UseQueryResult<Abilities>, user: { is_admi
   return {
     level: data ? (user.is_admin ? ACCESS_LEVELS.owner : data.access_level) : undefined,
     can: (action) => data?.abilities[action] === true,
+    data,
     isPending: abilities.isPending,
+    isError: abilities.isError,
     error: abilities.error,
     refetch: () => void abilities.refetch(),
   };
@@ -79,10 +86,11 @@ export function RoleForbidden({ title, hint }: { title: string; hint: string }) 
  */
 export function RequireAbility({ action, title, hint, children }: { action?: string; title: string; hint: string; children: ReactNode }) {
   const { kind, role } = useResourceScope();
-  if (role.isPending) return <LoadingState label="Checking your role…" />;
-  if (role.error) return <ErrorState title={`Your role in this ${kind} could not be checked`} error={role.error} onRetry={role.refetch} />;
-  if (!role.can(action ?? `admin_${kind}`)) return <RoleForbidden title={title} hint={hint} />;
-  return children;
+  return (
+    <QueryContent query={role} what="your role" loadingLabel="Checking your role…" errorTitle={`Your role in this ${kind} could not be checked`}>
+      {() => (role.can(action ?? `admin_${kind}`) ? children : <RoleForbidden title={title} hint={hint} />)}
+    </QueryContent>
+  );
 }
 
 /**

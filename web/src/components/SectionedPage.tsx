@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode }
 import { Button, Skeleton, Stack, Tabs } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { GroupSection } from '../routes.ts';
-import { ErrorState, ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
+import { ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
 
 /*
  * What group and project pages share: the states of loading the resource, the tabs drawn from
@@ -16,16 +16,12 @@ const OVERVIEW = 'overview';
 /** The lazy screen of each section, made once per list. */
 export const screensOf = (sections: GroupSection[]) => new Map<string, ComponentType>(sections.map((s) => [s.slug, lazy(s.load)]));
 
-/** The loading, not found, forbidden or error state of the page's resource, or null once it is there. */
-export function resourceState(
-  query: { isPending: boolean; isError: boolean; error: { status?: number } | null; refetch: () => unknown },
-  kind: Kind,
-  fullPath: string,
-): ReactNode | null {
-  if (query.isPending) return <LoadingState label={`Loading ${kind}…`} />;
-  if (!query.isError) return null;
-  if (query.error?.status === 404) {
-    return (
+/** How a group or project page words the states of loading its resource: props for QueryContent. */
+export function resourceStates(kind: Kind, fullPath: string) {
+  return {
+    what: kind,
+    errorTitle: `The ${kind} could not be loaded`,
+    notFound: (
       <NotFoundState
         title={`${kind === 'group' ? 'Group' : 'Project'} not found`}
         action={
@@ -36,10 +32,9 @@ export function resourceState(
       >
         There is no {kind} at <b>{fullPath}</b>, or you are not allowed to see it.
       </NotFoundState>
-    );
-  }
-  if (query.error?.status === 403) return <ForbiddenState>You are not allowed to see this {kind}.</ForbiddenState>;
-  return <ErrorState title={`The ${kind} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
+    ),
+    forbidden: <ForbiddenState>You are not allowed to see this {kind}.</ForbiddenState>,
+  };
 }
 
 /**

@@ -5,7 +5,8 @@ import { IconAlert, IconInbox, IconLock } from './icons.tsx';
 
 /**
  * The states every screen renders besides its data: loading, error, empty, forbidden.
- * Each is announced to assistive technology and says what the user can do next.
+ * Each is announced to assistive technology and says what the user can do next;
+ * `QueryContent` picks among them for a query's result.
  */
 
 export function LoadingState({ label = 'Loading…' }: { label?: string }) {
@@ -85,4 +86,58 @@ export function NotFoundState({ title = 'Page not found', children, action }: { 
       {children}
     </Placard>
   );
+}
+
+/** What `QueryContent` reads of a TanStack Query result. */
+export interface QueryLike<T> {
+  data: T | undefined;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * A query's result as a screen shows it: the loading state until there is data, the error state
+ * (with Try again) when loading failed, the empty rendering when `empty` gives one, otherwise
+ * `children` with the data. A failed refetch keeps the data shown. The states are worded from
+ * `what` ("iterations": "Loading iterations…", "Iterations could not be loaded") unless
+ * `loadingLabel` or `errorTitle` say otherwise.
+ */
+export function QueryContent<T>({
+  query,
+  what,
+  loadingLabel,
+  errorTitle,
+  forbidden,
+  notFound,
+  ready = true,
+  empty,
+  children,
+}: {
+  query: QueryLike<T>;
+  what: string;
+  loadingLabel?: string;
+  errorTitle?: string;
+  /** Shown instead of the error state when the server answers 403. */
+  forbidden?: ReactNode;
+  /** Shown instead of the error state when the server answers 404. */
+  notFound?: ReactNode;
+  /** False holds the loading state over data not fit to show yet (placeholder or deferred data). */
+  ready?: boolean;
+  /** The rendering of data that holds nothing, or null (or false) when it holds something. */
+  empty?: (data: T) => ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  const { data, error } = query;
+  if (data === undefined && query.isError) {
+    const status = isApiError(error) ? error.status : undefined;
+    if (status === 403 && forbidden !== undefined) return forbidden;
+    if (status === 404 && notFound !== undefined) return notFound;
+    const title = errorTitle ?? `${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded`;
+    return <ErrorState title={title} error={error} onRetry={() => void query.refetch()} />;
+  }
+  // No data and no error is TanStack Query's "pending".
+  if (data === undefined || !ready) return <LoadingState label={loadingLabel ?? `Loading ${what}…`} />;
+  const nothing = empty?.(data);
+  return nothing !== null && nothing !== undefined && nothing !== false ? nothing : children(data);
 }

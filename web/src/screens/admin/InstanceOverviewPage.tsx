@@ -3,8 +3,9 @@ import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Titl
 import type { InstanceOverview } from '../../../../shared/src/instance.ts';
 import { useInstanceOverview } from '../../api/instance.ts';
 import { IconAlert, IconRefresh } from '../../components/icons.tsx';
+import { QueryContent } from '../../components/states.tsx';
 import { fromNow, fullDateTime } from '../hooks/hook-format.ts';
-import { adminQueryState } from './admin-states.tsx';
+import { AdminForbidden } from './admin-states.tsx';
 
 const DATABASES: Record<InstanceOverview['database'], string> = { sqlite: 'SQLite', postgresql: 'PostgreSQL' };
 
@@ -32,9 +33,15 @@ const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one
 /** /admin: what runs (version, database), how much it holds, and whether background work keeps up, with a refresh. */
 export default function InstanceOverviewPage() {
   const overview = useInstanceOverview();
-  const state = adminQueryState(overview, 'the instance overview');
-  if (state || !overview.data) return state;
-  const o = overview.data;
+  return (
+    <QueryContent query={overview} what="the instance overview" forbidden={<AdminForbidden />}>
+      {(o) => <Overview o={o} overview={overview} />}
+    </QueryContent>
+  );
+}
+
+/** The loaded overview `o`; `overview` is its query, for the refresh and the time of its data. */
+function Overview({ o, overview }: { o: InstanceOverview; overview: ReturnType<typeof useInstanceOverview> }) {
   const { jobs } = o;
 
   return (

@@ -8,7 +8,8 @@ import { FormSection } from '../../components/FormSection.tsx';
 import { sentence } from '../../components/format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { adminQueryState } from './admin-states.tsx';
+import { QueryContent } from '../../components/states.tsx';
+import { AdminForbidden } from './admin-states.tsx';
 
 type Key = keyof ApplicationSettings;
 
@@ -44,21 +45,23 @@ const SECTIONS = [
 /** /admin/settings: the instance settings in sections, saved together (only what changed is sent), and the sign-in limits, read-only. */
 export default function SettingsPage() {
   const settings = useApplicationSettings();
-  const state = adminQueryState(settings, 'the settings');
-  if (state || !settings.data) return state;
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={2} size="h3">
-          Instance settings
-        </Title>
-        <Text size="sm" c="dimmed">
-          They apply at once, to every group and project and every instance sharing this database.
-        </Text>
-      </div>
-      <SettingsForm saved={settings.data} />
-      <SignInLimits />
-    </Stack>
+    <QueryContent query={settings} what="the settings" forbidden={<AdminForbidden />}>
+      {(saved) => (
+        <Stack gap="lg">
+          <div>
+            <Title order={2} size="h3">
+              Instance settings
+            </Title>
+            <Text size="sm" c="dimmed">
+              They apply at once, to every group and project and every instance sharing this database.
+            </Text>
+          </div>
+          <SettingsForm saved={saved} />
+          <SignInLimits />
+        </Stack>
+      )}
+    </QueryContent>
   );
 }
 
@@ -133,7 +136,6 @@ function SettingsForm({ saved }: { saved: ApplicationSettings }) {
 /** The sign-in limits come from the configuration read at start: shown, not editable here. */
 function SignInLimits() {
   const overview = useInstanceOverview();
-  const limits = overview.data?.sign_in;
   return (
     <FormSection
       id="admin-sign-in"
@@ -142,8 +144,8 @@ function SignInLimits() {
       order={3}
       description="Read-only: set with GATEHOUSE_SIGNIN_MAX_FAILURES and GATEHOUSE_SESSION_HOURS when the server starts, the same on every instance."
     >
-      {adminQueryState(overview, 'the sign-in limits') ??
-        (limits && (
+      <QueryContent query={overview} what="the sign-in limits" forbidden={<AdminForbidden />}>
+        {({ sign_in: limits }) => (
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
             {[
               ['Failed sign-ins per username', `${limits.max_failures_per_user} in ${limits.window_minutes} minutes`],
@@ -161,7 +163,8 @@ function SignInLimits() {
               </div>
             ))}
           </SimpleGrid>
-        ))}
+        )}
+      </QueryContent>
     </FormSection>
   );
 }

@@ -5,10 +5,10 @@ import { useCurrentUser } from '../../api/session.ts';
 import { useUser } from '../../api/users.ts';
 import { formatDate } from '../../components/format.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
-import { NotFoundState } from '../../components/states.tsx';
+import { NotFoundState, QueryContent } from '../../components/states.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { adminHref } from '../../routes.ts';
-import { adminQueryState } from './admin-states.tsx';
+import { AdminForbidden } from './admin-states.tsx';
 import { UserAccessSection } from './UserAccessSection.tsx';
 import { UserTokensSection } from './UserTokensSection.tsx';
 import { UserBadges } from './user-columns.tsx';
@@ -39,28 +39,25 @@ export default function UserPage({ userId }: { userId: number }) {
       </Group>
     </Anchor>
   );
-  if (user.isError && user.error.status === 404 && !user.data) {
-    return (
-      <Stack gap="md">
-        {back}
-        <NotFoundState title="User not found">There is no user with ID {userId}. It may have been deleted.</NotFoundState>
-      </Stack>
-    );
-  }
-  const state = adminQueryState(user, 'the user');
-  if (state || !user.data) {
-    return (
-      <Stack gap="md">
-        {back}
-        {state}
-      </Stack>
-    );
-  }
-  const u: User = user.data;
-
   return (
-    <Stack gap="lg">
+    // The page's parts stand further apart than the link back and a state.
+    <Stack gap={user.data ? 'lg' : 'md'}>
       {back}
+      <QueryContent
+        query={user}
+        what="the user"
+        forbidden={<AdminForbidden />}
+        notFound={<NotFoundState title="User not found">There is no user with ID {userId}. It may have been deleted.</NotFoundState>}
+      >
+        {(u) => <UserDetails user={u} selfId={me.id} />}
+      </QueryContent>
+    </Stack>
+  );
+}
+
+function UserDetails({ user: u, selfId }: { user: User; selfId: number }) {
+  return (
+    <>
       <Group gap="md" wrap="nowrap">
         <Avatar size={56} radius="xl" color="brand" src={u.avatar_url} alt="">
           {u.name.slice(0, 1).toUpperCase()}
@@ -73,7 +70,7 @@ export default function UserPage({ userId }: { userId: number }) {
             <Text size="sm" c="dimmed" ff="monospace">
               @{u.username} · ID {u.id}
             </Text>
-            <UserBadges user={u} selfId={me.id} />
+            <UserBadges user={u} selfId={selfId} />
           </Group>
         </Stack>
       </Group>
@@ -87,8 +84,8 @@ export default function UserPage({ userId }: { userId: number }) {
         </SimpleGrid>
       </Paper>
 
-      <UserAccessSection user={u} isSelf={u.id === me.id} />
+      <UserAccessSection user={u} isSelf={u.id === selfId} />
       <UserTokensSection user={u} />
-    </Stack>
+    </>
   );
 }

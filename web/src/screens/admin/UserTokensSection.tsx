@@ -7,12 +7,12 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { StateTabs } from '../../components/StateTabs.tsx';
-import { EmptyState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
 import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
 import { CreatePersonalTokenDialog } from '../personal-access-tokens/CreatePersonalTokenDialog.tsx';
-import { adminQueryState } from './admin-states.tsx';
+import { AdminForbidden } from './admin-states.tsx';
 
 /** The user's personal access tokens, active or inactive (tab and page in the URL): revoke one, or create one for them. */
 export function UserTokensSection({ user }: { user: User }) {
@@ -28,20 +28,6 @@ export function UserTokensSection({ user }: { user: User }) {
   const columns = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRevoke } : null }), [state, onRevoke]);
   const items = tokens.data?.items ?? [];
   const canCreate = !user.bot;
-
-  let body = adminQueryState(tokens, 'tokens');
-  if (!body && items.length === 0) {
-    body =
-      state === 'active' ? (
-        <EmptyState title="No active personal access tokens">
-          {user.bot ? 'A bot user’s tokens are managed where its access token was created.' : `${user.name} has no token that works now.`}
-        </EmptyState>
-      ) : (
-        <EmptyState title="No inactive personal access tokens">Revoked and expired tokens of {user.name} are listed here.</EmptyState>
-      );
-  } else if (!body) {
-    body = <DataTable label="Personal access tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} minWidth={640} />;
-  }
 
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="user-tokens">
@@ -63,7 +49,23 @@ export function UserTokensSection({ user }: { user: User }) {
         </Group>
         <StateTabs state={state} onChange={(v) => list.update({ tokens: v === 'inactive' ? 'inactive' : null })}>
           <Stack gap="md">
-            {body}
+            <QueryContent
+              query={tokens}
+              what="tokens"
+              forbidden={<AdminForbidden />}
+              empty={(data) =>
+                data.items.length === 0 &&
+                (state === 'active' ? (
+                  <EmptyState title="No active personal access tokens">
+                    {user.bot ? 'A bot user’s tokens are managed where its access token was created.' : `${user.name} has no token that works now.`}
+                  </EmptyState>
+                ) : (
+                  <EmptyState title="No inactive personal access tokens">Revoked and expired tokens of {user.name} are listed here.</EmptyState>
+                ))
+              }
+            >
+              {(data) => <DataTable label="Personal access tokens" items={data.items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} minWidth={640} />}
+            </QueryContent>
             <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
           </Stack>
         </StateTabs>

@@ -5,8 +5,8 @@ import { useCurrentUser } from '../../api/session.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox, type Sort } from '../../components/list-params.ts';
-import { EmptyState } from '../../components/states.tsx';
-import { adminQueryState } from './admin-states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
+import { AdminForbidden } from './admin-states.tsx';
 import { CreateUserDialog } from './CreateUserDialog.tsx';
 import { userColumns } from './user-columns.tsx';
 
@@ -46,39 +46,6 @@ export default function UsersListPage() {
   const columns = useMemo(() => userColumns(me.id), [me.id]);
   const items = users.data?.items ?? [];
 
-  let body = adminQueryState(users, 'users');
-  if (!body && items.length === 0 && list.filtered) {
-    body = (
-      <EmptyState
-        title="No users match"
-        action={
-          <Button variant="default" onClick={list.clearFilters}>
-            Clear search and filter
-          </Button>
-        }
-      >
-        Search looks at names and usernames, and at email addresses written in full.
-      </EmptyState>
-    );
-  } else if (!body && items.length === 0) {
-    body = (
-      <EmptyState
-        title="No users yet"
-        action={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            New user
-          </Button>
-        }
-      >
-        Accounts created here or through the API are listed here.
-      </EmptyState>
-    );
-  } else if (!body) {
-    body = (
-      <DataTable label="Users" items={items} columns={columns} getRowId={(u) => String(u.id)} busy={users.isFetching} sort={list.sort} onSort={list.setSort} />
-    );
-  }
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -115,7 +82,41 @@ export default function UsersListPage() {
         />
       </Group>
 
-      {body}
+      <QueryContent
+        query={users}
+        what="users"
+        forbidden={<AdminForbidden />}
+        empty={(data) =>
+          data.items.length === 0 &&
+          (list.filtered ? (
+            <EmptyState
+              title="No users match"
+              action={
+                <Button variant="default" onClick={list.clearFilters}>
+                  Clear search and filter
+                </Button>
+              }
+            >
+              Search looks at names and usernames, and at email addresses written in full.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title="No users yet"
+              action={
+                <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                  New user
+                </Button>
+              }
+            >
+              Accounts created here or through the API are listed here.
+            </EmptyState>
+          ))
+        }
+      >
+        {(data) => (
+          <DataTable label="Users" items={data.items} columns={columns} getRowId={(u) => String(u.id)} busy={users.isFetching} sort={list.sort} onSort={list.setSort} />
+        )}
+      </QueryContent>
 
       <TablePager info={users.data?.page} shown={items.length} what={(n) => (n === 1 ? 'user' : 'users')} onPage={list.setPage} />
       <CreateUserDialog opened={creating} onClose={() => setCreating(false)} />

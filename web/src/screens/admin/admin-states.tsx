@@ -1,14 +1,12 @@
-import type { ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { Link } from 'react-router';
-import type { ApiError } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/session.ts';
-import { ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
+import { ForbiddenState } from '../../components/states.tsx';
 
 /**
  * The refusal of the admin area: shown to a signed-in user who is not an administrator (who
  * reached it by URL), and when the server answers 403 to an administrator's call (their access
- * was removed meanwhile).
+ * was removed meanwhile): the admin screens pass it to QueryContent as `forbidden`.
  */
 export function AdminForbidden() {
   const user = useCurrentUser();
@@ -25,16 +23,4 @@ export function AdminForbidden() {
       by administrators: ask one if something here needs changing.
     </ForbiddenState>
   );
-}
-
-/** The loading, forbidden or error state of an admin query, or null once its data is there (a failed refetch keeps the data shown). */
-export function adminQueryState(
-  query: { isPending: boolean; isError: boolean; error: ApiError | null; data?: unknown; refetch: () => unknown },
-  what: string,
-): ReactNode | null {
-  if (query.isPending) return <LoadingState label={`Loading ${what}…`} />;
-  if (!query.isError || query.data !== undefined) return null;
-  if (query.error?.status === 403) return <AdminForbidden />;
-  const title = `${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded`;
-  return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
 }

@@ -6,7 +6,7 @@ import { useProjectDependencies } from '../../api/dependencies.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
 
 const FORBIDDEN_TITLE = 'The dependency list is for Reporters';
@@ -63,20 +63,6 @@ function DependencyList() {
   const deps = useProjectDependencies(project.id, { package_manager: packager || undefined, page: list.page });
   const items = useMemo(() => deps.data?.items ?? [], [deps.data]);
 
-  let body: React.ReactNode;
-  if (deps.isPending) body = <LoadingState label="Loading dependencies…" />;
-  else if (deps.isError && deps.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (deps.isError) body = <ErrorState title="Dependencies could not be loaded" error={deps.error} onRetry={() => void deps.refetch()} />;
-  else if (items.length === 0) {
-    body = packager ? (
-      <EmptyState title={`No ${packager} dependencies`} action={<Button variant="default" onClick={() => list.update({ package_manager: null })}>Any packager</Button>} />
-    ) : (
-      <EmptyState title="No dependencies yet">
-        The list appears when a CI job uploads a CycloneDX SBOM (<Text span ff="monospace">report_type=cyclonedx</Text>) to a pipeline of the default branch.
-      </EmptyState>
-    );
-  } else body = <DataTable label="Dependencies" items={items} columns={columns} getRowId={(d) => `${d.name}@${d.version}@${d.dependency_file_path}`} busy={deps.isFetching && deps.isPlaceholderData} minWidth={760} />;
-
   return (
     <Stack gap="md">
       <div>
@@ -90,7 +76,23 @@ function DependencyList() {
       <Group align="flex-end" gap="sm">
         <NativeSelect label="Packager" value={packager} onChange={(e) => list.update({ package_manager: e.currentTarget.value || null })} data={[{ value: '', label: 'Any packager' }, ...PACKAGE_MANAGERS]} />
       </Group>
-      {body}
+      <QueryContent
+        query={deps}
+        what="dependencies"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data.items.length === 0 &&
+          (packager ? (
+            <EmptyState title={`No ${packager} dependencies`} action={<Button variant="default" onClick={() => list.update({ package_manager: null })}>Any packager</Button>} />
+          ) : (
+            <EmptyState title="No dependencies yet">
+              The list appears when a CI job uploads a CycloneDX SBOM (<Text span ff="monospace">report_type=cyclonedx</Text>) to a pipeline of the default branch.
+            </EmptyState>
+          ))
+        }
+      >
+        {() => <DataTable label="Dependencies" items={items} columns={columns} getRowId={(d) => `${d.name}@${d.version}@${d.dependency_file_path}`} busy={deps.isFetching && deps.isPlaceholderData} minWidth={760} />}
+      </QueryContent>
       <TablePager info={deps.data?.page} shown={items.length} what={(n) => (n === 1 ? 'dependency' : 'dependencies')} onPage={list.setPage} />
     </Stack>
   );

@@ -12,7 +12,7 @@ import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { ScopeBadges } from '../../components/token-columns.tsx';
 import { TokenFormDialog, tokenFormMeta } from '../../components/TokenFormDialog.tsx';
 import { TokenRevealDialog, type RevealedToken, type TokenRevealHandle } from '../../components/TokenRevealDialog.tsx';
@@ -73,18 +73,6 @@ function DeployTokens({ group }: { group: GroupDetail }) {
   );
 
   const items = tokens.data?.items ?? [];
-  let body: React.ReactNode;
-  if (tokens.isPending) body = <LoadingState label="Loading deploy tokens…" />;
-  else if (tokens.isError && tokens.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (tokens.isError) body = <ErrorState title="Deploy tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
-  else if (items.length === 0) {
-    body = (
-      <EmptyState title="No active deploy tokens" action={<Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>Create deploy token</Button>}>
-        A deploy token lets a server or registry client clone repositories or pull packages of {group.full_name} without a personal account.
-      </EmptyState>
-    );
-  } else body = <DataTable label="Deploy tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -100,7 +88,20 @@ function DeployTokens({ group }: { group: GroupDetail }) {
           Create deploy token
         </Button>
       </Group>
-      {body}
+      <QueryContent
+        query={tokens}
+        what="deploy tokens"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data.items.length === 0 && (
+            <EmptyState title="No active deploy tokens" action={<Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>Create deploy token</Button>}>
+              A deploy token lets a server or registry client clone repositories or pull packages of {group.full_name} without a personal account.
+            </EmptyState>
+          )
+        }
+      >
+        {(data) => <DataTable label="Deploy tokens" items={data.items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} />}
+      </QueryContent>
       <TablePager info={tokens.data?.page} shown={items.length} what={(n) => (n === 1 ? 'deploy token' : 'deploy tokens')} onPage={list.setPage} />
       <CreateDeployTokenDialog group={group} opened={creating} onClose={() => setCreating(false)} onCreated={(t) => reveal.current?.show(t, 'created')} />
       <TokenRevealDialog ref={reveal} noun="Deploy token" />

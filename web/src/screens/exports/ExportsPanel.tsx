@@ -11,7 +11,7 @@ import { formatDate } from '../../components/format.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
-import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/states.tsx';
+import { EmptyState, QueryContent, errorMessage } from '../../components/states.tsx';
 import { fromNow } from '../hooks/hook-format.ts';
 
 const FORMAT_LABELS: Record<string, string> = {
@@ -117,12 +117,6 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
     [],
   );
 
-  let body: React.ReactNode;
-  if (exportsList.isPending) body = <LoadingState label="Loading your exports…" />;
-  else if (exportsList.isError) body = <ErrorState title="Your exports could not be loaded" error={exportsList.error} onRetry={() => void exportsList.refetch()} />;
-  else if (items.length === 0) body = <EmptyState title="No exports yet">Exports you start here are listed for 7 days, then deleted.</EmptyState>;
-  else body = <DataTable label="Your exports" items={items} columns={columns} getRowId={(e) => String(e.id)} busy={false} />;
-
   const startError = start.error && isApiError(start.error) && (start.error.status === 429 || start.error.status === 400) ? start.error : null;
   return (
     <Stack gap="md">
@@ -191,7 +185,9 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
           </Group>
         </Stack>
       </Paper>
-      {body}
+      <QueryContent query={exportsList} what="your exports" empty={(data) => data.items.length === 0 && <EmptyState title="No exports yet">Exports you start here are listed for 7 days, then deleted.</EmptyState>}>
+        {(data) => <DataTable label="Your exports" items={data.items} columns={columns} getRowId={(e) => String(e.id)} busy={false} />}
+      </QueryContent>
       <TablePager info={exportsList.data?.page} shown={items.length} what={(n) => (n === 1 ? 'export' : 'exports')} onPage={list.setPage} />
     </Stack>
   );

@@ -6,7 +6,7 @@ import { useGroupAccessTokens, useRevokeGroupAccessToken, useRotateGroupAccessTo
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { sortValue, useSearchBox } from '../../components/list-params.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
@@ -50,45 +50,6 @@ function AccessTokens({ group }: { group: GroupDetail }) {
 
   const items = tokens.data?.items ?? [];
   const info = tokens.data?.page;
-
-  let body: React.ReactNode;
-  if (tokens.isPending) body = <LoadingState label="Loading access tokens…" />;
-  else if (tokens.isError && tokens.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (tokens.isError) body = <ErrorState title="Access tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
-  else if (items.length === 0 && list.filtered) {
-    body = (
-      <EmptyState
-        title="No tokens match"
-        action={
-          <Button variant="default" onClick={list.clearFilters}>
-            Clear search and filters
-          </Button>
-        }
-      >
-        No {list.state} token of {group.full_name} matches the search and filters you chose.
-      </EmptyState>
-    );
-  } else if (items.length === 0 && list.state === 'active') {
-    body = (
-      <EmptyState
-        title="No active access tokens"
-        action={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            Create token
-          </Button>
-        }
-      >
-        Give scripts and CI jobs their own credential for {group.full_name}, with only the role and scopes they need.
-      </EmptyState>
-    );
-  } else if (items.length === 0) {
-    body = <EmptyState title="No inactive access tokens">Revoked and expired tokens of {group.full_name} are listed here.</EmptyState>;
-  } else {
-    body = (
-      <DataTable label="Access tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} sort={list.sort} onSort={list.setSort} />
-    );
-  }
-
 
   return (
     <Stack gap="md">
@@ -166,7 +127,43 @@ function AccessTokens({ group }: { group: GroupDetail }) {
               />
             </Group>
 
-            {body}
+            <QueryContent
+              query={tokens}
+              what="access tokens"
+              forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+              empty={(data) =>
+                data.items.length === 0 &&
+                (list.filtered ? (
+                  <EmptyState
+                    title="No tokens match"
+                    action={
+                      <Button variant="default" onClick={list.clearFilters}>
+                        Clear search and filters
+                      </Button>
+                    }
+                  >
+                    No {list.state} token of {group.full_name} matches the search and filters you chose.
+                  </EmptyState>
+                ) : list.state === 'active' ? (
+                  <EmptyState
+                    title="No active access tokens"
+                    action={
+                      <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                        Create token
+                      </Button>
+                    }
+                  >
+                    Give scripts and CI jobs their own credential for {group.full_name}, with only the role and scopes they need.
+                  </EmptyState>
+                ) : (
+                  <EmptyState title="No inactive access tokens">Revoked and expired tokens of {group.full_name} are listed here.</EmptyState>
+                ))
+              }
+            >
+              {(data) => (
+                <DataTable label="Access tokens" items={data.items} columns={columns} getRowId={(t) => String(t.id)} busy={tokens.isFetching} sort={list.sort} onSort={list.setSort} />
+              )}
+            </QueryContent>
 
             <TablePager info={info} shown={items.length} what={(n) => `${list.state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
           </Stack>

@@ -5,7 +5,7 @@ import { useDeleteGroupPushRule, useGroupPushRule } from '../../api/group-push-r
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconShieldCheck, IconTrash } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { PushRuleForm } from './PushRuleForm.tsx';
@@ -40,26 +40,6 @@ function PushRules({ group }: { group: GroupDetail }) {
       },
     });
 
-  let body: React.ReactNode;
-  if (rule.isPending) body = <LoadingState label="Loading push rules…" />;
-  else if (rule.isError && rule.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (rule.isError) body = <ErrorState title="Push rules could not be loaded" error={rule.error} onRetry={() => void rule.refetch()} />;
-  else if (rule.data === null && !settingUp) {
-    body = (
-      <EmptyState
-        title="No push rules yet"
-        action={
-          <Button leftSection={<IconShieldCheck size={16} />} onClick={() => setSettingUp(true)}>
-            Set up push rules
-          </Button>
-        }
-      >
-        Push rules reject commits that break your conventions before they land: commit message and branch name patterns, who may author
-        commits, and which files may be pushed.
-      </EmptyState>
-    );
-  } else body = <PushRuleForm groupId={group.id} rule={rule.data} onCancel={() => setSettingUp(false)} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -77,7 +57,29 @@ function PushRules({ group }: { group: GroupDetail }) {
           </Button>
         )}
       </Group>
-      {body}
+      <QueryContent
+        query={rule}
+        what="push rules"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data === null &&
+          !settingUp && (
+            <EmptyState
+              title="No push rules yet"
+              action={
+                <Button leftSection={<IconShieldCheck size={16} />} onClick={() => setSettingUp(true)}>
+                  Set up push rules
+                </Button>
+              }
+            >
+              Push rules reject commits that break your conventions before they land: commit message and branch name patterns, who may author
+              commits, and which files may be pushed.
+            </EmptyState>
+          )
+        }
+      >
+        {(data) => <PushRuleForm groupId={group.id} rule={data} onCancel={() => setSettingUp(false)} />}
+      </QueryContent>
       <ConfirmDialog
         opened={confirming}
         title="Delete the push rules?"

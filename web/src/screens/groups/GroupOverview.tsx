@@ -6,7 +6,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { GroupAvatar } from '../../components/GroupAvatar.tsx';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconFolder, IconRepo } from '../../components/icons.tsx';
-import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { QueryContent } from '../../components/states.tsx';
 import { formatDate, roleName } from '../../components/format.ts';
 import { groupHref, projectHref } from '../../routes.ts';
 import { useGroupContext } from './group-context.ts';
@@ -64,34 +64,30 @@ export default function GroupOverview() {
           {group.description ? <Text>{group.description}</Text> : <Quiet>This group has no description.</Quiet>}
 
           <Section title="Subgroups" count={subgroups.data?.length}>
-            {subgroups.isPending ? (
-              <LoadingState label="Loading subgroups…" />
-            ) : subgroups.isError ? (
-              <ErrorState title="Subgroups could not be loaded" error={subgroups.error} onRetry={() => void subgroups.refetch()} />
-            ) : subgroups.data.length === 0 ? (
-              <Quiet>No subgroups.</Quiet>
-            ) : (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                {subgroups.data.map((s) => (
-                  <Paper key={s.id} withBorder radius="md" p="sm">
-                    <Group gap="sm" wrap="nowrap" align="flex-start">
-                      <GroupAvatar id={s.id} name={s.name} url={s.avatar_url} size={32} />
-                      <Stack gap={2} style={{ minWidth: 0 }}>
-                        <Group gap={6}>
-                          <Anchor component={Link} to={groupHref(s.full_path)} fw={600} size="sm">
-                            {s.name}
-                          </Anchor>
-                          <VisibilityBadge visibility={s.visibility} size="xs" />
-                        </Group>
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {s.description || 'No description'}
-                        </Text>
-                      </Stack>
-                    </Group>
-                  </Paper>
-                ))}
-              </SimpleGrid>
-            )}
+            <QueryContent query={subgroups} what="subgroups" empty={(data) => data.length === 0 && <Quiet>No subgroups.</Quiet>}>
+              {(data) => (
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                  {data.map((s) => (
+                    <Paper key={s.id} withBorder radius="md" p="sm">
+                      <Group gap="sm" wrap="nowrap" align="flex-start">
+                        <GroupAvatar id={s.id} name={s.name} url={s.avatar_url} size={32} />
+                        <Stack gap={2} style={{ minWidth: 0 }}>
+                          <Group gap={6}>
+                            <Anchor component={Link} to={groupHref(s.full_path)} fw={600} size="sm">
+                              {s.name}
+                            </Anchor>
+                            <VisibilityBadge visibility={s.visibility} size="xs" />
+                          </Group>
+                          <Text size="xs" c="dimmed" lineClamp={2}>
+                            {s.description || 'No description'}
+                          </Text>
+                        </Stack>
+                      </Group>
+                    </Paper>
+                  ))}
+                </SimpleGrid>
+              )}
+            </QueryContent>
           </Section>
 
           <Section title="Projects" count={projects.length}>

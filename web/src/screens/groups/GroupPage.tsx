@@ -1,10 +1,12 @@
 import { useParams } from 'react-router';
+import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useGroup, useGroupRole } from '../../api/groups.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { GroupAvatar } from '../../components/GroupAvatar.tsx';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
-import { callerRole, ResourcePage } from '../../components/ResourcePage.tsx';
-import { resourceState, screensOf } from '../../components/SectionedPage.tsx';
+import { callerRole, ResourcePage, type CallerRole } from '../../components/ResourcePage.tsx';
+import { resourceStates, screensOf } from '../../components/SectionedPage.tsx';
+import { QueryContent } from '../../components/states.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { groupHref, groupSections, parseGroupSplat } from '../../routes.ts';
 import { GroupContext } from './group-context.ts';
@@ -21,11 +23,14 @@ export default function GroupPage() {
   const current = groupSections.find((s) => s.slug === section);
   usePageTitle(group.data ? `${current && current.slug ? `${current.label} · ` : ''}${group.data.full_name}` : 'Group');
 
-  const state = resourceState(group, 'group', fullPath);
-  if (state || !group.data) return state;
+  return (
+    <QueryContent query={group} {...resourceStates('group', fullPath)}>
+      {(g) => <GroupFrame group={g} role={callerRole(abilities, user)} section={section} />}
+    </QueryContent>
+  );
+}
 
-  const g = group.data;
-  const role = callerRole(abilities, user);
+function GroupFrame({ group: g, role, section }: { group: GroupDetail; role: CallerRole; section: string }) {
   const segments = g.full_path.split('/');
   const names = g.full_name.split(' / ');
   const trail = segments.map((_, i) => ({ label: names[i] ?? segments[i], href: groupHref(segments.slice(0, i + 1).join('/')) }));

@@ -4,7 +4,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
-import { EmptyState, ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, ForbiddenState, QueryContent } from '../../components/states.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { groupColumns } from './columns.tsx';
 
@@ -38,53 +38,6 @@ export default function GroupsListPage() {
   const info = groups.data?.page;
   const items = groups.data?.items ?? [];
 
-  let body: React.ReactNode;
-  if (groups.isPending) body = <LoadingState label="Loading groups…" />;
-  else if (groups.isError && groups.error.status === 403) body = <ForbiddenState>You are not allowed to list groups.</ForbiddenState>;
-  else if (groups.isError) body = <ErrorState title="Groups could not be loaded" error={groups.error} onRetry={() => void groups.refetch()} />;
-  else if (items.length === 0 && list.search) {
-    body = (
-      <EmptyState
-        title={`No groups match “${list.search}”`}
-        action={
-          <Button variant="default" onClick={() => list.update({ search: null })}>
-            Clear search
-          </Button>
-        }
-      >
-        Search looks at group names and paths.
-      </EmptyState>
-    );
-  } else if (items.length === 0 && list.scope === 'member') {
-    body = (
-      <EmptyState
-        title="You are not a member of any group"
-        action={
-          <Button variant="default" onClick={() => list.update({ scope: 'all' })}>
-            Show all groups
-          </Button>
-        }
-      >
-        Groups you are added to appear here. You can still browse the groups visible to you.
-      </EmptyState>
-    );
-  } else if (items.length === 0) {
-    body = <EmptyState title="No groups yet">Groups created through the API appear here.</EmptyState>;
-  } else {
-    body = (
-      <DataTable
-        label="Groups"
-        items={items}
-        columns={groupColumns}
-        getRowId={(g) => String(g.id)}
-        busy={groups.isFetching}
-        minWidth={320}
-        sort={list.sort}
-        onSort={list.setSort}
-      />
-    );
-  }
-
   return (
     <Stack gap="md">
       <div>
@@ -117,7 +70,52 @@ export default function GroupsListPage() {
         />
       </Group>
 
-      {body}
+      <QueryContent
+        query={groups}
+        what="groups"
+        forbidden={<ForbiddenState>You are not allowed to list groups.</ForbiddenState>}
+        empty={(data) =>
+          data.items.length === 0 &&
+          (list.search ? (
+            <EmptyState
+              title={`No groups match “${list.search}”`}
+              action={
+                <Button variant="default" onClick={() => list.update({ search: null })}>
+                  Clear search
+                </Button>
+              }
+            >
+              Search looks at group names and paths.
+            </EmptyState>
+          ) : list.scope === 'member' ? (
+            <EmptyState
+              title="You are not a member of any group"
+              action={
+                <Button variant="default" onClick={() => list.update({ scope: 'all' })}>
+                  Show all groups
+                </Button>
+              }
+            >
+              Groups you are added to appear here. You can still browse the groups visible to you.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No groups yet">Groups created through the API appear here.</EmptyState>
+          ))
+        }
+      >
+        {(data) => (
+          <DataTable
+            label="Groups"
+            items={data.items}
+            columns={groupColumns}
+            getRowId={(g) => String(g.id)}
+            busy={groups.isFetching}
+            minWidth={320}
+            sort={list.sort}
+            onSort={list.setSort}
+          />
+        )}
+      </QueryContent>
 
       <TablePager info={info} shown={items.length} what={(n) => (n === 1 ? 'group' : 'groups')} onPage={list.setPage} />
     </Stack>

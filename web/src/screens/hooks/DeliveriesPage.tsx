@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { HOOK_EVENTS, hookFlagsFor, type HookEvent } from '../../../../shared/src/hooks.ts';
 import { hookEventsQuery, useHook, useHookEvents } from '../../api/hooks.ts';
 import { IconPencil, IconRefresh } from '../../components/icons.tsx';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { DataTable, TablePager, type DataRow } from '../../components/DataTable.tsx';
 import { deliveryColumns } from './delivery-columns.tsx';
 import { isStatusCode, STATUS_FILTERS, useDeliveryParams } from './deliveries-params.ts';
@@ -95,46 +95,6 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
     .filter((f) => (hook.data as Record<string, unknown> | undefined)?.[f] === true || HOOK_EVENTS[f].trigger === list.trigger)
     .map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
 
-  let body: React.ReactNode;
-  if (events.isPending) body = <LoadingState label="Loading deliveries…" />;
-  else if (events.isError) body = <ErrorState title="Deliveries could not be loaded" error={events.error} onRetry={() => void events.refetch()} />;
-  else if (!shown) body = <LoadingState label="Loading deliveries…" />;
-  else if (items.length === 0 && list.page > 1) {
-    body = (
-      <EmptyState
-        title="No deliveries on this page"
-        action={
-          <Button variant="default" onClick={() => list.update({ page: null })}>
-            Go to the first page
-          </Button>
-        }
-      >
-        The log has fewer pages now: deliveries older than seven days drop out of it.
-      </EmptyState>
-    );
-  } else if (items.length === 0 && list.filtered) {
-    body = (
-      <EmptyState
-        title="No deliveries match"
-        action={
-          <Button variant="default" onClick={list.clearFilters}>
-            Clear filters
-          </Button>
-        }
-      >
-        No delivery of the past seven days has the status and event you chose.
-      </EmptyState>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <EmptyState title="No deliveries in the past 7 days" action={hook.data ? <TestMenu hook={hook.data} size="sm" /> : undefined}>
-        Deliveries appear here as events happen. Send a test to see one now.
-      </EmptyState>
-    );
-  } else {
-    body = table;
-  }
-
   return (
     <Stack gap="md">
       <BackToHooks />
@@ -211,7 +171,44 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
         {events.isFetching && events.isPlaceholderData && <Loader size="sm" aria-label="Loading deliveries" />}
       </Group>
 
-      {body}
+      {/* The table shows the deferred page (`shown`), which may lag a render behind the query's data. */}
+      <QueryContent
+        query={events}
+        what="deliveries"
+        ready={shown !== undefined}
+        empty={() =>
+          items.length === 0 &&
+          (list.page > 1 ? (
+            <EmptyState
+              title="No deliveries on this page"
+              action={
+                <Button variant="default" onClick={() => list.update({ page: null })}>
+                  Go to the first page
+                </Button>
+              }
+            >
+              The log has fewer pages now: deliveries older than seven days drop out of it.
+            </EmptyState>
+          ) : list.filtered ? (
+            <EmptyState
+              title="No deliveries match"
+              action={
+                <Button variant="default" onClick={list.clearFilters}>
+                  Clear filters
+                </Button>
+              }
+            >
+              No delivery of the past seven days has the status and event you chose.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No deliveries in the past 7 days" action={hook.data ? <TestMenu hook={hook.data} size="sm" /> : undefined}>
+              Deliveries appear here as events happen. Send a test to see one now.
+            </EmptyState>
+          ))
+        }
+      >
+        {() => table}
+      </QueryContent>
 
       <TablePager
         info={info}

@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useHook } from '../../api/hooks.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
-import { ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { NotFoundState, QueryContent } from '../../components/states.tsx';
 import { DisabledBanner } from './DisabledBanner.tsx';
 import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
@@ -48,54 +48,52 @@ function EditHook({ hookId }: { hookId: number }) {
   const { owner, href, forbidden } = useHookScope();
   const hook = useHook(owner, hookId);
 
-  let body: React.ReactNode;
-  // Placeholder data from the list is not enough to edit: secrets' keys must be current.
-  if (hook.isPending || hook.isPlaceholderData) body = <LoadingState label="Loading the webhook…" />;
-  else if (hook.isError && hook.error.status === 404) {
-    body = (
-      <NotFoundState
-        title="Webhook not found"
-        action={
-          <Button component={Link} to={href()} variant="default">
-            All webhooks
-          </Button>
-        }
-      >
-        It may have been deleted.
-      </NotFoundState>
-    );
-  } else if (hook.isError && hook.error.status === 403) body = forbidden();
-  else if (hook.isError) body = <ErrorState title="The webhook could not be loaded" error={hook.error} onRetry={() => void hook.refetch()} />;
-  else {
-    body = (
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" gap="sm">
-          <div style={{ flex: '1 1 320px', minWidth: 0 }}>
-            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
-              Edit “{hookTitle(hook.data)}”
-            </Title>
-            <Text c="dimmed" size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-              {hook.data.url}
-            </Text>
-          </div>
-          <Group gap="xs">
-            <TestMenu hook={hook.data} size="sm" />
-            <Button component={Link} to={href(`${hook.data.id}/events`)} variant="default">
-              Deliveries
-            </Button>
-          </Group>
-        </Group>
-        <DisabledBanner hooks={[hook.data]} linkToLog={false} />
-        {/* Read once: a refetch in the background (after a test, say) must not wipe what is being typed. */}
-        <HookForm hook={hook.data} />
-      </Stack>
-    );
-  }
-
   return (
     <Stack gap="md">
       <BackToHooks />
-      {body}
+      <QueryContent
+        query={hook}
+        what="the webhook"
+        // Placeholder data from the list is not enough to edit: secrets' keys must be current.
+        ready={!hook.isPlaceholderData}
+        notFound={
+          <NotFoundState
+            title="Webhook not found"
+            action={
+              <Button component={Link} to={href()} variant="default">
+                All webhooks
+              </Button>
+            }
+          >
+            It may have been deleted.
+          </NotFoundState>
+        }
+        forbidden={forbidden()}
+      >
+        {(data) => (
+          <Stack gap="md">
+            <Group justify="space-between" align="flex-start" gap="sm">
+              <div style={{ flex: '1 1 320px', minWidth: 0 }}>
+                <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+                  Edit “{hookTitle(data)}”
+                </Title>
+                <Text c="dimmed" size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {data.url}
+                </Text>
+              </div>
+              <Group gap="xs">
+                <TestMenu hook={data} size="sm" />
+                <Button component={Link} to={href(`${data.id}/events`)} variant="default">
+                  Deliveries
+                </Button>
+              </Group>
+            </Group>
+            <DisabledBanner hooks={[data]} linkToLog={false} />
+            {/* Read once: a refetch in the background (after a test, say) must not wipe what is being typed. */}
+            <HookForm hook={data} />
+          </Stack>
+        )}
+      </QueryContent>
     </Stack>
   );
 }

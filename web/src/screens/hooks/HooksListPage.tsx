@@ -7,7 +7,7 @@ import { useDeleteHook, useHooks } from '../../api/hooks.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { DisabledBanner } from './DisabledBanner.tsx';
 import { hookColumns } from './hook-columns.tsx';
@@ -42,33 +42,6 @@ export function HooksListPage() {
     </Button>
   );
 
-  let body: React.ReactNode;
-  if (hooks.isPending) body = <LoadingState label="Loading webhooks…" />;
-  else if (hooks.isError && hooks.error.status === 403) body = forbidden();
-  else if (hooks.isError) body = <ErrorState title="Webhooks could not be loaded" error={hooks.error} onRetry={() => void hooks.refetch()} />;
-  else if (hooks.data.length === 0) {
-    body = (
-      <EmptyState title="No webhooks yet" action={addButton}>
-        A webhook sends an HTTP POST to a URL of yours whenever something happens in {ownerName}: a push, a new member, a pipeline that
-        finished. Use it to notify chat, start a build or keep another system in step.
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <Stack gap="md">
-        <DisabledBanner hooks={hooks.data} />
-        {narrow ? (
-          <HookCards hooks={hooks.data} scope={owner.scope} href={href} onDelete={setDeleting} />
-        ) : (
-          <DataTable label="Webhooks" items={hooks.data} columns={columns} getRowId={(h) => String(h.id)} busy={hooks.isFetching} minWidth={860} />
-        )}
-        <Text size="sm" c="dimmed">
-          {hooks.data.length} {hooks.data.length === 1 ? 'webhook' : 'webhooks'}. Health counts the deliveries of the past seven days and shows the last failure.
-        </Text>
-      </Stack>
-    );
-  }
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -83,7 +56,33 @@ export function HooksListPage() {
         </div>
         {hooks.isSuccess && hooks.data.length > 0 && addButton}
       </Group>
-      {body}
+      <QueryContent
+        query={hooks}
+        what="webhooks"
+        forbidden={forbidden()}
+        empty={(data) =>
+          data.length === 0 && (
+            <EmptyState title="No webhooks yet" action={addButton}>
+              A webhook sends an HTTP POST to a URL of yours whenever something happens in {ownerName}: a push, a new member, a pipeline that
+              finished. Use it to notify chat, start a build or keep another system in step.
+            </EmptyState>
+          )
+        }
+      >
+        {(data) => (
+          <Stack gap="md">
+            <DisabledBanner hooks={data} />
+            {narrow ? (
+              <HookCards hooks={data} scope={owner.scope} href={href} onDelete={setDeleting} />
+            ) : (
+              <DataTable label="Webhooks" items={data} columns={columns} getRowId={(h) => String(h.id)} busy={hooks.isFetching} minWidth={860} />
+            )}
+            <Text size="sm" c="dimmed">
+              {data.length} {data.length === 1 ? 'webhook' : 'webhooks'}. Health counts the deliveries of the past seven days and shows the last failure.
+            </Text>
+          </Stack>
+        )}
+      </QueryContent>
       <ConfirmDialog
         opened={deleting !== null}
         title={deleting ? `Delete “${hookTitle(deleting)}”?` : ''}

@@ -21,7 +21,7 @@ import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { useGroupContext } from '../groups/group-context.ts';
 
 const STATE_LABEL: Record<number, { label: string; color: string }> = {
@@ -41,16 +41,6 @@ function Iterations({ group, canPlan }: { group: GroupDetail; canPlan: boolean }
   const cadences = useIterationCadences(group.id, { page: list.page });
   const [creating, setCreating] = useState(false);
   const items = cadences.data?.items ?? [];
-  let body: React.ReactNode;
-  if (cadences.isPending) body = <LoadingState label="Loading iteration cadences…" />;
-  else if (cadences.isError) body = <ErrorState title="Iteration cadences could not be loaded" error={cadences.error} onRetry={() => void cadences.refetch()} />;
-  else if (items.length === 0) {
-    body = (
-      <EmptyState title="No iteration cadences" action={canPlan && <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>New cadence</Button>}>
-        A cadence schedules time-boxed iterations for the teams of {group.full_name}: automatically, a number of weeks at a time, or one by one.
-      </EmptyState>
-    );
-  } else body = items.map((c) => <CadenceCard key={c.id} group={group} cadence={c} canPlan={canPlan} />);
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -68,7 +58,19 @@ function Iterations({ group, canPlan }: { group: GroupDetail; canPlan: boolean }
           </Button>
         )}
       </Group>
-      {body}
+      <QueryContent
+        query={cadences}
+        what="iteration cadences"
+        empty={(data) =>
+          data.items.length === 0 && (
+            <EmptyState title="No iteration cadences" action={canPlan && <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>New cadence</Button>}>
+              A cadence schedules time-boxed iterations for the teams of {group.full_name}: automatically, a number of weeks at a time, or one by one.
+            </EmptyState>
+          )
+        }
+      >
+        {(data) => data.items.map((c) => <CadenceCard key={c.id} group={group} cadence={c} canPlan={canPlan} />)}
+      </QueryContent>
       <TablePager info={cadences.data?.page} shown={items.length} what={(n) => (n === 1 ? 'cadence' : 'cadences')} onPage={list.setPage} />
       <CadenceDialog group={group} opened={creating} onClose={() => setCreating(false)} />
     </Stack>
@@ -121,17 +123,19 @@ function CadenceCard({ group, cadence, canPlan }: { group: GroupDetail; cadence:
           </Button>
         )}
       </Group>
-      {iterations.isPending ? (
-        <LoadingState label="Loading iterations…" />
-      ) : iterations.isError ? (
-        <ErrorState title="Iterations could not be loaded" error={iterations.error} onRetry={() => void iterations.refetch()} />
-      ) : items.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No iterations yet.
-        </Text>
-      ) : (
-        <DataTable label={`Iterations of ${cadence.title}`} items={items} columns={columns} getRowId={(i) => String(i.id)} busy={iterations.isFetching} minWidth={480} />
-      )}
+      <QueryContent
+        query={iterations}
+        what="iterations"
+        empty={(data) =>
+          data.items.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No iterations yet.
+            </Text>
+          )
+        }
+      >
+        {(data) => <DataTable label={`Iterations of ${cadence.title}`} items={data.items} columns={columns} getRowId={(i) => String(i.id)} busy={iterations.isFetching} minWidth={480} />}
+      </QueryContent>
       <TablePager info={iterations.data?.page} shown={items.length} what={(n) => (n === 1 ? 'iteration' : 'iterations')} onPage={setPage} />
       {current && <CurrentIssues group={group} iteration={current} />}
       <IterationDialog group={group} cadence={cadence} opened={adding} onClose={() => setAdding(false)} />
@@ -179,28 +183,32 @@ function CurrentIssues({ group, iteration }: { group: GroupDetail; iteration: Pr
         Open issues of {name}
         {issues.data ? ` (${total})` : ''}
       </Title>
-      {issues.isPending ? (
-        <LoadingState label="Loading issues…" />
-      ) : issues.isError ? (
-        <ErrorState title="Issues could not be loaded" error={issues.error} onRetry={() => void issues.refetch()} />
-      ) : items.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No open issues in this iteration.
-        </Text>
-      ) : (
-        <List size="sm" spacing={2}>
-          {items.map((i) => (
-            <List.Item key={i.id}>
-              <Anchor href={i.web_url} size="sm">
-                {i.title}
-              </Anchor>{' '}
-              <Text span size="xs" c="dimmed">
-                {i.references.full}
-              </Text>
-            </List.Item>
-          ))}
-        </List>
-      )}
+      <QueryContent
+        query={issues}
+        what="issues"
+        empty={(data) =>
+          data.items.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No open issues in this iteration.
+            </Text>
+          )
+        }
+      >
+        {(data) => (
+          <List size="sm" spacing={2}>
+            {data.items.map((i) => (
+              <List.Item key={i.id}>
+                <Anchor href={i.web_url} size="sm">
+                  {i.title}
+                </Anchor>{' '}
+                <Text span size="xs" c="dimmed">
+                  {i.references.full}
+                </Text>
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </QueryContent>
       {total > items.length && (
         <Text size="xs" c="dimmed">
           The first {items.length} of {total}.

@@ -9,7 +9,7 @@ import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { MemberDialog, ROLE_OPTIONS, type MemberValues } from './MemberDialog.tsx';
 import { memberRefusal } from './refusal.ts';
 
@@ -132,19 +132,6 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
   const items = role ? pageItems.filter((m) => m.access_level === role) : pageItems;
   const pageOnly = role !== null && (info?.totalPages ?? 1) > 1;
 
-  let body: React.ReactNode;
-  if (members.isPending) body = <LoadingState label="Loading members…" />;
-  else if (members.isError && members.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (members.isError) body = <ErrorState title="Members could not be loaded" error={members.error} onRetry={() => void members.refetch()} />;
-  else if (items.length === 0 && (list.search || role)) {
-    body = (
-      <EmptyState title="No members match" action={<Button variant="default" onClick={() => list.update({ search: null, role: null })}>Clear search and filter</Button>}>
-        {pageOnly ? `No member on this page of ${name} has the role you chose.` : `No member of ${name} matches the search and role you chose.`}
-      </EmptyState>
-    );
-  } else if (items.length === 0) body = <EmptyState title="No members yet">Add people to give them access to {name}.</EmptyState>;
-  else body = <DataTable label="Members" items={items} columns={cols} getRowId={(m) => String(m.id)} busy={members.isFetching} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -171,7 +158,23 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
           The role filter applies to the members on this page; search by name to find someone on another page.
         </Text>
       )}
-      {body}
+      <QueryContent
+        query={members}
+        what="members"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={() =>
+          items.length === 0 &&
+          (list.search || role ? (
+            <EmptyState title="No members match" action={<Button variant="default" onClick={() => list.update({ search: null, role: null })}>Clear search and filter</Button>}>
+              {pageOnly ? `No member on this page of ${name} has the role you chose.` : `No member of ${name} matches the search and role you chose.`}
+            </EmptyState>
+          ) : (
+            <EmptyState title="No members yet">Add people to give them access to {name}.</EmptyState>
+          ))
+        }
+      >
+        {() => <DataTable label="Members" items={items} columns={cols} getRowId={(m) => String(m.id)} busy={members.isFetching} />}
+      </QueryContent>
       <TablePager info={info} shown={pageItems.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
       <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={add.isPending || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
       <ConfirmDialog

@@ -8,7 +8,7 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { fromNow } from '../hooks/hook-format.ts';
 import { StatusBadge, formatDuration } from '../pipelines/status.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
@@ -44,9 +44,18 @@ function MrCell({ car }: { car: MergeTrain }) {
 const col = createColumnHelper<MergeTrain>();
 
 function MergeTrains() {
-  const { project, role } = useProjectContext();
+  const { project } = useProjectContext();
   const settings = useMergeSettings(project.id);
-  const enabled = settings.data?.merge_trains_enabled === true;
+  return (
+    <QueryContent query={settings} what="merge trains" errorTitle="Merge train settings could not be loaded">
+      {(s) => <Trains enabled={s.merge_trains_enabled === true} />}
+    </QueryContent>
+  );
+}
+
+/** The page once the settings are read; the trains themselves are read only while trains are on. */
+function Trains({ enabled }: { enabled: boolean }) {
+  const { project, role } = useProjectContext();
   const active = useMergeTrains(project.id, 'active', 1, { enabled, follow: true });
   const list = useListParams();
   const merged = useMergeTrains(project.id, 'complete', list.page, { enabled });
@@ -110,9 +119,6 @@ function MergeTrains() {
     [],
   );
 
-  if (settings.isPending) return <LoadingState label="Loading merge trains…" />;
-  if (settings.isError) return <ErrorState title="Merge train settings could not be loaded" error={settings.error} onRetry={() => void settings.refetch()} />;
-
   const queues = new Map<string, MergeTrain[]>();
   for (const c of (active.data?.items ?? []).filter((x) => !x.scheduled)) queues.set(c.target_branch, [...(queues.get(c.target_branch) ?? []), c]);
   const scheduled = (active.data?.items ?? []).filter((x) => x.scheduled);
@@ -129,25 +135,26 @@ function MergeTrains() {
       </Group>
       <TrainSettings />
       {enabled && <AddToTrain />}
-      {enabled &&
-        (active.isPending ? (
-          <LoadingState label="Loading the queue…" />
-        ) : active.isError && active.error.status === 403 ? (
-          <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />
-        ) : active.isError ? (
-          <ErrorState title="The merge trains could not be loaded" error={active.error} onRetry={() => void active.refetch()} />
-        ) : queues.size === 0 ? (
-          <EmptyState title="No merge request is on a train">Add a merge request: it merges when its train pipeline passes.</EmptyState>
-        ) : (
-          [...queues.entries()].map(([branch, cars]) => (
-            <Stack gap="xs" key={branch}>
-              <Title order={3} size="h4">
-                Queue into <Text span ff="monospace" inherit>{branch}</Text> ({cars.length})
-              </Title>
-              <DataTable label={`Merge train into ${branch}`} items={cars} columns={queueColumns} getRowId={(c) => String(c.id)} busy={active.isFetching} />
-            </Stack>
-          ))
-        ))}
+      {enabled && (
+        <QueryContent
+          query={active}
+          what="the queue"
+          errorTitle="The merge trains could not be loaded"
+          forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+          empty={() => queues.size === 0 && <EmptyState title="No merge request is on a train">Add a merge request: it merges when its train pipeline passes.</EmptyState>}
+        >
+          {() =>
+            [...queues.entries()].map(([branch, cars]) => (
+              <Stack gap="xs" key={branch}>
+                <Title order={3} size="h4">
+                  Queue into <Text span ff="monospace" inherit>{branch}</Text> ({cars.length})
+                </Title>
+                <DataTable label={`Merge train into ${branch}`} items={cars} columns={queueColumns} getRowId={(c) => String(c.id)} busy={active.isFetching} />
+              </Stack>
+            ))
+          }
+        </QueryContent>
+      )}
       {enabled && scheduled.length > 0 && (
         <Alert color="blue" title="Waiting for their own pipeline">
           {scheduled.map((c) => `!${c.merge_request.iid} ${c.merge_request.title}`).join(', ')} join the train when their pipeline passes.

@@ -4,9 +4,9 @@ import { LineChart } from '@mantine/charts';
 import { SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
-import { burndownSeries, chartRange } from '../../../../shared/src/burndown.ts';
+import { burndownSeries, chartRange, type BurndownEvent } from '../../../../shared/src/burndown.ts';
 import { useBurndownEvents } from '../../api/group-milestones.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 
 /**
  * Burndown (what is still open) and burnup (scope and completed) of a milestone, day by day,
@@ -15,14 +15,24 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/states.ts
  */
 export default function BurndownCharts({ group, milestone }: { group: GroupDetail; milestone: GroupMilestone }) {
   const events = useBurndownEvents(group.id, milestone.id);
+  const range = events.data && chartRange(milestone, events.data, new Date().toISOString().slice(0, 10));
+  return (
+    <QueryContent
+      query={events}
+      what="the burndown events"
+      errorTitle="The charts could not be drawn"
+      empty={(data) =>
+        (!range || data.length === 0) && <EmptyState title="Nothing to chart yet">The charts start once issues join the milestone; a start and a due date give them their span.</EmptyState>
+      }
+    >
+      {(data) => range && <Charts events={data} range={range} />}
+    </QueryContent>
+  );
+}
+
+function Charts({ events, range }: { events: BurndownEvent[]; range: { from: string; to: string } }) {
   const [by, setBy] = useState<'count' | 'weight'>('count');
-  if (events.isPending) return <LoadingState label="Loading the burndown events…" />;
-  if (events.isError) return <ErrorState title="The charts could not be drawn" error={events.error} onRetry={() => void events.refetch()} />;
-  const range = chartRange(milestone, events.data, new Date().toISOString().slice(0, 10));
-  if (!range || events.data.length === 0) {
-    return <EmptyState title="Nothing to chart yet">The charts start once issues join the milestone; a start and a due date give them their span.</EmptyState>;
-  }
-  const days = burndownSeries(events.data, range.from, range.to);
+  const days = burndownSeries(events, range.from, range.to);
   const weight = by === 'weight';
   const burndown = days.map((d) => ({ date: d.date.slice(5), Open: weight ? d.openWeight : d.openCount }));
   const burnup = days.map((d) => ({ date: d.date.slice(5), Total: weight ? d.scopeWeight : d.scopeCount, Completed: weight ? d.completedWeight : d.completedCount }));

@@ -7,7 +7,7 @@ import { useGroupMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, 
 import { formatDate } from '../../components/format.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, LoadingState, NotFoundState, QueryContent, type QueryLike } from '../../components/states.tsx';
 import { groupHref } from '../../routes.ts';
 import { DueBadge } from './MilestonesPage.tsx';
 import { MilestoneDialog } from './MilestoneDialog.tsx';
@@ -24,10 +24,19 @@ export function MilestoneDetail({ group, iid, canPlan }: { group: GroupDetail; i
       All milestones
     </Button>
   );
-  if (found.isPending) return <LoadingState label="Loading the milestone…" />;
-  if (found.isError) return <ErrorState title="The milestone could not be loaded" error={found.error} onRetry={() => void found.refetch()} />;
-  if (!found.data) return <NotFoundState title="No such milestone" action={back}>{group.full_name} has no milestone {iid}.</NotFoundState>;
-  return <Milestone group={group} milestone={found.data} canPlan={canPlan} back={back} />;
+  return (
+    <QueryContent query={found} what="the milestone">
+      {(milestone) =>
+        milestone ? (
+          <Milestone group={group} milestone={milestone} canPlan={canPlan} back={back} />
+        ) : (
+          <NotFoundState title="No such milestone" action={back}>
+            {group.full_name} has no milestone {iid}.
+          </NotFoundState>
+        )
+      }
+    </QueryContent>
+  );
 }
 
 function Milestone({ group, milestone, canPlan, back }: { group: GroupDetail; milestone: GroupMilestone; canPlan: boolean; back: React.ReactNode }) {
@@ -125,12 +134,23 @@ function ProgressCard({ label, done, total, unit }: { label: string; done: numbe
   );
 }
 
+type BoardColumn = { title: string; holds: (i: BoardItem) => boolean };
+
 /** The platform's milestone board: each column a state the items are in. */
-function Board({ query, columns, what }: { query: { data?: unknown[]; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown }; columns: { title: string; holds: (i: BoardItem) => boolean }[]; what: string }) {
-  if (query.isPending) return <LoadingState label={`Loading ${what}…`} />;
-  if (query.isError) return <ErrorState title={`The ${what} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
-  const items = (query.data ?? []) as BoardItem[];
-  if (items.length === 0) return <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of the group’s projects to see them here.</EmptyState>;
+function Board({ query, columns, what }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string }) {
+  return (
+    <QueryContent
+      query={query}
+      what={what}
+      errorTitle={`The ${what} could not be loaded`}
+      empty={(data) => data.length === 0 && <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of the group’s projects to see them here.</EmptyState>}
+    >
+      {(data) => <BoardColumns items={data as BoardItem[]} columns={columns} what={what} />}
+    </QueryContent>
+  );
+}
+
+function BoardColumns({ items, columns, what }: { items: BoardItem[]; columns: BoardColumn[]; what: string }) {
   return (
     <SimpleGrid cols={{ base: 1, md: columns.length }}>
       {columns.map((c) => {

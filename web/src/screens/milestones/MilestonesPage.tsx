@@ -11,7 +11,7 @@ import { formatDate } from '../../components/format.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { groupHref } from '../../routes.ts';
 import { useGroupContext } from '../groups/group-context.ts';
 import { MilestoneDetail } from './MilestoneDetail.tsx';
@@ -122,19 +122,6 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
   );
 
   const items = milestones.data?.items ?? [];
-  let body: React.ReactNode;
-  if (milestones.isPending) body = <LoadingState label="Loading milestones…" />;
-  else if (milestones.isError) body = <ErrorState title="Milestones could not be loaded" error={milestones.error} onRetry={() => void milestones.refetch()} />;
-  else if (items.length === 0) {
-    body = params.filtered ? (
-      <EmptyState title="No milestones match">Change the search or the dates.</EmptyState>
-    ) : (
-      <EmptyState title={params.state === 'closed' ? 'No closed milestones' : 'No open milestones'} action={canPlan && params.state === 'active' && <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>New milestone</Button>}>
-        A milestone gathers the issues and merge requests of {group.full_name}’s projects that are due together, and charts their progress.
-      </EmptyState>
-    );
-  } else body = <DataTable label={params.state === 'closed' ? 'Closed milestones' : 'Open milestones'} items={items} columns={columns} getRowId={(m) => String(m.id)} busy={milestones.isFetching} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -171,7 +158,22 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
           ))}
         </Tabs.List>
         <Tabs.Panel value={params.state} pt="md">
-          {body}
+          <QueryContent
+            query={milestones}
+            what="milestones"
+            empty={(data) =>
+              data.items.length === 0 &&
+              (params.filtered ? (
+                <EmptyState title="No milestones match">Change the search or the dates.</EmptyState>
+              ) : (
+                <EmptyState title={params.state === 'closed' ? 'No closed milestones' : 'No open milestones'} action={canPlan && params.state === 'active' && <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>New milestone</Button>}>
+                  A milestone gathers the issues and merge requests of {group.full_name}’s projects that are due together, and charts their progress.
+                </EmptyState>
+              ))
+            }
+          >
+            {(data) => <DataTable label={params.state === 'closed' ? 'Closed milestones' : 'Open milestones'} items={data.items} columns={columns} getRowId={(m) => String(m.id)} busy={milestones.isFetching} />}
+          </QueryContent>
         </Tabs.Panel>
       </Tabs>
       <TablePager info={milestones.data?.page} shown={items.length} what={(n) => (n === 1 ? 'milestone' : 'milestones')} onPage={params.setPage} />

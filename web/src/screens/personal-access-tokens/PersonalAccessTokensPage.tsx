@@ -7,7 +7,7 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { StateTabs } from '../../components/StateTabs.tsx';
-import { EmptyState, ErrorState, ForbiddenState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, ForbiddenState, QueryContent } from '../../components/states.tsx';
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
 import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
@@ -32,27 +32,6 @@ export default function PersonalAccessTokensPage() {
   const cols = useMemo(() => tokenColumns<PersonalAccessToken>({ actions: state === 'active' ? { onRotate, onRevoke } : null }), [state, onRotate, onRevoke]);
 
   const items = tokens.data?.items ?? [];
-  let body: React.ReactNode;
-  if (tokens.isPending) body = <LoadingState label="Loading your tokens…" />;
-  else if (tokens.isError && tokens.error.status === 403) body = <ForbiddenState title="You may not list personal access tokens">Ask an administrator about your account.</ForbiddenState>;
-  else if (tokens.isError) body = <ErrorState title="Your tokens could not be loaded" error={tokens.error} onRetry={() => void tokens.refetch()} />;
-  else if (items.length === 0 && query.search) body = <EmptyState title="No tokens match">No {state} token is named like “{query.search}”.</EmptyState>;
-  else if (items.length === 0 && state === 'active') {
-    body = (
-      <EmptyState
-        title="No active personal access tokens"
-        action={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            Create token
-          </Button>
-        }
-      >
-        A personal access token lets scripts and API clients act as you, limited to the scopes you choose.
-      </EmptyState>
-    );
-  } else if (items.length === 0) body = <EmptyState title="No inactive tokens">Your revoked and expired tokens are listed here.</EmptyState>;
-  else body = <DataTable label="Personal access tokens" items={items} columns={cols} getRowId={(t) => String(t.id)} busy={tokens.isFetching} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -71,7 +50,32 @@ export default function PersonalAccessTokensPage() {
       <StateTabs state={state} onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null })}>
         <Stack gap="md">
           <TextInput label="Search" placeholder="Token name" type="search" leftSection={<IconSearch size={16} />} {...searchBox} maw={360} />
-          {body}
+          <QueryContent
+            query={tokens}
+            what="your tokens"
+            forbidden={<ForbiddenState title="You may not list personal access tokens">Ask an administrator about your account.</ForbiddenState>}
+            empty={(data) =>
+              data.items.length === 0 &&
+              (query.search ? (
+                <EmptyState title="No tokens match">No {state} token is named like “{query.search}”.</EmptyState>
+              ) : state === 'active' ? (
+                <EmptyState
+                  title="No active personal access tokens"
+                  action={
+                    <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                      Create token
+                    </Button>
+                  }
+                >
+                  A personal access token lets scripts and API clients act as you, limited to the scopes you choose.
+                </EmptyState>
+              ) : (
+                <EmptyState title="No inactive tokens">Your revoked and expired tokens are listed here.</EmptyState>
+              ))
+            }
+          >
+            {(data) => <DataTable label="Personal access tokens" items={data.items} columns={cols} getRowId={(t) => String(t.id)} busy={tokens.isFetching} />}
+          </QueryContent>
           <TablePager info={tokens.data?.page} shown={items.length} what={(n) => `${state} ${n === 1 ? 'token' : 'tokens'}`} onPage={list.setPage} />
         </Stack>
       </StateTabs>

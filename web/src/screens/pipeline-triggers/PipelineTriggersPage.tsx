@@ -17,7 +17,7 @@ import { useListParams } from '../../components/list-params.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 
@@ -107,18 +107,6 @@ function PipelineTriggers({ project }: { project: ProjectSummary }) {
   );
 
   const items = triggers.data?.items ?? [];
-  let body: React.ReactNode;
-  if (triggers.isPending) body = <LoadingState label="Loading trigger tokens…" />;
-  else if (triggers.isError && triggers.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (triggers.isError) body = <ErrorState title="Trigger tokens could not be loaded" error={triggers.error} onRetry={() => void triggers.refetch()} />;
-  else if (items.length === 0) {
-    body = (
-      <EmptyState title="No pipeline trigger tokens" action={<Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>Create trigger token</Button>}>
-        A trigger token lets a script or another CI system start a pipeline of {project.name_with_namespace} on a branch or tag, with variables.
-      </EmptyState>
-    );
-  } else body = <DataTable label="Pipeline trigger tokens" items={items} columns={columns} getRowId={(t) => String(t.id)} busy={triggers.isFetching} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -134,7 +122,20 @@ function PipelineTriggers({ project }: { project: ProjectSummary }) {
           Create trigger token
         </Button>
       </Group>
-      {body}
+      <QueryContent
+        query={triggers}
+        what="trigger tokens"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data.items.length === 0 && (
+            <EmptyState title="No pipeline trigger tokens" action={<Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>Create trigger token</Button>}>
+              A trigger token lets a script or another CI system start a pipeline of {project.name_with_namespace} on a branch or tag, with variables.
+            </EmptyState>
+          )
+        }
+      >
+        {(data) => <DataTable label="Pipeline trigger tokens" items={data.items} columns={columns} getRowId={(t) => String(t.id)} busy={triggers.isFetching} />}
+      </QueryContent>
       <TablePager info={triggers.data?.page} shown={items.length} what={(n) => (n === 1 ? 'trigger token' : 'trigger tokens')} onPage={list.setPage} />
       <DescriptionDialog project={project} trigger={editing} opened={creating || editing !== null} onClose={() => (setCreating(false), setEditing(null))} onCreated={setShown} />
       <TriggerReveal project={project} trigger={shown} onClose={() => setShown(null)} />

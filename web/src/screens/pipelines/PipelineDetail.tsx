@@ -2,14 +2,14 @@ import { useMemo, useState } from 'react';
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useNavigate } from 'react-router';
-import type { Job } from '../../../../shared/src/pipelines.ts';
+import type { Job, Pipeline } from '../../../../shared/src/pipelines.ts';
 import { useCancelPipeline, useDeletePipeline, usePipeline, usePipelineJobs, useRetryPipeline } from '../../api/pipelines.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { IconArrowLeft, IconExternal } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { projectHref } from '../../routes.ts';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
@@ -45,49 +45,43 @@ const jobColumns = [
 
 /** …/-/pipelines/<id>: one pipeline, its jobs and their links to the CI that ran them; cancel, retry, delete. */
 export function PipelineDetail({ pipelineId }: { pipelineId: number }) {
-  const { project, role } = useProjectContext();
-  const navigate = useNavigate();
+  const { project } = useProjectContext();
   const pipeline = usePipeline(project.id, pipelineId);
   const running = pipeline.data ? !FINISHED.has(pipeline.data.status) : false;
+  // Read beside the pipeline rather than after it.
   const jobs = usePipelineJobs(project.id, pipelineId, { refetch: running });
+  const listHref = projectHref(project.path_with_namespace, 'pipelines');
+  return (
+    <QueryContent
+      query={pipeline}
+      what="the pipeline"
+      notFound={
+        <NotFoundState title="Pipeline not found" action={<Button component={Link} to={listHref} variant="default">All pipelines</Button>}>
+          Pipeline #{pipelineId} does not exist in {project.name_with_namespace}, or it was deleted.
+        </NotFoundState>
+      }
+      forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+    >
+      {(p) => <PipelinePage p={p} running={running} jobs={jobs} listHref={listHref} />}
+    </QueryContent>
+  );
+}
+
+function PipelinePage({ p, running, jobs, listHref }: { p: Pipeline; running: boolean; jobs: ReturnType<typeof usePipelineJobs>; listHref: string }) {
+  const { project, role } = useProjectContext();
+  const navigate = useNavigate();
   const cancel = useCancelPipeline(project.id, { meta: { errorTitle: 'The pipeline was not canceled' } });
   const retry = useRetryPipeline(project.id, { meta: { errorTitle: 'The pipeline was not retried' } });
   const remove = useDeletePipeline(project.id, { meta: { errorTitle: 'The pipeline was not deleted', forbidden: 'Only Owners may delete pipelines.' } });
   const [deleting, setDeleting] = useState(false);
-  const listHref = projectHref(project.path_with_namespace, 'pipelines');
   const back = (
     <Button component={Link} to={listHref} variant="subtle" leftSection={<IconArrowLeft size={16} />} px={0} w="fit-content">
       All pipelines
     </Button>
   );
   const jobItems = useMemo(() => jobs.data ?? [], [jobs.data]);
-
-  if (pipeline.isPending) return <LoadingState label="Loading the pipeline…" />;
-  if (pipeline.isError && pipeline.error.status === 404) {
-    return (
-      <NotFoundState title="Pipeline not found" action={<Button component={Link} to={listHref} variant="default">All pipelines</Button>}>
-        Pipeline #{pipelineId} does not exist in {project.name_with_namespace}, or it was deleted.
-      </NotFoundState>
-    );
-  }
-  if (pipeline.isError && pipeline.error.status === 403) return <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  if (pipeline.isError) return <ErrorState title="The pipeline could not be loaded" error={pipeline.error} onRetry={() => void pipeline.refetch()} />;
-
-  const p = pipeline.data;
   const canUpdate = role.can('update_pipeline');
   const retryable = jobItems.some((j) => j.status === 'failed' || j.status === 'canceled');
-
-  let jobsBody: React.ReactNode;
-  if (jobs.isPending) jobsBody = <LoadingState label="Loading jobs…" />;
-  else if (jobs.isError) jobsBody = <ErrorState title="The jobs could not be loaded" error={jobs.error} onRetry={() => void jobs.refetch()} />;
-  else if (jobItems.length === 0) {
-    jobsBody = (
-      <EmptyState title="No jobs reported yet">
-        The CI system reports each job with <Text span ff="monospace">POST /api/v4/projects/{project.id}/statuses/{p.sha.slice(0, 8)}…</Text> and{' '}
-        <Text span ff="monospace">pipeline_id={p.id}</Text>.
-      </EmptyState>
-    );
-  } else jobsBody = <DataTable label="Jobs" items={jobItems} columns={jobColumns} getRowId={(j) => String(j.id)} busy={jobs.isFetching} minWidth={640} />;
 
   return (
     <Stack gap="md">
@@ -139,7 +133,21 @@ export function PipelineDetail({ pipelineId }: { pipelineId: number }) {
       <Title order={3} size="h4">
         Jobs
       </Title>
-      {jobsBody}
+      <QueryContent
+        query={jobs}
+        what="jobs"
+        errorTitle="The jobs could not be loaded"
+        empty={() =>
+          jobItems.length === 0 && (
+            <EmptyState title="No jobs reported yet">
+              The CI system reports each job with <Text span ff="monospace">POST /api/v4/projects/{project.id}/statuses/{p.sha.slice(0, 8)}…</Text> and{' '}
+              <Text span ff="monospace">pipeline_id={p.id}</Text>.
+            </EmptyState>
+          )
+        }
+      >
+        {() => <DataTable label="Jobs" items={jobItems} columns={jobColumns} getRowId={(j) => String(j.id)} busy={jobs.isFetching} minWidth={640} />}
+      </QueryContent>
       <ConfirmDialog
         opened={deleting}
         title={`Delete pipeline #${p.id}?`}

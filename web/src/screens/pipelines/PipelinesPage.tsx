@@ -7,7 +7,7 @@ import { useProjectPipelines, usePipelineJobs, type PipelinesQuery } from '../..
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { projectHref } from '../../routes.ts';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
@@ -113,20 +113,6 @@ function PipelinesList() {
   );
 
   const items = pipelines.data?.items ?? [];
-  let body: React.ReactNode;
-  if (pipelines.isPending) body = <LoadingState label="Loading pipelines…" />;
-  else if (pipelines.isError && pipelines.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (pipelines.isError) body = <ErrorState title="Pipelines could not be loaded" error={pipelines.error} onRetry={() => void pipelines.refetch()} />;
-  else if (items.length === 0) {
-    body = list.filtered ? (
-      <EmptyState title="No pipeline matches these filters" action={<Button variant="default" onClick={() => list.update({ status: null, source: null, ref: null })}>Clear filters</Button>} />
-    ) : (
-      <EmptyState title="No pipelines yet">
-        A pipeline appears when a CI system reports a commit status, or when a script triggers one with a pipeline trigger token.
-      </EmptyState>
-    );
-  } else body = <DataTable label="Pipelines" items={items} columns={columns} getRowId={(p) => String(p.id)} busy={pipelines.isFetching && pipelines.isPlaceholderData} minWidth={760} />;
-
   return (
     <Stack gap="md">
       <div>
@@ -152,7 +138,23 @@ function PipelinesList() {
         />
         <TextInput label="Branch or tag" placeholder="Any branch or tag" value={refBox.value} onChange={refBox.onChange} autoComplete="off" />
       </Group>
-      {body}
+      <QueryContent
+        query={pipelines}
+        what="pipelines"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data.items.length === 0 &&
+          (list.filtered ? (
+            <EmptyState title="No pipeline matches these filters" action={<Button variant="default" onClick={() => list.update({ status: null, source: null, ref: null })}>Clear filters</Button>} />
+          ) : (
+            <EmptyState title="No pipelines yet">
+              A pipeline appears when a CI system reports a commit status, or when a script triggers one with a pipeline trigger token.
+            </EmptyState>
+          ))
+        }
+      >
+        {(data) => <DataTable label="Pipelines" items={data.items} columns={columns} getRowId={(p) => String(p.id)} busy={pipelines.isFetching && pipelines.isPlaceholderData} minWidth={760} />}
+      </QueryContent>
       <TablePager info={pipelines.data?.page} shown={items.length} what={(n) => (n === 1 ? 'pipeline' : 'pipelines')} onPage={list.setPage} />
     </Stack>
   );

@@ -1,11 +1,13 @@
 import { Text, ThemeIcon } from '@mantine/core';
 import { useParams } from 'react-router';
+import type { ProjectSummary } from '../../../../shared/src/projects.ts';
 import { useProject, useProjectRole } from '../../api/projects.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconRepo } from '../../components/icons.tsx';
-import { callerRole, ResourcePage } from '../../components/ResourcePage.tsx';
-import { resourceState, screensOf } from '../../components/SectionedPage.tsx';
+import { callerRole, ResourcePage, type CallerRole } from '../../components/ResourcePage.tsx';
+import { resourceStates, screensOf } from '../../components/SectionedPage.tsx';
+import { QueryContent } from '../../components/states.tsx';
 import { usePageTitle } from '../../hooks/usePageTitle.ts';
 import { groupHref, parseGroupSplat, projectHref, projectSections } from '../../routes.ts';
 import { ProjectContext } from './project-context.ts';
@@ -23,11 +25,14 @@ export default function ProjectPage() {
   const current = projectSections.find((s) => s.slug === section);
   usePageTitle(project.data ? `${current && current.slug ? `${current.label} · ` : ''}${project.data.name_with_namespace}` : 'Project');
 
-  const state = resourceState(project, 'project', fullPath);
-  if (state || !project.data) return state;
+  return (
+    <QueryContent query={project} {...resourceStates('project', fullPath)}>
+      {(p) => <ProjectFrame project={p} role={callerRole(abilities, user)} section={section} />}
+    </QueryContent>
+  );
+}
 
-  const p = project.data;
-  const role = callerRole(abilities, user);
+function ProjectFrame({ project: p, role, section }: { project: ProjectSummary; role: CallerRole; section: string }) {
   const segments = p.namespace.full_path.split('/');
   const names = p.name_with_namespace.split(' / ');
   const trail = [

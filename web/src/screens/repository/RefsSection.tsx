@@ -4,7 +4,7 @@ import { useTags } from '../../api/tags.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { branchColumns, tagColumns } from './ref-columns.tsx';
 
 type Kind = 'branches' | 'tags';
@@ -20,18 +20,20 @@ export function RefsSection({ projectId }: { projectId: number }) {
   const current = kind === 'tags' ? tags : branches;
   const noun = kind === 'tags' ? 'tag' : 'branch';
 
-  let body: React.ReactNode;
-  if (current.isPending) body = <LoadingState label={`Loading ${kind}…`} />;
-  else if (current.isError) body = <ErrorState title={`The ${kind} could not be loaded`} error={current.error} onRetry={() => void current.refetch()} />;
-  else if (current.data.items.length === 0 && list.search) {
-    body = (
-      <EmptyState title={`No ${noun} matches`} action={<Button variant="default" onClick={() => list.update({ search: null })}>Clear search</Button>}>
-        No {noun} name contains “{list.search}”.
-      </EmptyState>
-    );
-  } else if (current.data.items.length === 0) body = <EmptyState title={`No ${kind} yet`}>{kind === 'tags' ? 'Tag a commit with git tag and push it, or through the API.' : 'Push a branch to see it here.'}</EmptyState>;
-  else if (kind === 'tags' && tags.data) body = <DataTable label="Tags" items={tags.data.items} columns={tagColumns} getRowId={(t) => t.name} busy={tags.isFetching} minWidth={560} />;
-  else if (branches.data) body = <DataTable label="Branches" items={branches.data.items} columns={branchColumns} getRowId={(b) => b.name} busy={branches.isFetching} minWidth={560} />;
+  // What the two tabs share: the wording of their states and of an empty list.
+  const states = {
+    what: kind,
+    errorTitle: `The ${kind} could not be loaded`,
+    empty: ({ items }: { items: unknown[] }) =>
+      items.length === 0 &&
+      (list.search ? (
+        <EmptyState title={`No ${noun} matches`} action={<Button variant="default" onClick={() => list.update({ search: null })}>Clear search</Button>}>
+          No {noun} name contains “{list.search}”.
+        </EmptyState>
+      ) : (
+        <EmptyState title={`No ${kind} yet`}>{kind === 'tags' ? 'Tag a commit with git tag and push it, or through the API.' : 'Push a branch to see it here.'}</EmptyState>
+      )),
+  };
 
   return (
     <Tabs value={kind} onChange={(v) => list.update({ refs: v === 'tags' ? 'tags' : null, search: null })} variant="outline" aria-label="Branches and tags">
@@ -52,7 +54,15 @@ export function RefsSection({ projectId }: { projectId: number }) {
             maw={360}
             {...searchBox}
           />
-          {body}
+          {kind === 'tags' ? (
+            <QueryContent query={tags} {...states}>
+              {(data) => <DataTable label="Tags" items={data.items} columns={tagColumns} getRowId={(t) => t.name} busy={tags.isFetching} minWidth={560} />}
+            </QueryContent>
+          ) : (
+            <QueryContent query={branches} {...states}>
+              {(data) => <DataTable label="Branches" items={data.items} columns={branchColumns} getRowId={(b) => b.name} busy={branches.isFetching} minWidth={560} />}
+            </QueryContent>
+          )}
           <TablePager info={current.data?.page} shown={current.data?.items.length ?? 0} what={(n) => (n === 1 ? noun : kind === 'tags' ? 'tags' : 'branches')} onPage={list.setPage} />
         </Stack>
       </Tabs.Panel>

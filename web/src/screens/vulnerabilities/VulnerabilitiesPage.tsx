@@ -7,7 +7,7 @@ import { useProjectVulnerabilities, type VulnerabilitiesQuery } from '../../api/
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
-import { EmptyState, ErrorState, LoadingState, NotFoundState } from '../../components/states.tsx';
+import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { projectHref, sectionRest } from '../../routes.ts';
 import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
@@ -93,20 +93,6 @@ function VulnerabilityReport() {
   );
 
   const items = found.data?.items ?? [];
-  let body: React.ReactNode;
-  if (found.isPending) body = <LoadingState label="Loading vulnerabilities…" />;
-  else if (found.isError && found.error.status === 403) body = <RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />;
-  else if (found.isError) body = <ErrorState title="Vulnerabilities could not be loaded" error={found.error} onRetry={() => void found.refetch()} />;
-  else if (items.length === 0) {
-    body = list.filtered ? (
-      <EmptyState title="No vulnerability matches these filters" action={<Button variant="default" onClick={() => list.update({ severity: null, state: null, report_type: null })}>Clear filters</Button>} />
-    ) : (
-      <EmptyState title="No open vulnerabilities">
-        Findings appear when a CI job uploads a scanner report to a pipeline of the default branch (see the README’s <Text span ff="monospace">curl</Text> example).
-      </EmptyState>
-    );
-  } else body = <DataTable label="Vulnerabilities" items={items} columns={columns} getRowId={(v) => String(v.id)} busy={found.isFetching && found.isPlaceholderData} minWidth={820} />;
-
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -130,7 +116,23 @@ function VulnerabilityReport() {
         />
         <NativeSelect label="Tool" value={list.reportType} onChange={(e) => list.update({ report_type: e.currentTarget.value || null })} data={[{ value: '', label: 'Any tool' }, ...Object.entries(REPORT_TYPE_LABELS).map(([value, label]) => ({ value, label }))]} />
       </Group>
-      {body}
+      <QueryContent
+        query={found}
+        what="vulnerabilities"
+        forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
+        empty={(data) =>
+          data.items.length === 0 &&
+          (list.filtered ? (
+            <EmptyState title="No vulnerability matches these filters" action={<Button variant="default" onClick={() => list.update({ severity: null, state: null, report_type: null })}>Clear filters</Button>} />
+          ) : (
+            <EmptyState title="No open vulnerabilities">
+              Findings appear when a CI job uploads a scanner report to a pipeline of the default branch (see the README’s <Text span ff="monospace">curl</Text> example).
+            </EmptyState>
+          ))
+        }
+      >
+        {(data) => <DataTable label="Vulnerabilities" items={data.items} columns={columns} getRowId={(v) => String(v.id)} busy={found.isFetching && found.isPlaceholderData} minWidth={820} />}
+      </QueryContent>
       <TablePager info={found.data?.page} shown={items.length} what={(n) => (n === 1 ? 'vulnerability' : 'vulnerabilities')} onPage={list.setPage} />
     </Stack>
   );
