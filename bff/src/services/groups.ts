@@ -11,7 +11,7 @@ import { customAttributeConditions } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
-import { groupVisibleTo, inTrees, memberTraversals } from './visibility.ts';
+import { inTrees, memberTraversals, visibleGroupsOf } from './visibility.ts';
 import { matchesSearch } from '../db/search.ts';
 import { inTraversal } from '../db/dialect.ts';
 import { fireHookEvent } from './hook-delivery.ts';
@@ -178,7 +178,7 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   } else if (user && !allAvailable) {
     query = query.where((eb) => inTrees(eb, memberOf));
   } else {
-    query = query.where((eb) => groupVisibleTo(eb, actor, memberOf));
+    query = visibleGroupsOf(query, actor, memberOf);
   }
 
   if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);

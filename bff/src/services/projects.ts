@@ -8,7 +8,7 @@ import { resolveCommit } from './branches.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
-import { projectMember, projectVisibility, projectVisibleTo, projectVisibleWhere } from './visibility.ts';
+import { projectMember, projectVisibility, projectVisibleWhere, visibleProjectsOf } from './visibility.ts';
 import { copyGroupPushRule } from './group-push-rules.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { projectPayload } from './hook-payloads.ts';
@@ -111,7 +111,7 @@ export async function updateProject(db: Db, project: ProjectRow, namespace: Grou
 }
 
 export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {
-  let query = db.selectFrom('projects').where((eb) => projectVisibleTo(eb, actor));
+  let query = visibleProjectsOf(db.selectFrom('projects'), actor);
   const user = actor.user;
   if (user && (q.membership || q.min_access_level !== undefined)) {
     query = query.where((eb) => projectMember(eb, user.id, q.min_access_level ?? 0));

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -45,6 +45,19 @@ export function inTrees(eb: GroupsEb, traversals: string[]): Expression<SqlBool>
 function visibleLevels(actor: Actor): string[] {
   if (!actor.user) return ['public'];
   return actor.user.external ? ['public'] : ['public', 'internal'];
+}
+
+/**
+ * A list's query narrowed to the rows the caller may see; for an administrator, who sees every
+ * one, the query itself: a condition that is always true would still cost SQLite its fast
+ * count (from the smallest index; `count(*)` of 1,000 groups takes 2 µs without a condition
+ * and 15 µs with `where 1 = 1`, which reads every row).
+ */
+export function visibleGroupsOf<O>(query: SelectQueryBuilder<Database, 'groups', O>, actor: Actor, memberOf: string[]): SelectQueryBuilder<Database, 'groups', O> {
+  return actor.user?.is_admin ? query : query.where((eb) => groupVisibleTo(eb, actor, memberOf));
+}
+export function visibleProjectsOf<O>(query: SelectQueryBuilder<Database, 'projects', O>, actor: Actor): SelectQueryBuilder<Database, 'projects', O> {
+  return actor.user?.is_admin ? query : query.where((eb) => projectVisibleTo(eb, actor));
 }
 
 /** `memberOf`: the actor's membership traversals (see memberTraversals). */
