@@ -96,6 +96,31 @@ describe('GET /groups', () => {
       assert.deepEqual(byName, [...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       const byIdDesc = ids((await api('/groups?order_by=id&sort=desc&per_page=100')).body);
       assert.deepEqual(byIdDesc, [...byIdDesc].sort((a, b) => b - a));
+      const byPath = (await api('/groups?order_by=path&per_page=100')).body.map((g: { path: string }) => g.path);
+      assert.deepEqual(byPath, [...byPath].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    });
+    it('filters by archived, active, marked_for_deletion_on and repository_storage, each call with its own values', async () => {
+      const db = server.running.db;
+      await db.updateTable('groups').set({ archived: 1 }).where('id', '=', pub.id).execute();
+      await db.updateTable('groups').set({ marked_for_deletion_on: '2026-01-02' }).where('id', '=', internal.id).execute();
+      await db.updateTable('groups').set({ repository_storage: 'other' }).where('id', '=', priv.id).execute();
+      try {
+        assert.deepEqual(ids((await api('/groups?archived=true&per_page=100')).body), [pub.id]);
+        assert.ok(!ids((await api('/groups?archived=false&per_page=100')).body).includes(pub.id));
+        const inactive = ids((await api('/groups?active=false&per_page=100')).body);
+        assert.deepEqual(inactive.sort(), [pub.id, internal.id].sort());
+        const active = ids((await api('/groups?active=true&per_page=100')).body);
+        assert.ok(!active.includes(pub.id) && !active.includes(internal.id) && active.includes(priv.id));
+        assert.deepEqual(ids((await api('/groups?marked_for_deletion_on=2026-01-02')).body), [internal.id]);
+        assert.deepEqual((await api('/groups?marked_for_deletion_on=2026-01-03')).body, []);
+        assert.deepEqual(ids((await api('/groups?repository_storage=other')).body), [priv.id]);
+        assert.ok(ids((await api('/groups?repository_storage=default&per_page=100')).body).includes(pub.id));
+        // The same filter with other values: one compiled query, each call's own answer.
+        assert.deepEqual(ids((await api(`/groups?skip_groups[]=${pub.id}&search=ALPHA`)).body), [internal.id]);
+        assert.deepEqual((await api(`/groups?skip_groups[]=${internal.id}&search=ALPHA`)).body, []);
+      } finally {
+        await db.updateTable('groups').set({ archived: 0, marked_for_deletion_on: null, repository_storage: 'default' }).where('id', 'in', [pub.id, internal.id, priv.id]).execute();
+      }
     });
     it('adds statistics, with root storage statistics on top-level groups', async () => {
       const res = await api(`/groups?statistics=true&per_page=100`);

@@ -63,9 +63,31 @@ export function openDb(opts: DbOptions): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
-/** Stands in for a value of a prepared query while it is built. */
+/**
+ * Stands in for a value of a prepared query while it is built: `values.name`, or an element
+ * (`values.trees[2]`, `values.custom[0][1]`: a stand-in's numeric properties stand in for
+ * its elements). Compiled, each names the path to its value.
+ */
 class Placeholder {
-  constructor(readonly name: string) {}
+  constructor(readonly path: readonly string[]) {}
+}
+const INDEX = /^\d+$/;
+function standIn(path: readonly string[]): Placeholder {
+  return new Proxy(new Placeholder(path), {
+    get: (target, name, receiver) => (typeof name === 'string' && INDEX.test(name) ? standIn([...path, name]) : Reflect.get(target, name, receiver)),
+  });
+}
+
+/** The parameters of a compiled query for the values of a call: a stand-in's value by its path, any other as compiled. */
+function parameterReader(parameters: readonly unknown[]): (values: Record<string, unknown>) => unknown[] {
+  const paths = parameters.map((p) => (p instanceof Placeholder ? [...p.path] : undefined));
+  return (values) =>
+    paths.map((path, i) => {
+      if (!path) return parameters[i];
+      let value: unknown = values[path[0]!];
+      for (let k = 1; k < path.length; k++) value = (value as Record<string, unknown> | undefined)?.[path[k]!];
+      return value;
+    });
 }
 
 /**
@@ -85,16 +107,19 @@ export function prepared<V extends Record<string, unknown>, O>(
   build: (db: Db, values: V) => Compilable<O>,
   opts: { keep?: boolean } = {},
 ): (db: Db, values: V) => Promise<O[]> {
-  const compiled = new WeakMap<Db, { query: CompiledQuery<O>; tables: string[]; kept: Map<string, { rows: O[]; generation: number }> }>();
-  const standIns = new Proxy({}, { get: (_target, name) => new Placeholder(String(name)) }) as V;
+  const compiled = new WeakMap<
+    Db,
+    { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[]; tables: string[]; kept: Map<string, { rows: O[]; generation: number }> }
+  >();
+  const standIns = new Proxy({}, { get: (_target, name) => standIn([String(name)]) }) as V;
   return async (db, values) => {
     let entry = compiled.get(db);
     if (!entry) {
       const query = build(db, standIns).compile();
-      entry = { query, tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map() };
+      entry = { query, parametersOf: parameterReader(query.parameters), tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map() };
       compiled.set(db, entry);
     }
-    const parameters = entry.query.parameters.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+    const parameters = entry.parametersOf(values);
     const changes = opts.keep ? tableChanges.get(db) : undefined;
     if (!changes) return (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
     const key = JSON.stringify(parameters);
@@ -112,6 +137,30 @@ export function prepared<V extends Record<string, unknown>, O>(
   };
 }
 const MAX_KEPT_PER_READ = 10_000;
+
+/**
+ * `prepared` for a query whose form varies: `shape` says which form (which filters, how many
+ * values in a list), as plain data, and each form is built and compiled once. `build` may
+ * branch on the shape, never on a value; an array's length belongs in the shape. At most
+ * MAX_SHAPES forms are kept, the oldest going first.
+ */
+export function preparedByShape<S, V extends Record<string, unknown>, O>(
+  build: (db: Db, values: V, shape: S) => Compilable<O>,
+  opts: { keep?: boolean } = {},
+): (db: Db, shape: S, values: V) => Promise<O[]> {
+  const byShape = new Map<string, (db: Db, values: V) => Promise<O[]>>();
+  return (db, shape, values) => {
+    const key = JSON.stringify(shape);
+    let query = byShape.get(key);
+    if (!query) {
+      query = prepared((db, v: V) => build(db, v, shape), opts);
+      if (byShape.size >= MAX_SHAPES) byShape.delete(byShape.keys().next().value!);
+      byShape.set(key, query);
+    }
+    return query(db, values);
+  };
+}
+const MAX_SHAPES = 200;
 
 /** The tables a kept read reads (Kysely quotes every name), each of which must be watched. */
 export function tablesOfKeptRead(text: string): string[] {

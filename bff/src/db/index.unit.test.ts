@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { openDb, plannedOnce, prepared, rowBuilder, tablesOfKeptRead } from './index.ts';
+import { openDb, plannedOnce, prepared, preparedByShape, rowBuilder, tablesOfKeptRead } from './index.ts';
 
 describe('SQLite rows built from raw arrays', () => {
   it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
@@ -44,6 +44,32 @@ describe('prepared()', () => {
       assert.deepEqual(await named(db, { name: rowsOf[0], flag: 0 }), []);
       await db.destroy();
     }
+  });
+});
+
+describe('preparedByShape()', () => {
+  type T = Kysely<{ t: { id: number; name: string; tags: string } }>;
+  it('compiles each form once, and binds each call its values, elements of lists and of lists of pairs included', async () => {
+    let builds = 0;
+    const find = preparedByShape((db, v: { names: string[]; pairs: [string, string][] }, shape: { names: number; pairs: number }) => {
+      builds++;
+      let q = (db as unknown as T).selectFrom('t').select('id');
+      if (shape.names) q = q.where('name', 'in', Array.from({ length: shape.names }, (_, i) => v.names[i]!));
+      for (let i = 0; i < shape.pairs; i++) q = q.where((eb) => eb.or([eb('name', '=', v.pairs[i]![0]), eb('tags', '=', v.pairs[i]![1])]));
+      return q.orderBy('id');
+    });
+    const db = openDb({ sqliteFile: ':memory:' });
+    await sql`create table t (id integer primary key, name text, tags text)`.execute(db);
+    for (const [name, tags] of [['a', 'x'], ['b', 'y'], ['c', 'z']]) await sql`insert into t (name, tags) values (${name}, ${tags})`.execute(db);
+    const ids = async (names: string[], pairs: [string, string][]) => (await find(db, { names: names.length, pairs: pairs.length }, { names, pairs })).map((r) => r.id);
+    assert.deepEqual(await ids(['a', 'c'], []), [1, 3]);
+    assert.deepEqual(await ids(['b', 'c'], []), [2, 3]);
+    assert.deepEqual(await ids(['b'], []), [2]);
+    assert.deepEqual(await ids(['a', 'b', 'c'], [['a', 'z']]), [1, 3]);
+    assert.deepEqual(await ids(['a', 'b', 'c'], [['b', 'q']]), [2]);
+    assert.deepEqual(await ids([], [['c', 'x'], ['a', 'x']]), [1]);
+    assert.equal(builds, 4, 'one build for each of the four forms');
+    await db.destroy();
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { validationFailed } from '../services/errors.ts';
+import { preparedByShape, type Db } from './index.ts';
 
 /**
  * Pages of lists, counted and sliced in the database: offset pages (`page`/`per_page`, with a
@@ -56,6 +57,22 @@ export async function offsetPage<DB, TB extends keyof DB, O>(query: SelectQueryB
     .executeTakeFirst();
   const items = await query.limit(page.limit).offset(page.offset).execute();
   return new Page(items, page.page, page.perPage, Number((counted as { total?: number } | undefined)?.total ?? 0));
+}
+
+/**
+ * offsetPage for a list built by shape (see preparedByShape): its count and its slice are each
+ * compiled once per shape, and run with the values of each call.
+ */
+export function preparedOffsetPage<S, V extends Record<string, unknown>, O>(
+  build: (db: Db, values: V, shape: S) => SelectQueryBuilder<any, any, O>, // eslint-disable-line @typescript-eslint/no-explicit-any
+): (db: Db, shape: S, values: V, page: PageRequest) => Promise<Page<O>> {
+  const counted = preparedByShape((db, v: V, shape: S) => build(db, v, shape).clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total')));
+  const sliced = preparedByShape((db, v: V & { limit: number; offset: number }, shape: S) => build(db, v, shape).limit(v.limit).offset(v.offset));
+  return async (db, shape, values, page) => {
+    const [counts] = await counted(db, shape, values);
+    const items = await sliced(db, shape, { ...values, limit: page.limit, offset: page.offset });
+    return new Page(items, page.page, page.perPage, Number((counts as { total?: number } | undefined)?.total ?? 0));
+  };
 }
 
 interface Keyset {

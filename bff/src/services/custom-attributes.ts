@@ -11,16 +11,18 @@ export type ModelType = CustomAttributesTable['model_type'];
  * the record (its id column named by `idColumn`, e.g. `users.id`) has that attribute.
  */
 export function customAttributeConditions(db: Db, type: ModelType, idColumn: string, attrs: Record<string, string>): RawBuilder<boolean>[] {
-  return Object.entries(attrs).map(
-    ([key, value]) =>
-      sql<boolean>`exists ${db
-        .selectFrom('custom_attributes as ca')
-        .select(sql`1`.as('one'))
-        .where('ca.model_type', '=', type)
-        .where('ca.model_id', '=', sql<number>`${sql.ref(idColumn)}`)
-        .where('ca.key', '=', key)
-        .where('ca.value', '=', value)}`,
-  );
+  return Object.entries(attrs).map(([key, value]) => customAttributeCondition(db, type, idColumn, key, value));
+}
+
+/** The row (by its `idColumn`) has the custom attribute `key` set to `value`. */
+export function customAttributeCondition(db: Db, type: ModelType, idColumn: string, key: string, value: string): RawBuilder<boolean> {
+  return sql<boolean>`exists ${db
+    .selectFrom('custom_attributes as ca')
+    .select(sql`1`.as('one'))
+    .where('ca.model_type', '=', type)
+    .where('ca.model_id', '=', sql<number>`${sql.ref(idColumn)}`)
+    .where('ca.key', '=', key)
+    .where('ca.value', '=', value)}`;
 }
 
 export async function listCustomAttributes(db: Db, type: ModelType, id: number) {

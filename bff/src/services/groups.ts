@@ -7,12 +7,12 @@ import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { newToken } from '../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from './errors.ts';
-import { customAttributeConditions } from './custom-attributes.ts';
+import { customAttributeCondition } from './custom-attributes.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
-import { keysetPage, offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
+import { keysetPage, preparedOffsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
-import { inTrees, memberTraversals, visibleGroupsOf } from './visibility.ts';
-import { matchesSearch } from '../db/search.ts';
+import { groupVisibleWhere, inTreesLike, memberTraversals, treePattern, visibleLevels } from './visibility.ts';
+import { matchesPattern, searchPattern } from '../db/search.ts';
 import { inTraversal } from '../db/dialect.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { subgroupPayload } from './hook-payloads.ts';
@@ -106,7 +106,6 @@ const splitKeptRows = new WeakMap<object, { group: GroupRow; level: number }>();
 
 const VISIBILITY_RANK: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
-/** GET /groups: what the caller may see, filtered, sorted, and paginated by offset or keyset. */
 /**
  * What a list shows of each group: the list item's fields, and the traversal its statistics
  * need. A list reads only these, about half of a group's columns (reading a column of a row
@@ -148,19 +147,105 @@ export const GROUP_LIST_COLUMNS = [
 ] as const satisfies readonly (keyof GroupRow)[];
 export type GroupListRow = Pick<GroupRow, (typeof GROUP_LIST_COLUMNS)[number]>;
 
+/**
+ * GET /groups: what the caller may see, filtered, sorted, and paginated by offset or keyset.
+ * The list's form (GroupListShape) is decided from the caller and the filters, its values
+ * gathered apart (GroupListValues), so that each form is compiled once (preparedByShape).
+ */
 export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest, opts: { parentId?: number } = {}): Promise<Page<GroupListRow>> {
   const admin = actor.user?.is_admin === 1;
   const user = actor.user;
-  let query = db.selectFrom('groups');
   // The subgroups of one group list every visible child unless membership is asked for.
-  if (opts.parentId !== undefined) query = query.where('parent_id', '=', opts.parentId);
   const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined);
-  // Administrators see every group: their memberships matter only when they ask for them.
-  const memberOf = user && (!admin || !allAvailable) ? await memberTraversals(db, user.id) : [];
-
   // Membership filters: owned and min_access_level take precedence over all_available. Each
-  // implies visibility; otherwise the visibility rules apply.
-  if (user && q.owned) {
+  // implies visibility; otherwise the visibility rules apply, and administrators see every
+  // group (their memberships matter only when they ask for them).
+  let reach: GroupListShape['reach'];
+  let trees: string[] = [];
+  if (user && q.owned) reach = 'owned';
+  else if (user && q.min_access_level !== undefined) [reach, trees] = ['trees', await memberTraversals(db, user.id, q.min_access_level)];
+  else if (user && !allAvailable) [reach, trees] = ['trees', await memberTraversals(db, user.id)];
+  else if (admin) reach = 'all';
+  else [reach, trees] = ['visible', user ? await memberTraversals(db, user.id) : []];
+
+  const custom = admin && q.custom_attributes ? Object.entries(q.custom_attributes) : [];
+  const shape: GroupListShape = {
+    parent: opts.parentId !== undefined,
+    reach,
+    levels: reach === 'visible' ? visibleLevels(actor) : [],
+    trees: trees.length,
+    skip: q.skip_groups?.length ?? 0,
+    search: Boolean(q.search),
+    visibility: Boolean(q.visibility),
+    topLevelOnly: Boolean(q.top_level_only),
+    storage: Boolean(q.repository_storage && admin),
+    markedOn: Boolean(q.marked_for_deletion_on),
+    active: q.active,
+    archived: q.archived,
+    custom: custom.length,
+    orderBy: q.order_by === 'path' ? 'path' : q.order_by === 'id' ? 'id' : 'name',
+    dir: q.sort === 'desc' ? 'desc' : 'asc',
+  };
+  const values: GroupListValues = {
+    parentId: opts.parentId ?? 0,
+    userId: user?.id ?? 0,
+    trees: trees.map(treePattern),
+    skip: q.skip_groups ?? [],
+    search: q.search ? searchPattern(q.search) : '',
+    visibility: q.visibility ?? '',
+    storage: q.repository_storage ?? '',
+    markedOn: q.marked_for_deletion_on ?? '',
+    custom,
+  };
+  if (q.pagination === 'keyset') {
+    const column = shape.orderBy;
+    return keysetPage(groupList(db, values, shape), { column, dir: shape.dir, cursor: q.cursor, perPage: page.perPage, valueOf: (g) => g[column] });
+  }
+  return groupListPage(db, shape, values, page);
+}
+
+/** The form of a group list: which conditions it has, how many values each list of them holds, its order. */
+interface GroupListShape {
+  parent: boolean;
+  /** owned: groups the user owns; trees: those in the user's trees; visible: by visibility or in the trees; all: every group. */
+  reach: 'owned' | 'trees' | 'visible' | 'all';
+  levels: string[];
+  trees: number;
+  skip: number;
+  search: boolean;
+  visibility: boolean;
+  topLevelOnly: boolean;
+  storage: boolean;
+  markedOn: boolean;
+  active: boolean | undefined;
+  archived: boolean | undefined;
+  custom: number;
+  orderBy: 'name' | 'path' | 'id';
+  dir: 'asc' | 'desc';
+}
+
+/** The values of a group list's conditions (those its shape leaves out are not read). */
+interface GroupListValues extends Record<string, unknown> {
+  parentId: number;
+  userId: number;
+  /** LIKE patterns of the user's trees (treePattern). */
+  trees: string[];
+  skip: number[];
+  /** A searchPattern. */
+  search: string;
+  visibility: string;
+  storage: string;
+  markedOn: string;
+  custom: [key: string, value: string][];
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+function groupList(db: Db, v: GroupListValues, s: GroupListShape) {
+  let query = db.selectFrom('groups');
+  if (s.parent) query = query.where('parent_id', '=', v.parentId);
+  const trees = range(s.trees).map((i) => v.trees[i]!);
+  if (s.reach === 'owned') {
     query = query.where((eb) =>
       eb.exists(
         eb
@@ -168,42 +253,30 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
           .select(sql`1`.as('one'))
           .whereRef('m.source_id', '=', 'groups.id')
           .where('m.source_type', '=', 'group')
-          .where('m.user_id', '=', user.id)
+          .where('m.user_id', '=', v.userId)
           .where('m.access_level', '>=', ACCESS_LEVELS.owner),
       ),
     );
-  } else if (user && q.min_access_level !== undefined) {
-    const reach = await memberTraversals(db, user.id, q.min_access_level);
-    query = query.where((eb) => inTrees(eb, reach));
-  } else if (user && !allAvailable) {
-    query = query.where((eb) => inTrees(eb, memberOf));
-  } else {
-    query = visibleGroupsOf(query, actor, memberOf);
+  } else if (s.reach === 'trees') {
+    query = query.where((eb) => inTreesLike(eb, trees));
+  } else if (s.reach === 'visible') {
+    query = query.where((eb) => groupVisibleWhere(eb, s.levels, trees));
   }
-
-  if (q.skip_groups?.length) query = query.where('id', 'not in', q.skip_groups);
+  if (s.skip) query = query.where('id', 'not in', range(s.skip).map((i) => v.skip[i]!));
   // As the platform's group search with parents: the full path and full name match too, so
   // `acme/plat` finds acme's subgroup platform.
-  if (q.search) query = query.where(matchesSearch(['groups.full_path', 'groups.full_name'], q.search));
-  if (q.visibility) query = query.where('visibility', '=', q.visibility);
-  if (q.top_level_only) query = query.where('parent_id', 'is', null);
-  if (q.repository_storage && admin) query = query.where('repository_storage', '=', q.repository_storage);
-  if (q.marked_for_deletion_on) query = query.where('marked_for_deletion_on', '=', q.marked_for_deletion_on);
-  if (q.active === true) query = query.where('archived', '=', 0).where('marked_for_deletion_on', 'is', null);
-  if (q.active === false) query = query.where((eb) => eb.or([eb('archived', '=', 1), eb('marked_for_deletion_on', 'is not', null)]));
-  if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
-  if (q.custom_attributes && admin) {
-    for (const condition of customAttributeConditions(db, 'group', 'groups.id', q.custom_attributes)) query = query.where(condition);
-  }
-
-  const orderBy = q.order_by === 'path' ? 'path' : q.order_by === 'id' ? 'id' : 'name';
-  const dir = q.sort === 'desc' ? 'desc' : 'asc';
-
-  if (q.pagination === 'keyset') {
-    return keysetPage(query.select(GROUP_LIST_COLUMNS), { column: orderBy, dir, cursor: q.cursor, perPage: page.perPage, valueOf: (g) => g[orderBy] });
-  }
-  return offsetPage(query.select(GROUP_LIST_COLUMNS).orderBy(orderBy, dir).orderBy('id', dir), page);
+  if (s.search) query = query.where(matchesPattern(['groups.full_path', 'groups.full_name'], v.search));
+  if (s.visibility) query = query.where('visibility', '=', v.visibility);
+  if (s.topLevelOnly) query = query.where('parent_id', 'is', null);
+  if (s.storage) query = query.where('repository_storage', '=', v.storage);
+  if (s.markedOn) query = query.where('marked_for_deletion_on', '=', v.markedOn);
+  if (s.active === true) query = query.where('archived', '=', 0).where('marked_for_deletion_on', 'is', null);
+  if (s.active === false) query = query.where((eb) => eb.or([eb('archived', '=', 1), eb('marked_for_deletion_on', 'is not', null)]));
+  if (s.archived !== undefined) query = query.where('archived', '=', s.archived ? 1 : 0);
+  for (const i of range(s.custom)) query = query.where(customAttributeCondition(db, 'group', 'groups.id', v.custom[i]![0], v.custom[i]![1]));
+  return query.select(GROUP_LIST_COLUMNS);
 }
+const groupListPage = preparedOffsetPage((db, v: GroupListValues, s: GroupListShape) => groupList(db, v, s).orderBy(s.orderBy, s.dir).orderBy('id', s.dir));
 
 async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {
   let q = db

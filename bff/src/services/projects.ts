@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { prepared, type Db } from '../db/index.ts';
+import { preparedByShape, type Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ProjectCreateBody, ProjectListQuery, ProjectUpdateBody } from '../../../shared/src/projects.ts';
@@ -8,7 +8,7 @@ import { resolveCommit } from './branches.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { nowIso, today } from '../util/time.ts';
 import { toColumns } from '../util/rows.ts';
-import { projectMember, projectVisibility, projectVisibleWhere, visibleProjectsOf } from './visibility.ts';
+import { projectMember, projectVisibility, projectVisibleWhere, visibleProjectsOf, type ProjectVisibility } from './visibility.ts';
 import { copyGroupPushRule } from './group-push-rules.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { projectPayload } from './hook-payloads.ts';
@@ -139,25 +139,20 @@ export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, pa
  * the search of the group tree (see projectVisibleTo).
  */
 export async function projectsOfGroup(db: Db, actor: Actor, groupId: number, limit = 100, level?: number): Promise<ProjectRow[]> {
-  const shape = projectVisibility(actor, level);
-  let query = projectsOfGroupBy.get(shape.key);
-  if (!query) {
-    query = prepared((db, v: { groupId: number; limit: number; userId: number; today: string }) =>
-      db
-        .selectFrom('projects')
-        .selectAll()
-        .where('namespace_id', '=', v.groupId)
-        .where((eb) => projectVisibleWhere(eb, shape, v.userId, v.today))
-        .orderBy('id')
-        .limit(v.limit),
-      { keep: true },
-    );
-    projectsOfGroupBy.set(shape.key, query);
-  }
-  return query(db, { groupId, limit, userId: actor.user?.id ?? 0, today: today() });
+  return projectsOfGroupBy(db, projectVisibility(actor, level), { groupId, limit, userId: actor.user?.id ?? 0, today: today() });
 }
 /** One prepared query per visibility shape (a handful: see ProjectVisibility). */
-const projectsOfGroupBy = new Map<string, (db: Db, v: { groupId: number; limit: number; userId: number; today: string }) => Promise<ProjectRow[]>>();
+const projectsOfGroupBy = preparedByShape(
+  (db, v: { groupId: number; limit: number; userId: number; today: string }, shape: ProjectVisibility) =>
+    db
+      .selectFrom('projects')
+      .selectAll()
+      .where('namespace_id', '=', v.groupId)
+      .where((eb) => projectVisibleWhere(eb, shape, v.userId, v.today))
+      .orderBy('id')
+      .limit(v.limit),
+  { keep: true },
+);
 
 /** The namespace of each project by ID; `known` groups (the group whose projects these are) are not read again. */
 export async function namespacesOf(db: Db, projects: ProjectRow[], known: GroupRow[] = []): Promise<Map<number, GroupRow>> {

@@ -38,11 +38,19 @@ export async function memberTraversals(db: Db, userId: number, minLevel = 0): Pr
 
 /** Groups at or under one of the traversal paths. */
 export function inTrees(eb: GroupsEb, traversals: string[]): Expression<SqlBool> {
-  if (!traversals.length) return sql<boolean>`1 = 0`;
-  return eb.or(traversals.map((t) => eb('groups.traversal', 'like', `${t}%`)));
+  return inTreesLike(eb, traversals.map(treePattern));
 }
 
-function visibleLevels(actor: Actor): string[] {
+/** The LIKE pattern of the groups at or under a traversal path. */
+export const treePattern = (traversal: string) => `${traversal}%`;
+
+/** Groups whose traversal is LIKE one of the patterns (treePattern, or their stand-ins in a prepared query). */
+export function inTreesLike(eb: GroupsEb, patterns: string[]): Expression<SqlBool> {
+  if (!patterns.length) return sql<boolean>`1 = 0`;
+  return eb.or(patterns.map((p) => eb('groups.traversal', 'like', p)));
+}
+
+export function visibleLevels(actor: Actor): string[] {
   if (!actor.user) return ['public'];
   return actor.user.external ? ['public'] : ['public', 'internal'];
 }
@@ -63,8 +71,13 @@ export function visibleProjectsOf<O>(query: SelectQueryBuilder<Database, 'projec
 /** `memberOf`: the actor's membership traversals (see memberTraversals). */
 export function groupVisibleTo(eb: GroupsEb, actor: Actor, memberOf: string[]): Expression<SqlBool> {
   if (actor.user?.is_admin) return sql<boolean>`1 = 1`;
-  const byVisibility = eb('groups.visibility', 'in', visibleLevels(actor));
-  return memberOf.length ? eb.or([byVisibility, inTrees(eb, memberOf)]) : byVisibility;
+  return groupVisibleWhere(eb, visibleLevels(actor), memberOf.map(treePattern));
+}
+
+/** Groups of one of the visibility levels, or in one of the trees (their LIKE patterns: see inTreesLike). */
+export function groupVisibleWhere(eb: GroupsEb, levels: string[], treePatterns: string[]): Expression<SqlBool> {
+  const byVisibility = eb('groups.visibility', 'in', levels);
+  return treePatterns.length ? eb.or([byVisibility, inTreesLike(eb, treePatterns)]) : byVisibility;
 }
 
 /**
