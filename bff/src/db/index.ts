@@ -109,14 +109,14 @@ export function prepared<V extends Record<string, unknown>, O>(
 ): (db: Db, values: V) => Promise<O[]> {
   const compiled = new WeakMap<
     Db,
-    { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[]; tables: string[]; kept: Map<string, { rows: O[]; generation: number }> }
+    { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[]; tables: string[]; kept: Map<string, { rows: O[]; generation: number }>; keptRows: number }
   >();
   const standIns = new Proxy({}, { get: (_target, name) => standIn([String(name)]) }) as V;
   return async (db, values) => {
     let entry = compiled.get(db);
     if (!entry) {
       const query = build(db, standIns).compile();
-      entry = { query, parametersOf: parameterReader(query.parameters), tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map() };
+      entry = { query, parametersOf: parameterReader(query.parameters), tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map(), keptRows: 0 };
       compiled.set(db, entry);
     }
     const parameters = entry.parametersOf(values);
@@ -127,16 +127,32 @@ export function prepared<V extends Record<string, unknown>, O>(
     const kept = entry.kept.get(key);
     if (kept && kept.generation === generation) return kept.rows;
     const rows = (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
-    if (generation !== undefined && changes.generationOf(entry.tables) === generation) {
-      for (const row of rows) Object.freeze(row);
-      entry.kept.delete(key);
-      if (entry.kept.size >= MAX_KEPT_PER_READ) entry.kept.delete(entry.kept.keys().next().value!);
-      entry.kept.set(key, { rows: Object.freeze(rows) as O[], generation });
-    }
+    if (generation !== undefined && changes.generationOf(entry.tables) === generation) keep(entry, key, rows, generation);
     return rows;
   };
 }
-const MAX_KEPT_PER_READ = 10_000;
+
+/**
+ * Keeps a read's rows (frozen) by its key, within MAX_KEPT_ROWS_PER_READ rows for each read
+ * (an answer without rows counting as one), the oldest going first.
+ */
+function keep<O>(entry: { kept: Map<string, { rows: O[]; generation: number }>; keptRows: number }, key: string, rows: O[], generation: number): void {
+  const weight = (r: O[]) => Math.max(1, r.length);
+  const before = entry.kept.get(key);
+  if (before) {
+    entry.kept.delete(key);
+    entry.keptRows -= weight(before.rows);
+  }
+  for (const [oldest, { rows: old }] of entry.kept) {
+    if (entry.keptRows + weight(rows) <= MAX_KEPT_ROWS_PER_READ) break;
+    entry.kept.delete(oldest);
+    entry.keptRows -= weight(old);
+  }
+  for (const row of rows) Object.freeze(row);
+  entry.kept.set(key, { rows: Object.freeze(rows) as O[], generation });
+  entry.keptRows += weight(rows);
+}
+const MAX_KEPT_ROWS_PER_READ = 10_000;
 
 /**
  * `prepared` for a query whose form varies: `shape` says which form (which filters, how many
