@@ -190,6 +190,19 @@ describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHO
     assert.equal(await name(), 'Changed here');
   });
 
+  it('a read keeps at most 10,000 rows: the oldest answer goes first', async () => {
+    const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Kept longest', path: 'kept-longest' })).body;
+    const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
+    assert.equal(await name(), 'Kept longest');
+    await raw.query('set session_replication_role = replica');
+    await raw.query("update groups set name = 'Changed unheard' where id = $1", [id]);
+    await raw.query('set session_replication_role = default');
+    assert.equal(await name(), 'Kept longest', 'kept');
+    // 10,000 other answers (no group: a row each, as the limit counts them) push it out.
+    for (let i = 0; i < 10_000; i++) await findGroupWithLevel(db, String(1_000_000 + i), 1);
+    assert.equal(await name(), 'Changed unheard', 'read again once no longer kept');
+  });
+
   it('a write in a transaction counts again when it commits: a read made meanwhile is not kept past the commit', async () => {
     const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Before commit', path: 'before-commit' })).body;
     const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
