@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,23 +12,32 @@ import { repoRoot } from '../src/server.ts';
  * `bff/src/main.ts` and the given environment, ready once it answers `GET /api/v4/user` for the
  * token; stopped (or killed, SIGKILL) like an operator or a crash would.
  */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startInstance(token: string, env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
+  // Port 0: the server takes a free port itself and prints its URL. A port picked here and
+  // handed over could be taken in between (both HTTP suites start servers side by side).
   const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GATEHOUSE_DEMO: '0', GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_ROOT_TOKEN: token, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', GATEHOUSE_DEMO: '0', GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_ROOT_TOKEN: token, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = await new Promise<string>((resolve, reject) => {
+    let printed = '';
+    const timer = setTimeout(() => reject(new Error('instance did not start: it printed no URL in 30 s')), 30_000);
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      printed += chunk;
+      const found = /Gatehouse is running at (http:\/\/\S+)/.exec(printed);
+      if (found) {
+        clearTimeout(timer);
+        child.stdout!.removeAllListeners('data').resume();
+        resolve(found[1]!);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`instance exited before it started (${signal ?? `exit code ${code}`})`));
+    });
+  });
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': token } })).ok) return { url, child };
