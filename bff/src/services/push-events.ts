@@ -3,7 +3,7 @@ import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
-import { onBranchesPushed } from '../trains/run.ts';
+import { onBranchesPushed } from '../trains/events.ts';
 import { onSourcesPushed } from './auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { closeIssuesFromPush } from './issue-closing.ts';
@@ -122,6 +122,7 @@ export async function writePush(trx: Db, pushed: PushedTo, { refs, data }: Prepa
   }
   await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
   await onBranchesPushed(trx, pushed.project.id, refs);
-  await onSourcesPushed(trx, pushed.project.id, refs.filter((r) => r.ref.startsWith('refs/heads/') && !isZero(r.after)).map((r) => r.ref.slice('refs/heads/'.length)));
+  // A deleted branch is a source update too (its head is the zero id, which no auto-merge was set for).
+  await onSourcesPushed(trx, pushed.project, new Map(refs.filter((r) => r.ref.startsWith('refs/heads/')).map((r) => [r.ref.slice('refs/heads/'.length), r.after])), pushed.user);
   await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
 }
