@@ -62,6 +62,17 @@ async function pushCommit(url: string, branch = 'main', file = `f${seq}.txt`) {
   return git(['push', '--quiet', 'origin', branch], d);
 }
 
+/** Polls until `probe` answers something. */
+async function until<T>(probe: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('still waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function headOf(url: string, branch = 'main'): Promise<string> {
   const res = await git(['ls-remote', url, `refs/heads/${branch}`]);
   assert.ok(res.ok, res.out);
@@ -212,6 +223,43 @@ describe('git over HTTP', () => {
     expectStatus(console, 429);
     // Tokens are not passwords: they still work.
     assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', u.token)])).ok);
+  });
+
+  it('takes pushes to branches and tags only: internal refs (train, head, keep-around) and any other namespace are refused with the platform’s “deny updating a hidden ref”; the server still writes its train refs', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const developer = await userWithRole(group.id, 30);
+    const url = urlOf(project.path_with_namespace, 'x', developer.token);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'root', server.rootToken))).ok);
+    assert.ok((await pushCommit(url, 'feature/internal')).ok);
+    // The server's own write: a merge train car's train ref.
+    expectStatus(await api(`/projects/${project.id}`, { method: 'PUT', json: { merge_trains_enabled: true } }), 200);
+    const mr = await api(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { source_branch: 'feature/internal', target_branch: 'main', title: 'Internal' } });
+    expectStatus(await api(`/projects/${project.id}/merge_trains/merge_requests/${mr.body.iid}`, { method: 'POST', json: {} }), 201);
+    const trainRef = `refs/merge-requests/${mr.body.iid}/train`;
+    const serverWrote = await until(async () => (await git(['ls-remote', url, trainRef])).out.split('\t')[0] || undefined);
+
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', url, d])).ok);
+    await git(['commit', '-q', '--allow-empty', '-m', 'feat: sneak in'], d);
+    const sha = (await git(['rev-parse', 'HEAD'], d)).out.trim();
+    for (const ref of [`refs/merge-requests/${mr.body.iid}/head`, `refs/keep-around/${sha}`, 'refs/pipelines/1', 'refs/notes/commits', 'refs/anything/else', trainRef]) {
+      const pushed = await git(['push', 'origin', `HEAD:${ref}`], d);
+      assert.equal(pushed.ok, false, `${ref} should be refused:\n${pushed.out}`);
+      assert.match(pushed.out, /\[remote rejected\].*\(deny updating a hidden ref\)/, ref);
+    }
+    const deleted = await git(['push', 'origin', `:${trainRef}`], d);
+    assert.equal(deleted.ok, false);
+    assert.match(deleted.out, /deny deleting a hidden ref/);
+    const refs = (await git(['ls-remote', url])).out;
+    assert.ok(refs.includes(`${serverWrote}\t${trainRef}`), 'the train ref is as the server wrote it, and still fetchable');
+    assert.doesNotMatch(refs, /keep-around|refs\/pipelines|refs\/notes|refs\/anything|\/head\n/);
+    // Branches and tags still go, in the same push as a refused ref (each ref answered on its own).
+    await git(['tag', 'v-internal'], d);
+    const mixed = await git(['push', 'origin', 'HEAD:refs/heads/feature/ok', 'v-internal', 'HEAD:refs/merge-requests/99/head'], d);
+    assert.equal(mixed.ok, false, mixed.out);
+    assert.match(mixed.out, /refs\/merge-requests\/99\/head \(deny updating a hidden ref\)/);
+    assert.match((await git(['ls-remote', url, 'refs/heads/feature/ok', 'refs/tags/v-internal'])).out, new RegExp(`${sha}\trefs/heads/feature/ok[\\s\\S]*${sha}\trefs/tags/v-internal`));
   });
 
   it('refuses the dumb protocol and a blocked user', async () => {

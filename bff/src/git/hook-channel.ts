@@ -73,6 +73,8 @@ export function hookEndpoint(deps: { logger: Logger }): Router {
             mayPushProtected: session.mayPushProtected,
             rule: await pushRuleOf(session.db, { scope: 'projects', id: session.project.id }),
             user: session.user,
+            // git http-backend runs with every other ref hidden (git/smart-http.ts): it refuses those refs itself.
+            gitRefusesHiddenRefs: true,
           },
           updates,
         );

@@ -7,6 +7,7 @@ import { findProject } from '../services/projects.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { hookEndpoint, hookUrlFor, openPushSession } from './hook-channel.ts';
 import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/git-access.ts';
+import { HIDDEN_REFS_GIT_CONFIG } from '../services/push-checks.ts';
 
 /** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
 const GIT_PATH = /^\/(.+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -100,6 +101,8 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
         ...(req.get('git-protocol') ? { GIT_PROTOCOL: req.get('git-protocol') } : {}),
         REMOTE_USER: caller.kind === 'user' ? caller.actor.user!.username : caller.kind === 'deploy_token' ? caller.token.username : '',
         REMOTE_ADDR: req.socket.remoteAddress ?? '',
+        // Pushes reach branches and tags only: git refuses any other ref before the hooks run.
+        ...(service === 'receive' ? HIDDEN_REFS_GIT_CONFIG : {}),
         ...push?.env,
       },
     });

@@ -17,7 +17,38 @@ export interface PushCheckContext {
   rule: PushRuleRow | undefined;
   /** The user who pushes; null for a deploy token. */
   user: Pick<UserRow, 'name' | 'email'> | null;
+  /**
+   * git refuses the refs outside branches and tags itself (a push over HTTP: HIDDEN_REFS_GIT_CONFIG),
+   * each on its own line, while the rest of the push goes on as on the platform; they are left
+   * to it here. Otherwise (every other way a ref is made) they are refused here.
+   */
+  gitRefusesHiddenRefs?: boolean;
 }
+
+/**
+ * Only branches and tags take pushes, as on the platform: every other namespace is the server's
+ * own (its internal refs/merge-requests/ (train and head refs), refs/keep-around/,
+ * refs/pipelines/, refs/environments/, refs/remotes/, refs/tmp/, and any other), written by the
+ * server alone.
+ */
+export const isPushableRef = (ref: string) => ref.startsWith('refs/heads/') || ref.startsWith('refs/tags/');
+
+/**
+ * git receive-pack's configuration for a push over HTTP: every ref outside refs/heads/ and
+ * refs/tags/ hidden (receive.hideRefs), so that git itself refuses a push to one before any hook
+ * runs, with the words the platform's git server answers: "deny updating a hidden ref" (or
+ * "deny deleting a hidden ref") on the ref's `[remote rejected]` line. The pre-receive check
+ * refuses them as well (checkPush), should git ever run without this configuration.
+ */
+export const HIDDEN_REFS_GIT_CONFIG: Record<string, string> = {
+  GIT_CONFIG_COUNT: '3',
+  GIT_CONFIG_KEY_0: 'receive.hideRefs',
+  GIT_CONFIG_VALUE_0: 'refs/',
+  GIT_CONFIG_KEY_1: 'receive.hideRefs',
+  GIT_CONFIG_VALUE_1: '!refs/heads/',
+  GIT_CONFIG_KEY_2: 'receive.hideRefs',
+  GIT_CONFIG_VALUE_2: '!refs/tags/',
+};
 
 /** A refused push lists at most this many reasons: enough to fix, not a flood. */
 const MAX_REASONS = 20;
@@ -83,18 +114,23 @@ const described = (v: PushRuleViolation, where: string) => `${v.message} (${wher
 export async function checkPush(ctx: PushCheckContext, updates: RefUpdate[]): Promise<string[]> {
   const reasons: string[] = [];
   for (const update of updates) {
+    if (!isPushableRef(update.ref)) {
+      if (ctx.gitRefusesHiddenRefs) continue;
+      reasons.push(`deny ${isZero(update.after) ? 'deleting' : 'updating'} a hidden ref: only branches (refs/heads/) and tags (refs/tags/) take pushes (ref ${update.ref})`);
+      continue;
+    }
     const refused = await protectedBranchViolation(ctx.dir, ctx.env, update, ctx.defaultBranch, ctx.mayPushProtected);
     if (refused) reasons.push(refused);
   }
   if (!ctx.rule) return reasons;
   const rule = settingsOf(ctx.rule);
   try {
-    for (const update of updates) {
+    for (const update of updates.filter((u) => isPushableRef(u.ref))) {
       const v = refViolation(rule, { ref: update.ref, deletion: isZero(update.after), defaultBranch: ctx.defaultBranch });
       if (v) reasons.push(described(v, `ref ${update.ref}`));
     }
     if (!checksCommits(rule)) return reasons;
-    const tips = updates.filter((u) => !isZero(u.after)).map((u) => u.after);
+    const tips = updates.filter((u) => isPushableRef(u.ref) && !isZero(u.after)).map((u) => u.after);
     const commits = await pushedCommits(ctx, rule, tips);
     const members = rule.member_check ? await userEmails(ctx.db, commits.flatMap((c) => [c.authorEmail, c.committerEmail])) : new Set<string>();
     const pusher = { name: ctx.user?.name ?? null, emails: ctx.user ? [ctx.user.email] : [], isUserEmail: (e: string) => members.has(e.toLowerCase()) };
