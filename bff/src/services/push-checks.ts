@@ -1,8 +1,10 @@
 import type { Db } from '../db/index.ts';
-import type { PushRuleRow, UserRow } from '../db/schema.ts';
+import type { ProjectRow, PushRuleRow, UserRow } from '../db/schema.ts';
 import { checksCommits, commitViolation, refViolation, type PushRuleSettings, type PushRuleViolation, type PushedCommit } from '../../../shared/src/group-push-rules.ts';
 import { Re2SyntaxError } from '../../../shared/src/re2.ts';
 import { bool } from '../util/rows.ts';
+import { pushRuleOf } from './group-push-rules.ts';
+import { DEFAULT_BRANCH } from './repositories.ts';
 import { blobSizes, isAncestor, isZero, readChanges, readCommits, revList, type FileChange, type GitEnv, type RefUpdate } from './push-git.ts';
 
 /** What a push is checked against: the repository (with git's quarantine), the project's rule, who pushes. */
@@ -145,4 +147,30 @@ export async function checkPush(ctx: PushCheckContext, updates: RefUpdate[]): Pr
     reasons.push(`Regular expression is invalid: ${e.message}`);
   }
   return reasons.length > MAX_REASONS ? [...reasons.slice(0, MAX_REASONS), `… and ${reasons.length - MAX_REASONS} more`] : reasons;
+}
+
+/** Who makes or moves refs, and where: what a ref update is checked with. */
+export interface RefWriter {
+  db: Db;
+  dir: string;
+  project: Pick<ProjectRow, 'id' | 'default_branch'>;
+  /** The user it is done as; null for a deploy token. */
+  user: Pick<UserRow, 'name' | 'email'> | null;
+  /** May write to the protected default branch (Maintainer). */
+  mayWriteProtected: boolean;
+}
+
+/**
+ * The one check of every ref a user makes, moves or deletes, whichever way: a git push (its
+ * pre-receive, with git's quarantine in `env`), the branches, tags and commits APIs, a merge,
+ * and a merge train's move of its target. The refs outside branches and tags, the protected
+ * default branch and the project's push rule, as a push of the same update would meet them.
+ * Answers the reasons to refuse it, in the platform's words (none: accept).
+ */
+export async function refUpdateRefusals(w: RefWriter, updates: RefUpdate[], opts: { env?: GitEnv; gitRefusesHiddenRefs?: boolean } = {}): Promise<string[]> {
+  const rule = await pushRuleOf(w.db, { scope: 'projects', id: w.project.id });
+  return checkPush(
+    { db: w.db, dir: w.dir, env: opts.env ?? {}, defaultBranch: w.project.default_branch ?? DEFAULT_BRANCH, mayPushProtected: w.mayWriteProtected, rule, user: w.user, gitRefusesHiddenRefs: opts.gitRefusesHiddenRefs },
+    updates,
+  );
 }
