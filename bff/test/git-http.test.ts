@@ -274,6 +274,30 @@ describe('git over HTTP', () => {
     assert.equal((await fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: auth })).status, 401);
   });
 
+  it('serves info/refs only for one service parameter naming a smart service: service[]=, a repeated or unknown service get the platform’s 403, anonymous callers its 401', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token, visibility: 'public' });
+    const project = await buildProject(group.id, { token: owner.token, visibility: 'public' });
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'x', owner.token))).ok);
+    const auth = { authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` };
+    const base = `${urlOf(project.path_with_namespace)}/info/refs`;
+    for (const query of ['service[]=git-upload-pack', 'service[]=git-receive-pack', 'service=git-upload-pack&service=git-upload-pack', 'service[x]=git-upload-pack', 'service=git-upload-archive', 'service=', 'other=git-upload-pack']) {
+      const res = await fetch(`${base}?${query}`, { headers: auth });
+      assert.equal(res.status, 403, query);
+      const body = await res.text();
+      assert.equal(body.split('\n')[0], "The command you're trying to execute is not allowed.", query);
+      assert.doesNotMatch(body, /[0-9a-f]{40}\s+refs\//, `${query}: no ref listing`);
+      const anonymous = await fetch(`${base}?${query}`);
+      assert.equal(anonymous.status, 401, `${query} anonymously`);
+      assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+    }
+    // The smart services themselves still answer, anonymously too for a public project's clone.
+    const smart = await fetch(`${base}?service=git-upload-pack`);
+    assert.equal(smart.status, 200);
+    assert.equal(smart.headers.get('content-type'), 'application/x-git-upload-pack-advertisement');
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace), dir()])).ok);
+  });
+
   it('streams a large push into git without holding it in memory', async () => {
     const group = await buildGroup();
     const project = await buildProject(group.id);
