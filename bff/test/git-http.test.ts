@@ -262,6 +262,37 @@ describe('git over HTTP', () => {
     assert.match((await git(['ls-remote', url, 'refs/heads/feature/ok', 'refs/tags/v-internal'])).out, new RegExp(`${sha}\trefs/heads/feature/ok[\\s\\S]*${sha}\trefs/tags/v-internal`));
   });
 
+  it('a first push of a branch other than the default makes it the default, as on the platform: HEAD and default_branch name it, it is protected, a later main changes nothing', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token });
+    const project = await buildProject(group.id, { token: owner.token });
+    const developer = await userWithRole(group.id, 30);
+    const url = urlOf(project.path_with_namespace, 'x', owner.token);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'feature/first')).ok);
+    const shown = await api(`/projects/${project.id}`, { token: owner.token });
+    assert.deepEqual([shown.body.default_branch, shown.body.empty_repo], ['feature/first', false]);
+    assert.match((await git(['ls-remote', '--symref', url, 'HEAD'])).out, /^ref: refs\/heads\/feature\/first\tHEAD/);
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', url, d])).ok);
+    assert.equal((await git(['rev-parse', '--abbrev-ref', 'HEAD'], d)).out.trim(), 'feature/first');
+    // The default branch now: nobody deletes it, by push or by the API; a Developer no longer pushes to it.
+    const deleted = await git(['push', 'origin', ':feature/first'], d);
+    assert.equal(deleted.ok, false);
+    assert.match(deleted.out, /You can only delete protected branches/);
+    expectStatus(await api(`/projects/${project.id}/repository/branches/${encodeURIComponent('feature/first')}`, { method: 'DELETE', token: owner.token }), 400);
+    assert.match((await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'feature/first')).out, /not allowed to push code to protected branches/);
+    assert.ok((await pushCommit(url, 'main')).ok);
+    assert.equal((await api(`/projects/${project.id}`, { token: owner.token })).body.default_branch, 'feature/first');
+
+    // A first commit through the API on another branch does the same; PUT default_branch moves HEAD too.
+    const other = await buildProject(group.id, { token: owner.token });
+    expectStatus(await api(`/projects/${other.id}/repository/commits`, { method: 'POST', token: owner.token, json: { branch: 'develop', commit_message: 'Start', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }] } }), 201);
+    assert.equal((await api(`/projects/${other.id}`, { token: owner.token })).body.default_branch, 'develop');
+    expectStatus(await api(`/projects/${other.id}/repository/branches`, { method: 'POST', token: owner.token, json: { branch: 'release', ref: 'develop' } }), 201);
+    expectStatus(await api(`/projects/${other.id}`, { method: 'PUT', token: owner.token, json: { default_branch: 'release' } }), 200);
+    assert.match((await git(['ls-remote', '--symref', urlOf(other.path_with_namespace, 'x', owner.token), 'HEAD'])).out, /^ref: refs\/heads\/release\tHEAD/);
+  });
+
   it('refuses the dumb protocol and a blocked user', async () => {
     const owner = await buildUser();
     const group = await buildGroup({ token: owner.token });

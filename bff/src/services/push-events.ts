@@ -7,6 +7,7 @@ import { onBranchesPushed } from '../trains/events.ts';
 import { onSourcesPushed } from './auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { closeIssuesFromPush } from './issue-closing.ts';
+import { adoptDefaultBranch } from './default-branch.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
@@ -85,7 +86,9 @@ function activityPushData(update: RefUpdate, data: PushData) {
  * hook's branch filter applies), one repository update event, and a "pushed" activity record
  * per ref, all queued in one transaction.
  */
-export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promise<void> {
+export async function recordPush(to: PushedTo, updates: RefUpdate[]): Promise<void> {
+  // A first branch of a repository whose default branch does not exist becomes the default (the events name it so).
+  const pushed = { ...to, project: await adoptDefaultBranch(to.db, to.dir, to.project, updates) };
   const prepared = await preparePush(pushed, updates);
   if (!prepared) return;
   await pushed.db.transaction().execute((trx) => writePush(trx, pushed, prepared));
