@@ -329,6 +329,37 @@ describe('git over HTTP', () => {
     assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace), dir()])).ok);
   });
 
+  it('the hourly housekeeping removes the quarantine folders of pushes killed mid-way (nothing written for an hour), never a push under way or a young one', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const url = urlOf(project.path_with_namespace, 'root', server.rootToken);
+    assert.ok((await pushCommit(url)).ok);
+    const objects = path.join(server.config.repositoriesDir, `${project.id}.git`, 'objects');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    /** A quarantine folder as git leaves it (a pack being received), its files and folders last written `at`. */
+    const quarantine = (name: string, at: Date, lastFile?: Date) => {
+      const folder = path.join(objects, name);
+      fs.mkdirSync(path.join(folder, 'pack'), { recursive: true });
+      const pack = path.join(folder, 'pack', 'tmp_pack_a1B2c3');
+      fs.writeFileSync(pack, crypto.randomBytes(1024 * 1024));
+      fs.utimesSync(pack, lastFile ?? at, lastFile ?? at);
+      fs.utimesSync(path.join(folder, 'pack'), at, at);
+      fs.utimesSync(folder, at, at);
+      return folder;
+    };
+    const stale = quarantine('tmp_objdir-incoming-K1lled', twoHoursAgo);
+    const receiving = quarantine('tmp_objdir-incoming-Bu5y00', twoHoursAgo, new Date());
+    const young = quarantine('tmp_objdir-incoming-Fr35h0', new Date());
+    // The next housekeeping run, now rather than in an hour.
+    await server.running.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('unique_key', '=', 'housekeeping').where('state', '=', 'pending').execute();
+    await until(async () => !fs.existsSync(stale));
+    assert.ok(fs.existsSync(receiving), 'a push still writing keeps its quarantine');
+    assert.ok(fs.existsSync(young), 'a young quarantine stays');
+    assert.ok(fs.existsSync(path.join(objects, 'pack')), 'the repository’s own objects stay');
+    assert.ok((await pushCommit(url)).ok, 'the repository still takes pushes');
+    assert.ok((await git(['clone', '--quiet', url, dir()])).ok);
+  });
+
   it('streams a large push into git without holding it in memory', async () => {
     const group = await buildGroup();
     const project = await buildProject(group.id);
