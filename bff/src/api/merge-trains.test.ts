@@ -5,6 +5,11 @@ import { mergeTrain } from '../../../shared/src/merge-trains.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { commitTo, eventually, firstParentSubjects, openMergeRequest } from '../../test/merge-fixtures.ts';
 import { cloneAs, type GitClient } from '../../test/git-client.ts';
+import { execFileSync } from 'node:child_process';
+import pino from 'pino';
+import { runTrain } from '../trains/run.ts';
+import { acquireLock, releaseLock } from '../trains/lock.ts';
+import { repositoryPath } from '../services/repositories.ts';
 
 let server: TestServer;
 let project: { id: number; path_with_namespace: string };
@@ -195,6 +200,39 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
       const log = await firstParentSubjects(project.id, 'main');
       assert.equal(log[0].title, "Merge branch 'lima' into 'main'");
       assert.equal(log[0].parent_ids[1], second.sha);
+    });
+
+    it('a push landing between the train run’s check and its move of the target does not get through: the car is dropped, the target stays where it was', async () => {
+      const first = await dev.pushCommit('november', { 'november.txt': 'november\n' });
+      const mr = await openMergeRequest(project.id, 'november', 'November', developer.token);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: first.sha } }), 201);
+      const p = await pipelineOf(mr.iid);
+      // The unreviewed commit, already in the repository on a branch of its own.
+      const later = await dev.pushCommit('november-later', { 'november-unreviewed.txt': 'nobody reviewed this\n' });
+      const { db, vault } = server.running;
+      // This test drives the run itself: the workers find the train's lock held and wait.
+      const key = `merge_train:${project.id}:main`;
+      await eventually(async () => (await acquireLock(db, key, 'race-test', 120_000)).held, 'the train lock');
+      try {
+        expectStatus(await report(p.sha, p.ref, 'success', developer.token), 201);
+        const mainBefore = (await api(`/projects/${project.id}/repository/branches/main`)).body.commit.id;
+        // Between the run's plan (merge) and its step, the push lands: git moves the source branch.
+        let calls = 0;
+        const landPush = () => {
+          if (++calls === 2) execFileSync('git', ['-C', repositoryPath(server.config.repositoriesDir, project), 'update-ref', 'refs/heads/november', later.sha, first.sha]);
+        };
+        await runTrain({ db, vault, config: server.config, logger: pino({ level: 'silent' }), instanceUrl: server.url }, project.id, 'main', landPush);
+        assert.ok(calls >= 2, 'the run planned a step');
+        assert.equal((await api(`/projects/${project.id}/repository/branches/main`)).body.commit.id, mainBefore);
+        const c = await car(mr.iid);
+        assert.deepEqual([c.status, c.dropped_reason], ['idle', 'the source branch was updated']);
+        assert.equal((await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body.state, 'opened');
+      } finally {
+        await releaseLock(db, key, 'race-test');
+      }
+      await trainHasRun('november-after');
+      assert.equal(await fileOnMain('november-unreviewed.txt'), 404);
+      assert.equal(await fileOnMain('november.txt'), 404);
     });
 
     it('a scheduled car (auto_merge) leaves the train when its source gets a push: the new head passing does not let it join', async () => {
