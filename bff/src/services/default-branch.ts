@@ -22,14 +22,15 @@ export function fallbackDefault(branches: string[]): string | undefined {
 }
 
 /**
- * After branches were created (a first push, a commit through the API): when the project's
+ * After a branch was created (a first push, a commit through the API): when the project's
  * default branch does not exist, a branch that does becomes the default, as on the platform:
  * HEAD points at it and the project says so, so that it is protected as the default and a
  * clone checks it out. The database decides between two pushes at once; HEAD follows it.
  * Answers the project as it is now.
  */
 export async function adoptDefaultBranch(db: Db, dir: string, project: ProjectRow, updates: RefUpdate[]): Promise<ProjectRow> {
-  if (!updates.some((u) => u.ref.startsWith('refs/heads/') && !isZero(u.after))) return project;
+  // Only a push that creates a branch can give a repository without its default branch one (and most pushes create none: no git call).
+  if (!updates.some((u) => u.ref.startsWith('refs/heads/') && isZero(u.before) && !isZero(u.after))) return project;
   const current = project.default_branch ?? DEFAULT_BRANCH;
   if (await gitSucceeds(dir, ['rev-parse', '--verify', '--quiet', `refs/heads/${current}`])) return project;
   const branches = (await gitText(dir, ['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads'])).split('\n').filter(Boolean);
