@@ -62,6 +62,17 @@ async function pushCommit(url: string, branch = 'main', file = `f${seq}.txt`) {
   return git(['push', '--quiet', 'origin', branch], d);
 }
 
+/** Polls until `probe` answers something. */
+async function until<T>(probe: () => Promise<T | undefined>, limitMs = 20_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('still waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function headOf(url: string, branch = 'main'): Promise<string> {
   const res = await git(['ls-remote', url, `refs/heads/${branch}`]);
   assert.ok(res.ok, res.out);
@@ -214,6 +225,74 @@ describe('git over HTTP', () => {
     assert.ok((await git(['ls-remote', urlOf(project.path_with_namespace, 'x', u.token)])).ok);
   });
 
+  it('takes pushes to branches and tags only: internal refs (train, head, keep-around) and any other namespace are refused with the platform’s “deny updating a hidden ref”; the server still writes its train refs', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const developer = await userWithRole(group.id, 30);
+    const url = urlOf(project.path_with_namespace, 'x', developer.token);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'root', server.rootToken))).ok);
+    assert.ok((await pushCommit(url, 'feature/internal')).ok);
+    // The server's own write: a merge train car's train ref.
+    expectStatus(await api(`/projects/${project.id}`, { method: 'PUT', json: { merge_trains_enabled: true } }), 200);
+    const mr = await api(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { source_branch: 'feature/internal', target_branch: 'main', title: 'Internal' } });
+    expectStatus(await api(`/projects/${project.id}/merge_trains/merge_requests/${mr.body.iid}`, { method: 'POST', json: {} }), 201);
+    const trainRef = `refs/merge-requests/${mr.body.iid}/train`;
+    const serverWrote = await until(async () => (await git(['ls-remote', url, trainRef])).out.split('\t')[0] || undefined);
+
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', url, d])).ok);
+    await git(['commit', '-q', '--allow-empty', '-m', 'feat: sneak in'], d);
+    const sha = (await git(['rev-parse', 'HEAD'], d)).out.trim();
+    for (const ref of [`refs/merge-requests/${mr.body.iid}/head`, `refs/keep-around/${sha}`, 'refs/pipelines/1', 'refs/notes/commits', 'refs/anything/else', trainRef]) {
+      const pushed = await git(['push', 'origin', `HEAD:${ref}`], d);
+      assert.equal(pushed.ok, false, `${ref} should be refused:\n${pushed.out}`);
+      assert.match(pushed.out, /\[remote rejected\].*\(deny updating a hidden ref\)/, ref);
+    }
+    const deleted = await git(['push', 'origin', `:${trainRef}`], d);
+    assert.equal(deleted.ok, false);
+    assert.match(deleted.out, /deny deleting a hidden ref/);
+    const refs = (await git(['ls-remote', url])).out;
+    assert.ok(refs.includes(`${serverWrote}\t${trainRef}`), 'the train ref is as the server wrote it, and still fetchable');
+    assert.doesNotMatch(refs, /keep-around|refs\/pipelines|refs\/notes|refs\/anything|\/head\n/);
+    // Branches and tags still go, in the same push as a refused ref (each ref answered on its own).
+    await git(['tag', 'v-internal'], d);
+    const mixed = await git(['push', 'origin', 'HEAD:refs/heads/feature/ok', 'v-internal', 'HEAD:refs/merge-requests/99/head'], d);
+    assert.equal(mixed.ok, false, mixed.out);
+    assert.match(mixed.out, /refs\/merge-requests\/99\/head \(deny updating a hidden ref\)/);
+    assert.match((await git(['ls-remote', url, 'refs/heads/feature/ok', 'refs/tags/v-internal'])).out, new RegExp(`${sha}\trefs/heads/feature/ok[\\s\\S]*${sha}\trefs/tags/v-internal`));
+  });
+
+  it('a first push of a branch other than the default makes it the default, as on the platform: HEAD and default_branch name it, it is protected, a later main changes nothing', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token });
+    const project = await buildProject(group.id, { token: owner.token });
+    const developer = await userWithRole(group.id, 30);
+    const url = urlOf(project.path_with_namespace, 'x', owner.token);
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'feature/first')).ok);
+    const shown = await api(`/projects/${project.id}`, { token: owner.token });
+    assert.deepEqual([shown.body.default_branch, shown.body.empty_repo], ['feature/first', false]);
+    assert.match((await git(['ls-remote', '--symref', url, 'HEAD'])).out, /^ref: refs\/heads\/feature\/first\tHEAD/);
+    const d = dir();
+    assert.ok((await git(['clone', '--quiet', url, d])).ok);
+    assert.equal((await git(['rev-parse', '--abbrev-ref', 'HEAD'], d)).out.trim(), 'feature/first');
+    // The default branch now: nobody deletes it, by push or by the API; a Developer no longer pushes to it.
+    const deleted = await git(['push', 'origin', ':feature/first'], d);
+    assert.equal(deleted.ok, false);
+    assert.match(deleted.out, /You can only delete protected branches/);
+    expectStatus(await api(`/projects/${project.id}/repository/branches/${encodeURIComponent('feature/first')}`, { method: 'DELETE', token: owner.token }), 400);
+    assert.match((await pushCommit(urlOf(project.path_with_namespace, 'x', developer.token), 'feature/first')).out, /not allowed to push code to protected branches/);
+    assert.ok((await pushCommit(url, 'main')).ok);
+    assert.equal((await api(`/projects/${project.id}`, { token: owner.token })).body.default_branch, 'feature/first');
+
+    // A first commit through the API on another branch does the same; PUT default_branch moves HEAD too.
+    const other = await buildProject(group.id, { token: owner.token });
+    expectStatus(await api(`/projects/${other.id}/repository/commits`, { method: 'POST', token: owner.token, json: { branch: 'develop', commit_message: 'Start', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }] } }), 201);
+    assert.equal((await api(`/projects/${other.id}`, { token: owner.token })).body.default_branch, 'develop');
+    expectStatus(await api(`/projects/${other.id}/repository/branches`, { method: 'POST', token: owner.token, json: { branch: 'release', ref: 'develop' } }), 201);
+    expectStatus(await api(`/projects/${other.id}`, { method: 'PUT', token: owner.token, json: { default_branch: 'release' } }), 200);
+    assert.match((await git(['ls-remote', '--symref', urlOf(other.path_with_namespace, 'x', owner.token), 'HEAD'])).out, /^ref: refs\/heads\/release\tHEAD/);
+  });
+
   it('refuses the dumb protocol and a blocked user', async () => {
     const owner = await buildUser();
     const group = await buildGroup({ token: owner.token });
@@ -224,6 +303,61 @@ describe('git over HTTP', () => {
     assert.match(await dumb.text(), /smart HTTP/);
     expectStatus(await api(`/users/${owner.user.id}/block`, { method: 'POST' }), 201);
     assert.equal((await fetch(`${urlOf(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { headers: auth })).status, 401);
+  });
+
+  it('serves info/refs only for one service parameter naming a smart service: service[]=, a repeated or unknown service get the platform’s 403, anonymous callers its 401', async () => {
+    const owner = await buildUser();
+    const group = await buildGroup({ token: owner.token, visibility: 'public' });
+    const project = await buildProject(group.id, { token: owner.token, visibility: 'public' });
+    assert.ok((await pushCommit(urlOf(project.path_with_namespace, 'x', owner.token))).ok);
+    const auth = { authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` };
+    const base = `${urlOf(project.path_with_namespace)}/info/refs`;
+    for (const query of ['service[]=git-upload-pack', 'service[]=git-receive-pack', 'service=git-upload-pack&service=git-upload-pack', 'service[x]=git-upload-pack', 'service=git-upload-archive', 'service=', 'other=git-upload-pack']) {
+      const res = await fetch(`${base}?${query}`, { headers: auth });
+      assert.equal(res.status, 403, query);
+      const body = await res.text();
+      assert.equal(body.split('\n')[0], "The command you're trying to execute is not allowed.", query);
+      assert.doesNotMatch(body, /[0-9a-f]{40}\s+refs\//, `${query}: no ref listing`);
+      const anonymous = await fetch(`${base}?${query}`);
+      assert.equal(anonymous.status, 401, `${query} anonymously`);
+      assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+    }
+    // The smart services themselves still answer, anonymously too for a public project's clone.
+    const smart = await fetch(`${base}?service=git-upload-pack`);
+    assert.equal(smart.status, 200);
+    assert.equal(smart.headers.get('content-type'), 'application/x-git-upload-pack-advertisement');
+    assert.ok((await git(['clone', '--quiet', urlOf(project.path_with_namespace), dir()])).ok);
+  });
+
+  it('the hourly housekeeping removes the quarantine folders of pushes killed mid-way (nothing written for an hour), never a push under way or a young one', async () => {
+    const group = await buildGroup();
+    const project = await buildProject(group.id);
+    const url = urlOf(project.path_with_namespace, 'root', server.rootToken);
+    assert.ok((await pushCommit(url)).ok);
+    const objects = path.join(server.config.repositoriesDir, `${project.id}.git`, 'objects');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    /** A quarantine folder as git leaves it (a pack being received), its files and folders last written `at`. */
+    const quarantine = (name: string, at: Date, lastFile?: Date) => {
+      const folder = path.join(objects, name);
+      fs.mkdirSync(path.join(folder, 'pack'), { recursive: true });
+      const pack = path.join(folder, 'pack', 'tmp_pack_a1B2c3');
+      fs.writeFileSync(pack, crypto.randomBytes(1024 * 1024));
+      fs.utimesSync(pack, lastFile ?? at, lastFile ?? at);
+      fs.utimesSync(path.join(folder, 'pack'), at, at);
+      fs.utimesSync(folder, at, at);
+      return folder;
+    };
+    const stale = quarantine('tmp_objdir-incoming-K1lled', twoHoursAgo);
+    const receiving = quarantine('tmp_objdir-incoming-Bu5y00', twoHoursAgo, new Date());
+    const young = quarantine('tmp_objdir-incoming-Fr35h0', new Date());
+    // The next housekeeping run, now rather than in an hour.
+    await server.running.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('unique_key', '=', 'housekeeping').where('state', '=', 'pending').execute();
+    await until(async () => !fs.existsSync(stale));
+    assert.ok(fs.existsSync(receiving), 'a push still writing keeps its quarantine');
+    assert.ok(fs.existsSync(young), 'a young quarantine stays');
+    assert.ok(fs.existsSync(path.join(objects, 'pack')), 'the repository’s own objects stay');
+    assert.ok((await pushCommit(url)).ok, 'the repository still takes pushes');
+    assert.ok((await git(['clone', '--quiet', url, dir()])).ok);
   });
 
   it('streams a large push into git without holding it in memory', async () => {

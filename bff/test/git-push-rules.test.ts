@@ -198,6 +198,38 @@ describe('git push against the project’s push rule', () => {
   });
 });
 
+describe('one check for every way a ref is made (the branches, tags and commits APIs meet the rule a push meets)', () => {
+  it('branch_name_regex: POST …/branches and POST …/commits refuse the name a push is refused, in the same words; an allowed name goes through', async () => {
+    await setRule({ branch_name_regex: '^(main|feature/.+)$' });
+    const words = /Branch name does not follow the pattern '\^\(main\|feature\/\.\+\)\$'/;
+    await expectRefused(() => pushCommit({ branch: 'misc-push' }), words);
+    const viaBranches = await api(`/projects/${project.id}/repository/branches`, { method: 'POST', token: pusher.token, json: { branch: 'misc-api', ref: 'main' } });
+    expectStatus(viaBranches, 400);
+    assert.match(viaBranches.body.message, words);
+    const viaCommits = await api(`/projects/${project.id}/repository/commits`, {
+      method: 'POST',
+      token: pusher.token,
+      json: { branch: 'misc-commit', start_branch: 'main', commit_message: 'feat: misc', actions: [{ action: 'create', file_path: 'misc.txt', content: 'misc\n' }] },
+    });
+    expectStatus(viaCommits, 400);
+    assert.match(viaCommits.body.message, words);
+    assert.doesNotMatch(await remoteRefs(), /misc-/, 'no way made the branch');
+    expectStatus(await api(`/projects/${project.id}/repository/branches`, { method: 'POST', token: pusher.token, json: { branch: 'feature/via-api', ref: 'main' } }), 201);
+  });
+
+  it('deny_delete_tag: DELETE …/tags/:tag_name is refused as a push deleting it is; the tag stays', async () => {
+    await setRule({ deny_delete_tag: true });
+    const name = `api-v${++seq}`;
+    expectStatus(await api(`/projects/${project.id}/repository/tags`, { method: 'POST', token: pusher.token, json: { tag_name: name, ref: 'main' } }), 201);
+    const refused = await api(`/projects/${project.id}/repository/tags/${name}`, { method: 'DELETE', token: pusher.token });
+    expectStatus(refused, 400);
+    assert.match(refused.body.message, /You cannot delete a tag/);
+    expectStatus(await api(`/projects/${project.id}/repository/tags/${name}`), 200);
+    await setRule({});
+    expectStatus(await api(`/projects/${project.id}/repository/tags/${name}`, { method: 'DELETE', token: pusher.token }), 204);
+  });
+});
+
 describe('the hooks’ internal endpoint', () => {
   it('answers 404 without a live push’s secret, and is not part of /api/v4', async () => {
     const post = (headers: Record<string, string>) =>

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { repoRoot, startServer, type Running } from '../src/server.ts';
 import { migrate, openDb, pgConnection } from '../src/db/index.ts';
 import { routes } from '../src/api/index.ts';
@@ -32,6 +32,8 @@ import { personalAccessTokenCreateBody } from '../../shared/src/personal-access-
 export interface TestServer {
   url: string;
   running: Running;
+  /** The configuration it was started with (its data and repositories directories among it). */
+  config: Config;
   rootToken: string;
   rootPassword: string;
   engine: 'sqlite' | 'postgres';
@@ -205,6 +207,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   return {
     url: started.url,
     running: started,
+    config,
     rootToken,
     rootPassword,
     engine: database ? 'postgres' : 'sqlite',

@@ -4,6 +4,7 @@ import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import { canProject } from '../policies/index.ts';
 import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
+import { refUpdateRefusals } from '../services/push-checks.ts';
 import * as branches from '../services/branches.ts';
 import { presentBranch } from '../presenters/branches.ts';
 import type { BranchInfo } from '../services/branches.ts';
@@ -22,6 +23,12 @@ export const withRepository = {
       projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}`,
     }),
   },
+};
+
+/** The check of a ref the caller makes or deletes through the API: the one a push of it meets (services/push-checks.ts). */
+export const refCheck = (ctx: Ctx & { repo: { dir: string } }): branches.RefCheck => {
+  const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
+  return (update) => refUpdateRefusals({ db: ctx.db, dir: ctx.repo.dir, project: ctx.project, user: ctx.actor.user ?? null, mayWriteProtected }, [update]);
 };
 
 const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string; projectUrl: string } }) => {
@@ -76,7 +83,7 @@ export const branchRoutes = [
     ...withRepository,
     body: branchCreateBody,
     response: branch,
-    handler: async (ctx) => branches.createBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.body.branch, ctx.body.ref),
+    handler: async (ctx) => branches.createBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.body.branch, ctx.body.ref, refCheck(ctx)),
     present,
   }),
   defineRoute({
@@ -88,6 +95,6 @@ export const branchRoutes = [
     permission: 'push_code',
     params: branchParam,
     ...withRepository,
-    handler: async (ctx) => branches.deleteBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch),
+    handler: async (ctx) => branches.deleteBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch, refCheck(ctx)),
   }),
 ];

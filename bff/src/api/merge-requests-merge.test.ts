@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { buildGroup, buildProject, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
 import { commitTo, eventually, firstParentSubjects, openMergeRequest } from '../../test/merge-fixtures.ts';
+import { cloneAs } from '../../test/git-client.ts';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -173,6 +174,34 @@ describe('auto_merge (merge when pipeline succeeds), outside merge trains', () =
     expectStatus(await report(pushed, 'auto-three', 'success'), 201);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal((await mrOf(mr.iid)).state, 'opened');
+  });
+
+  it('a Developer’s git push after a Maintainer set it aborts it by the time the push returns, noted by the pusher; the Developer’s green statuses merge nothing', async () => {
+    const dev = await cloneAs(server.url, project.path_with_namespace, developer.user, developer.token);
+    try {
+      const first = await dev.pushCommit('auto-dev', { 'auto-dev.txt': 'reviewed\n' });
+      assert.ok(first.ok, first.out);
+      const mr = await openMergeRequest(project.id, 'auto-dev', 'Auto dev', developer.token);
+      expectStatus(await report(first.sha, 'auto-dev', 'running'), 201);
+      expectStatus(await merge(mr.iid, { auto_merge: true, sha: first.sha }, maintainer.token), 200);
+      const unreviewed = await dev.pushCommit('auto-dev', { 'auto-dev-unreviewed.txt': 'nobody reviewed this\n' });
+      assert.ok(unreviewed.ok, unreviewed.out);
+      // Aborted in the push itself, as the platform's refresh of merge requests does: no job run between.
+      const aborted = await mrOf(mr.iid);
+      assert.deepEqual([aborted.merge_when_pipeline_succeeds, aborted.merge_user], [false, null]);
+      const notes = ((await api(`/projects/${project.id}/merge_requests/${mr.iid}/notes?per_page=100`)).body as { body: string; system: boolean; author: { username: string } }[]).filter((n) => n.system);
+      const note = notes.find((n) => n.body === 'aborted the automatic merge because the source branch was updated');
+      assert.ok(note, 'the abort note');
+      assert.equal(note.author.username, developer.user.username);
+      const asDeveloper = (sha: string) => api(`/projects/${project.id}/statuses/${sha}`, { method: 'POST', token: developer.token, json: { state: 'success', ref: 'auto-dev', name: 'ci' } });
+      expectStatus(await asDeveloper(first.sha), 201);
+      expectStatus(await asDeveloper(unreviewed.sha), 201);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal((await mrOf(mr.iid)).state, 'opened');
+      expectStatus(await api(`/projects/${project.id}/repository/files/auto-dev-unreviewed.txt?ref=main`), 404);
+    } finally {
+      dev.remove();
+    }
   });
 
   it('POST …/cancel_merge_when_pipeline_succeeds: 201 {"status":"success"}, then the platform’s refusal body; a Reporter 403', async () => {

@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { mergeTrain } from '../../../shared/src/merge-trains.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { commitTo, eventually, firstParentSubjects, openMergeRequest } from '../../test/merge-fixtures.ts';
+import { cloneAs, type GitClient } from '../../test/git-client.ts';
+import { execFileSync } from 'node:child_process';
+import pino from 'pino';
+import { runTrain } from '../trains/run.ts';
+import { acquireLock, releaseLock } from '../trains/lock.ts';
+import { repositoryPath } from '../services/repositories.ts';
 
 let server: TestServer;
 let project: { id: number; path_with_namespace: string };
@@ -22,7 +28,7 @@ const pipelineOf = (iid: number, not?: number) =>
     const c = await car(iid);
     return c.status === 'fresh' && c.pipeline && c.pipeline.id !== not ? c.pipeline : undefined;
   }, `a train pipeline for !${iid}`);
-const report = (sha: string, ref: string, state: string) => api(`/projects/${project.id}/statuses/${sha}`, { method: 'POST', json: { state, ref, name: 'train-ci' } });
+const report = (sha: string, ref: string, state: string, token?: string) => api(`/projects/${project.id}/statuses/${sha}`, { method: 'POST', token, json: { state, ref, name: 'train-ci' } });
 const setTrains = (json: object) => api(`/api/console/projects/${project.id}/merge_settings`, { method: 'PUT', json });
 
 before(async () => {
@@ -118,12 +124,135 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
     expectStatus(await api(carPath(99999), { method: 'POST', json: {} }), 404);
   });
 
-  it('a push to a car’s source branch restarts it on a new train ref and pipeline', async () => {
-    const { iid } = await openOnTrain('echo');
-    const before = await pipelineOf(iid);
-    await commitTo(project.id, 'echo', { 'echo.txt': 'echo again\n' });
-    const after = await pipelineOf(iid, before.id);
-    assert.notEqual(after.sha, before.sha);
+  describe('a push to a car’s source branch (issue 23: a Developer’s unreviewed commits through the train)', () => {
+    let dev: GitClient;
+    before(async () => {
+      dev = await cloneAs(server.url, project.path_with_namespace, developer.user, developer.token);
+      // An empty train: cars left by the tests above would hold these behind them.
+      for (const c of expectShape(z.array(mergeTrain), (await api(`${trains()}?scope=active&per_page=100`)).body)) expectStatus(await api(carPath(c.merge_request.iid), { method: 'DELETE' }), 204);
+    });
+    after(() => dev.remove());
+
+    const systemNotes = async (iid: number) =>
+      ((await api(`/projects/${project.id}/merge_requests/${iid}/notes?per_page=100`)).body as { body: string; system: boolean; author: { username: string } }[]).filter((n) => n.system);
+    const fileOnMain = async (file: string) => (await api(`/projects/${project.id}/repository/files/${file}?ref=main`)).status;
+    /** The Developer reports every pipeline there is of the car's train ref and of the branch's new head as passed, as an attacker would. */
+    async function reportAllGreen(iid: number, branch: string, head: string) {
+      const pipelines = [
+        ...(await api(`/projects/${project.id}/pipelines?ref=${encodeURIComponent(`refs/merge-requests/${iid}/train`)}`, { token: developer.token })).body,
+        ...(await api(`/projects/${project.id}/pipelines?ref=${branch}`, { token: developer.token })).body,
+      ] as { sha: string; ref: string }[];
+      for (const p of pipelines) expectStatus(await report(p.sha, p.ref, 'success', developer.token), 201);
+      // A status of the new head on the train ref itself: the platform lets a Developer report on any ref.
+      expectStatus(await report(head, `refs/merge-requests/${iid}/train`, 'success', developer.token), 201);
+    }
+    /** Another car added and built after everything above: the train has run since. */
+    async function trainHasRun(name: string) {
+      const mr = await openOnTrain(name);
+      await pipelineOf(mr.iid);
+      expectStatus(await api(carPath(mr.iid), { method: 'DELETE' }), 204);
+    }
+
+    it('takes the car off the train (“the source branch was updated”, noted by the pusher); nothing the Developer pushed or reported merges it', async () => {
+      const first = await dev.pushCommit('kilo', { 'kilo.txt': 'kilo\n' });
+      assert.ok(first.ok, first.out);
+      const mr = await openMergeRequest(project.id, 'kilo', 'Kilo', developer.token);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: developer.token, json: {} }), 401);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: first.sha } }), 201);
+      const approved = await pipelineOf(mr.iid);
+
+      const unreviewed = await dev.pushCommit('kilo', { 'unreviewed.txt': 'nobody reviewed this\n' });
+      assert.ok(unreviewed.ok, unreviewed.out);
+      const off = await eventually(async () => {
+        const c = await car(mr.iid);
+        return c.dropped_reason || c.pipeline?.id !== approved.id ? c : undefined;
+      }, 'the car to answer the push');
+      await reportAllGreen(mr.iid, 'kilo', unreviewed.sha);
+      await trainHasRun('kilo-after');
+
+      assert.equal(await fileOnMain('unreviewed.txt'), 404);
+      assert.equal(await fileOnMain('kilo.txt'), 404);
+      assert.equal(off.dropped_reason, 'the source branch was updated');
+      const now = await car(mr.iid);
+      assert.deepEqual([now.status, now.position, now.dropped_reason], ['idle', null, 'the source branch was updated']);
+      const active = expectShape(z.array(mergeTrain), (await api(`${trains()}?scope=active`)).body);
+      assert.ok(!active.some((x) => x.merge_request.iid === mr.iid));
+      const shown = (await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body;
+      assert.deepEqual([shown.state, shown.merge_when_pipeline_succeeds, shown.merge_user], ['opened', false, null]);
+      const note = (await systemNotes(mr.iid)).find((n) => n.body === 'removed this merge request from the merge train because the source branch was updated');
+      assert.ok(note, 'the platform’s drop note');
+      assert.equal(note.author.username, developer.user.username);
+      assert.equal((await dev.git(['ls-remote', 'origin', `refs/merge-requests/${mr.iid}/train`])).out.trim(), '', 'the train ref is gone');
+    });
+
+    it('a Maintainer adding it again approves the new head: the merge is of exactly that commit', async () => {
+      const first = await dev.pushCommit('lima', { 'lima.txt': 'lima\n' });
+      const mr = await openMergeRequest(project.id, 'lima', 'Lima', developer.token);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: first.sha } }), 201);
+      await pipelineOf(mr.iid);
+      const second = await dev.pushCommit('lima', { 'lima.txt': 'lima, reviewed again\n' });
+      await eventually(async () => (await car(mr.iid)).dropped_reason, 'the drop');
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: first.sha } }), 400);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: second.sha } }), 201);
+      const p = await pipelineOf(mr.iid);
+      expectStatus(await report(p.sha, p.ref, 'success', developer.token), 201);
+      await eventually(async () => (await car(mr.iid)).status === 'merged', 'lima merged');
+      const log = await firstParentSubjects(project.id, 'main');
+      assert.equal(log[0].title, "Merge branch 'lima' into 'main'");
+      assert.equal(log[0].parent_ids[1], second.sha);
+    });
+
+    it('a push landing between the train run’s check and its move of the target does not get through: the car is dropped, the target stays where it was', async () => {
+      const first = await dev.pushCommit('november', { 'november.txt': 'november\n' });
+      const mr = await openMergeRequest(project.id, 'november', 'November', developer.token);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { sha: first.sha } }), 201);
+      const p = await pipelineOf(mr.iid);
+      // The unreviewed commit, already in the repository on a branch of its own.
+      const later = await dev.pushCommit('november-later', { 'november-unreviewed.txt': 'nobody reviewed this\n' });
+      const { db, vault } = server.running;
+      // This test drives the run itself: the workers find the train's lock held and wait.
+      const key = `merge_train:${project.id}:main`;
+      await eventually(async () => (await acquireLock(db, key, 'race-test', 120_000)).held, 'the train lock');
+      try {
+        expectStatus(await report(p.sha, p.ref, 'success', developer.token), 201);
+        const mainBefore = (await api(`/projects/${project.id}/repository/branches/main`)).body.commit.id;
+        // Between the run's plan (merge) and its step, the push lands: git moves the source branch.
+        let calls = 0;
+        const landPush = () => {
+          if (++calls === 2) execFileSync('git', ['-C', repositoryPath(server.config.repositoriesDir, project), 'update-ref', 'refs/heads/november', later.sha, first.sha]);
+        };
+        await runTrain({ db, vault, config: server.config, logger: pino({ level: 'silent' }), instanceUrl: server.url }, project.id, 'main', landPush);
+        assert.ok(calls >= 2, 'the run planned a step');
+        assert.equal((await api(`/projects/${project.id}/repository/branches/main`)).body.commit.id, mainBefore);
+        const c = await car(mr.iid);
+        assert.deepEqual([c.status, c.dropped_reason], ['idle', 'the source branch was updated']);
+        assert.equal((await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body.state, 'opened');
+      } finally {
+        await releaseLock(db, key, 'race-test');
+      }
+      await trainHasRun('november-after');
+      assert.equal(await fileOnMain('november-unreviewed.txt'), 404);
+      assert.equal(await fileOnMain('november.txt'), 404);
+    });
+
+    it('a scheduled car (auto_merge) leaves the train when its source gets a push: the new head passing does not let it join', async () => {
+      const first = await dev.pushCommit('mike', { 'mike.txt': 'mike\n' });
+      const mr = await openMergeRequest(project.id, 'mike', 'Mike', developer.token);
+      expectStatus(await report(first.sha, 'mike', 'running'), 201);
+      expectStatus(await api(carPath(mr.iid), { method: 'POST', token: maintainer.token, json: { auto_merge: true } }), 202);
+      const unreviewed = await dev.pushCommit('mike', { 'mike-unreviewed.txt': 'nobody reviewed this\n' });
+      assert.ok(unreviewed.ok, unreviewed.out);
+      expectStatus(await report(unreviewed.sha, 'mike', 'success', developer.token), 201);
+      const off = await eventually(async () => {
+        const c = await car(mr.iid);
+        return c.dropped_reason || c.pipeline ? c : undefined;
+      }, 'the scheduled car to answer the push');
+      await reportAllGreen(mr.iid, 'mike', unreviewed.sha);
+      await trainHasRun('mike-after');
+      assert.equal(await fileOnMain('mike-unreviewed.txt'), 404);
+      assert.equal(off.dropped_reason, 'the source branch was updated');
+      assert.equal((await api(`/projects/${project.id}/merge_requests/${mr.iid}`)).body.state, 'opened');
+    });
   });
 
   it('removing a car takes it off the train with the reason; the list scopes tell active, complete and dropped apart', async () => {

@@ -6,6 +6,7 @@ import { pageRequest } from '../db/pagination.ts';
 import { groupToCreateIn } from '../services/groups.ts';
 import * as projects from '../services/projects.ts';
 import { ensureRepository, removeRepository } from '../services/repositories.ts';
+import { pointHead } from '../services/default-branch.ts';
 import { presentProject } from '../presenters/projects.ts';
 
 const area = 'projects';
@@ -61,8 +62,11 @@ export const projectRoutes = [
     body: projectUpdateBody,
     response: projectSummary,
     handler: async (ctx) => {
-      if (ctx.body.default_branch !== undefined) await projects.requireBranch(await ensureRepository(ctx.config.repositoriesDir, ctx.project), ctx.body.default_branch);
+      const dir = ctx.body.default_branch !== undefined ? await ensureRepository(ctx.config.repositoriesDir, ctx.project) : undefined;
+      if (dir) await projects.requireBranch(dir, ctx.body.default_branch!);
       const project = await projects.updateProject(ctx.db, ctx.project, ctx.group, ctx.body);
+      // A clone checks out the default branch, as on the platform (its change_head).
+      if (dir) await pointHead(dir, ctx.body.default_branch!);
       await settingsChanged(ctx.db, project);
       return { project, group: ctx.group };
     },

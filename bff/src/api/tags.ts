@@ -4,7 +4,7 @@ import { defineRoute } from '../http/route.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import * as tags from '../services/tags.ts';
 import { presentTag } from '../presenters/tags.ts';
-import { withRepository } from './branches.ts';
+import { refCheck, withRepository } from './branches.ts';
 
 const area = 'tags';
 const base = '/projects/:id/repository/tags';
@@ -51,7 +51,7 @@ export const tagRoutes = [
     ...withRepository,
     body: tagCreateBody,
     response: tag,
-    handler: async (ctx) => tags.createTag(ctx.repo.dir, ctx.body, { name: ctx.actor.user!.name, email: ctx.actor.user!.email }),
+    handler: async (ctx) => tags.createTag(ctx.repo.dir, ctx.body, { name: ctx.actor.user!.name, email: ctx.actor.user!.email }, refCheck(ctx)),
     present,
   }),
   defineRoute({
@@ -63,6 +63,6 @@ export const tagRoutes = [
     permission: 'push_code',
     params: tagParam,
     ...withRepository,
-    handler: async (ctx) => tags.deleteTag(ctx.repo.dir, ctx.params.tag_name),
+    handler: async (ctx) => tags.deleteTag(ctx.repo.dir, ctx.params.tag_name, refCheck(ctx)),
   }),
 ];

@@ -650,6 +650,8 @@ export interface MergeTrainCarsTable {
   base_sha: string | null;
   source_sha: string | null;
   train_ref_sha: string | null;
+  /** The source commit the car was added with: the only one it may merge (null only for cars older than the column). */
+  approved_sha: string | null;
   conflict: Generated<Bool>;
   dropped_reason: string | null;
   pipeline_started_at: string | null;

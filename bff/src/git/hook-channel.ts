@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import { DEFAULT_BRANCH } from '../services/repositories.ts';
-import { pushRuleOf } from '../services/group-push-rules.ts';
-import { checkPush } from '../services/push-checks.ts';
+import { refUpdateRefusals } from '../services/push-checks.ts';
 import { recordPush, type PushedTo } from '../services/push-events.ts';
 import { parseRefUpdates } from '../services/push-git.ts';
 import { QUARANTINE_VARIABLES } from './hook-script.ts';
@@ -64,18 +62,8 @@ export function hookEndpoint(deps: { logger: Logger }): Router {
     try {
       if (body.kind === 'pre-receive') {
         const env = Object.fromEntries(QUARANTINE_VARIABLES.flatMap((name) => (typeof body.quarantine?.[name] === 'string' ? [[name, body.quarantine[name]]] : [])));
-        const reasons = await checkPush(
-          {
-            db: session.db,
-            dir: session.dir,
-            env,
-            defaultBranch: session.project.default_branch ?? DEFAULT_BRANCH,
-            mayPushProtected: session.mayPushProtected,
-            rule: await pushRuleOf(session.db, { scope: 'projects', id: session.project.id }),
-            user: session.user,
-          },
-          updates,
-        );
+        // git http-backend runs with every other ref hidden (git/smart-http.ts): it refuses those refs itself.
+        const reasons = await refUpdateRefusals({ ...session, mayWriteProtected: session.mayPushProtected }, updates, { env, gitRefusesHiddenRefs: true });
         return void res.json({ ok: reasons.length === 0, messages: reasons });
       }
       if (body.kind === 'post-receive') {

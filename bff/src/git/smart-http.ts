@@ -7,6 +7,7 @@ import { findProject } from '../services/projects.ts';
 import { ensureRepository } from '../services/repositories.ts';
 import { hookEndpoint, hookUrlFor, openPushSession } from './hook-channel.ts';
 import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/git-access.ts';
+import { HIDDEN_REFS_GIT_CONFIG } from '../services/push-checks.ts';
 
 /** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
 const GIT_PATH = /^\/(.+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -49,15 +50,20 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
     const m = GIT_PATH.exec(req.path);
     if (!m) return next();
     const [, fullPath, action] = m;
-    const serviceName = action === 'info/refs' ? String(req.query.service ?? '') : action;
-    const service = SERVICES[serviceName];
-    // Only the smart protocol: the dumb one would serve files without these checks.
-    if (!service) return refuse(res, 403, 'Only the smart HTTP protocol is supported: use git 1.6.6 or later.');
+    // One `service` parameter naming one of the two smart services, nothing else (`service[]=…` or a repeated one is an array).
+    const asked = action === 'info/refs' ? req.query.service : action;
+    const service = typeof asked === 'string' && Object.hasOwn(SERVICES, asked) ? SERVICES[asked] : undefined;
     if ((action === 'info/refs') !== (req.method === 'GET') ) return refuse(res, 405, 'Method not allowed');
 
     const caller = await gitCaller(deps.db, basicCredentials(req), { maxFailures: deps.config.signInMaxFailures, clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
     if (caller === BAD_CREDENTIALS) {
       return refuse(res, 401, 'HTTP Basic: Access denied. If a password was provided for Git authentication, it was not accepted: use a personal access token with the read_repository or write_repository scope.', CHALLENGE);
+    }
+    // Only the smart protocol: the dumb one would list refs and serve files without these checks. As
+    // on the platform: anonymous callers are asked to sign in, others get its 403 (its first line).
+    if (!service) {
+      if (caller.kind === 'anonymous') return refuse(res, 401, 'HTTP Basic: Access denied', CHALLENGE);
+      return refuse(res, 403, "The command you're trying to execute is not allowed.\nOnly git's smart HTTP protocol is served: service=git-upload-pack or service=git-receive-pack (git 1.6.6 or later).");
     }
     const found = await findProject(deps.db, safeDecode(fullPath));
     const access = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : 'hidden';
@@ -94,12 +100,15 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
         GIT_HTTP_EXPORT_ALL: '1',
         PATH_INFO: `/${action}`,
         REQUEST_METHOD: req.method,
-        QUERY_STRING: new URL(req.originalUrl, 'http://x').search.slice(1),
+        // The service checked above and nothing else: git reads only this (a request it could read otherwise never reaches it).
+        QUERY_STRING: action === 'info/refs' ? `service=${asked as string}` : '',
         CONTENT_TYPE: req.get('content-type') ?? '',
         ...(req.get('content-encoding') ? { HTTP_CONTENT_ENCODING: req.get('content-encoding') } : {}),
         ...(req.get('git-protocol') ? { GIT_PROTOCOL: req.get('git-protocol') } : {}),
         REMOTE_USER: caller.kind === 'user' ? caller.actor.user!.username : caller.kind === 'deploy_token' ? caller.token.username : '',
         REMOTE_ADDR: req.socket.remoteAddress ?? '',
+        // Pushes reach branches and tags only: git refuses any other ref before the hooks run.
+        ...(service === 'receive' ? HIDDEN_REFS_GIT_CONFIG : {}),
         ...push?.env,
       },
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { hookDeliveryJob, purgeHookLogs } from '../services/hook-delivery.ts';
 import { purgeExpiredSessions } from '../services/session.ts';
 import { purgeExpiredExports } from '../services/exports.ts';
+import { purgeStaleQuarantines } from '../services/repositories.ts';
 import { exportJob } from '../exports/job.ts';
 import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
 import { enqueue, purgeFinishedJobs } from './queue.ts';
@@ -27,7 +28,9 @@ async function runAgainIn(db: Db, job: JobRow, def: JobDefinition, key: string, 
 
 /**
  * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
- * sessions and expired exports, then schedules its next run (one row with a unique key, whichever instance runs it).
+ * sessions, expired exports and the quarantine folders of pushes killed mid-way (nothing
+ * written in them for an hour), then schedules its next run (one row with a unique key,
+ * whichever instance runs it).
  */
 export const housekeepingJob = defineJob({
   kind: 'housekeeping',
@@ -39,7 +42,8 @@ export const housekeepingJob = defineJob({
     const jobs = await purgeFinishedJobs(db, 24 * HOUR);
     const sessions = await purgeExpiredSessions(db);
     const exports = await purgeExpiredExports(db);
-    logger.info({ logs, jobs, sessions, exports }, 'housekeeping');
+    const quarantines = await purgeStaleQuarantines(config.repositoriesDir, HOUR);
+    logger.info({ logs, jobs, sessions, exports, quarantines }, 'housekeeping');
     await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
   },
 });

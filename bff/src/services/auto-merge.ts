@@ -12,6 +12,7 @@ import { ensureRepository } from './repositories.ts';
 import { addSystemNote, mergeMergeRequest, PushRefused, type MergeCaller } from './merge-request-merge.ts';
 import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
 import { removeFromTrain } from './merge-trains.ts';
+import { SOURCE_UPDATED } from '../trains/plan.ts';
 import type { AutoMergeCancelResult } from '../../../shared/src/merge-request-merge.ts';
 
 /**
@@ -92,10 +93,10 @@ export async function cancelMerge(ctx: { db: Db; dir: string; project: ProjectRo
   return { status: 'success' };
 }
 
-/** Gatehouse stops the auto-merge, with the reason as a system note by the user who set it. */
-export async function abortAutoMerge(trx: Db, project: ProjectRow, mr: MergeRequestRow, reason: string): Promise<void> {
+/** Gatehouse stops the auto-merge, with the reason as a system note by `by` (the pusher whose push stopped it), else by the user who set it. */
+export async function abortAutoMerge(trx: Db, project: ProjectRow, mr: MergeRequestRow, reason: string, pusher?: UserRow | null): Promise<void> {
   if (!bool(mr.auto_merge_enabled)) return;
-  const by = mr.merge_user_id === null ? null : ((await trx.selectFrom('users').selectAll().where('id', '=', mr.merge_user_id).executeTakeFirst()) ?? null);
+  const by = pusher ?? (mr.merge_user_id === null ? null : ((await trx.selectFrom('users').selectAll().where('id', '=', mr.merge_user_id).executeTakeFirst()) ?? null));
   await trx.updateTable('merge_requests').set({ ...clear, updated_at: nowIso() }).where('id', '=', mr.id).execute();
   await addSystemNote(trx, project, mr, by, `aborted the automatic merge because ${reason}`);
 }
@@ -106,11 +107,26 @@ export async function onSourcePipelineSucceeded(trx: Db, projectId: number, ref:
   for (const mr of waiting) await kickAutoMerge(trx, mr.id);
 }
 
-/** Branches got a push (in its transaction): auto-merges of those source branches are looked at (new commits abort them). */
-export async function onSourcesPushed(trx: Db, projectId: number, branches: string[]): Promise<void> {
-  if (!branches.length) return;
-  const waiting = await trx.selectFrom('merge_requests').select('id').where('project_id', '=', projectId).where('auto_merge_enabled', '=', 1).where('state', '=', 'opened').where('source_branch', 'in', branches).execute();
-  for (const mr of waiting) await kickAutoMerge(trx, mr.id);
+/**
+ * Branches got a push (in its transaction): an auto-merge of one of them whose pushed head is not
+ * the commit it was set for is aborted there and then, by the pusher, as the platform's refresh
+ * of merge requests does; the others are looked at by the job.
+ */
+export async function onSourcesPushed(trx: Db, project: ProjectRow, heads: Map<string, string>, pusher: UserRow | null): Promise<void> {
+  if (!heads.size) return;
+  const waiting = await trx
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .where('auto_merge_enabled', '=', 1)
+    .where('state', '=', 'opened')
+    .where('source_branch', 'in', [...heads.keys()])
+    .execute();
+  for (const mr of waiting) {
+    const params = mergeParams.safeParse(JSON.parse(mr.merge_params ?? 'null'));
+    if (params.success && params.data.sha === heads.get(mr.source_branch)) await kickAutoMerge(trx, mr.id);
+    else await abortAutoMerge(trx, project, mr, SOURCE_UPDATED, pusher);
+  }
 }
 
 export const autoMergeJob = defineJob({
@@ -138,7 +154,7 @@ export async function processAutoMerge(deps: JobDeps, mergeRequestId: number): P
   if (!parsed.success || !user) return abort('the user who set it is gone');
   const params = parsed.data;
   const source = await resolveCommit(dir, `refs/heads/${mr.source_branch}`);
-  if (source !== params.sha) return abort('the source branch was updated');
+  if (source !== params.sha) return abort(SOURCE_UPDATED);
   // Not yet (still running), or failed: it stays set, as on the platform; a pipeline that passes later merges it.
   if ((await headPipelineStatus(db, project.id, mr.source_branch, params.sha)) !== 'success') return;
   // Merged as that user may merge now (the platform checks the merge user at merge time): a Developer at least, a Maintainer into the default branch.

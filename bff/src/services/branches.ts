@@ -2,6 +2,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { re2Problem, re2Test } from '../../../shared/src/re2.ts';
 import { badRequest, notFound, validationFailed } from './errors.ts';
+import { ZERO_SHA, type RefUpdate } from './push-git.ts';
+
+/** What a ref update made through the API is refused for, as a push of it would be (services/push-checks.ts refUpdateRefusals); none: accept. */
+export type RefCheck = (update: RefUpdate) => Promise<string[]>;
+
+/** Refuses the update with the check's reasons, as the platform answers a refused ref change of its API (400). */
+export async function requireAllowed(check: RefCheck, update: RefUpdate): Promise<void> {
+  const refused = await check(update);
+  if (refused.length) throw badRequest(refused.join('\n'));
+}
 
 const run = promisify(execFile);
 
@@ -155,11 +165,12 @@ export async function resolveCommit(dir: string, ref: string): Promise<string | 
   }
 }
 
-/** A new branch at `ref`; the platform's 400s for a bad name, an unknown ref or a taken name. */
-export async function createBranch(dir: string, defaultBranch: string, name: string, ref: string): Promise<BranchInfo> {
+/** A new branch at `ref`; the platform's 400s for a bad name, an unknown ref, a taken name or a refusal of the push rule. */
+export async function createBranch(dir: string, defaultBranch: string, name: string, ref: string, check: RefCheck): Promise<BranchInfo> {
   if (!(await validBranchName(dir, name))) throw badRequest('Branch name is invalid');
   const sha = await resolveCommit(dir, ref);
   if (!sha) throw badRequest('Invalid reference name: ' + ref);
+  await requireAllowed(check, { before: ZERO_SHA, after: sha, ref: `refs/heads/${name}` });
   try {
     // The empty old value makes git refuse a branch that exists, atomically.
     await git(dir, ['update-ref', `refs/heads/${name}`, sha, '']);
@@ -170,8 +181,9 @@ export async function createBranch(dir: string, defaultBranch: string, name: str
 }
 
 /** Deletes a branch; the default branch is protected and cannot be deleted. */
-export async function deleteBranch(dir: string, defaultBranch: string, name: string): Promise<void> {
+export async function deleteBranch(dir: string, defaultBranch: string, name: string, check: RefCheck): Promise<void> {
   const branch = await getBranch(dir, defaultBranch, name);
   if (name === defaultBranch) throw badRequest('The default branch of a project cannot be deleted.');
+  await requireAllowed(check, { before: branch.commit.id, after: ZERO_SHA, ref: `refs/heads/${name}` });
   await git(dir, ['update-ref', '-d', `refs/heads/${name}`, branch.commit.id]);
 }

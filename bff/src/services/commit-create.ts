@@ -6,8 +6,7 @@ import { lastCommitOf } from './commits.ts';
 import { git, gitSucceeds, gitText } from './git-run.ts';
 import { badRequest, forbidden } from './errors.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
-import { pushRuleOf } from './group-push-rules.ts';
-import { checkPush } from './push-checks.ts';
+import { refUpdateRefusals } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { CommitAction, CommitCreateBody } from '../../../shared/src/commits.ts';
@@ -88,9 +87,8 @@ export async function commitAsPush(
   to: PushedTo & { defaultBranch: string; user: UserRow; mayWriteProtected: boolean },
   body: CommitCreateBody,
 ): Promise<string> {
-  const { db, dir, defaultBranch, user, mayWriteProtected } = to;
-  const rule = await pushRuleOf(db, { scope: 'projects', id: to.project.id });
-  const check = (update: RefUpdate) => checkPush({ db, dir, env: {}, defaultBranch, mayPushProtected: mayWriteProtected, rule, user }, [update]);
+  const { dir, defaultBranch, user, mayWriteProtected } = to;
+  const check = (update: RefUpdate) => refUpdateRefusals(to, [update]);
   const update = await createCommit(dir, defaultBranch, body, { name: user.name, email: user.email, mayWriteProtected, check });
   await recordPush(to, [update]);
   return update.after;

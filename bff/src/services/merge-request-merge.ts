@@ -5,8 +5,7 @@ import { nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
 import { resolveCommit } from './branches.ts';
 import { conflict, notAllowed, unauthorized, unprocessable } from './errors.ts';
-import { pushRuleOf } from './group-push-rules.ts';
-import { checkPush } from './push-checks.ts';
+import { refUpdateRefusals } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
 import { fireMergeRequestHook } from './work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
@@ -37,9 +36,7 @@ export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<b
 
 /** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
 export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
-  const defaultBranch = to.project.default_branch ?? 'main';
-  const rule = await pushRuleOf(to.db, { scope: 'projects', id: to.project.id });
-  const refused = await checkPush({ db: to.db, dir: to.dir, env: {}, defaultBranch, mayPushProtected: to.mayWriteProtected, rule, user: to.user }, [update]);
+  const refused = await refUpdateRefusals(to, [update]);
   if (refused.length) throw new PushRefused(refused.join('\n'));
 }
 

@@ -128,6 +128,8 @@ export async function addToTrain(a: Adder, mr: MergeRequestRow, body: MergeTrain
         base_sha: null,
         source_sha: null,
         train_ref_sha: null,
+        // What the caller saw and approved: the only source commit this car will merge.
+        approved_sha: source,
         dropped_reason: null,
         pipeline_started_at: null,
         merged_at: null,

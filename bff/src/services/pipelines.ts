@@ -11,7 +11,7 @@ import { nowIso } from '../util/time.ts';
 import { json } from '../util/rows.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { jobPayload, pipelinePayload } from './hook-payloads.ts';
-import { onPipelineMoved } from '../trains/run.ts';
+import { onPipelineMoved } from '../trains/events.ts';
 
 const run = promisify(execFile);
 

@@ -3,10 +3,11 @@ import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { nowIso } from '../util/time.ts';
 import { fireHookEvent } from './hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from './hook-payloads.ts';
-import { onBranchesPushed } from '../trains/run.ts';
+import { onBranchesPushed } from '../trains/events.ts';
 import { onSourcesPushed } from './auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { closeIssuesFromPush } from './issue-closing.ts';
+import { adoptDefaultBranch } from './default-branch.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
@@ -85,7 +86,9 @@ function activityPushData(update: RefUpdate, data: PushData) {
  * hook's branch filter applies), one repository update event, and a "pushed" activity record
  * per ref, all queued in one transaction.
  */
-export async function recordPush(pushed: PushedTo, updates: RefUpdate[]): Promise<void> {
+export async function recordPush(to: PushedTo, updates: RefUpdate[]): Promise<void> {
+  // A first branch of a repository whose default branch does not exist becomes the default (the events name it so).
+  const pushed = { ...to, project: await adoptDefaultBranch(to.db, to.dir, to.project, updates) };
   const prepared = await preparePush(pushed, updates);
   if (!prepared) return;
   await pushed.db.transaction().execute((trx) => writePush(trx, pushed, prepared));
@@ -122,6 +125,7 @@ export async function writePush(trx: Db, pushed: PushedTo, { refs, data }: Prepa
   }
   await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
   await onBranchesPushed(trx, pushed.project.id, refs);
-  await onSourcesPushed(trx, pushed.project.id, refs.filter((r) => r.ref.startsWith('refs/heads/') && !isZero(r.after)).map((r) => r.ref.slice('refs/heads/'.length)));
+  // A deleted branch is a source update too (its head is the zero id, which no auto-merge was set for).
+  await onSourcesPushed(trx, pushed.project, new Map(refs.filter((r) => r.ref.startsWith('refs/heads/')).map((r) => [r.ref.slice('refs/heads/'.length), r.after])), pushed.user);
   await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
 }

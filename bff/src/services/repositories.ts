@@ -76,3 +76,46 @@ function installHooks(dir: string): void {
     fs.renameSync(`${file}.tmp`, file);
   }
 }
+
+/** git's quarantine of a push's objects until its pre-receive accepts them (objects/tmp_objdir-incoming-XXXXXX). */
+const QUARANTINE = /^tmp_objdir-/;
+
+/**
+ * Removes the quarantine folders that pushes killed mid-way left behind (git removes its own
+ * when a push ends, accepted or not, but a killed git cannot): those in which nothing was
+ * written for `idleMs`, so a push still receiving (it keeps writing its pack) is never touched.
+ * Run by the hourly housekeeping; answers how many folders went and their size.
+ */
+export async function purgeStaleQuarantines(repositoriesDir: string, idleMs: number, now = Date.now()): Promise<{ removed: number; bytes: number }> {
+  const purged = { removed: 0, bytes: 0 };
+  const repositories = await fs.promises.readdir(repositoriesDir).catch(() => [] as string[]);
+  for (const repository of repositories.filter((name) => name.endsWith('.git'))) {
+    const objects = path.join(repositoriesDir, repository, 'objects');
+    const names = await fs.promises.readdir(objects).catch(() => [] as string[]);
+    for (const name of names.filter((n) => QUARANTINE.test(n))) {
+      const folder = path.join(objects, name);
+      const written = await lastWrite(folder);
+      if (!written || now - written.newest < idleMs) continue;
+      await fs.promises.rm(folder, { recursive: true, force: true });
+      purged.removed += 1;
+      purged.bytes += written.bytes;
+    }
+  }
+  return purged;
+}
+
+/** The newest modification time under a folder (itself included) and the size of its files; undefined if it is gone. */
+async function lastWrite(folder: string): Promise<{ newest: number; bytes: number } | undefined> {
+  const stat = await fs.promises.lstat(folder).catch(() => undefined);
+  if (!stat) return undefined;
+  if (!stat.isDirectory()) return { newest: stat.mtimeMs, bytes: stat.size };
+  let newest = stat.mtimeMs;
+  let bytes = 0;
+  for (const entry of await fs.promises.readdir(folder).catch(() => [] as string[])) {
+    const inner = await lastWrite(path.join(folder, entry));
+    if (!inner) continue;
+    newest = Math.max(newest, inner.newest);
+    bytes += inner.bytes;
+  }
+  return { newest, bytes };
+}

@@ -1,5 +1,6 @@
 import { nameSearch, type CommitInfo } from './branches.ts';
-import { resolveCommit } from './branches.ts';
+import { requireAllowed, resolveCommit, type RefCheck } from './branches.ts';
+import { ZERO_SHA } from './push-git.ts';
 import { readCommits } from './commits.ts';
 import { git, gitSucceeds, gitText } from './git-run.ts';
 import { badRequest, notFound } from './errors.ts';
@@ -63,11 +64,13 @@ export async function getTag(dir: string, name: string): Promise<TagInfo> {
 }
 
 /** A lightweight tag, or an annotated one (tagged by `tagger`) when there is a message; the platform's 400s otherwise. */
-export async function createTag(dir: string, body: { tag_name: string; ref: string; message?: string }, tagger: { name: string; email: string }): Promise<TagInfo> {
+export async function createTag(dir: string, body: { tag_name: string; ref: string; message?: string }, tagger: { name: string; email: string }, check: RefCheck): Promise<TagInfo> {
   const name = body.tag_name;
   if (!(await validTagName(dir, name))) throw badRequest('Tag name invalid');
   const sha = await resolveCommit(dir, body.ref);
   if (!sha) throw badRequest(`Target ${body.ref} is invalid`);
+  // Checked as the commit it names: an annotated tag's object is made only once it may be.
+  await requireAllowed(check, { before: ZERO_SHA, after: sha, ref: `refs/tags/${name}` });
   const message = body.message?.trim();
   try {
     if (message) {
@@ -82,7 +85,8 @@ export async function createTag(dir: string, body: { tag_name: string; ref: stri
   return getTag(dir, name);
 }
 
-export async function deleteTag(dir: string, name: string): Promise<void> {
+export async function deleteTag(dir: string, name: string, check: RefCheck): Promise<void> {
   const tag = await getTag(dir, name);
+  await requireAllowed(check, { before: tag.target, after: ZERO_SHA, ref: `refs/tags/${name}` });
   await git(dir, ['update-ref', '-d', `refs/tags/${name}`, tag.target]);
 }

@@ -92,6 +92,12 @@ export async function trainCommit(dir: string, base: string, head: string, messa
   return commitTree(dir, tree, [base, head], message, who);
 }
 
+/** Is `sha` a merge commit of exactly `first` and `second`, in that order (a train commit of that base and source)? */
+export async function mergeOf(dir: string, sha: string, first: string, second: string): Promise<boolean> {
+  const parents = (await gitText(dir, ['rev-list', '--no-walk', '--parents', sha]).catch(() => '')).trim().split(' ').slice(1);
+  return parents.length === 2 && parents[0] === first && parents[1] === second;
+}
+
 /** Moves `ref` to `sha` only if it still points at `old` (empty: it must not exist); false when it moved meanwhile. */
 export async function swapRef(dir: string, ref: string, sha: string, old: string, reason: string): Promise<boolean> {
   try {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitText } from '../services/git-run.ts';
-import { MergeConflict, mergeResult, NeedsRebase, swapRef, trainCommit } from './git-merge.ts';
+import { MergeConflict, mergeOf, mergeResult, NeedsRebase, swapRef, trainCommit } from './git-merge.ts';
 
 const who = { name: 'Ada', email: 'ada@example.com' };
 let dir: string;
@@ -72,5 +72,17 @@ describe('merging in a bare repository', () => {
     assert.equal(await swapRef(dir, 'refs/heads/main', next, base, 'move'), true);
     assert.equal(await swapRef(dir, 'refs/heads/main', '0'.repeat(40), next, 'delete'), true);
     assert.equal(await swapRef(dir, 'refs/heads/main', base, '', 'again'), true);
+  });
+
+  it('tells whether a commit is the train commit of exactly this base and source (what a merge train may move its target to)', async () => {
+    const approved = await commit(base, { 'g.txt': 'g\n' }, 'G');
+    const pushedLater = await commit(approved, { 'h.txt': 'h\n' }, 'H');
+    const train = await trainCommit(dir, base, approved, 'Merge G', who);
+    assert.equal(await mergeOf(dir, train, base, approved), true);
+    assert.equal(await mergeOf(dir, train, base, pushedLater), false);
+    assert.equal(await mergeOf(dir, await trainCommit(dir, base, pushedLater, 'Merge H', who), base, approved), false);
+    assert.equal(await mergeOf(dir, train, approved, base), false, 'parents in order');
+    assert.equal(await mergeOf(dir, approved, base, approved), false, 'not a merge');
+    assert.equal(await mergeOf(dir, '0'.repeat(40), base, approved), false, 'no such commit');
   });
 });

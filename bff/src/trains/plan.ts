@@ -5,9 +5,11 @@
  * so every decision is made from what is stored, and a killed server resumes where it was.
  *
  * The rules, as the platform's trains and better where its trains are known to fail:
- * - each car's train ref is the merge of the target, every car ahead, and its own changes;
- *   a car is (re)built whenever what it was built on changed (the target or a car ahead
- *   moved, left the train, or its source branch got a push);
+ * - each car's train ref is the merge of the target, every car ahead, and its own changes as
+ *   they were when the car was added (approved); a car is rebuilt whenever what it was built on
+ *   changed (the target or a car ahead moved or left the train);
+ * - a push to a car's source branch takes the car off the train, wherever it stands (the
+ *   platform's "source branch was updated" drop): nothing but the approved commit merges;
  * - at most `limit` cars have a pipeline at once; the others wait idle;
  * - only the car at the head merges, when its pipeline passed; a car whose pipeline passed
  *   early waits for the cars ahead;
@@ -19,8 +21,10 @@ export type PipelineOutcome = 'running' | 'success' | 'failed';
 
 export interface CarState {
   id: number;
-  /** The merge request's source head now. */
+  /** The merge request's source head now ('' when the branch is gone). */
   sourceHead: string;
+  /** The source commit the car was added with, the only one it may merge (null: a car older than that record). */
+  approvedSha: string | null;
   /** What the car's train ref was built from (null: never built). */
   baseSha: string | null;
   sourceSha: string | null;
@@ -38,19 +42,30 @@ export type Step =
   | { kind: 'idle'; car: CarState }
   | { kind: 'none' };
 
-/** Built on `base` from the current source head: its pipeline (or conflict) still speaks for it. */
-export const builtOn = (car: CarState, base: string) => car.baseSha === base && car.sourceSha === car.sourceHead && (car.trainSha !== null || car.conflict);
+/** Built on `base` from the approved source commit: its pipeline (or conflict) still speaks for it. */
+export const builtOn = (car: CarState, base: string) => car.baseSha === base && car.sourceSha === car.approvedSha && (car.trainSha !== null || car.conflict);
+
+/** The platform's reason to drop a car whose source is no longer what was approved; undefined while it is. */
+export const SOURCE_UPDATED = 'the source branch was updated';
+export function sourceMoved(car: Pick<CarState, 'sourceHead' | 'approvedSha'>): string | undefined {
+  if (!car.sourceHead) return 'the source branch no longer exists';
+  if (car.approvedSha === null) return 'it was added before its approved commit was recorded; add it again';
+  return car.sourceHead === car.approvedSha ? undefined : SOURCE_UPDATED;
+}
 
 export function nextStep(cars: CarState[], targetHead: string, limit: number): Step {
   let base = targetHead;
   for (const [i, car] of cars.entries()) {
+    // The target already moved to the head car's train commit (a run stopped before recording the merge): record it.
+    // It holds the approved commit only, so a push since does not undo it.
+    if (i === 0 && car.trainSha !== null && car.trainSha === targetHead && car.pipeline === 'success') return { kind: 'merge', car, from: targetHead };
+    const moved = sourceMoved(car);
+    if (moved) return { kind: 'drop', car, reason: moved };
     if (i >= limit) {
       // Past the limit: no pipeline yet. A car pushed back there (the limit shrank) waits again.
       if (car.status !== 'idle') return { kind: 'idle', car };
       continue;
     }
-    // The target already moved to the head car's train commit (a run stopped before recording the merge): record it.
-    if (i === 0 && car.trainSha !== null && car.trainSha === targetHead && car.pipeline === 'success') return { kind: 'merge', car, from: targetHead };
     if (!builtOn(car, base)) return { kind: 'build', car, base };
     if (i === 0) {
       if (car.conflict) return { kind: 'drop', car, reason: 'the merge request has merge conflicts with the target branch' };

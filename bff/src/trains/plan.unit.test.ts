@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextStep, outcomeOf, type CarState } from './plan.ts';
+import { nextStep, outcomeOf, SOURCE_UPDATED, type CarState } from './plan.ts';
 
 const car = (id: number, over: Partial<CarState> = {}): CarState => ({
   id,
   sourceHead: `src${id}`,
+  approvedSha: `src${id}`,
   baseSha: null,
   sourceSha: null,
   trainSha: null,
@@ -57,9 +58,25 @@ describe('merge train plan', () => {
     assert.equal(step.kind === 'build' && step.base, 'main0');
   });
 
-  it('rebuilds a car whose source branch got a push', () => {
+  it('drops a car whose source branch got a push, passed pipeline or not, wherever it stands: it never builds or merges what was not approved', () => {
     const pushed = built(1, 'main0', 'success', { sourceHead: 'src1-new' });
-    assert.equal(nextStep([pushed], 'main0', 20).kind, 'build');
+    assert.deepEqual(nextStep([pushed], 'main0', 20), { kind: 'drop', car: pushed, reason: SOURCE_UPDATED });
+    const second = built(2, 't1', 'running', { sourceHead: 'src2-new' });
+    assert.deepEqual(nextStep([built(1, 'main0'), second], 'main0', 20), { kind: 'drop', car: second, reason: SOURCE_UPDATED });
+    const waiting = car(2, { sourceHead: 'src2-new' });
+    assert.deepEqual(nextStep([built(1, 'main0'), waiting], 'main0', 1), { kind: 'drop', car: waiting, reason: SOURCE_UPDATED });
+    const unbuilt = car(1, { sourceHead: 'src1-new' });
+    assert.deepEqual(nextStep([unbuilt], 'main0', 20), { kind: 'drop', car: unbuilt, reason: SOURCE_UPDATED });
+  });
+
+  it('drops a car whose source branch is gone, and a car with no approved commit on record', () => {
+    assert.match((nextStep([built(1, 'main0', 'success', { sourceHead: '' })], 'main0', 20) as { reason: string }).reason, /no longer exists/);
+    assert.equal(nextStep([car(1, { approvedSha: null })], 'main0', 20).kind, 'drop');
+  });
+
+  it('records a merge whose target already moved even when the source got a push since: the train commit holds the approved commit only', () => {
+    const moved = built(1, 'main0', 'success', { sourceHead: 'src1-new' });
+    assert.deepEqual(nextStep([moved], 't1', 20), { kind: 'merge', car: moved, from: 't1' });
   });
 
   it('records a merge whose target move happened before a restart, without building again', () => {

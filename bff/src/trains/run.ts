@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import type { GroupRow, MergeTrainCarRow, PipelineRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { GroupRow, MergeTrainCarRow, ProjectRow, UserRow } from '../db/schema.ts';
 import { defineJob, type JobDeps } from '../jobs/define.ts';
 import { enqueue, workerId } from '../jobs/queue.ts';
-import { onSourcePipelineSucceeded } from '../services/auto-merge.ts';
 import { acquireLock, releaseLock, renewLock } from './lock.ts';
 import { resolveCommit } from '../services/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../services/pipelines.ts';
@@ -13,13 +12,13 @@ import { closeIssuesFromPush } from '../services/issue-closing.ts';
 import { gitText } from '../services/git-run.ts';
 import { isoPlus, nowIso } from '../util/time.ts';
 import { bool } from '../util/rows.ts';
-import { deleteRef, MergeConflict, swapRef, trainCommit } from './git-merge.ts';
-import { nextStep, outcomeOf, type CarState, type Step } from './plan.ts';
+import { deleteRef, MergeConflict, mergeOf, swapRef, trainCommit } from './git-merge.ts';
+import { nextStep, outcomeOf, SOURCE_UPDATED, sourceMoved, type CarState, type Step } from './plan.ts';
 import { addSystemNote, checkMove, markMerged, PushRefused, type MergeRequestRow } from '../services/merge-request-merge.ts';
 
 /** The ref a car's train pipeline runs on, as the platform names it. */
 export const trainRef = (iid: number) => `refs/merge-requests/${iid}/train`;
-const TRAIN_REF = /^refs\/merge-requests\/(\d+)\/train$/;
+export const TRAIN_REF = /^refs\/merge-requests\/(\d+)\/train$/;
 
 /** How long a run holds its train's lock without renewing it (it renews every third of this while it works). */
 export const TRAIN_LOCK_MS = 10_000;
@@ -99,45 +98,6 @@ async function runLocked(deps: JobDeps, projectId: number, target: string): Prom
   }
 }
 
-/**
- * A pipeline's status changed (called from refreshPipeline, in its transaction): a train
- * pipeline moves its train; a passing pipeline of a source branch lets scheduled cars join.
- */
-export async function onPipelineMoved(trx: Db, pipeline: PipelineRow): Promise<void> {
-  if (TRAIN_REF.test(pipeline.ref)) {
-    const car = await trx.selectFrom('merge_train_cars').select(['target_branch']).where('pipeline_id', '=', pipeline.id).executeTakeFirst();
-    if (car) await kickTrain(trx, pipeline.project_id, car.target_branch);
-    return;
-  }
-  if (pipeline.status !== 'success' || pipeline.tag) return;
-  await onSourcePipelineSucceeded(trx, pipeline.project_id, pipeline.ref);
-  const scheduled = await trx
-    .selectFrom('merge_train_cars')
-    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
-    .select('merge_train_cars.target_branch')
-    .where('merge_train_cars.project_id', '=', pipeline.project_id)
-    .where('merge_train_cars.scheduled', '=', 1)
-    .where('merge_train_cars.active_merge_request_id', 'is not', null)
-    .where('merge_requests.source_branch', '=', pipeline.ref)
-    .execute();
-  for (const branch of new Set(scheduled.map((c) => c.target_branch))) await kickTrain(trx, pipeline.project_id, branch);
-}
-
-/** Branches moved by a push (called from recordPush, in its transaction): cars whose source moved restart. */
-export async function onBranchesPushed(trx: Db, projectId: number, refs: { ref: string }[]): Promise<void> {
-  const branches = refs.map((r) => r.ref).filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
-  if (!branches.length) return;
-  const cars = await trx
-    .selectFrom('merge_train_cars')
-    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
-    .select('merge_train_cars.target_branch')
-    .where('merge_train_cars.project_id', '=', projectId)
-    .where('merge_train_cars.active_merge_request_id', 'is not', null)
-    .where((eb) => eb.or([eb('merge_requests.source_branch', 'in', branches), eb('merge_train_cars.target_branch', 'in', branches)]))
-    .execute();
-  for (const branch of new Set(cars.map((c) => c.target_branch))) await kickTrain(trx, projectId, branch);
-}
-
 interface TrainContext {
   deps: JobDeps;
   db: Db;
@@ -179,26 +139,33 @@ export async function runTrain(deps: JobDeps, projectId: number, target: string,
   }
 }
 
-/** Scheduled cars (auto_merge) whose merge request's pipeline on its source head passed join the train. */
+/**
+ * Scheduled cars (auto_merge) whose merge request's pipeline on the approved source commit passed
+ * join the train; one whose source branch got a push since leaves it instead.
+ */
 async function promoteScheduled(ctx: TrainContext): Promise<void> {
   const scheduled = await ctx.db
     .selectFrom('merge_train_cars')
-    .innerJoin('merge_requests', 'merge_requests.id', 'merge_train_cars.merge_request_id')
-    .select(['merge_train_cars.id', 'merge_requests.source_branch'])
-    .where('merge_train_cars.project_id', '=', ctx.project.id)
-    .where('merge_train_cars.target_branch', '=', ctx.target)
-    .where('merge_train_cars.scheduled', '=', 1)
-    .where('merge_train_cars.active_merge_request_id', 'is not', null)
+    .selectAll()
+    .where('project_id', '=', ctx.project.id)
+    .where('target_branch', '=', ctx.target)
+    .where('scheduled', '=', 1)
+    .where('active_merge_request_id', 'is not', null)
     .execute();
   for (const car of scheduled) {
-    const head = await resolveCommit(ctx.dir, `refs/heads/${car.source_branch}`);
-    if (!head) continue;
+    const mr = await ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', car.merge_request_id).executeTakeFirstOrThrow();
+    const head = (await resolveCommit(ctx.dir, `refs/heads/${mr.source_branch}`)) ?? '';
+    const moved = sourceMoved({ sourceHead: head, approvedSha: car.approved_sha });
+    if (moved) {
+      await dropCar(ctx, car, mr, moved, await pusherOf(ctx, mr.source_branch, head));
+      continue;
+    }
     const pipeline = await ctx.db
       .selectFrom('pipelines')
       .select('status')
       .where('project_id', '=', ctx.project.id)
-      .where('sha', '=', head)
-      .where('ref', '=', car.source_branch)
+      .where('sha', '=', car.approved_sha!)
+      .where('ref', '=', mr.source_branch)
       .orderBy('id', 'desc')
       .executeTakeFirst();
     if (pipeline?.status !== 'success') continue;
@@ -207,6 +174,27 @@ async function promoteScheduled(ctx: TrainContext): Promise<void> {
       await trx.updateTable('merge_train_cars').set({ scheduled: 0, sequence, status: 'idle', updated_at: nowIso() }).where('id', '=', car.id).where('scheduled', '=', 1).execute();
     });
   }
+}
+
+/**
+ * Who moved a source branch to `head`: the author of the push recorded for it (the platform
+ * names the pusher in its drop note); null when there is none (a deletion, or not yet recorded).
+ */
+async function pusherOf(ctx: TrainContext, branch: string, head: string): Promise<UserRow | null> {
+  if (!head) return null;
+  const pushes = await ctx.db
+    .selectFrom('events')
+    .select(['author_id', 'push_data'])
+    .where('project_id', '=', ctx.project.id)
+    .where('action_name', '=', 'pushed')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  const push = pushes.find((e) => {
+    const data = e.push_data ? (JSON.parse(e.push_data) as { ref?: string; ref_type?: string; commit_to?: string }) : {};
+    return data.ref_type === 'branch' && data.ref === branch && data.commit_to === head;
+  });
+  return userOf(ctx.db, push?.author_id ?? null);
 }
 
 export async function nextSequence(trx: Db, projectId: number, target: string): Promise<number> {
@@ -233,6 +221,7 @@ async function plan(ctx: TrainContext) {
     states.push({
       id: c.id,
       sourceHead: heads.get(mr.source_branch) ?? '',
+      approvedSha: c.approved_sha,
       baseSha: c.base_sha,
       sourceSha: c.source_sha,
       trainSha: c.train_ref_sha,
@@ -261,8 +250,9 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
     await db.updateTable('merge_train_cars').set({ status: 'idle', base_sha: null, source_sha: null, train_ref_sha: null, conflict: 0, pipeline_id: null, updated_at: now }).where('id', '=', car.id).execute();
     return;
   }
-  if (step.kind === 'drop') return dropCar(ctx, car, mr, step.reason);
-  if (step.kind === 'build') return buildCar(ctx, car, mr, step.base, step.car.sourceHead);
+  if (step.kind === 'drop') return dropCar(ctx, car, mr, step.reason, step.reason === SOURCE_UPDATED ? await pusherOf(ctx, mr.source_branch, step.car.sourceHead) : null);
+  // Built from what was approved, never from whatever the branch holds by now.
+  if (step.kind === 'build') return buildCar(ctx, car, mr, step.base, car.approved_sha!);
   // merge: the target moves to the car's train commit only if it is still where the car was built.
   await db.updateTable('merge_train_cars').set({ status: 'merging', updated_at: now }).where('id', '=', car.id).execute();
   const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
@@ -271,6 +261,12 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
   const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true };
   // Already moved by a run that stopped before recording it (killed): only the record is left to write.
   if (step.from !== car.train_ref_sha) {
+    // Looked at again right before the move: a push since the plan takes the car off instead.
+    const head = (await resolveCommit(ctx.dir, `refs/heads/${mr.source_branch}`)) ?? '';
+    const moved = sourceMoved({ sourceHead: head, approvedSha: car.approved_sha });
+    if (moved) return dropCar(ctx, car, mr, moved, await pusherOf(ctx, mr.source_branch, head));
+    // The commit the target moves to is exactly the approved source merged on what the car was built on.
+    if (!(await mergeOf(ctx.dir, update.after, update.before, car.approved_sha!))) return dropCar(ctx, car, mr, 'its train commit is not the merge of the approved commit');
     try {
       await checkMove(to, update);
     } catch (e) {
@@ -301,10 +297,9 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
   await deleteRef(ctx.dir, trainRef(mr.iid));
 }
 
-/** A new train ref for the car on `base` and a new pipeline on it; a conflict is recorded instead. */
-async function buildCar(ctx: TrainContext, car: MergeTrainCarRow, mr: MergeRequestRow, base: string, sourceHead: string): Promise<void> {
+/** A new train ref for the car (its approved source commit merged on `base`) and a new pipeline on it; a conflict is recorded instead. */
+async function buildCar(ctx: TrainContext, car: MergeTrainCarRow, mr: MergeRequestRow, base: string, approved: string): Promise<void> {
   const { db } = ctx;
-  if (!sourceHead) return dropCar(ctx, car, mr, 'the source branch no longer exists');
   if (car.pipeline_id !== null) {
     // What it was built on changed: the old pipeline no longer speaks for it.
     await db.updateTable('merge_train_cars').set({ status: 'stale', updated_at: nowIso() }).where('id', '=', car.id).execute();
@@ -315,12 +310,12 @@ async function buildCar(ctx: TrainContext, car: MergeTrainCarRow, mr: MergeReque
   const message = `Merge branch '${mr.source_branch}' into '${ctx.target}'\n\n${mr.title}\n\nSee merge request ${ctx.project.path_with_namespace}!${mr.iid}`;
   let sha: string;
   try {
-    sha = await trainCommit(ctx.dir, base, sourceHead, message, who);
+    sha = await trainCommit(ctx.dir, base, approved, message, who);
   } catch (e) {
     if (!(e instanceof MergeConflict)) throw e;
     await db
       .updateTable('merge_train_cars')
-      .set({ status: 'stale', base_sha: base, source_sha: sourceHead, train_ref_sha: null, conflict: 1, pipeline_id: null, updated_at: nowIso() })
+      .set({ status: 'stale', base_sha: base, source_sha: approved, train_ref_sha: null, conflict: 1, pipeline_id: null, updated_at: nowIso() })
       .where('id', '=', car.id)
       .execute();
     return;
@@ -334,7 +329,7 @@ async function buildCar(ctx: TrainContext, car: MergeTrainCarRow, mr: MergeReque
     const now = nowIso();
     await trx
       .updateTable('merge_train_cars')
-      .set({ status: 'fresh', base_sha: base, source_sha: sourceHead, train_ref_sha: sha, conflict: 0, pipeline_id: pipeline.id, pipeline_started_at: now, updated_at: now })
+      .set({ status: 'fresh', base_sha: base, source_sha: approved, train_ref_sha: sha, conflict: 0, pipeline_id: pipeline.id, pipeline_started_at: now, updated_at: now })
       .where('id', '=', car.id)
       .execute();
   });
@@ -352,8 +347,14 @@ export async function dropCar(ctx: Pick<TrainContext, 'db' | 'dir' | 'project' |
   if (car.pipeline_id !== null) await retirePipeline(ctx as TrainContext, car);
   const now = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
-    // Off the train: idle again, with the reason it left.
-    await trx.updateTable('merge_train_cars').set({ status: 'idle', active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now }).where('id', '=', car.id).execute();
+    // Off the train: idle again, with the reason it left (once: a car merged or dropped meanwhile stays as it is).
+    const left = await trx
+      .updateTable('merge_train_cars')
+      .set({ status: 'idle', active_merge_request_id: null, dropped_reason: reason, finished_at: now, updated_at: now })
+      .where('id', '=', car.id)
+      .where('active_merge_request_id', 'is not', null)
+      .executeTakeFirst();
+    if (Number(left.numUpdatedRows) === 0) return;
     // Every car behind it was built on top of it: stale until rebuilt.
     await trx
       .updateTable('merge_train_cars')
