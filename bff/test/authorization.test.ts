@@ -540,7 +540,7 @@ async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): 
     // Something to read, change or delete.
     const owner = route.path.startsWith('/projects/') ? 'projects' : 'groups';
     const rule = await api(`/${owner}/${filled.id}/push_rule`, { token: server.rootToken });
-    if (rule.status === 404) await ok(`/${owner}/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
+    if (rule.status === 404 || rule.body === null) await ok(`/${owner}/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
   }
   return urlPathOf(route).replace(/:([A-Za-z_]+)/g, (_m, p: string) => filled[p]);
 }
