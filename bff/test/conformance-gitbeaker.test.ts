@@ -728,6 +728,12 @@ describe('gitbeaker: activity events and epics', () => {
     assert.equal((await api.Epics.show(group.id, roadmap.iid)).title, 'Roadmap 2');
     assert.deepEqual((await api.Epics.all(group.id, { state: 'closed' })).map((e) => e.title), ['Roadmap 2']);
     await rejects(api.Epics.show(group.id, 99), 404, '404 Epic Not Found');
+    // State events take the epic's id (EpicStateEvents' epicId), not its iid.
+    await api.Epics.edit(sub.id, child.iid, { stateEvent: 'close' });
+    assert.notEqual(child.id, child.iid);
+    const events = await api.EpicStateEvents.all(sub.id, child.id);
+    assert.deepEqual(events.map((e) => [e.state, e.resource_type, e.resource_id]), [['closed', 'Epic', child.id]]);
+    assert.equal((await api.EpicStateEvents.show(sub.id, child.id, events[0].id)).id, events[0].id);
   });
 });
 
