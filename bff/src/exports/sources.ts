@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ExportRow } from '../db/schema.ts';
 import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+import { httpUrl } from '../../../shared/src/links.ts';
 
 /**
  * The rows an export reads, in keyset pages (by id): one query per page, a page handed on
@@ -200,7 +201,7 @@ async function* pipelineDependencyPages(db: Db, pipelineId: number): AsyncGenera
       licenses: parseJson<{ spdx_identifier?: string | null; name?: string | null; url?: string | null }[]>(b.licenses, []).map((l) => ({
         spdx_identifier: l.spdx_identifier ?? null,
         name: l.name ?? l.spdx_identifier ?? '',
-        url: l.url ?? null,
+        url: httpUrl(l.url),
       })),
       project_full_path: b.project_full_path,
     }));

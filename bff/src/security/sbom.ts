@@ -1,4 +1,5 @@
 import type { DependencyRow } from '../db/schema.ts';
+import { httpUrl } from '../../../shared/src/links.ts';
 
 /** A component of a validated CycloneDX SBOM: a dependency row without its owners. */
 export type Component = Omit<DependencyRow, 'id' | 'project_id' | 'pipeline_id' | 'report_id' | 'created_at'>;
@@ -33,14 +34,17 @@ const property = (props: unknown, ...names: string[]): string | null => {
 
 const purlType = (purl: string | null) => (purl ? (/^pkg:([a-zA-Z0-9.+-]+)\//.exec(purl)?.[1]?.toLowerCase() ?? null) : null);
 
-/** SPDX ids and names as the dependency list shows them, each with a URL. */
+/**
+ * SPDX ids and names as the dependency list shows them, each with a URL: the SBOM's own where it
+ * is an http(s) URL (a `javascript:` one is never kept), else SPDX's page of the id.
+ */
 function licensesOf(c: Raw): { spdx_identifier: string | null; name: string; url: string | null }[] {
   return ((c.licenses ?? []) as Raw[]).flatMap((entry) => {
     if (entry.expression) return [{ spdx_identifier: null, name: String(entry.expression), url: null }];
     const l = (entry.license ?? {}) as Raw;
     const id = l.id ? String(l.id) : null;
     const name = String(l.name ?? l.id ?? 'unknown');
-    return [{ spdx_identifier: id, name, url: l.url ?? (id ? `https://spdx.org/licenses/${id}.html` : null) }];
+    return [{ spdx_identifier: id, name, url: httpUrl(l.url) ?? (id ? `https://spdx.org/licenses/${id}.html` : null) }];
   });
 }
 
