@@ -28,7 +28,7 @@ const PNG = Buffer.from(
 const ids = (body: { id: number }[]) => body.map((g) => g.id);
 
 /** A real TIFF: one grey pixel, uncompressed, in either byte order (II little-endian, MM big-endian). */
-function tiff(order: 'II' | 'MM'): Buffer {
+function tiff(order: 'II' | 'MM'): Buffer<ArrayBuffer> {
   const le = order === 'II';
   // [tag, type (3 SHORT, 4 LONG), value]: width, height, bits per sample, no compression, black is zero, strip offset, samples per pixel, rows per strip, strip bytes.
   const entries: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [258, 3, 8], [259, 3, 1], [262, 3, 1], [273, 4, 122], [277, 3, 1], [278, 3, 1], [279, 4, 1]];
