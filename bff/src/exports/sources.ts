@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ExportRow } from '../db/schema.ts';
-import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+import type { DependencyExportRow, ExportTool, VulnerabilityExportRow } from './rows.ts';
 import { httpUrl } from '../../../shared/src/links.ts';
 
 /**
@@ -170,6 +170,19 @@ function dependencyPipelines(db: Db, exp: ExportRow) {
     .where('report_type', '=', 'cyclonedx')
     .where('applied', '=', 1)
     .groupBy('project_id');
+}
+
+/** The tools the SBOMs of the export's pipelines name, in upload order (repeats are the writer's to drop). */
+export async function dependencyTools(db: Db, exp: ExportRow): Promise<ExportTool[]> {
+  const reports = await db
+    .selectFrom('security_reports')
+    .select('sbom_tools')
+    .where('report_type', '=', 'cyclonedx')
+    .where('pipeline_id', 'in', dependencyPipelines(db, exp))
+    .where('sbom_tools', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return reports.flatMap((r) => parseJson<ExportTool[]>(r.sbom_tools, []));
 }
 
 export async function* dependencyPages(db: Db, exp: ExportRow): AsyncGenerator<DependencyExportRow[]> {
