@@ -49,4 +49,42 @@ test.describe('Vulnerability report and dependencies of a project', () => {
     await expect(deps.getByRole('row').filter({ hasText: 'express' })).toContainText('MIT');
     await expect(deps.getByRole('row').filter({ hasText: 'express' })).toContainText('package-lock.json');
   });
+
+  test('links a report supplied are links only when they are http(s) URLs: a javascript: license page and an ftp identifier show as text', async ({ page, api }) => {
+    const acme = await api<{ id: number }>('GET', '/groups/acme');
+    const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `links-${Date.now().toString(36)}`, namespace_id: acme.json.id });
+    expect(project.status).toBe(201);
+    const id = project.json.id;
+    const pipeline = await defaultBranchPipeline(id);
+    const bom = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.4',
+      version: 1,
+      components: [
+        { type: 'library', name: 'evil-pkg', version: '1.0.0', purl: 'pkg:npm/evil-pkg@1.0.0', licenses: [{ license: { name: 'Evil', url: 'javascript:alert(document.domain)' } }] },
+        { type: 'library', name: 'safe-pkg', version: '1.0.0', purl: 'pkg:npm/safe-pkg@1.0.0', licenses: [{ license: { name: 'Own', url: 'https://licenses.example/own' } }] },
+      ],
+    };
+    await uploadReport(id, pipeline, 'cyclonedx', 'gl-sbom.cdx.json', JSON.stringify(bom));
+    const sast = JSON.parse(fs.readFileSync(new URL('gl-sast-report.json', FIXTURES), 'utf8'));
+    sast.vulnerabilities = [
+      { ...sast.vulnerabilities[0], identifiers: [...sast.vulnerabilities[0].identifiers, { type: 'advisory', name: 'ADV-1', value: 'ADV-1', url: 'ftp://files.example/adv-1.txt' }] },
+    ];
+    await uploadReport(id, pipeline, 'sast', 'gl-sast-report.json', JSON.stringify(sast));
+
+    const maintainer = await createMember({ scope: 'projects', id }, 'maintainer', 'links');
+    await signInAt(page, `/projects/${project.json.path_with_namespace}/-/dependencies`, maintainer);
+    const deps = page.getByRole('table', { name: 'Dependencies' });
+    const evil = deps.getByRole('row').filter({ hasText: 'evil-pkg' });
+    await expect(evil).toContainText('Evil');
+    await expect(evil.getByRole('link')).toHaveCount(0);
+    await expect(page.locator('a[href^="javascript"]')).toHaveCount(0);
+    await expect(deps.getByRole('row').filter({ hasText: 'safe-pkg' }).getByRole('link', { name: 'Own' })).toHaveAttribute('href', 'https://licenses.example/own');
+
+    await page.getByRole('tab', { name: 'Vulnerability report' }).click();
+    await page.getByRole('table', { name: 'Vulnerabilities' }).getByRole('link', { name: sast.vulnerabilities[0].name }).click();
+    await expect(page.getByRole('link', { name: 'CWE-89' })).toHaveAttribute('href', 'https://cwe.mitre.org/data/definitions/89.html');
+    await expect(page.getByText('ADV-1')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'ADV-1' })).toHaveCount(0);
+  });
 });

@@ -374,6 +374,9 @@ after(async () => {
  * The value of a path parameter: the shared fixtures for reads, throwaway records for calls
  * that would destroy what other cases need (the last parameter of a DELETE or a rotation).
  */
+/** Each epic made for a case: its iid by its id. */
+const epicIids = new Map<string, string>();
+
 async function paramValue(route: RouteSpec, param: string, throwaway: boolean, caller: Caller, filled: Record<string, string>): Promise<string> {
   // /security/projects/:id/… is a project's route, /security/groups/:id/… a group's.
   const segments = route.path.split('/');
@@ -464,9 +467,14 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await server.running.db.insertInto('security_dashboard_projects').values({ user_id: user.id, project_id: fx.project.id, created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
       return String(fx.project.id);
     }
+    // The platform's epic routes take the iid (the epic, its issues, links, award emoji), its
+    // note and event routes the id (epic_id): each gets its own, the iid kept by id for the latter.
     case 'epic_iid':
-    case 'epic_id':
-      return String((await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201)).iid);
+    case 'epic_id': {
+      const made = await ok(`/groups/${filled.id}/epics`, { method: 'POST', json: { title: 'matrix' } }, 201);
+      epicIids.set(String(made.id), String(made.iid));
+      return String(param === 'epic_id' ? made.id : made.iid);
+    }
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     case 'milestone_id':
@@ -497,9 +505,10 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     case 'label_id':
       return String((await ok(`/${resource}/${filled.id}/labels`, { method: 'POST', json: { name: `matrix${++serial}`, color: '#123456' } }, 201)).id);
     case 'resource_state_event_id': {
-      const item = route.path.includes('/epics/') ? `groups/${filled.id}/epics/${filled.epic_id}` : `projects/${filled.id}/${route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`}`;
+      const epic = route.path.includes('/epics/') ? `groups/${filled.id}/epics/` : undefined;
+      const item = epic ? `${epic}${epicIids.get(filled.epic_id)}` : `projects/${filled.id}/${route.path.includes('/issues/') ? `issues/${filled.issue_iid}` : `merge_requests/${filled.merge_request_iid}`}`;
       await ok(`/${item}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
-      return String((await ok(`/${item}/resource_state_events`, {}, 200))[0].id);
+      return String((await ok(`/${epic ? `${epic}${filled.epic_id}` : item}/resource_state_events`, {}, 200))[0].id);
     }
     case 'resource_iteration_event_id': {
       // The issue put in an iteration of its project's group: one "add" event.
@@ -540,7 +549,7 @@ async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): 
     // Something to read, change or delete.
     const owner = route.path.startsWith('/projects/') ? 'projects' : 'groups';
     const rule = await api(`/${owner}/${filled.id}/push_rule`, { token: server.rootToken });
-    if (rule.status === 404) await ok(`/${owner}/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
+    if (rule.status === 404 || rule.body === null) await ok(`/${owner}/${filled.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^matrix' } }, 201);
   }
   return urlPathOf(route).replace(/:([A-Za-z_]+)/g, (_m, p: string) => filled[p]);
 }

@@ -389,14 +389,16 @@ describe('gitbeaker: push rules, custom attributes, settings', () => {
   it('project push rule: create, show, edit, remove', async () => {
     const group = await newGroup();
     const project = await api.Projects.create({ name: unique('gb-pushrules'), namespaceId: group.id });
-    await rejects(api.ProjectPushRules.show(project.id), 404);
+    // None yet: the platform's 200 with a JSON null, which gitbeaker hands on as an empty object.
+    assert.deepEqual(await api.ProjectPushRules.show(project.id), {});
     const rule = await api.ProjectPushRules.create(project.id, { commitMessageRegex: '^(feat|fix): ', preventSecrets: true });
     assert.deepEqual([rule.project_id, rule.commit_message_regex, rule.prevent_secrets], [project.id, '^(feat|fix): ', true]);
     await rejects(api.ProjectPushRules.create(project.id, { memberCheck: true }), 422);
     const edited = await api.ProjectPushRules.edit(project.id, { memberCheck: true });
     assert.deepEqual([edited.member_check, edited.commit_message_regex], [true, '^(feat|fix): ']);
     await api.ProjectPushRules.remove(project.id);
-    await rejects(api.ProjectPushRules.show(project.id), 404);
+    assert.deepEqual(await api.ProjectPushRules.show(project.id), {});
+    await rejects(api.ProjectPushRules.remove(project.id), 404);
   });
 
   it('custom attributes of users, groups and projects: set, show, list, filter, remove', async () => {
@@ -726,6 +728,12 @@ describe('gitbeaker: activity events and epics', () => {
     assert.equal((await api.Epics.show(group.id, roadmap.iid)).title, 'Roadmap 2');
     assert.deepEqual((await api.Epics.all(group.id, { state: 'closed' })).map((e) => e.title), ['Roadmap 2']);
     await rejects(api.Epics.show(group.id, 99), 404, '404 Epic Not Found');
+    // State events take the epic's id (EpicStateEvents' epicId), not its iid.
+    await api.Epics.edit(sub.id, child.iid, { stateEvent: 'close' });
+    assert.notEqual(child.id, child.iid);
+    const events = await api.EpicStateEvents.all(sub.id, child.id);
+    assert.deepEqual(events.map((e) => [e.state, e.resource_type, e.resource_id]), [['closed', 'Epic', child.id]]);
+    assert.equal((await api.EpicStateEvents.show(sub.id, child.id, events[0].id)).id, events[0].id);
   });
 });
 

@@ -55,8 +55,9 @@ export interface World {
   sha: string;
   pipelineId: number;
   triggerId: number;
-  /** An epic of the group (its iid). */
+  /** An epic of the group: its iid (the epic's own routes) and its id (its note and event routes, epic_id). */
   epicIid: number;
+  epicId: number;
   /** A manual iteration cadence of the group. */
   cadenceId: number;
   iterationEventId: number;
@@ -170,7 +171,9 @@ async function buildGroupFixtures(world: World, receiver: Receiver) {
   };
   await ok(scim.scim_api_url + '/Users', { method: 'POST', token: null, headers: { Authorization: `Bearer ${scim.token}` }, json: scimUser }, 201);
   world.scimUid = scimUser.externalId;
-  world.epicIid = (await ok(`/groups/${group.id}/epics`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
+  const epic = await ok(`/groups/${group.id}/epics`, { method: 'POST', json: { title: 'fuzz' } }, 201);
+  world.epicIid = epic.iid;
+  world.epicId = epic.id;
   world.cadenceId = (await ok(`/groups/${group.id}/iteration_cadences`, { method: 'POST', json: { title: 'fuzz', automatic: false } }, 201)).id;
   world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
   await buildProjectFixtures(world, receiver);
@@ -265,8 +268,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
     case 'trigger_id':
       return String(world.triggerId);
     case 'epic_iid':
-    case 'epic_id':
       return String(world.epicIid);
+    case 'epic_id':
+      return String(world.epicId);
     case 'cadence_id':
       return String(world.cadenceId);
     case 'milestone_id':

@@ -1,10 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { DEPENDENCY_CSV_COLUMNS, dependencyListExport } from '../../../shared/src/dependency-list-exports.ts';
 import { buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { insertComponents } from '../../test/export-fixtures.ts';
+import { mainPipeline, uploadReport } from '../../test/report-uploads.ts';
 import { parseCsv } from '../exports/csv-read.ts';
+
+const FIXTURES = new URL('../../test/fixtures/security/', import.meta.url);
 
 let server: TestServer;
 let group: { id: number };
@@ -146,5 +150,52 @@ describe('GET /dependency_list_exports/:id/download', () => {
     const early = await api(`/dependency_list_exports/${res.body.id}/download`, { token: developer.token });
     expectStatus(early, 404);
     assert.deepEqual(early.body, { message: '404 Dependency List Export Not Found' });
+  });
+});
+
+describe('metadata.tools of a CycloneDX export', () => {
+  it('names Gatehouse and, once each, the tools of the SBOMs it merges, in the form of its spec version (legacy list in 1.4, components and services in 1.6)', async () => {
+    const scanned = await buildProject(group.id);
+    const pipeline = await mainPipeline(scanned.id);
+    // A 1.4 SBOM with the legacy list (GitLab's Gemnasium), and a 1.6 one with components and services, Gemnasium again among them.
+    expectStatus(await uploadReport(scanned.id, pipeline, 'cyclonedx', fs.readFileSync(new URL('gl-sbom-npm.cdx.json', FIXTURES), 'utf8')), 201);
+    const modern = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      version: 1,
+      metadata: {
+        tools: {
+          components: [
+            { type: 'application', group: 'Aqua Security', name: 'Trivy', version: '0.50.0' },
+            { type: 'application', group: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+          ],
+          services: [{ group: 'Acme', name: 'SBOM service', version: '2' }],
+        },
+      },
+      components: [{ type: 'library', name: 'requests', version: '2.31.0', purl: 'pkg:pypi/requests@2.31.0' }],
+    };
+    expectStatus(await uploadReport(scanned.id, pipeline, 'cyclonedx', JSON.stringify(modern)), 201);
+
+    const legacy = await download((await create(`/pipelines/${pipeline}`, { export_type: 'sbom' })).body.id);
+    assert.equal(await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot4).validate(legacy.text), null);
+    assert.deepEqual(JSON.parse(legacy.text).metadata.tools, [
+      { vendor: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' },
+      { vendor: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+      { vendor: 'Aqua Security', name: 'Trivy', version: '0.50.0' },
+      { vendor: 'Acme', name: 'SBOM service', version: '2' },
+    ]);
+
+    const current = await download((await create(`/projects/${scanned.id}`, { export_type: 'cyclonedx_1_6_json' })).body.id);
+    assert.equal(await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(current.text), null);
+    const bom = JSON.parse(current.text);
+    assert.deepEqual(bom.metadata.tools, {
+      components: [
+        { type: 'application', group: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' },
+        { type: 'application', group: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+        { type: 'application', group: 'Aqua Security', name: 'Trivy', version: '0.50.0' },
+      ],
+      services: [{ group: 'Acme', name: 'SBOM service', version: '2' }],
+    });
+    assert.equal(bom.components.length, 4);
   });
 });

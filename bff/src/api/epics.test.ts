@@ -228,19 +228,47 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
     const rows = await server.running.db.selectFrom('events').select(['action_name', 'group_id', 'project_id']).where('target_type', '=', 'Epic').where('target_id', '=', e.id).orderBy('id').execute();
     assert.deepEqual(rows.map((r) => r.action_name), ['opened', 'closed', 'reopened']);
     assert.ok(rows.every((r) => r.group_id === top.id && r.project_id === null));
-    const events = await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events`, { token: guest.token });
+    const events = await api(`/groups/${top.id}/epics/${e.id}/resource_state_events`, { token: guest.token });
     expectStatus(events, 200);
     const states = expectShape(z.array(resourceStateEvent), events.body);
     assert.deepEqual(states.map((s) => [s.state, s.resource_type, s.resource_id, s.user?.id]), [['closed', 'Epic', e.id, reporter.user.id], ['opened', 'Epic', e.id, reporter.user.id]]);
-    const one = await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events/${states[1].id}`);
+    const one = await api(`/groups/${top.id}/epics/${e.id}/resource_state_events/${states[1].id}`);
     expectStatus(one, 200);
     assert.equal(one.body.state, 'opened');
-    expectStatus(await api(`/groups/${top.id}/epics/${e.iid}/resource_state_events/999999999`), 404);
+    expectStatus(await api(`/groups/${top.id}/epics/${e.id}/resource_state_events/999999999`), 404);
     const never = await created(top.id, { title: 'Never closed' });
-    assert.deepEqual((await api(`/groups/${top.id}/epics/${never.iid}/resource_state_events`)).body, [], 'creation is not a state event');
-    expectStatus(await api(`/groups/${top.id}/epics/${never.iid}/resource_state_events/${states[0].id}`), 404);
+    assert.deepEqual((await api(`/groups/${top.id}/epics/${never.id}/resource_state_events`)).body, [], 'creation is not a state event');
+    expectStatus(await api(`/groups/${top.id}/epics/${never.id}/resource_state_events/${states[0].id}`), 404);
     const own = await api('/events?per_page=100', { token: reporter.token });
     assert.ok(!own.body.some((ev: { target_type: string | null }) => ev.target_type === 'Epic'), 'the events API leaves epic events out');
+  });
+
+  it('state events address the epic by its id, as the platform’s routes do (epic_id), not by its iid', async () => {
+    const g = await buildGroup();
+    // Epics of another group first, so that the id and the iid of an epic of g differ.
+    for (const title of ['a', 'b', 'c']) await created(top.id, { title });
+    const e = await created(g.id, { title: 'Addressed by id' });
+    assert.notEqual(e.id, e.iid);
+    expectStatus(await api(`/groups/${g.id}/epics/${e.iid}`, { method: 'PUT', json: { state_event: 'close' } }), 200);
+    const byId = await api(`/groups/${g.id}/epics/${e.id}/resource_state_events`);
+    expectStatus(byId, 200);
+    const states = expectShape(z.array(resourceStateEvent), byId.body);
+    assert.deepEqual(states.map((s) => [s.state, s.resource_type, s.resource_id]), [['closed', 'Epic', e.id]]);
+    expectStatus(await api(`/groups/${g.id}/epics/${e.id}/resource_state_events/${states[0].id}`), 200);
+    const byIid = await api(`/groups/${g.id}/epics/${e.iid}/resource_state_events`);
+    expectStatus(byIid, 404);
+    assert.deepEqual(byIid.body, { message: '404 Epic Not Found' });
+    expectStatus(await api(`/groups/${g.id}/epics/${e.iid}/resource_state_events/${states[0].id}`), 404);
+    // An epic of a subgroup through its ancestor (the platform's epic finder includes descendants), not the other way round.
+    const child = await buildGroup({ parent_id: g.id });
+    const below = await created(child.id, { title: 'Below' });
+    expectStatus(await api(`/groups/${g.id}/epics/${below.id}/resource_state_events`), 200);
+    expectStatus(await api(`/groups/${child.id}/epics/${e.id}/resource_state_events`), 404);
+    // A confidential epic stays hidden from a Guest, by id as by iid.
+    const secret = await created(g.id, { title: 'Secret', confidential: true });
+    const guestOfG = await userWithRole(g.id, 10);
+    expectStatus(await api(`/groups/${g.id}/epics/${secret.id}/resource_state_events`, { token: guestOfG.token }), 404);
+    expectStatus(await api(`/groups/${g.id}/epics/${e.id}/resource_state_events`, { token: guestOfG.token }), 200);
   });
 
   it('refuses a parent that would make a cycle, a Guest (403), bad input (400)', async () => {

@@ -22,10 +22,14 @@ export const withEpic = {
 /** One epic with what its presenter needs. */
 const detailed = (db: Db, e: EpicRow) => epics.detailsOf(db, [e]).then((d) => d[0]);
 
-/** The epic named by :epic_id (its iid, as the platform's state-event routes take it). */
+/**
+ * The epic named by :epic_id, its id (not its iid): how the platform's note, discussion and
+ * resource event routes of epics address it, where the epic's own routes, its issues, links
+ * and award emoji take :epic_iid.
+ */
 const withEpicById = {
   params: { epic_id: recordId('Epic') },
-  with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_id: number } }) => epics.getEpic(ctx.db, ctx.actor, ctx.group, ctx.params.epic_id) },
+  with: { epic: (ctx: { db: Db; actor: Actor; group: GroupRow; params: { epic_id: number } }) => epics.getEpicById(ctx.db, ctx.actor, ctx.group, ctx.params.epic_id) },
 };
 
 type ViewContext = { baseUrl: string; group: GroupRow; actor: Actor; level: number; query?: { with_labels_details?: boolean } };

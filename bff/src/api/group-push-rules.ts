@@ -19,13 +19,23 @@ export function makePushRuleRoutes(scope: TwinScope) {
   };
   const shape = { response: scope === 'groups' ? groupPushRule : projectPushRule, present: scope === 'groups' ? presentPushRule : presentProjectPushRule };
   return [
-    defineRoute({
-      ...common,
-      ...shape,
-      method: 'get',
-      summary: `Get the ${what}’s push rule (404 when never configured)`,
-      handler: async (ctx) => rules.findPushRule(ctx.db, owner(scope, ctx)),
-    }),
+    // The twins differ here, as on the platform: a group without a rule is a 404, a project's answer is null.
+    scope === 'groups'
+      ? defineRoute({
+          ...common,
+          ...shape,
+          method: 'get',
+          summary: 'Get the group’s push rule (404 when never configured)',
+          handler: async (ctx) => rules.findPushRule(ctx.db, owner(scope, ctx)),
+        })
+      : defineRoute({
+          ...common,
+          method: 'get',
+          summary: 'Get the project’s push rule (200 with null when it has none)',
+          response: projectPushRule.nullable(),
+          handler: async (ctx) => (await rules.pushRuleOf(ctx.db, owner(scope, ctx))) ?? null,
+          present: (rule) => (rule ? presentProjectPushRule(rule) : null),
+        }),
     defineRoute({
       ...common,
       ...shape,

@@ -27,6 +27,30 @@ const PNG = Buffer.from(
 );
 const ids = (body: { id: number }[]) => body.map((g) => g.id);
 
+/** A real TIFF: one grey pixel, uncompressed, in either byte order (II little-endian, MM big-endian). */
+function tiff(order: 'II' | 'MM'): Buffer<ArrayBuffer> {
+  const le = order === 'II';
+  // [tag, type (3 SHORT, 4 LONG), value]: width, height, bits per sample, no compression, black is zero, strip offset, samples per pixel, rows per strip, strip bytes.
+  const entries: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [258, 3, 8], [259, 3, 1], [262, 3, 1], [273, 4, 122], [277, 3, 1], [278, 3, 1], [279, 4, 1]];
+  const buf = Buffer.alloc(123);
+  buf.write(order, 0, 'latin1');
+  const u16 = (v: number, at: number) => (le ? buf.writeUInt16LE(v, at) : buf.writeUInt16BE(v, at));
+  const u32 = (v: number, at: number) => (le ? buf.writeUInt32LE(v, at) : buf.writeUInt32BE(v, at));
+  u16(42, 2);
+  u32(8, 4);
+  u16(entries.length, 8);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 10 + i * 12;
+    u16(tag, at);
+    u16(type, at + 2);
+    u32(1, at + 4);
+    if (type === 3) u16(value, at + 8);
+    else u32(value, at + 8);
+  });
+  buf[122] = 0x80;
+  return buf;
+}
+
 describe('GET /groups', () => {
   let pub: { id: number }, internal: { id: number }, priv: { id: number }, sub: { id: number };
   let member: Awaited<ReturnType<typeof buildUser>>;
@@ -359,12 +383,26 @@ describe('PUT /groups/:id', () => {
       assert.equal(removed.body.avatar_url, null);
       expectStatus(await api(`/groups/${group.id}/avatar`, { token: owner.token }), 404);
     });
+    it('takes a TIFF, as the platform’s list of formats says (both byte orders), and serves it as image/tiff', async () => {
+      for (const order of ['II', 'MM'] as const) {
+        const form = new FormData();
+        form.append('avatar', new Blob([tiff(order)], { type: 'image/tiff' }), 'scan.tiff');
+        const res = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, multipart: form });
+        expectStatus(res, 200);
+        const file = await fetch(`${server.url}/api/v4/groups/${group.id}/avatar`, { headers: { 'PRIVATE-TOKEN': owner.token } });
+        assert.equal(file.status, 200);
+        assert.equal(file.headers.get('content-type'), 'image/tiff');
+        assert.match(file.headers.get('content-disposition') ?? '', /filename="scan\.tiff"/);
+        assert.deepEqual(Buffer.from(await file.arrayBuffer()), tiff(order));
+      }
+      expectStatus(await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, json: { avatar: '' } }), 200);
+    });
     it('refuses a file that is not an image, and one over 200 KiB, changing nothing', async () => {
       const form = new FormData();
       form.append('avatar', new Blob(['<script>alert(1)</script>'], { type: 'image/png' }), 'evil.png');
       const res = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, multipart: form });
       expectStatus(res, 400);
-      assert.ok(res.body.message.avatar);
+      assert.deepEqual(res.body.message.avatar, ['file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp']);
       const big = new FormData();
       big.append('avatar', new Blob([PNG, Buffer.alloc(210 * 1024)], { type: 'image/png' }), 'big.png');
       const tooBig = await api(`/groups/${group.id}`, { method: 'PUT', token: owner.token, multipart: big });

@@ -17,12 +17,27 @@ async function setup() {
   return { group, project, maintainer, path: `/projects/${project.id}/push_rule` };
 }
 
+/** The project variant's answer when there is no rule: 200 with the literal null (the group variant's is 404). */
+async function expectNoRule(path: string, token: string) {
+  const res = await api(path, { token });
+  expectStatus(res, 200);
+  assert.equal(res.text, 'null');
+  assert.equal(res.headers.get('content-type'), 'application/json');
+}
+
 describe('GET /projects/:id/push_rule', () => {
-  it('answers 404 with a message body when the project has none', async () => {
-    const { path, maintainer } = await setup();
-    const res = await api(path, { token: maintainer.token });
-    expectStatus(res, 404);
-    assert.deepEqual(res.body, { message: '404 Push Rule Not Found' });
+  it('answers 200 with the literal null when the project has none (unlike the group variant’s 404)', async () => {
+    const { group, path, maintainer } = await setup();
+    await expectNoRule(path, maintainer.token);
+    expectStatus(await api(`/groups/${group.id}/push_rule`), 404);
+  });
+  it('still answers 403 to a Developer and 404 for an unknown project', async () => {
+    const { group, path } = await setup();
+    const developer = await userWithRole(group.id, 30);
+    expectStatus(await api(path, { token: developer.token }), 403);
+    const missing = await api('/projects/987654321/push_rule');
+    expectStatus(missing, 404);
+    assert.deepEqual(missing.body, { message: '404 Project Not Found' });
   });
 });
 
@@ -46,8 +61,9 @@ describe('POST, PUT and DELETE /projects/:id/push_rule', () => {
     assert.equal(changed.body.commit_message_regex, '');
     assert.equal(changed.body.max_file_size, 3, 'fields not sent are kept');
     expectStatus(await api(path, { method: 'DELETE', token: maintainer.token }), 204);
-    expectStatus(await api(path, { token: maintainer.token }), 404);
+    await expectNoRule(path, maintainer.token);
     expectStatus(await api(path, { method: 'DELETE', token: maintainer.token }), 404);
+    expectStatus(await api(path, { method: 'PUT', token: maintainer.token, json: { member_check: true } }), 404);
   });
 
   it('refuses a Developer (403), a pattern RE2 refuses (400), and changes nothing', async () => {
@@ -58,7 +74,7 @@ describe('POST, PUT and DELETE /projects/:id/push_rule', () => {
     const bad = await api(path, { method: 'POST', token: maintainer.token, json: { branch_name_regex: '(?!main)' } });
     expectStatus(bad, 400);
     assert.ok(bad.body.message.branch_name_regex, JSON.stringify(bad.body));
-    expectStatus(await api(path, { token: maintainer.token }), 404);
+    await expectNoRule(path, maintainer.token);
   });
 });
 
@@ -81,6 +97,6 @@ describe('a new project and its group’s push rule', () => {
     const bare = await buildGroup();
     const early = await buildProject(bare.id);
     expectStatus(await api(`/groups/${bare.id}/push_rule`, { method: 'POST', json: { member_check: true } }), 201);
-    expectStatus(await api(`/projects/${early.id}/push_rule`), 404);
+    await expectNoRule(`/projects/${early.id}/push_rule`, server.rootToken);
   });
 });

@@ -7,6 +7,7 @@ import { securityReportResult } from '../../../shared/src/security-reports.ts';
 import { vulnerability, vulnerabilityDetail } from '../../../shared/src/vulnerabilities.ts';
 import { dependency } from '../../../shared/src/dependencies.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { mainPipeline, uploadReport } from '../../test/report-uploads.ts';
 
 /**
  * Security reports uploaded to pipelines become the project's vulnerabilities and dependencies:
@@ -272,5 +273,36 @@ describe('/security/dashboard/projects', () => {
     expectStatus(await api(`/security/dashboard/projects/${project.id}`, { method: 'DELETE' }), 204);
     assert.deepEqual((await api('/security/dashboard/projects')).body, []);
     expectStatus(await api(`/security/dashboard/projects/${project.id}`, { method: 'DELETE' }), 404);
+  });
+});
+
+describe('links of SBOM licenses', () => {
+  it('stores and answers only http(s) license URLs: a javascript:, data: or vbscript: one is dropped (the SPDX page where the license has an id)', async () => {
+    const scanned = await buildProject(group.id);
+    const unsafe = ['javascript:alert(document.cookie)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', '//evil.example/x'];
+    const components = [
+      ...unsafe.map((url, i) => ({ type: 'library', name: `named-${i}`, version: '1.0.0', purl: `pkg:npm/named-${i}@1.0.0`, licenses: [{ license: { name: 'Custom', url } }] })),
+      { type: 'library', name: 'spdx', version: '1.0.0', purl: 'pkg:npm/spdx@1.0.0', licenses: [{ license: { id: 'MIT', url: 'javascript:alert(1)' } }] },
+      { type: 'library', name: 'kept', version: '1.0.0', purl: 'pkg:npm/kept@1.0.0', licenses: [{ license: { name: 'Own', url: 'HTTPS://licenses.example/own' } }] },
+    ];
+    const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.4', version: 1, components });
+    expectStatus(await uploadReport(scanned.id, await mainPipeline(scanned.id), 'cyclonedx', bom), 201);
+    const res = await api(`/projects/${scanned.id}/dependencies?per_page=100`);
+    expectStatus(res, 200);
+    const urls = Object.fromEntries(expectShape(z.array(dependency), res.body).map((d) => [d.name, d.licenses.map((l) => l.url)]));
+    for (let i = 0; i < unsafe.length; i++) assert.deepEqual(urls[`named-${i}`], [null], unsafe[i]);
+    assert.deepEqual(urls.spdx, ['https://spdx.org/licenses/MIT.html']);
+    assert.deepEqual(urls.kept, ['HTTPS://licenses.example/own']);
+    const stored = await server.running.db.selectFrom('dependencies').select('licenses').where('project_id', '=', scanned.id).execute();
+    assert.ok(!stored.some((r) => /script:|data:|\/\/evil/i.test(r.licenses)), 'nothing but http(s) is stored');
+  });
+
+  it('answers a non-http(s) URL stored before the rule as null', async () => {
+    const scanned = await buildProject(group.id);
+    expectStatus(await uploadReport(scanned.id, await mainPipeline(scanned.id), 'cyclonedx', fixture('gl-sbom-npm.cdx.json')), 201);
+    await server.running.db.updateTable('dependencies').set({ licenses: JSON.stringify([{ spdx_identifier: null, name: 'Old', url: 'javascript:alert(1)' }]) }).where('project_id', '=', scanned.id).execute();
+    const res = await api(`/projects/${scanned.id}/dependencies`);
+    expectStatus(res, 200);
+    assert.deepEqual(res.body.map((d: { licenses: { url: string | null }[] }) => d.licenses[0].url), [null, null, null]);
   });
 });

@@ -685,6 +685,8 @@ export interface SecurityReportsTable {
   scanner_name: string | null;
   findings_count: Generated<number>;
   components_count: Generated<number>;
+  /** An SBOM's tools (metadata.tools), JSON of security/sbom.ts SbomTool[]; null for other reports and SBOMs uploaded before. */
+  sbom_tools: Generated<string | null>;
   /** It came from the project's latest default-branch pipeline, so it defined the project's data. */
   applied: Generated<Bool>;
   uploaded_by_id: number | null;

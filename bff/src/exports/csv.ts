@@ -51,19 +51,33 @@ export const dependencyCsvRecord = (r: DependencyExportRow): string[] => [
 ];
 
 /**
- * A CSV file of pages of rows: the header line, then each page as one chunk of lines
- * (csv-stringify quotes as RFC 4180), the next page read only when the file took this one.
+ * The first characters that make a spreadsheet read a cell as a formula (`=HYPERLINK(…)`,
+ * `+cmd|' /C calc'!A0`): the platform's CSV builder checks `=`, `+`, `-`, `@` and `;`; a tab
+ * and a carriage return start one too (OWASP's list).
  */
-function csvOf<T>(pages: Pages<T>, header: readonly string[], record: (row: T) => string[]): Content {
+const FORMULA_START = /^[=+\-@;\t\r]/;
+
+/**
+ * A cell as a spreadsheet may open it: one that would start a formula is prefixed with a `'`,
+ * as the platform's CSV builder does, so it is shown as the text it is. Everything else is kept.
+ */
+export const spreadsheetSafe = (cell: string) => (FORMULA_START.test(cell) ? `'${cell}` : cell);
+
+/**
+ * A CSV file of pages of rows, and the one way the product writes CSV: the header line, then
+ * each page as one chunk of lines (csv-stringify quotes as RFC 4180), every cell made
+ * spreadsheet-safe, the next page read only when the file took this one.
+ */
+export function csvFile<T>(pages: Pages<T>, header: readonly string[], record: (row: T) => string[]): Content {
   return {
     source: textChunks(
       (async function* () {
-        yield stringify([[...header]]);
-        for await (const page of pages) if (page.length) yield stringify(page.map(record));
+        yield stringify([header.map(spreadsheetSafe)]);
+        for await (const page of pages) if (page.length) yield stringify(page.map((row) => record(row).map(spreadsheetSafe)));
       })(),
     ),
   };
 }
 
-export const vulnerabilityCsv = (pages: Pages<VulnerabilityExportRow>) => csvOf(pages, VULNERABILITY_CSV_COLUMNS, vulnerabilityCsvRecord);
-export const dependencyCsv = (pages: Pages<DependencyExportRow>) => csvOf(pages, DEPENDENCY_CSV_COLUMNS, dependencyCsvRecord);
+export const vulnerabilityCsv = (pages: Pages<VulnerabilityExportRow>) => csvFile(pages, VULNERABILITY_CSV_COLUMNS, vulnerabilityCsvRecord);
+export const dependencyCsv = (pages: Pages<DependencyExportRow>) => csvFile(pages, DEPENDENCY_CSV_COLUMNS, dependencyCsvRecord);

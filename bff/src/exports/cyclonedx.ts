@@ -1,6 +1,6 @@
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { textChunks, type Content } from './files.ts';
-import type { DependencyExportRow, Pages } from './rows.ts';
+import type { DependencyExportRow, ExportTool, Pages } from './rows.ts';
 
 export type CycloneDxVersion = '1.4' | '1.6';
 const SPECS = { '1.4': CDX.Spec.Spec1dot4, '1.6': CDX.Spec.Spec1dot6 } as const;
@@ -13,7 +13,30 @@ export interface BomInput {
   author: { name: string; email: string };
   /** Where the list comes from, as metadata properties (project path, pipeline id…). */
   properties: { name: string; value: string }[];
+  /** The tools of the SBOMs the export merges, named after Gatehouse (each once). */
+  tools?: ExportTool[];
   pages: Pages<DependencyExportRow>;
+}
+
+/** What made the export itself. */
+const GATEHOUSE: ExportTool = { kind: 'component', type: 'application', group: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' };
+
+/**
+ * The document's tools: Gatehouse, then each merged SBOM's tools once (the same group, name and
+ * version is the same tool, whichever form it came in), as the platform's merged SBOMs list them.
+ * They are given as components and services: the library writes those in 1.5+ and turns them
+ * into the legacy list (vendor, name, version) for 1.4.
+ */
+function addTools(bom: CDX.Models.Bom, tools: ExportTool[]) {
+  const seen = new Set<string>();
+  for (const t of [GATEHOUSE, ...tools]) {
+    const key = JSON.stringify([t.group, t.name, t.version]);
+    if (seen.has(key) || !t.name) continue;
+    seen.add(key);
+    const options = { group: t.group ?? undefined, version: t.version ?? undefined };
+    if (t.kind === 'service') bom.metadata.tools.services.add(new CDX.Models.Service(t.name, options));
+    else bom.metadata.tools.components.add(new CDX.Models.Component((COMPONENT_TYPES.has(t.type ?? '') ? t.type : 'application') as CDX.Enums.ComponentType, t.name, options));
+  }
 }
 
 /** A row as a CycloneDX component: name, version, purl, type and licenses ({id, url} where SPDX knows it). */
@@ -39,7 +62,7 @@ export function cycloneDxJson(input: BomInput): Content {
   const options = { sortLists: false };
   const bom = new CDX.Models.Bom({ serialNumber: input.serialNumber, version: 1 });
   bom.metadata.timestamp = input.timestamp;
-  bom.metadata.tools.tools.add(new CDX.Models.Tool({ vendor: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' }));
+  addTools(bom, input.tools ?? []);
   bom.metadata.authors.add(new CDX.Models.OrganizationalContact({ name: input.author.name, email: input.author.email }));
   for (const p of input.properties) bom.metadata.properties.add(new CDX.Models.Property(p.name, p.value));
   const head = factory.makeForBom().normalize(bom, options) as unknown as Record<string, unknown>;

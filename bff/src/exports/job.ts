@@ -12,7 +12,7 @@ import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { vulnerabilityPdf } from './pdf.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
-import { dependencyPages, severityCounts, vulnerabilityPages } from './sources.ts';
+import { dependencyPages, dependencyTools, severityCounts, vulnerabilityPages } from './sources.ts';
 import { exportFileName, exportTitle } from './names.ts';
 
 /**
@@ -89,6 +89,7 @@ async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
         timestamp: new Date(),
         author,
         properties,
+        tools: await dependencyTools(db, exp),
         pages,
       });
     }

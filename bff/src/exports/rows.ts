@@ -46,6 +46,18 @@ export interface DependencyExportRow {
   project_full_path: string;
 }
 
+/**
+ * A tool named in an exported SBOM's metadata: Gatehouse, and the tools of the SBOMs it merges
+ * (as security/sbom.ts keeps them with each report: a component or a service).
+ */
+export interface ExportTool {
+  kind: 'component' | 'service';
+  type?: string;
+  group: string | null;
+  name: string;
+  version: string | null;
+}
+
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'] as const;
 
 /**

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ExportRow } from '../db/schema.ts';
-import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+import type { DependencyExportRow, ExportTool, VulnerabilityExportRow } from './rows.ts';
+import { httpUrl } from '../../../shared/src/links.ts';
 
 /**
  * The rows an export reads, in keyset pages (by id): one query per page, a page handed on
@@ -171,6 +172,19 @@ function dependencyPipelines(db: Db, exp: ExportRow) {
     .groupBy('project_id');
 }
 
+/** The tools the SBOMs of the export's pipelines name, in upload order (repeats are the writer's to drop). */
+export async function dependencyTools(db: Db, exp: ExportRow): Promise<ExportTool[]> {
+  const reports = await db
+    .selectFrom('security_reports')
+    .select('sbom_tools')
+    .where('report_type', '=', 'cyclonedx')
+    .where('pipeline_id', 'in', dependencyPipelines(db, exp))
+    .where('sbom_tools', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return reports.flatMap((r) => parseJson<ExportTool[]>(r.sbom_tools, []));
+}
+
 export async function* dependencyPages(db: Db, exp: ExportRow): AsyncGenerator<DependencyExportRow[]> {
   for (const pipelineId of await idsOf(dependencyPipelines(db, exp))) yield* pipelineDependencyPages(db, pipelineId);
 }
@@ -200,7 +214,7 @@ async function* pipelineDependencyPages(db: Db, pipelineId: number): AsyncGenera
       licenses: parseJson<{ spdx_identifier?: string | null; name?: string | null; url?: string | null }[]>(b.licenses, []).map((l) => ({
         spdx_identifier: l.spdx_identifier ?? null,
         name: l.name ?? l.spdx_identifier ?? '',
-        url: l.url ?? null,
+        url: httpUrl(l.url),
       })),
       project_full_path: b.project_full_path,
     }));

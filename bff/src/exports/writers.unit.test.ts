@@ -12,7 +12,7 @@ import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
 import { vulnerabilityPdf } from './pdf.ts';
-import type { DependencyExportRow, VulnerabilityExportRow } from './rows.ts';
+import type { DependencyExportRow, ExportTool, VulnerabilityExportRow } from './rows.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-writers-'));
 const out = (name: string) => path.join(dir, name);
@@ -121,6 +121,7 @@ describe('CycloneDX', () => {
       assert.deepEqual(bom.metadata.authors, [{ name: 'Root', email: 'root@example.com' }]);
       assert.deepEqual(bom.metadata.properties, [{ name: 'gatehouse:project_id', value: '1' }]);
       if (version === '1.4') assert.deepEqual(bom.metadata.tools, [{ vendor: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' }]);
+      else assert.deepEqual(bom.metadata.tools, { components: [{ type: 'application', group: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' }] });
       assert.equal(bom.components.length, 3);
       const [c1, c2] = bom.components;
       assert.equal(c1.name, 'pkg-1');
@@ -131,6 +132,41 @@ describe('CycloneDX', () => {
       assert.deepEqual(c2.licenses, [{ license: { name: 'Custom licence' } }]);
     });
   }
+});
+
+describe('CycloneDX metadata.tools', () => {
+  const tools: ExportTool[] = [
+    { kind: 'component', type: 'application', group: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+    { kind: 'component', type: 'application', group: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' },
+    { kind: 'service', group: 'Acme', name: 'SBOM service', version: null },
+    { kind: 'component', type: 'not-a-type', group: null, name: 'Syft', version: '1.0' },
+    { kind: 'component', type: 'application', group: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+  ];
+  const write = async (version: '1.4' | '1.6') => {
+    const file = await writeAtomically(out(`tools-${version}.json`), cycloneDxJson({ version, serialNumber: 'urn:uuid:3e671687-395b-41f5-a30f-a58921a69b79', timestamp: new Date(), author: { name: 'R', email: 'r@example.com' }, properties: [], tools, pages: from([component(1)]) }));
+    const text = fs.readFileSync(file.path, 'utf8');
+    const validator = new CDX.Validation.JsonStrictValidator(version === '1.4' ? CDX.Spec.Version.v1dot4 : CDX.Spec.Version.v1dot6);
+    assert.equal(await validator.validate(text), null);
+    return JSON.parse(text).metadata.tools;
+  };
+  it('1.6: components and services, Gatehouse first, each tool once, an unknown type an application', async () => {
+    assert.deepEqual(await write('1.6'), {
+      components: [
+        { type: 'application', group: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' },
+        { type: 'application', group: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+        { type: 'application', name: 'Syft', version: '1.0' },
+      ],
+      services: [{ group: 'Acme', name: 'SBOM service' }],
+    });
+  });
+  it('1.4: the legacy list, vendor for group', async () => {
+    assert.deepEqual(await write('1.4'), [
+      { vendor: 'Gatehouse', name: 'Gatehouse', version: '1.0.0' },
+      { vendor: 'GitLab', name: 'Gemnasium', version: '5.0.0' },
+      { name: 'Syft', version: '1.0' },
+      { vendor: 'Acme', name: 'SBOM service' },
+    ]);
+  });
 });
 
 describe('dependency lists as JSON and CSV', () => {

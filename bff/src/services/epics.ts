@@ -151,6 +151,34 @@ export async function getEpic(db: Db, actor: Actor, group: GroupRow, iid: number
   return epic;
 }
 
+/**
+ * The epic with this `id` (not iid) in the group or a group below it that the caller may read,
+ * or `404 Epic Not Found`: how the platform's note and event routes of epics (`:epic_id`) find
+ * theirs (its epic finder over the group, descendants included).
+ */
+export async function getEpicById(db: Db, actor: Actor, group: GroupRow, id: number): Promise<EpicRow> {
+  const found = await db
+    .selectFrom('epics')
+    .innerJoin('groups', 'groups.id', 'epics.group_id')
+    .selectAll('epics')
+    .select('groups.traversal')
+    .where('epics.id', '=', id)
+    .where('groups.traversal', 'like', `${group.traversal}%`)
+    .executeTakeFirst();
+  if (!found) throw notFound('Epic');
+  const { traversal, ...epic } = found;
+  if (epic.group_id !== group.id && !(await groupReadable(db, actor, epic.group_id))) throw notFound('Epic');
+  if (!(await mayReadEpic(db, actor, { ...group, traversal }, epic))) throw notFound('Epic');
+  return epic;
+}
+
+/** Whether the caller may read this group (a subgroup can be more private than the group it is reached through). */
+async function groupReadable(db: Db, actor: Actor, groupId: number): Promise<boolean> {
+  const memberOf = actor.user && !isAdmin(actor) ? await memberTraversals(db, actor.user.id) : [];
+  const row = await db.selectFrom('groups').select('id').where('id', '=', groupId).where((eb) => groupVisibleTo(eb, actor, memberOf)).executeTakeFirst();
+  return row !== undefined;
+}
+
 async function mayReadEpic(db: Db, actor: Actor, group: GroupRow, epic: EpicRow): Promise<boolean> {
   if (!epic.confidential) return true;
   const reach = await confidentialReach(db, actor);

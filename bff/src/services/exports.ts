@@ -24,9 +24,12 @@ export interface Exportable {
   pipeline_id?: number;
 }
 
-/** The platform's answer to a second export while one runs (its throttle message). */
+/**
+ * The platform's answer to a second export while one runs: 429 with the message of its
+ * vulnerability export service (VulnerabilityExports::CreateService), not its generic throttle's.
+ */
 export const exportInProgress = () =>
-  new DomainError('rate_limited', 'This endpoint has been requested too many times. Try again later.', undefined, 5);
+  new DomainError('rate_limited', 'Export already in progress. Please retry after the current export completes.', undefined, 5);
 
 const exportableKey = (e: Exportable) =>
   e.project_id !== undefined ? `project:${e.project_id}` : e.group_id !== undefined ? `group:${e.group_id}` : e.pipeline_id !== undefined ? `pipeline:${e.pipeline_id}` : 'dashboard';

@@ -519,7 +519,10 @@ const AVATAR_TYPES: Record<string, string> = {
   'image/tiff': 'tiff',
 };
 
-/** Recognises an image by its first bytes, not by what the client claims. */
+/**
+ * Recognises an image by its first bytes, not by what the client claims: each of the formats the
+ * platform takes for an avatar (its SAFE_IMAGE_EXT: png, jpg, jpeg, gif, bmp, tiff, ico, webp).
+ */
 export function sniffImage(buf: Buffer): string | undefined {
   if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'image/jpeg';
@@ -527,6 +530,8 @@ export function sniffImage(buf: Buffer): string | undefined {
   if (buf.subarray(0, 4).toString('ascii') === 'RIFF' && buf.subarray(8, 12).toString('ascii') === 'WEBP') return 'image/webp';
   if (buf[0] === 0 && buf[1] === 0 && buf[2] === 1 && buf[3] === 0) return 'image/x-icon';
   if (buf.subarray(0, 2).toString('ascii') === 'BM') return 'image/bmp';
+  // TIFF in either byte order: II with 42 little-endian, MM with 42 big-endian.
+  if (buf.subarray(0, 4).equals(Buffer.from([0x49, 0x49, 0x2a, 0x00])) || buf.subarray(0, 4).equals(Buffer.from([0x4d, 0x4d, 0x00, 0x2a]))) return 'image/tiff';
   return undefined;
 }
 

@@ -8,7 +8,7 @@ import { validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
 import { cyclonedxErrors, securityReportErrors } from '../security/validate.ts';
 import { reportFindings, type Finding, type Scanner } from '../security/findings.ts';
-import { sbomComponents } from '../security/sbom.ts';
+import { sbomComponents, sbomTools } from '../security/sbom.ts';
 import { recordTransition } from './vulnerabilities.ts';
 import { DEFAULT_BRANCH } from './repositories.ts';
 
@@ -96,7 +96,7 @@ export async function ingestReport(db: Db, upload: ReportUpload): Promise<Securi
       return await db.transaction().execute(async (trx) => {
         const report = await trx
           .insertInto('security_reports')
-          .values({ ...base, schema_version: String(json.specVersion), components_count: components.length, applied: applied ? 1 : 0 })
+          .values({ ...base, schema_version: String(json.specVersion), components_count: components.length, sbom_tools: JSON.stringify(sbomTools(json)), applied: applied ? 1 : 0 })
           .returningAll()
           .executeTakeFirstOrThrow();
         for (const part of chunks(components)) {

@@ -5,7 +5,7 @@ import uuid
 
 from gitlab import exceptions as glexc
 
-from support import allow_local_hooks, client, expect, expect_equal, expect_error, new_group, new_group_with_project, new_user, scenario, unique
+from support import ScenarioFailure, allow_local_hooks, client, expect, expect_equal, expect_error, new_group, new_group_with_project, new_user, scenario, unique
 
 
 @scenario
@@ -32,7 +32,7 @@ def group_push_rules_create_edit_and_delete(ctx):
 def project_push_rules_create_edit_and_delete(ctx):
     gl = ctx["gl"]
     group, project = new_group_with_project(gl, "py-pushrules")
-    expect_error(glexc.GitlabGetError, 404, lambda: project.pushrules.get(), "the push rule of a project that has none")
+    expect_no_project_push_rule(gl, project, "the push rule of a project that has none")
     rule = project.pushrules.create({"commit_message_regex": "^(feat|fix): ", "reject_non_dco_commits": True})
     expect_equal((rule.project_id, rule.commit_message_regex, rule.reject_non_dco_commits), (project.id, "^(feat|fix): ", True), "the created project push rule")
     expect_error(glexc.GitlabCreateError, 422, lambda: project.pushrules.create({"member_check": True}), "a second project push rule")
@@ -42,7 +42,35 @@ def project_push_rules_create_edit_and_delete(ctx):
     fresh = project.pushrules.get()
     expect_equal((fresh.prevent_secrets, fresh.commit_message_regex), (True, "^(feat|fix): "), "the project push rule after save()")
     project.pushrules.delete()
-    expect_error(glexc.GitlabGetError, 404, lambda: project.pushrules.get(), "the deleted project push rule")
+    expect_no_project_push_rule(gl, project, "the deleted project push rule")
+
+
+@scenario
+def project_push_rule_is_null_where_the_group_rule_is_404(ctx):
+    gl = ctx["gl"]
+    group, project = new_group_with_project(gl, "py-norule")
+    expect_error(glexc.GitlabGetError, 404, lambda: group.pushrules.get(), "the push rule of a group that has none")
+    expect_no_project_push_rule(gl, project, "the push rule of a project whose group has none")
+    group.pushrules.create({"commit_message_regex": "^group: "})
+    later = gl.projects.create({"name": unique("py-norule-later"), "namespace_id": group.id})
+    expect_equal(later.pushrules.get().commit_message_regex, "^group: ", "a later project's copy of its group's rule")
+    expect_no_project_push_rule(gl, project, "the push rule of a project made before its group had one")
+
+
+def expect_no_project_push_rule(gl, project, what):
+    """
+    A project without a push rule answers 200 with a JSON null, as the platform does: the raw
+    call reads None, and python-gitlab's pushrules.get() fails to build an object of it with
+    GitlabParsingError, which is what it does against the platform too.
+    """
+    expect_equal(gl.http_get(f"/projects/{project.id}/push_rule"), None, f"{what}: the raw answer")
+    try:
+        project.pushrules.get()
+    except glexc.GitlabParsingError:
+        return
+    except glexc.GitlabError as e:
+        raise ScenarioFailure(f"{what}: expected GitlabParsingError of a null answer, got {type(e).__name__} {e.response_code}: {e.error_message}")
+    raise ScenarioFailure(f"{what}: expected GitlabParsingError of a null answer, but pushrules.get() built an object")
 
 @scenario
 def custom_attributes_of_users_groups_and_projects(ctx):

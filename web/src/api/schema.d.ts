@@ -1961,7 +1961,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get the project’s push rule (404 when never configured) */
+        /** Get the project’s push rule (200 with null when it has none) */
         get: operations["getProjectsIdPush_rule"];
         /** Change the project’s push rule */
         put: operations["putProjectsIdPush_rule"];
@@ -25756,7 +25756,7 @@ export interface operations {
                         project_id: number;
                         reject_non_dco_commits: boolean | null;
                         reject_unsigned_commits: boolean | null;
-                    };
+                    } | null;
                 };
             };
             /** @description Not authenticated or invalid credential */

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { Anchor, Badge, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Dependency } from '../../../../shared/src/dependencies.ts';
 import { useProjectDependencies } from '../../api/dependencies.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { ExternalLink } from '../../components/ExternalLink.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
@@ -25,15 +26,11 @@ const columns = [
     cell: (i) =>
       i.getValue().length ? (
         <Group gap={4}>
-          {i.getValue().map((l) =>
-            l.url ? (
-              <Anchor key={l.name} href={l.url} target="_blank" rel="noreferrer noopener" size="sm">
-                {l.spdx_identifier ?? l.name}
-              </Anchor>
-            ) : (
-              <Text key={l.name} size="sm">{l.spdx_identifier ?? l.name}</Text>
-            ),
-          )}
+          {i.getValue().map((l) => (
+            <ExternalLink key={l.name} href={l.url} size="sm">
+              {l.spdx_identifier ?? l.name}
+            </ExternalLink>
+          ))}
         </Group>
       ) : (
         <Text size="sm" c="dimmed">Unknown</Text>

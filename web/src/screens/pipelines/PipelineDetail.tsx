@@ -3,6 +3,7 @@ import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@m
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useNavigate } from 'react-router';
 import type { Job, Pipeline } from '../../../../shared/src/pipelines.ts';
+import { httpUrl } from '../../../../shared/src/links.ts';
 import { useCancelPipeline, useDeletePipeline, usePipeline, usePipelineJobs, useRetryPipeline } from '../../api/pipelines.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
@@ -26,7 +27,8 @@ const jobColumns = [
   col.accessor('target_url', {
     header: 'Details',
     cell: (i) => {
-      const url = i.getValue();
+      // Only an http(s) target is a link (the API refuses others; this holds for any stored before).
+      const url = httpUrl(i.getValue());
       return url ? (
         <Anchor href={url} target="_blank" rel="noreferrer noopener" size="sm" aria-label={`${i.row.original.name} on the CI system (opens in a new tab)`}>
           <Group gap={4} wrap="nowrap">
