@@ -88,6 +88,14 @@ describe('POST /features/:name', () => {
     });
   });
 
+  it('is reached at /features//:name, as python-gitlab calls it: repeated slashes count as one, as behind the platform’s nginx', async () => {
+    const res = await api(`/features//${PDF}`, { method: 'POST', json: { value: true } });
+    expectStatus(res, 201);
+    assert.equal(res.body.state, 'on');
+    expectStatus(await api(`//features///${PDF}`, { method: 'DELETE' }), 204);
+    assert.deepEqual(await listed(), []);
+  });
+
   describe('as an administrator, for users, groups and projects', () => {
     it('adds and removes actor gates by username and full path, several at once, without touching the boolean gate', async () => {
       const group = await buildGroup();
