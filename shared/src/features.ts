@@ -199,7 +199,7 @@ export const consoleFeature = z.object({
 });
 export type ConsoleFeature = z.infer<typeof consoleFeature>;
 
-/** The console's form to add an actor gate: whom (kind and path), and on or off (an opt-out). */
+/** The console's form for an actor gate: whom, by kind and username or full path (one at a time). */
 export const featureActorGateInput = z.object({
   kind: z.enum(['user', 'group', 'project']),
   path: z
@@ -208,6 +208,5 @@ export const featureActorGateInput = z.object({
     .min(1, 'Enter a username or a full path')
     .max(255)
     .refine((v) => !v.includes(','), 'One at a time: no commas'),
-  value: z.enum(['true', 'opt_out']),
 });
 export type FeatureActorGateInput = z.infer<typeof featureActorGateInput>;
