@@ -161,6 +161,9 @@ describe('POST /features/:name', () => {
         assert.deepEqual(res.body, { message }, JSON.stringify(body));
       }
       assert.deepEqual(await listed(), [], 'no refused request set the flag');
+      // Actor parameters that name nobody change nothing (the flag keeps its default).
+      expectStatus(await set(PDF, { value: true, user: ' , ' }), 201);
+      assert.deepEqual(await listed(), []);
     });
     it('refuses a name Gatehouse does not define unless force is sent, and a malformed name', async () => {
       const unknown = await set('no_such_flag', { value: true });

@@ -139,6 +139,8 @@ export async function setFeature(db: Db, name: string, body: FeatureSetBody): Pr
   }
   const targets = await targetsOf(db, body);
   const current = (await storedFeature(db, name)) ?? unset(name);
+  // Actor parameters that name nobody (`user=,`) change nothing, as on the platform.
+  if (targets?.length === 0) return current;
   await apply(db, name, targets ? forTargets(name, current, targets, body.value) : forEveryone(name, current, body.value, body.key));
   return (await storedFeature(db, name))!;
 }
