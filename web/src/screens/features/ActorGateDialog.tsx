@@ -30,6 +30,8 @@ export function ActorGateDialog({ flag, opened, onClose }: { flag: ConsoleFeatur
     if (opened) form.reset({ kind: kinds[0] ?? 'user', path: '' });
   }, [opened, kinds, form]);
   const kind = useWatch({ control: form.control, name: 'kind' });
+  // The server's message names the path as it was typed: not made a sentence.
+  const pathError = form.formState.errors.path;
 
   const onValid = async ({ kind, path }: FeatureActorGateInput) => {
     const changes: FeatureChange[] = [];
@@ -70,7 +72,7 @@ export function ActorGateDialog({ flag, opened, onClose }: { flag: ConsoleFeatur
               />
             )}
           />
-          <TextInput label={PATH_LABELS[kind]} placeholder={PLACEHOLDERS[kind]} withAsterisk data-autofocus error={sentence(form.formState.errors.path?.message)} {...form.register('path')} />
+          <TextInput label={PATH_LABELS[kind]} placeholder={PLACEHOLDERS[kind]} withAsterisk data-autofocus error={pathError?.type === 'server' ? pathError.message : sentence(pathError?.message)} {...form.register('path')} />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={onClose} disabled={set.isPending}>
               Cancel
