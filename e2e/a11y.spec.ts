@@ -278,6 +278,16 @@ const ROWS: Row[] = [
     },
   },
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
+  { name: 'admin feature flags', url: () => '/admin/features', ready: (page) => page.getByRole('table', { name: 'Feature flags' }) },
+  {
+    name: 'admin feature flag gate dialog',
+    url: () => '/admin/features',
+    ready: (page) => page.getByRole('table', { name: 'Feature flags' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Turn vulnerabilities_pdf_export on for a user, group or project' }).click();
+      return dialog(page, 'Turn vulnerabilities_pdf_export on for…');
+    },
+  },
   { name: 'admin area, refused', url: () => '/admin', as: 'maintainer', ready: (page) => page.getByRole('heading', { name: 'Only administrators can open the admin area' }) },
   { name: 'not found', url: () => '/no-such-page', ready: (page) => page.getByRole('heading', { name: 'Page not found' }) },
   { name: 'project exports', url: () => '/projects/acme/website/-/exports', as: 'maintainer', ready: (page) => page.getByRole('button', { name: 'Start export' }) },

@@ -121,7 +121,10 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
   return (rawReq, rawRes) => {
     const url = rawReq.url ?? '/';
     const q = url.indexOf('?');
-    const pathname = q < 0 ? url : url.slice(0, q);
+    // Repeated slashes count as one, as the platform's front (nginx, merge_slashes) has them:
+    // python-gitlab sets a feature flag at /features//<name>.
+    const asked = q < 0 ? url : url.slice(0, q);
+    const pathname = asked.includes('//') ? asked.replace(/\/{2,}/g, '/') : asked;
     const found = isUnder(pathname, MOUNTS.api) || isUnder(pathname, MOUNTS.console) ? tree.find((rawReq.method === 'HEAD' ? 'GET' : rawReq.method) as HTTPMethod, pathname) : null;
     if (!found) return app(rawReq, rawRes);
     // What Express's own init does for every request, and its router for the first layer.

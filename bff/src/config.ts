@@ -66,7 +66,7 @@ export interface Config {
   /** Outbound mail (export-ready emails); none is sent when unset. */
   smtpUrl: string | undefined;
   smtpFrom: string;
-  /** The platform's vulnerabilities_pdf_export flag: PDF vulnerability exports, off by default. */
+  /** The default of the vulnerabilities_pdf_export feature flag (PDF vulnerability exports) while the Features API has not set it. */
   vulnerabilitiesPdfExport: boolean;
   /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and

@@ -9,6 +9,7 @@ import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
 import { startJobWorkers } from './jobs/index.ts';
+import { useEnvironmentDefaults } from './services/features.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -33,6 +34,7 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
     onIdleError: (err) => logger.warn({ err }, 'database connection dropped'),
   });
   await migrate(db);
+  useEnvironmentDefaults(db, config);
   const boot = await bootstrap(db, config);
   const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;

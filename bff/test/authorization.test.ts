@@ -77,6 +77,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   update_merge_request: DEVELOPER,
   admin_label: { group: REPORTER, project: REPORTER },
   admin_instance: 'admin',
+  // The Features API: administrators, as the platform's authenticated_as_admin!.
+  admin_features: 'admin',
   read_admin_fields: 'admin',
   create_group: 'signed-in',
   read_users: 'signed-in',
@@ -522,6 +524,9 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String((await ok(`/projects/${filled.id}/snippets`, { method: 'POST', json: { title: 'matrix', visibility: 'private', files: [{ file_path: 'matrix.txt', content: 'm' }] } }, 201)).id);
     case 'ref':
       return 'main';
+    case 'name':
+      // A feature flag Gatehouse reads (a call that sets it sends no value: 400 for those let through).
+      return 'vulnerabilities_pdf_export';
     case 'award_id': {
       // A reaction of the caller's own user where it has one (only its author removes it), else the Owner's.
       const awardable = route.path.slice(0, route.path.indexOf('/award_emoji')).replace(/:([A-Za-z_]+)/g, (_m, name: string) => filled[name]);

@@ -299,6 +299,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
     case 'file_path':
       if (opPath.includes('/snippets/')) return 'fuzz.txt';
       return '987654321';
+    case 'name':
+      // A feature flag Gatehouse reads; by path, one it does not define.
+      return byPath ? 'fuzz_undefined_flag' : 'vulnerabilities_pdf_export';
     default:
       // A parameter this file does not know yet: an ID that exists nowhere.
       return '987654321';

@@ -7,6 +7,7 @@ import { tableChangesOf, openDb, pgConnection, type Db } from '../src/db/index.t
 import { WATCHED_TABLES } from '../src/db/table-changes.ts';
 import { actorForToken } from '../src/services/authentication.ts';
 import { findGroupWithLevel } from '../src/services/groups.ts';
+import { flags } from '../src/services/features.ts';
 
 /**
  * What a token may do, and what a group shows and to whom, is read anew after every change,
@@ -125,6 +126,33 @@ describe('a group changed through one instance', () => {
   });
 });
 
+describe('a feature flag set through one instance', () => {
+  /** Polls until the instance's answer to the call passes `check`; fails after 2 s. */
+  async function untilCall(instance: Instance, method: string, path: string, body: unknown, check: (status: number) => boolean): Promise<void> {
+    const started = performance.now();
+    while (performance.now() - started < 2000) {
+      if (check((await call(instance, method, path, ROOT, body)).status)) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.fail(`the instance still answered ${method} ${path} by the flag as it was before the change`);
+  }
+
+  it('takes effect at once on that instance, and on the other as soon as it hears of it; reset, likewise', async () => {
+    const group = (await call(a, 'POST', '/groups', ROOT, { name: 'Flagged', path: 'flagged' })).body;
+    const project = (await call(a, 'POST', '/projects', ROOT, { name: 'flagged', namespace_id: group.id })).body;
+    const exportPath = `/security/projects/${project.id}/vulnerability_exports`;
+    const pdf = (instance: Instance) => call(instance, 'POST', exportPath, ROOT, { export_format: 'pdf' });
+    for (const instance of [a, b, a, b]) assert.equal((await pdf(instance)).status, 400, 'off by default: each instance keeps that');
+    assert.equal((await call(a, 'POST', '/features/vulnerabilities_pdf_export', ROOT, { value: true, project: project.path_with_namespace })).status, 201);
+    assert.equal((await pdf(a)).status, 201);
+    // On the other, the flag lets the export through: the one just started is still in progress (429) or done (201).
+    await untilCall(b, 'POST', exportPath, { export_format: 'pdf' }, (status) => status !== 400);
+    assert.equal((await call(b, 'DELETE', '/features/vulnerabilities_pdf_export', ROOT)).status, 204);
+    assert.equal((await pdf(b)).status, 400);
+    await untilCall(a, 'POST', exportPath, { export_format: 'pdf' }, (status) => status === 400);
+  });
+});
+
 describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHOUSE_TEST_PG ? false : 'SQLite keeps no lookups' }, () => {
   let db: Db;
   let raw: pg.Client;
@@ -188,6 +216,21 @@ describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHO
     assert.equal(await name(), 'Changed unheard');
     await db.updateTable('groups').set({ name: 'Changed here' }).where('id', '=', id).execute();
     assert.equal(await name(), 'Changed here');
+  });
+
+  it('a feature flag read is kept until a notice names its table, and a write of this process counts the moment it returns', async () => {
+    const name = 'web_hook_event_resend_api_endpoint_rate_limit';
+    assert.equal(await flags.enabled(db, name), true, 'not set: its default');
+    await raw.query('set session_replication_role = replica');
+    await raw.query("insert into features (name, boolean_value, created_at, updated_at) values ($1, 0, 'now', 'now')", [name]);
+    await raw.query('set session_replication_role = default');
+    assert.equal(await flags.enabled(db, name), true, 'the kept read answers');
+    await raw.query("notify gatehouse_changes, 'features'");
+    const started = performance.now();
+    while ((await flags.enabled(db, name)) && performance.now() - started < 2000) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(await flags.enabled(db, name), false);
+    await db.deleteFrom('features').where('name', '=', name).execute();
+    assert.equal(await flags.enabled(db, name), true);
   });
 
   it('a read keeps at most 10,000 rows: the oldest answer goes first', async () => {

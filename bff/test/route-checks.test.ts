@@ -32,6 +32,9 @@ const UNPAGINATED: Record<string, string> = {
   'GET /projects/:id/pipelines/:pipeline_id/variables': 'the platform answers every variable of a pipeline at once',
   'GET /projects/:id/issues/:issue_iid/links': 'the platform answers every link of an issue at once',
   'GET /groups/:id/milestones/:milestone_id/burndown_events': 'the platform answers a milestone’s whole history at once (a chart needs all of it)',
+  'GET /features': 'the platform answers every flag that was set at once',
+  'GET /features/definitions': 'the platform answers every definition at once',
+  'GET /api/console/feature_flags': 'the console’s screen of the flags: the few Gatehouse reads and any set beside them, at once',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */

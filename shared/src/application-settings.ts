@@ -5,9 +5,9 @@ import { boolParam } from './params.ts';
 export const applicationSettings = z.object({
   /** Outbound requests (webhooks, integrations) may reach loopback and private addresses. */
   allow_local_requests_from_web_hooks_and_services: z.boolean(),
-  /** Stands for the feature flag of POST /groups/:id/tokens/revoke. */
+  /** The group_agnostic_token_revocation feature flag, on for everyone (POST /groups/:id/tokens/revoke); kept for older clients: the Features API sets it. */
   group_token_revocation_enabled: z.boolean(),
-  /** Stands for the feature flag that limits webhook event resends to 5 a minute per hook and user. */
+  /** The web_hook_event_resend_api_endpoint_rate_limit feature flag, on for everyone (5 resends a minute per hook and user); kept for older clients: the Features API sets it. */
   web_hook_event_resend_api_endpoint_rate_limit: z.boolean(),
 });
 export type ApplicationSettings = z.infer<typeof applicationSettings>;

@@ -32,7 +32,13 @@ export const consoleExportListQuery = paginationQuery.extend({
   dashboard: boolParam().optional(),
 });
 
-/** What the Exports screen needs to know of the instance. */
+/** Whose Exports screen asks: a project's, a group's, or (neither) the security dashboard's. */
+export const exportSettingsQuery = z.object({
+  project_id: intParam().optional(),
+  group_id: intParam().optional(),
+});
+
+/** What the Exports screen needs to know of the instance (the PDF flag as it is for the scope asked about). */
 export const exportSettings = z.object({
   pdf_export_enabled: z.boolean(),
   email_configured: z.boolean(),

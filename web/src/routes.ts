@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { SessionUser } from './api/session.ts';
-import { IconBook, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlag, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconPlus, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 
 /**
  * The one list of the console's screens: the router is built from it and the navigation is
@@ -168,6 +168,7 @@ export const adminSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/admin/InstanceOverviewPage.tsx') },
   { slug: 'users', label: 'Users', icon: IconGroups, load: () => import('./screens/admin/UsersSection.tsx') },
   { slug: 'settings', label: 'Settings', icon: IconSettings, load: () => import('./screens/admin/SettingsPage.tsx') },
+  { slug: 'features', label: 'Feature flags', icon: IconFlag, load: () => import('./screens/features/FeaturesPage.tsx') },
 ];
 
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');

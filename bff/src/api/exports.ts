@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { consoleExport, consoleExportListQuery, exportSettings } from '../../../shared/src/exports.ts';
+import { consoleExport, consoleExportListQuery, exportSettings, exportSettingsQuery } from '../../../shared/src/exports.ts';
 import { defineRoute, type LoadKind, type ParamShape, type ParamsOf, type RouteContext, type RouteSpec } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import type { Action } from '../policies/index.ts';
@@ -14,6 +14,8 @@ import { isCompleted, isFinished, listOwnExports } from '../services/exports.ts'
 import { CONTENT_TYPES, exportFileName, exportTitle } from '../exports/names.ts';
 import { presentConsoleExport } from '../presenters/exports.ts';
 import { mailConfigured } from '../mail/mailer.ts';
+import { flags } from '../services/features.ts';
+import { pdfExportActor } from '../services/vulnerability-exports.ts';
 
 /**
  * What both export areas answer alike: the export itself with 202 until it is done (200 after),
@@ -128,8 +130,12 @@ export const exportConsoleRoutes = [
     method: 'get',
     path: '/exports/settings',
     area,
-    summary: 'Whether PDF vulnerability exports are enabled and export emails can be sent',
+    summary: 'Whether PDF vulnerability exports are enabled for a project, a group or the security dashboard, and export emails can be sent',
+    query: exportSettingsQuery,
     response: exportSettings,
-    handler: async ({ config }) => ({ pdf_export_enabled: config.vulnerabilitiesPdfExport, email_configured: mailConfigured(config) }),
+    handler: async ({ db, config, actor, query }) => ({
+      pdf_export_enabled: await flags.enabled(db, 'vulnerabilities_pdf_export', pdfExportActor(query, actor.user!.id)),
+      email_configured: mailConfigured(config),
+    }),
   }),
 ];

@@ -10,7 +10,7 @@ import * as hooks from '../services/hooks.ts';
 import { deliver, newEvent, testHook, type DeliveryDeps } from '../services/hook-delivery.ts';
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/hook-events-log.ts';
 import { samplePayload } from '../services/hook-payloads.ts';
-import { getSettings } from '../services/application-settings.ts';
+import { flags } from '../services/features.ts';
 import { hit } from '../services/rate-limits.ts';
 import { presentHook, presentHookEvent } from '../presenters/hooks.ts';
 
@@ -129,7 +129,7 @@ export function makeHooksRoutes(scope: Scope) {
       errors: [422, 429],
       handler: async (ctx) => {
         const { hook, log } = ctx;
-        if ((await getSettings(ctx.db)).web_hook_event_resend_api_endpoint_rate_limit) {
+        if (await flags.enabled(ctx.db, 'web_hook_event_resend_api_endpoint_rate_limit')) {
           const state = await hit(ctx.db, `hook_resend:${hook.id}:${ctx.actor.user!.id}`, 60_000, 1);
           if (state.count > RESEND_LIMIT) throw tooManyRequests(state.retryAfterSeconds);
         }

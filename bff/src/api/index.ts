@@ -47,6 +47,7 @@ import { exportConsoleRoutes } from './exports.ts';
 import { labelRoutes } from './labels.ts';
 import { resourceStateEventRoutes } from './resource-state-events.ts';
 import { resourceIterationEventRoutes } from './resource-iteration-events.ts';
+import { featureConsoleRoutes, featureRoutes } from './features.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -96,10 +97,11 @@ export const apiRoutes: RouteSpec[] = [
   ...labelRoutes,
   ...resourceStateEventRoutes,
   ...resourceIterationEventRoutes,
+  ...featureRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

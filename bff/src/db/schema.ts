@@ -246,6 +246,24 @@ export interface ApplicationSettingsTable {
   updated_at: string;
 }
 
+/** A feature flag once set (migration 028): its boolean and percentage gates. */
+export interface FeaturesTable {
+  name: string;
+  boolean_value: number;
+  percentage_of_actors: number | null;
+  percentage_of_time: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An actor gate of a flag: a flipper id (`User:3`, `Group:2`, `Project:7`, with `:opt_out` for an opt-out). */
+export interface FeatureActorsTable {
+  id: Generated<number>;
+  feature_name: string;
+  actor: string;
+  created_at: string;
+}
+
 export interface ScimIdentitiesTable {
   id: Generated<number>;
   group_id: number;
@@ -939,6 +957,8 @@ export interface Database {
   deploy_tokens: DeployTokensTable;
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;
+  features: FeaturesTable;
+  feature_actors: FeatureActorsTable;
   scim_identities: ScimIdentitiesTable;
   scim_tokens: ScimTokensTable;
   web_hooks: WebHooksTable;
@@ -980,6 +1000,7 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type FeatureRow = Selectable<FeaturesTable>;
 export type GroupRow = Selectable<GroupsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MemberRow = Selectable<MembersTable>;

@@ -4,11 +4,11 @@ import pg from 'pg';
  * The tables whose changes every process hears of, and so whose reads it may keep (PostgreSQL
  * only). Users and access tokens send their notice on `gatehouse_auth` (migration 021), except
  * for the marks of use (a token's last_used_at, a user's last_sign_in_at): what is kept from
- * them must not show those. Groups, projects and members send theirs on `gatehouse_changes`
- * (migration 022) for every insert, update, delete and truncate. A test holds this list and
- * the triggers equal.
+ * them must not show those. Groups, projects and members (migration 022), and feature flags
+ * (migration 028), send theirs on `gatehouse_changes` for every insert, update, delete and
+ * truncate. A test holds this list and the triggers equal.
  */
-export const WATCHED_TABLES: ReadonlySet<string> = new Set(['users', 'personal_access_tokens', 'groups', 'projects', 'members']);
+export const WATCHED_TABLES: ReadonlySet<string> = new Set(['users', 'personal_access_tokens', 'groups', 'projects', 'members', 'features', 'feature_actors']);
 export const CHANGE_CHANNELS = ['gatehouse_auth', 'gatehouse_changes'] as const;
 
 /** The tables a statement writes (its verb's table, and those of the writes in its `with` clauses). */

@@ -121,6 +121,8 @@ export const projectRules = {
 
 export const instanceRules = {
   admin_instance: (a: Actor) => isAdmin(a),
+  /** Feature flags (the Features API and the console's screen of them): administrators, as the platform's authenticated_as_admin!. */
+  admin_features: (a: Actor) => isAdmin(a),
   create_group: (a: Actor) => isAdmin(a) || a.user?.can_create_group === 1,
   read_users: (a: Actor) => signedIn(a),
   /** The spec's administrator-only parameters: statistics, custom attributes. */

@@ -6,7 +6,7 @@ import { badRequest, notFound } from './errors.ts';
 import { bool, json } from '../util/rows.ts';
 import { isActive } from './personal-access-tokens.ts';
 import { isExpired } from './deploy-tokens.ts';
-import { getSettings } from './application-settings.ts';
+import { flags } from './features.ts';
 import { memberTraversals } from './visibility.ts';
 
 /** Whether the user holds any membership in the group's tree: a group of it or a project in it. */
@@ -39,7 +39,7 @@ const NOT_FOUND = () => notFound('Token');
  * the tree answers 404 like an unknown one, so the endpoint cannot be used to probe tokens.
  */
 export async function revokeLeakedToken(db: Db, root: GroupRow, plaintext: string): Promise<RevokedToken> {
-  if (!(await getSettings(db)).group_token_revocation_enabled) throw notFound();
+  if (!(await flags.enabled(db, 'group_agnostic_token_revocation', { kind: 'group', id: root.id }))) throw notFound();
   if (root.parent_id !== null) throw badRequest('400 Bad request - tokens can only be revoked through a top-level group');
   const digest = tokenDigest(plaintext);
 

@@ -29,8 +29,25 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Whether PDF vulnerability exports are enabled and export emails can be sent */
+        /** Whether PDF vulnerability exports are enabled for a project, a group or the security dashboard, and export emails can be sent */
         get: operations["getExportsSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feature_flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Feature flags screen: every flag Gatehouse reads (set or not) and any other flag set, with defaults, gates and named actors */
+        get: operations["getFeature_flags"];
         put?: never;
         post?: never;
         delete?: never;
@@ -193,7 +210,10 @@ export interface operations {
     };
     getExportsSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                group_id?: number | string;
+                project_id?: number | string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -212,8 +232,96 @@ export interface operations {
                     };
                 };
             };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
             /** @description Not authenticated or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFeature_flags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        actors: {
+                            flipper_id: string;
+                            /** @enum {string} */
+                            kind: "user" | "group" | "project" | "other";
+                            label: string | null;
+                            opt_out: boolean;
+                        }[];
+                        default_from: string;
+                        definition: {
+                            default_enabled: boolean;
+                            feature_issue_url: string | null;
+                            group: string | null;
+                            introduced_by_url: string | null;
+                            log_state_changes: boolean | null;
+                            milestone: string | null;
+                            name: string;
+                            rollout_issue_url: string | null;
+                            type: string;
+                        } | null;
+                        description: string | null;
+                        name: string;
+                        on_for_everyone: boolean;
+                        percentage_of_actors: number | null;
+                        percentage_of_time: number | null;
+                        persisted: boolean;
+                        read_for: ("user" | "group" | "project")[];
+                        /** @enum {string} */
+                        state: "on" | "off" | "conditional";
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,7 +11,7 @@ export const exportsKeys = {
   all: ['exports'] as const,
   scope: (scope: ExportScope) => [...exportsKeys.all, scope.kind, 'id' in scope ? scope.id : 0] as const,
   list: (scope: ExportScope, query: { page?: number }) => [...exportsKeys.scope(scope), query] as const,
-  settings: () => [...exportsKeys.all, 'settings'] as const,
+  settings: (scope: ExportScope) => [...exportsKeys.scope(scope), 'settings'] as const,
 };
 
 const scopeQuery = (scope: ExportScope) => (scope.kind === 'project' ? { project_id: scope.id } : scope.kind === 'group' ? { group_id: scope.id } : { dashboard: true });
@@ -27,10 +27,12 @@ export function useExports(scope: ExportScope, query: { page?: number }) {
   });
 }
 
-export function useExportSettings() {
+/** What the scope's Exports screen may offer: PDF where the vulnerabilities_pdf_export flag is on for it, email where a relay is set. */
+export function useExportSettings(scope: ExportScope) {
+  const query = scope.kind === 'project' ? { project_id: scope.id } : scope.kind === 'group' ? { group_id: scope.id } : {};
   return useQuery({
-    queryKey: exportsKeys.settings(),
-    queryFn: ({ signal }) => data(consoleApi.GET('/exports/settings', { signal })),
+    queryKey: exportsKeys.settings(scope),
+    queryFn: ({ signal }) => data(consoleApi.GET('/exports/settings', { params: { query }, signal })),
     staleTime: 60_000,
   });
 }

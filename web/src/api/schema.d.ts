@@ -74,6 +74,58 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the feature flags that were set, with their gates and definitions (administrators) */
+        get: operations["getFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/features/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a feature flag for everyone, for users, groups or projects, or for a percentage (created when not set yet) */
+        post: operations["postFeaturesName"];
+        /** Remove a feature flag’s gates: it has its default again (204 whether it was set or not) */
+        delete: operations["deleteFeaturesName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/features/definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the definitions of the feature flags Gatehouse reads, with the defaults that apply (administrators) */
+        get: operations["getFeaturesDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -3182,6 +3234,356 @@ export interface operations {
                             [key: string]: string[];
                         };
                     };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        definition: {
+                            default_enabled: boolean;
+                            feature_issue_url: string | null;
+                            group: string | null;
+                            introduced_by_url: string | null;
+                            log_state_changes: boolean | null;
+                            milestone: string | null;
+                            name: string;
+                            rollout_issue_url: string | null;
+                            type: string;
+                        } | null;
+                        gates: ({
+                            /** @constant */
+                            key: "boolean";
+                            value: boolean;
+                        } | {
+                            /** @constant */
+                            key: "actors";
+                            value: string[];
+                        } | {
+                            /** @constant */
+                            key: "percentage_of_actors";
+                            value: number;
+                        } | {
+                            /** @constant */
+                            key: "percentage_of_time";
+                            value: number;
+                        })[];
+                        name: string;
+                        /** @enum {string} */
+                        state: "on" | "off" | "conditional";
+                    }[];
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postFeaturesName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    feature_group?: string;
+                    force?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    group?: string;
+                    key?: string;
+                    namespace?: string;
+                    project?: string;
+                    repository?: string;
+                    user?: string;
+                    value: boolean | number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    feature_group?: string;
+                    force?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    group?: string;
+                    key?: string;
+                    namespace?: string;
+                    project?: string;
+                    repository?: string;
+                    user?: string;
+                    value: boolean | number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        definition: {
+                            default_enabled: boolean;
+                            feature_issue_url: string | null;
+                            group: string | null;
+                            introduced_by_url: string | null;
+                            log_state_changes: boolean | null;
+                            milestone: string | null;
+                            name: string;
+                            rollout_issue_url: string | null;
+                            type: string;
+                        } | null;
+                        gates: ({
+                            /** @constant */
+                            key: "boolean";
+                            value: boolean;
+                        } | {
+                            /** @constant */
+                            key: "actors";
+                            value: string[];
+                        } | {
+                            /** @constant */
+                            key: "percentage_of_actors";
+                            value: number;
+                        } | {
+                            /** @constant */
+                            key: "percentage_of_time";
+                            value: number;
+                        })[];
+                        name: string;
+                        /** @enum {string} */
+                        state: "on" | "off" | "conditional";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteFeaturesName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFeaturesDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        default_enabled: boolean;
+                        feature_issue_url: string | null;
+                        group: string | null;
+                        introduced_by_url: string | null;
+                        log_state_changes: boolean | null;
+                        milestone: string | null;
+                        name: string;
+                        rollout_issue_url: string | null;
+                        type: string;
+                    }[];
                 };
             };
             /** @description Not authenticated or invalid credential */

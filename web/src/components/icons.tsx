@@ -131,6 +131,12 @@ export const IconShieldCheck = (p: IconProps) => (
     <path d="m9 12 2 2 4-4" />
   </Icon>
 );
+export const IconFlag = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 5a5 5 0 0 1 7 0a5 5 0 0 0 7 0v9a5 5 0 0 1 -7 0a5 5 0 0 0 -7 0v-9z" />
+    <path d="M5 21v-7" />
+  </Icon>
+);
 export const IconFlame = (p: IconProps) => (
   <Icon {...p}>
     <path d="M12 21a6 6 0 0 0 6-6c0-4-3-6-4-10-2 2-3 4-3 6-1-1-2-2-2-3-2 2-3 4.5-3 7a6 6 0 0 0 6 6z" />

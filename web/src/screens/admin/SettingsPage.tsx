@@ -1,4 +1,5 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { Controller, useForm, type FieldPath } from 'react-hook-form';
 import type { ApplicationSettings } from '../../../../shared/src/application-settings.ts';
 import { isApiError } from '../../api/client.ts';
@@ -10,11 +11,12 @@ import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { QueryContent } from '../../components/states.tsx';
 import { AdminForbidden } from './admin-states.tsx';
+import { adminHref } from '../../routes.ts';
 
 type Key = keyof ApplicationSettings;
 
-/** Each writable setting: its section and how it is explained. */
-const SETTINGS: { key: Key; section: 'outbound' | 'webhooks' | 'tokens'; label: string; description: string }[] = [
+/** Each writable setting: its section and how it is explained. The two settings that stood in for feature flags are on the Feature flags tab. */
+const SETTINGS: { key: Key; section: 'outbound'; label: string; description: string }[] = [
   {
     key: 'allow_local_requests_from_web_hooks_and_services',
     section: 'outbound',
@@ -22,25 +24,9 @@ const SETTINGS: { key: Key; section: 'outbound' | 'webhooks' | 'tokens'; label: 
     description:
       'Lets webhooks reach loopback (127.0.0.1, ::1), private, link-local and cloud metadata addresses, on redirects too. Off, such URLs are refused when a hook is saved and when it is delivered. Gatehouse has no allow-list of single addresses: this opens all of them, so turn it on only where everyone who can add a webhook may reach the internal network.',
   },
-  {
-    key: 'web_hook_event_resend_api_endpoint_rate_limit',
-    section: 'webhooks',
-    label: 'Limit webhook event resends',
-    description: 'At most 5 resends a minute per webhook and user; more answer 429 until the minute passes. Off, resends are not limited.',
-  },
-  {
-    key: 'group_token_revocation_enabled',
-    section: 'tokens',
-    label: 'Let group Owners revoke leaked tokens',
-    description: 'Owners may paste a token found in the wild and revoke it if it belongs to their group (the Leaked tokens page of a group). Off, the revocation API answers 404 Not Found.',
-  },
 ];
 
-const SECTIONS = [
-  { id: 'outbound', title: 'Outbound requests', description: 'Where webhooks and integrations may send requests.' },
-  { id: 'webhooks', title: 'Webhooks', description: 'Limits on what users do with webhook deliveries.' },
-  { id: 'tokens', title: 'Token revocation', description: 'What group Owners may do about leaked tokens.' },
-] as const;
+const SECTIONS = [{ id: 'outbound', title: 'Outbound requests', description: 'Where webhooks and integrations may send requests.' }] as const;
 
 /** /admin/settings: the instance settings in sections, saved together (only what changed is sent), and the sign-in limits, read-only. */
 export default function SettingsPage() {
@@ -58,6 +44,15 @@ export default function SettingsPage() {
             </Text>
           </div>
           <SettingsForm saved={saved} />
+          <FormSection id="admin-flags" title="Feature flags" layout="aside" order={3} description="Switched on the Feature flags tab, for everyone or for some users, groups and projects.">
+            <Text size="sm">
+              The limit on webhook event resends, leaked-token revocation by group Owners and PDF vulnerability reports are feature flags:{' '}
+              <Anchor component={Link} to={adminHref('features')}>
+                open Feature flags
+              </Anchor>
+              .
+            </Text>
+          </FormSection>
           <SignInLimits />
         </Stack>
       )}

@@ -49,7 +49,7 @@ const col = createColumnHelper<ConsoleExport>();
 export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string }) {
   const list = useListParams();
   const exportsList = useExports(scope, { page: list.page });
-  const settings = useExportSettings();
+  const settings = useExportSettings(scope);
   const dependencyTypes: readonly DependencyExportType[] = scope.kind === 'dashboard' ? [] : DEPENDENCY_EXPORT_TYPES_BY_EXPORTABLE[scope.kind === 'project' ? 'projects' : 'groups'];
   const [kind, setKind] = useState<NewExport['kind']>('vulnerability');
   const [vulnFormat, setVulnFormat] = useState<VulnerabilityExportFormat>('csv');
@@ -156,7 +156,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
                 { value: 'csv', label: 'CSV' },
                 { value: 'pdf', label: 'PDF report', disabled: !pdfEnabled },
               ]}
-              description={pdfEnabled ? undefined : 'PDF reports are not enabled on this instance.'}
+              description={pdfEnabled ? undefined : `PDF reports are not enabled for ${what} (the vulnerabilities_pdf_export feature flag).`}
             />
           ) : (
             <Select label="Format" w={280} value={depFormat} onChange={(v) => v && setDepFormat(v as DependencyExportType)} allowDeselect={false} data={dependencyTypes.map((t) => ({ value: t, label: FORMAT_LABELS[t] }))} />
