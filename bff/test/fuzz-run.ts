@@ -438,21 +438,7 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
   const documented = new Map(ops.map((op) => [`${op.method} ${op.path}`, op]));
   const receiver = await startReceiver();
   const db = server.running.db;
-  const report: FuzzReport = {
-    engine: server.engine,
-    seed: opts.seed,
-    sent: 0,
-    operations: ops.length,
-    perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)),
-    statuses: {},
-    byOperation: {},
-    failures: [],
-    slowest: [],
-    ms: { requests: 0, counts: 0, repairs: 0 },
-    seconds: 0,
-    refusedSent: 0,
-    leakIn: async () => undefined,
-  };
+  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], ms: { requests: 0, counts: 0, repairs: 0 }, seconds: 0, refusedSent: 0, leakIn: async () => undefined };
   try {
     const world = await buildWorld(db, receiver);
     report.leakIn = (as, text) => leakIn(db, world.refused, world, as, text);
