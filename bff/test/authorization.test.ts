@@ -101,7 +101,7 @@ type TokenScope = keyof typeof SCOPED_TOKEN_MAY;
  * Routes whose handler (or the spec) refines what the declaration alone says, and why. Each
  * entry is a decision; a new one needs a reason as good as these.
  */
-const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string; viaRecord?: string }> = {
+const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string; viaRecord?: string; stranger?: 403 }> = {
   'POST /groups/:id/access_tokens/:token_id/rotate': {
     need: OWNER,
     denied: 401,
@@ -113,6 +113,18 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
     [['GET /vulnerabilities/:id', DEVELOPER], ...['confirm', 'dismiss', 'resolve', 'revert'].map((a) => [`POST /vulnerabilities/:id/${a}`, MAINTAINER])].map(([key, need]) => [
       key,
       { need: need as Need, denied: 403 as const, viaRecord: 'Vulnerability', why: 'the platform’s path names the vulnerability, not its project: the role is the one held on the vulnerability’s project' },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['/security/vulnerability_exports/:id', '/dependency_list_exports/:id'].flatMap((path) => [`GET ${path}`, `GET ${path}/download`]).map((key) => [
+      key,
+      {
+        need: DEVELOPER,
+        denied: 403 as const,
+        viaRecord: 'Export',
+        stranger: 403 as const,
+        why: 'an export is its author’s (each caller reads one of their own here, of the fixture project): the role that counts is the one the author holds now where the export was made, and once it no longer holds, the platform’s export policy answers 403',
+      },
     ]),
   ),
   'DELETE /projects/:id/snippets/:snippet_id': { need: MAINTAINER, denied: 403, why: 'a snippet’s author or a Maintainer deletes it; the fixture snippet is root’s' },
@@ -175,7 +187,7 @@ function expectation(route: RouteSpec, caller: Caller): Expected {
   }
   if (caller.kind === 'scoped' && !SCOPED_TOKEN_MAY[caller.scope!][scope]) return { status: 403 };
   const admin = caller.kind === 'administrator';
-  if ((route.load || rule?.viaRecord) && !admin && caller.level === 0) return { status: 404 };
+  if ((route.load || rule?.viaRecord) && !admin && caller.level === 0) return { status: rule?.stranger ?? 404 };
   if (need === undefined || need === 'signed-in' || admin) return { allowed: true };
   if (need === 'admin') return { status: rule?.denied ?? 403 };
   // A role counts only where the route loads the group or project it is held on.

@@ -48,8 +48,8 @@ export async function insertFindings(db: Db, projectId: number, count: number, a
         location: JSON.stringify({ file: `src/handler-${i}.js`, start_line: 10, end_line: 12 }),
         location_path: `src/handler-${i}.js:10`,
         identifiers: JSON.stringify([
-          { type: 'cwe', name: 'CWE-95', value: '95' },
-          { type: 'semgrep_id', name: 'eval-detected', value: 'eval-detected' },
+          { type: 'cwe', name: 'CWE-95', value: '95', url: 'https://cwe.mitre.org/data/definitions/95.html' },
+          { type: 'semgrep_id', name: 'eval-detected', value: 'eval-detected', url: null },
         ]),
         state: 'detected',
         detected_at: now,

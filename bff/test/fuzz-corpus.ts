@@ -37,4 +37,24 @@ export const FUZZ_CORPUS: FuzzCase[] = [
   ...MALFORMED_MULTIPART.slice(0, 4).map((body) => ({ op: { method: 'put', path: '/groups/:id' }, method: 'put', params: real('id'), query: '', caller: admin, body })),
   { op: { method: 'get', path: '/groups/:id/scim/:uid' }, method: 'get', params: { id: { fixture: 'id' }, uid: { raw: '%00' } }, query: '', caller: admin },
   { op: { method: 'get', path: '/groups/:id/hooks/:hook_id' }, method: 'get', params: { id: { fixture: 'id' }, hook_id: { raw: 'a%00b' } }, query: '', caller: admin },
+  // Issue 23: a Guest read a private project's merge requests through the group's list and its pushes and merge requests in the
+  // activity feeds; a removed author still read and downloaded their exports and their dashboard's projects.
+  ...(
+    [
+      ['guest', '/groups/:id/merge_requests', ''],
+      ['guest', '/groups/:id/milestones/:milestone_id/merge_requests', ''],
+      ['guest', '/groups/:id/issues', ''],
+      ['guest', '/projects/:id/events', ''],
+      ['guest', '/users/:user_id/events', ''],
+      ['guest', '/events', 'scope=all'],
+      ['former', '/security/vulnerability_exports/:id', ''],
+      ['former', '/security/vulnerability_exports/:id/download', ''],
+      ['former', '/dependency_list_exports/:id', ''],
+      ['former', '/dependency_list_exports/:id/download', ''],
+      ['former', '/security/dashboard/projects', ''],
+      ['former', '/events', 'scope=all'],
+      ['former', '/users/:user_id/events', ''],
+      ['anonymous', '/users/:user_id/events', ''],
+    ] as const
+  ).map(([as, path, query]) => ({ op: { method: 'get', path }, method: 'get', params: real(...[...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1])), query, caller: { as } })),
 ];

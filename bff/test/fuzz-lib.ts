@@ -335,8 +335,12 @@ function queryArb(op: Operation): fc.Arbitrary<string> {
   );
 }
 
-/** Who sends the case: the administrator mostly, sometimes nobody, sometimes a credential that means nothing. */
-export type Caller = { as: 'admin' | 'admin-bearer' | 'anonymous' } | { as: 'junk'; header: string; value: string };
+/**
+ * Who sends the case: the administrator mostly, sometimes nobody, sometimes a credential that
+ * means nothing, sometimes a caller refused the world's private records (a Guest of its group, a
+ * former member: see fuzz-leaks.ts).
+ */
+export type Caller = { as: 'admin' | 'admin-bearer' | 'anonymous' | 'guest' | 'former' } | { as: 'junk'; header: string; value: string };
 
 const JUNK_CREDENTIALS: [string, string][] = [
   ['PRIVATE-TOKEN', 'x'],
@@ -358,6 +362,7 @@ const callerArb: fc.Arbitrary<Caller> = fc.oneof(
   { arbitrary: fc.constant<Caller>({ as: 'admin-bearer' }), weight: 2 },
   { arbitrary: fc.constant<Caller>({ as: 'anonymous' }), weight: 3 },
   { arbitrary: fc.constantFrom(...JUNK_CREDENTIALS).map(([header, value]): Caller => ({ as: 'junk', header, value })), weight: 2 },
+  { arbitrary: fc.constantFrom<Caller>({ as: 'guest' }, { as: 'former' }), weight: 2 },
 );
 
 const ACCEPTS = [undefined, undefined, undefined, 'text/html', 'application/xml', '*/*', 'application/json;q=0', 'image/png'];
@@ -384,7 +389,25 @@ const OTHER_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'];
  */
 export function caseArb(op: Operation): fc.Arbitrary<FuzzCase> {
   const takesInput = (op.body && op.method !== 'get') || op.query.length > 0;
-  return fc.oneof({ arbitrary: deepCaseArb(op), weight: takesInput ? 1 : 0 }, { arbitrary: wildCaseArb(op), weight: 1 });
+  return fc.oneof(
+    { arbitrary: deepCaseArb(op), weight: takesInput ? 2 : 0 },
+    { arbitrary: wildCaseArb(op), weight: 2 },
+    { arbitrary: refusedReadArb(op), weight: op.method === 'get' ? 1 : 0 },
+  );
+}
+
+/**
+ * A read as a caller refused the world's private records, aimed as a deep case is (real
+ * fixtures, a query that conforms): whatever it answers must show them none (fuzz-leaks.ts).
+ */
+function refusedReadArb(op: Operation): fc.Arbitrary<FuzzCase> {
+  return fc.record({ query: declaredQueryArb(op, 'one').map(encodeQuery), caller: fc.constantFrom<Caller>({ as: 'guest' }, { as: 'former' }, { as: 'anonymous' }) }).map(({ query, caller }) => ({
+    op: { method: op.method, path: op.path },
+    method: op.method,
+    params: Object.fromEntries(op.pathParams.map((p) => [p, { fixture: 'id' } as Segment])),
+    query,
+    caller,
+  }));
 }
 
 function deepCaseArb(op: Operation): fc.Arbitrary<FuzzCase> {

@@ -6,6 +6,8 @@ import { addMember, buildGroup, buildProject, buildUser, expectStatus, request, 
 import { startReceiver, type Receiver } from './receiver.ts';
 import { FUZZ_CORPUS } from './fuzz-corpus.ts';
 import { caseArb, operationsOf, PNG_BYTES, type FuzzCase, type OpenApiDocument, type Segment } from './fuzz-lib.ts';
+import { buildRefusedCallers, leakIn, MARKERS, placeRefusedCallers, type RefusedAs, type RefusedCallers } from './fuzz-leaks.ts';
+import { insertFindings } from './export-fixtures.ts';
 
 /**
  * Runs generated cases against a real server and checks what every answer must be: never a
@@ -74,6 +76,10 @@ export interface World {
   snippetId: number;
   awards: Record<string, number>;
   issueLinkId: number;
+  /** Who made the fixtures (their activity is what a user's event feed shows). */
+  rootId: number;
+  /** Callers refused the private records (fuzz-leaks.ts). */
+  refused: RefusedCallers;
 }
 
 const ok = async (path: string, init: Parameters<typeof request>[1], status: number) => {
@@ -89,7 +95,7 @@ async function hookWithEvent(receiver: Receiver, scope: 'groups' | 'projects', i
   return { hookId: hook.id as number, eventId: events[0].id as number };
 }
 
-async function buildProjectFixtures(world: World, receiver: Receiver) {
+async function buildProjectFixtures(db: Db, world: World, receiver: Receiver) {
   const project = await buildProject(world.group.id);
   world.project = { id: project.id, fullPath: project.path_with_namespace };
   await addMember('projects', project.id, world.memberUserId, 30);
@@ -99,14 +105,17 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   await ok(`/projects/${project.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
   // A repository with a commit, so the repository routes read a tree rather than answer "empty"; a pipeline on it and a trigger.
   const readme = { action: 'create', file_path: 'README.md', content: 'fuzz\n' };
-  world.sha = (await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'fuzz: first', actions: [readme] } }, 201)).id;
+  world.sha = (await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: `fuzz: first ${MARKERS.reporters}`, actions: [readme] } }, 201)).id;
   world.pipelineId = (await ok(`/projects/${project.id}/statuses/${world.sha}`, { method: 'POST', json: { state: 'running', name: 'fuzz' } }, 201)).pipeline_id;
   world.triggerId = (await ok(`/projects/${project.id}/triggers`, { method: 'POST', json: { description: 'fuzz' } }, 201)).id;
   // Merge trains on, so their routes answer lists rather than 403.
   await ok(`/projects/${project.id}`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
-  await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'fuzz-mr', start_branch: 'main', commit_message: 'fuzz: mr', actions: [{ action: 'create', file_path: 'mr.txt', content: 'mr\n' }] } }, 201);
-  world.issueIid = (await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: 'fuzz' } }, 201)).iid;
-  world.mergeRequestIid = (await ok(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { title: 'fuzz', source_branch: 'fuzz-mr', target_branch: 'main' } }, 201)).iid;
+  await ok(`/projects/${project.id}/repository/commits`, { method: 'POST', json: { branch: 'fuzz-mr', start_branch: 'main', commit_message: `fuzz: mr ${MARKERS.reporters}`, actions: [{ action: 'create', file_path: 'mr.txt', content: 'mr\n' }] } }, 201);
+  // The private records' text carries the markers of who may read them (fuzz-leaks.ts).
+  world.issueIid = (await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: `fuzz ${MARKERS.members}` } }, 201)).iid;
+  await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: `fuzz ${MARKERS.reporters}`, confidential: true, milestone_id: world.milestoneId } }, 201);
+  await insertFindings(db, project.id, 2, { title: `fuzz ${MARKERS.reporters}` });
+  world.mergeRequestIid = (await ok(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { title: `fuzz ${MARKERS.reporters}`, source_branch: 'fuzz-mr', target_branch: 'main', milestone_id: world.milestoneId } }, 201)).iid;
   world.notes = { issues: 0, merge_requests: 0, snippets: 0 };
   world.stateEvents = { issues: 0, merge_requests: 0 };
   for (const [kind, iid] of [['issues', world.issueIid], ['merge_requests', world.mergeRequestIid]] as const) {
@@ -140,12 +149,13 @@ async function buildProjectFixtures(world: World, receiver: Receiver) {
   const other = (await ok(`${p}/issues`, { method: 'POST', json: { title: 'fuzz linked' } }, 201)).iid;
   await ok(`${p}/issues/${world.issueIid}/links`, { method: 'POST', json: { target_project_id: project.id, target_issue_iid: other } }, 201);
   world.issueLinkId = (await ok(`${p}/issues/${world.issueIid}/links`, {}, 200))[0].issue_link_id;
+  await placeRefusedCallers(db, world.refused, world);
 }
 
 /** Which fixture reaction a reaction route's :award_id names: its awardable's kind, and `/notes` for a comment's. */
 const awardKey = (opPath: string) => `${opPath.split('/')[3]}${opPath.includes('/notes/') ? '/notes' : ''}`;
 
-async function buildGroupFixtures(world: World, receiver: Receiver) {
+async function buildGroupFixtures(db: Db, world: World, receiver: Receiver) {
   const group = await buildGroup();
   world.group = { id: group.id, fullPath: group.full_path };
   world.labels = { ...world.labels, groups: (await ok(`/groups/${group.id}/labels`, { method: 'POST', json: { name: 'fuzz', color: '#123456' } }, 201)).id };
@@ -176,10 +186,10 @@ async function buildGroupFixtures(world: World, receiver: Receiver) {
   world.epicId = epic.id;
   world.cadenceId = (await ok(`/groups/${group.id}/iteration_cadences`, { method: 'POST', json: { title: 'fuzz', automatic: false } }, 201)).id;
   world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
-  await buildProjectFixtures(world, receiver);
+  await buildProjectFixtures(db, world, receiver);
 }
 
-export async function buildWorld(receiver: Receiver): Promise<World> {
+export async function buildWorld(db: Db, receiver: Receiver): Promise<World> {
   await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
   const admin = await buildUser({ admin: true });
   const member = await buildUser();
@@ -189,9 +199,11 @@ export async function buildWorld(receiver: Receiver): Promise<World> {
     hooks: {},
     events: {},
     personalAccessTokenId: member.tokenId,
+    rootId: (await ok('/user', {}, 200)).id,
+    refused: await buildRefusedCallers(),
   } as World;
   await ok(`/users/${member.user.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
-  await buildGroupFixtures(world, receiver);
+  await buildGroupFixtures(db, world, receiver);
   return world;
 }
 
@@ -207,16 +219,16 @@ async function repair(db: Db, world: World, receiver: Receiver, rootToken: strin
   await db
     .updateTable('personal_access_tokens')
     .set({ revoked: 0, expires_at: null })
-    .where('token_digest', 'in', [tokenDigest(rootToken), tokenDigest(world.adminToken)])
+    .where('token_digest', 'in', [rootToken, world.adminToken, world.refused.guest.token, world.refused.former.token].map(tokenDigest))
     .execute();
   if (c.op.path === '/application/settings') {
     await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
   }
   const group = await db.selectFrom('groups').select('full_path').where('id', '=', world.group.id).executeTakeFirst();
-  if (!group) return buildGroupFixtures(world, receiver);
+  if (!group) return buildGroupFixtures(db, world, receiver);
   world.group.fullPath = group.full_path;
   const project = await db.selectFrom('projects').select('path_with_namespace').where('id', '=', world.project.id).executeTakeFirst();
-  if (!project) return buildProjectFixtures(world, receiver);
+  if (!project) return buildProjectFixtures(db, world, receiver);
   world.project.fullPath = project.path_with_namespace;
   for (const [scope, type, id] of [['groups', 'group', world.group.id], ['projects', 'project', world.project.id]] as const) {
     const member = await db.selectFrom('members').select('id').where('source_type', '=', type).where('source_id', '=', id).where('user_id', '=', world.memberUserId).executeTakeFirst();
@@ -243,6 +255,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
   switch (param) {
     case 'id':
       if (opPath.startsWith('/users')) return String(world.memberUserId);
+      // An export is its author's: the former member's (fuzz-leaks.ts).
+      if (opPath.startsWith('/security/vulnerability_exports/')) return String(world.refused.exports.vulnerability);
+      if (opPath.startsWith('/dependency_list_exports/')) return String(world.refused.exports.dependency_list);
       if (scope === 'projects') return byPath ? encodeURIComponent(world.project.fullPath) : String(world.project.id);
       return byPath ? encodeURIComponent(world.group.fullPath) : String(world.group.id);
     case 'hook_id':
@@ -254,7 +269,8 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       if (opPath.includes('/deploy_tokens')) return String(world.deployTokenId);
       return byPath ? 'self' : String(world.personalAccessTokenId);
     case 'user_id':
-      return String(world.memberUserId);
+      // A user's activity: that of whoever made the fixtures.
+      return String(opPath === '/users/:user_id/events' ? world.rootId : world.memberUserId);
     case 'key':
       return byPath ? 'fuzz%2Fkey' : 'fuzzkey';
     case 'uid':
@@ -325,6 +341,7 @@ export function toWire(baseUrl: string, world: World, c: FuzzCase): Wire {
   if (c.caller.as === 'admin') headers['PRIVATE-TOKEN'] = world.adminToken;
   if (c.caller.as === 'admin-bearer') headers.Authorization = `Bearer ${world.adminToken}`;
   if (c.caller.as === 'junk') headers[c.caller.header] = c.caller.value;
+  if (c.caller.as === 'guest' || c.caller.as === 'former') headers['PRIVATE-TOKEN'] = world.refused[c.caller.as].token;
   if (c.accept) headers.Accept = c.accept;
   if (c.body?.contentType) headers['Content-Type'] = c.body.contentType;
   const body = c.body ? (c.body.bytes ? Buffer.from(c.body.bytes) : c.body.text) : undefined;
@@ -381,7 +398,12 @@ const preview = (s: string, n = 400) => (s.length > n ? `${JSON.stringify(s.slic
 /** The request as a reader can replay it (the administrator's token named, not shown). */
 export function describeWire(w: Wire, world: World): string {
   const url = w.url.replace(/^https?:\/\/[^/]+/, '');
-  const headers = Object.entries(w.headers).map(([k, v]) => `${k}: ${v === world.adminToken ? '<administrator token>' : v.replace(world.adminToken, '<administrator token>')}`);
+  const named: [string, string][] = [
+    [world.adminToken, '<administrator token>'],
+    [world.refused.guest.token, '<Guest token>'],
+    [world.refused.former.token, '<former member token>'],
+  ];
+  const headers = Object.entries(w.headers).map(([k, v]) => `${k}: ${named.reduce((text, [secret, name]) => text.replaceAll(secret, name), v)}`);
   const body = w.body === undefined ? '' : Buffer.isBuffer(w.body) ? ` body bytes ${w.body.toString('hex')}` : ` body ${preview(w.body)}`;
   return `${w.method} ${url.length > 600 ? `${url.slice(0, 600)}… (${url.length} characters)` : url} [${headers.join('; ') || 'no credential'}]${body}`;
 }
@@ -408,6 +430,10 @@ export interface FuzzReport {
   /** Where the time went: answering requests, counting rows, putting fixtures back. */
   ms: { requests: number; counts: number; repairs: number };
   seconds: number;
+  /** Requests sent as a caller refused the private records (a Guest, a former member, anonymous). */
+  refusedSent: number;
+  /** The leak check of the run, on the world as the run left it: the marker an answer's text shows this caller, if any. */
+  leakIn: (as: RefusedAs, text: string) => Promise<string | undefined>;
 }
 
 /** Sends `runs` generated cases (spread evenly over every operation of the document). */
@@ -418,10 +444,11 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
   // The corpus names its routes by method and path only: what the document says of them is looked up.
   const documented = new Map(ops.map((op) => [`${op.method} ${op.path}`, op]));
   const receiver = await startReceiver();
-  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], ms: { requests: 0, counts: 0, repairs: 0 }, seconds: 0 };
+  const db = server.running.db;
+  const report: FuzzReport = { engine: server.engine, seed: opts.seed, sent: 0, operations: ops.length, perOperation: Math.max(1, Math.ceil(opts.runs / ops.length)), statuses: {}, byOperation: {}, failures: [], slowest: [], ms: { requests: 0, counts: 0, repairs: 0 }, seconds: 0, refusedSent: 0, leakIn: async () => undefined };
   try {
-    const world = await buildWorld(receiver);
-    const db = server.running.db;
+    const world = await buildWorld(db, receiver);
+    report.leakIn = (as, text) => leakIn(db, world.refused, world, as, text);
     let before = await rowCounts(db);
     const batches = [
       { label: 'the corpus of past failures', cases: FUZZ_CORPUS },
@@ -445,7 +472,14 @@ export async function runFuzz(server: TestServer, opts: { runs: number; seed: nu
         report.statuses[bucket] = (report.statuses[bucket] ?? 0) + 1;
         const perOp = (report.byOperation[`${c.op.method.toUpperCase()} ${c.op.path}`] ??= {});
         perOp[bucket] = (perOp[bucket] ?? 0) + 1;
-        for (const problem of problemsOf(wire, answer, countChanges(before, after), documented.get(`${c.op.method} ${c.op.path}`))) {
+        const problems = problemsOf(wire, answer, countChanges(before, after), documented.get(`${c.op.method} ${c.op.path}`));
+        const as = c.caller.as;
+        if (as === 'guest' || as === 'former' || as === 'anonymous') {
+          report.refusedSent++;
+          const shown = await report.leakIn(as, answer.text);
+          if (shown) problems.push(`leaks a record refused to ${as === 'former' ? 'a former member' : as === 'guest' ? 'a Guest' : 'anonymous callers'} (its text holds ${shown})`);
+        }
+        for (const problem of problems) {
           report.failures.push({
             problem,
             route: `${c.op.method.toUpperCase()} ${c.op.path}`,

@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { apiRoutes } from '../src/api/index.ts';
 import { buildUser, startTestServer, type TestServer } from './harness.ts';
 import { countChanges, formatFailures, problemsOf, rowCounts, runFuzz, type FuzzReport } from './fuzz-run.ts';
+import { MARKERS } from './fuzz-leaks.ts';
 
 /**
  * A bounded fuzz run over every operation of /api/v4/openapi.json: malformed requests (wrong
  * types, missing fields, oversize and odd strings, hostile IDs, broken JSON, form and multipart
- * bodies, wrong content types, junk credentials) sent as the administrator and anonymously.
+ * bodies, wrong content types, junk credentials) sent as the administrator and anonymously, and
+ * reads as callers refused the world's private records (a Guest, a former member who made
+ * exports and lost access, anonymous), none of which may show them such a record (fuzz-leaks.ts).
  * The seed is fixed so a failure replays (FUZZ_SEED and FUZZ_RUNS change it); `npm run fuzz`
  * runs longer with a fresh one. Cases that once failed (fuzz-corpus.ts) are replayed first.
  */
@@ -53,9 +56,20 @@ describe('the checks of the fuzz run', () => {
   });
 });
 
+describe('the leak check of the fuzz run', () => {
+  it('reports a private record shown to a caller refused it, and nothing in an answer without one', async () => {
+    assert.equal(await report.leakIn('former', `{"title":"fuzz ${MARKERS.reporters}"}`), MARKERS.reporters);
+    assert.equal(await report.leakIn('anonymous', `{"title":"fuzz ${MARKERS.members}"}`), MARKERS.members);
+    assert.equal(await report.leakIn('guest', `{"title":"fuzz ${MARKERS.reporters}"}`), MARKERS.reporters);
+    // A Guest reads what members read.
+    assert.equal(await report.leakIn('guest', `{"title":"fuzz ${MARKERS.members}"}`), undefined);
+    assert.equal(await report.leakIn('former', '{"message":"403 Forbidden"}'), undefined);
+  });
+});
+
 describe(`fuzzing /api/v4 from its OpenAPI document`, () => {
   it('sends cases to every route of the table', (t) => {
-    t.diagnostic(`${report.engine}: ${report.sent} requests over ${report.operations} operations in ${report.seconds.toFixed(1)} s (answers ${(report.ms.requests / 1000).toFixed(1)} s, row counts ${(report.ms.counts / 1000).toFixed(1)} s, repairs ${(report.ms.repairs / 1000).toFixed(1)} s); statuses ${JSON.stringify(report.statuses)}`);
+    t.diagnostic(`${report.engine}: ${report.sent} requests over ${report.operations} operations in ${report.seconds.toFixed(1)} s (answers ${(report.ms.requests / 1000).toFixed(1)} s, row counts ${(report.ms.counts / 1000).toFixed(1)} s, repairs ${(report.ms.repairs / 1000).toFixed(1)} s); ${report.refusedSent} as a refused caller; statuses ${JSON.stringify(report.statuses)}`);
     assert.equal(report.operations, apiRoutes.length);
     assert.ok(report.sent >= RUNS, `${report.sent} sent`);
     // A run that met nothing but 404s and 401s would test little: the fixtures must be reached.
@@ -70,6 +84,12 @@ describe(`fuzzing /api/v4 from its OpenAPI document`, () => {
   it('answers JSON with exactly Content-Type: application/json', () => {
     const list = failuresWhere((p) => p.startsWith('Content-Type') || p.startsWith('the body is not JSON'));
     assert.equal(list.length, 0, explain('answers that are not exactly JSON', list));
+  });
+
+  it('shows no private record to a caller refused it (a Guest, a former member, anonymous), whichever route it asks', () => {
+    assert.ok(report.refusedSent >= 300, `${report.refusedSent} requests as a refused caller`);
+    const list = failuresWhere((p) => p.startsWith('leaks'));
+    assert.equal(list.length, 0, explain('answers that showed a refused caller a private record', list));
   });
 
   it('changes no row count on a rejected write or a read', () => {

@@ -126,7 +126,7 @@ before(async () => {
   // No job workers: row counts change only by what a request itself writes.
   server = await startTestServer({ GATEHOUSE_WORKERS: '0', GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1' });
   receiver = await startReceiver();
-  world = await buildWorld(receiver);
+  world = await buildWorld(server.running.db, receiver);
 });
 after(async () => {
   await receiver.close();

@@ -151,6 +151,22 @@ describe('GET /dependency_list_exports/:id/download', () => {
     expectStatus(early, 404);
     assert.deepEqual(early.body, { message: '404 Dependency List Export Not Found' });
   });
+
+  it('is refused (403) to an author removed from the project’s group or moved below Developer, for a project, a group and a pipeline export', async () => {
+    const author = await userWithRole(group.id, 30);
+    const made: number[] = [];
+    for (const [on, export_type] of [[`/projects/${project.id}`, 'csv'], [`/groups/${group.id}`, 'json_array'], [`/pipelines/${pipelineId}`, 'sbom']]) {
+      const res = await create(on, { export_type }, author.token);
+      expectStatus(res, 201);
+      await download(res.body.id, author.token);
+      made.push(res.body.id as number);
+    }
+    const statuses = async () => Promise.all(made.flatMap((id) => [`/dependency_list_exports/${id}`, `/dependency_list_exports/${id}/download`].map(async (path) => (await api(path, { token: author.token })).status)));
+    expectStatus(await api(`/groups/${group.id}/members/${author.user.id}`, { method: 'PUT', json: { access_level: 20 } }), 200);
+    assert.deepEqual(await statuses(), [403, 403, 403, 403, 403, 403]);
+    expectStatus(await api(`/groups/${group.id}/members/${author.user.id}`, { method: 'DELETE' }), 204);
+    assert.deepEqual(await statuses(), [403, 403, 403, 403, 403, 403]);
+  });
 });
 
 describe('metadata.tools of a CycloneDX export', () => {

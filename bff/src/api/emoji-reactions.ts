@@ -86,7 +86,7 @@ const KINDS: { segment: string; param: string; record: string; permission: 'read
 async function noteAwardable(ctx: Ctx, parent: Parent, noteId: number): Promise<Awardable> {
   if (!parent.notes) throw notFound('Note');
   const { noteable, target, url } = parent.notes;
-  const note = await findNote(ctx.db, noteable, noteId, { internalVisible: canProject(ctx.actor, 'admin_issue', subject(ctx)) });
+  const note = await findNote(ctx.db, noteable, noteId, { internalVisible: canProject(ctx.actor, 'read_confidential', subject(ctx)) });
   const hookObjects = async (user: Parameters<Awardable['hookObjects']>[0]) => embeddedObjects(await notePayload(ctx.db, scope(ctx, user), note, target, 'update'));
   return { type: 'Note', id: note.id, project: ctx.project, group: ctx.group, url: `${url}#note_${note.id}`, hookObjects };
 }

@@ -167,7 +167,7 @@ describe('GET /groups/:id/epics', () => {
     assert.equal((await titles(g.id, '?my_reaction_emoji=None')).length, 5);
   });
 
-  it('shows confidential epics to Reporters and up only; needs a signed-in reader of the group', async () => {
+  it('shows confidential epics to Reporters and up only, to readers of the group, anonymous ones of a public group included', async () => {
     const r = await userWithRole(g.id, 20);
     const gu = await userWithRole(g.id, 10);
     assert.ok((await titles(g.id, '', r.token)).includes('Secret'));
@@ -176,12 +176,13 @@ describe('GET /groups/:id/epics', () => {
     assert.ok(!seen.includes('Secret'));
     const stranger = await userWithRole(g.id, 0);
     expectStatus(await api(`/groups/${g.id}/epics`, { token: stranger.token }), 404);
-    expectStatus(await api(`/groups/${g.id}/epics`, { token: null }), 401);
+    // The platform authenticates every epic call but GET: an anonymous caller is told what anyone is of a private group.
+    expectStatus(await api(`/groups/${g.id}/epics`, { token: null }), 404);
     const open = await buildGroup({ visibility: 'public' });
     await created(open.id, { title: 'Public plan' });
     await created(open.id, { title: 'Hidden plan', confidential: true });
     assert.deepEqual(await titles(open.id, '', stranger.token), ['Public plan']);
-    expectStatus(await api(`/groups/${open.id}/epics`, { token: null }), 401);
+    assert.deepEqual(await titles(open.id, '', null), ['Public plan']);
   });
 });
 
@@ -198,6 +199,23 @@ describe('GET /groups/:id/epics/:epic_iid', () => {
     assert.equal(asGuest.body.message, '404 Epic Not Found');
     expectStatus(await api(`/groups/${top.id}/epics/999999`), 404);
     expectStatus(await api(`/groups/${top.id}/epics/abc`), 404);
+  });
+  it('answers an anonymous caller a public group’s epic, and 404 for a confidential one or one of a private group', async () => {
+    const open = await buildGroup({ visibility: 'public' });
+    const plain = await created(open.id, { title: 'Open plan' });
+    const hidden = await created(open.id, { title: 'Closed doors', confidential: true });
+    const res = await api(`/groups/${open.id}/epics/${plain.iid}`, { token: null });
+    expectStatus(res, 200);
+    assert.equal(expectShape(epic, res.body).title, 'Open plan');
+    const confidential = await api(`/groups/${open.id}/epics/${hidden.iid}`, { token: null });
+    expectStatus(confidential, 404);
+    assert.equal(confidential.body.message, '404 Epic Not Found');
+    const closed = await created(top.id, { title: 'Private plan' });
+    const private_ = await api(`/groups/${top.id}/epics/${closed.iid}`, { token: null });
+    expectStatus(private_, 404);
+    assert.equal(private_.body.message, '404 Group Not Found');
+    // Writing still needs a signed-in caller.
+    expectStatus(await create(open.id, { title: 'Anonymous' }, null), 401);
   });
   it('hides derived dates and color from those who may not edit', async () => {
     const open = await buildGroup({ visibility: 'public' });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { activityEvent } from '../../../shared/src/events.ts';
 import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { fillRepository } from '../../test/repository-fixture.ts';
+import { insertFindings } from '../../test/export-fixtures.ts';
 
 let server: TestServer;
 let group: { id: number };
@@ -85,9 +86,13 @@ describe('GET /projects/:id/events', () => {
     }
   });
 
-  it('is readable by a Guest, not by a non-member of the private project (404), and anonymously when public', async () => {
+  it('is readable by a Guest, without the pushes of a private project (its code is for Reporters), not by a non-member (404), and anonymously when public', async () => {
     const guest = await userWithRole(group.id, 10);
-    assert.equal((await list(`/projects/${project.id}/events`, guest.token)).body.length, 5);
+    const seen = await list(`/projects/${project.id}/events`, guest.token);
+    assert.deepEqual(seen.body, [], 'branch names and commit titles are the code’s: a Guest of a private project is refused them');
+    assert.equal(seen.res.headers.get('x-total'), '0');
+    const reporter = await userWithRole(group.id, 20);
+    assert.equal((await list(`/projects/${project.id}/events`, reporter.token)).body.length, 5);
     const stranger = await userWithRole(group.id, 0);
     expectStatus(await api(`/projects/${project.id}/events`, { token: stranger.token }), 404);
     expectStatus(await api(`/projects/${project.id}/events`, { token: null }), 404);
@@ -120,9 +125,13 @@ describe('GET /users/:id/events', () => {
     assert.deepEqual((await list(`/users/${developer.user.id}/events`, stranger.token)).body, []);
     assert.deepEqual((await list(`/users/${developer.user.id}/events`, null)).body, []);
     const memberOfProject = await userWithRole(group.id, 0);
-    await addMember('projects', project.id, memberOfProject.user.id, 10);
+    await addMember('projects', project.id, memberOfProject.user.id, 20);
     const seen = (await list(`/users/${developer.user.id}/events`, memberOfProject.token)).body;
     assert.ok(seen.length >= 1 && seen.every((e) => e.project_id === project.id));
+    // The developer's events here are pushes: a Guest of the project reads the project, not its code.
+    const guestOfProject = await userWithRole(group.id, 0);
+    await addMember('projects', project.id, guestOfProject.user.id, 10);
+    assert.deepEqual((await list(`/users/${developer.user.id}/events`, guestOfProject.token)).body, []);
   });
 
   it('answers 404 for an unknown user', async () => {
@@ -188,5 +197,64 @@ describe('GET /projects/:id/events: issues and comments', () => {
     const byUser = (await list(`/users/${developer.user.id}/events?per_page=100`, guest.token)).body;
     assert.ok(byUser.some((e) => e.target_title === 'Broken login'));
     assert.ok(!byUser.some((e) => e.target_title === 'Leaked key'), 'a user’s events hide confidential targets from a Guest too');
+  });
+});
+
+describe('events of what the caller is refused on its own route', () => {
+  it('hides a private project’s merge requests and comments on them from a Guest, in the project’s, a user’s and the caller’s own feed', async () => {
+    const p = await buildProject(group.id);
+    await fillRepository(p.id);
+    const mr = await api(`/projects/${p.id}/merge_requests`, { method: 'POST', token: developer.token, json: { source_branch: 'feature', target_branch: 'main', title: 'Rotate the signing key' } });
+    expectStatus(mr, 201);
+    expectStatus(await api(`/projects/${p.id}/merge_requests/${mr.body.iid}/notes`, { method: 'POST', token: developer.token, json: { body: 'The old key is in the logs' } }), 201);
+    const guest = await userWithRole(group.id, 10);
+    // The merge request's own route refuses the Guest.
+    expectStatus(await api(`/projects/${p.id}/merge_requests/${mr.body.iid}`, { token: guest.token }), 403);
+    const feeds = [`/projects/${p.id}/events?per_page=100`, `/users/${developer.user.id}/events?per_page=100`, '/events?scope=all&per_page=100'];
+    for (const path of feeds) {
+      const { body } = await list(path, guest.token);
+      const here = body.filter((e) => e.project_id === p.id);
+      assert.deepEqual(here, [], `${path} shows the Guest ${JSON.stringify(here.map((e) => [e.action_name, e.target_type, e.target_title, e.push_data?.ref]))}`);
+    }
+    const reporter = await userWithRole(group.id, 20);
+    const seen = (await list(`/projects/${p.id}/events`, reporter.token)).body;
+    assert.deepEqual(
+      seen.filter((e) => e.target_type !== null).map((e) => [e.action_name, e.target_type, e.target_title]),
+      [
+        ['commented on', 'Note', 'Rotate the signing key'],
+        ['opened', 'MergeRequest', 'Rotate the signing key'],
+      ],
+    );
+    assert.equal(seen.filter((e) => e.action_name === 'pushed').length, 4, 'a Reporter reads the code, and so its pushes');
+  });
+
+  it('hides comments on a private snippet of a public project from those the snippet’s own route refuses', async () => {
+    const open = await buildProject((await buildGroup({ visibility: 'public' })).id, { visibility: 'public' });
+    const snippet = await api(`/projects/${open.id}/snippets`, { method: 'POST', json: { title: 'Deploy notes', visibility: 'private', files: [{ file_path: 'notes.txt', content: 'secret' }] } });
+    expectStatus(snippet, 201);
+    expectStatus(await api(`/projects/${open.id}/snippets/${snippet.body.id}/notes`, { method: 'POST', json: { body: 'The staging password is hunter2' } }), 201);
+    expectStatus(await api(`/projects/${open.id}/snippets/${snippet.body.id}`, { token: null }), 404);
+    const outsider = await userWithRole(group.id, 0);
+    for (const token of [null, outsider.token]) {
+      const { body } = await list(`/projects/${open.id}/events`, token);
+      assert.ok(!body.some((e) => e.note?.body.includes('hunter2')), JSON.stringify(body.map((e) => e.note?.body)));
+    }
+    const public_ = await api(`/projects/${open.id}/snippets`, { method: 'POST', json: { title: 'Readme', visibility: 'public', files: [{ file_path: 'r.txt', content: 'r' }] } });
+    expectStatus(await api(`/projects/${open.id}/snippets/${public_.body.id}/notes`, { method: 'POST', json: { body: 'Public remark' } }), 201);
+    assert.ok((await list(`/projects/${open.id}/events`, null)).body.some((e) => e.note?.body === 'Public remark'), 'a public snippet’s comments stay in the feed');
+  });
+
+  it('hides vulnerability events from a Reporter, as the vulnerability report does', async () => {
+    const p = await buildProject(group.id);
+    const identifiers = JSON.stringify([{ type: 'cwe', name: 'CWE-95', value: '95', url: 'https://cwe.mitre.org/data/definitions/95.html' }]);
+    await insertFindings(server.running.db, p.id, 1, { identifiers });
+    const vulnerability = await server.running.db.selectFrom('vulnerabilities').select('id').where('project_id', '=', p.id).executeTakeFirstOrThrow();
+    expectStatus(await api(`/vulnerabilities/${vulnerability.id}/confirm`, { method: 'POST' }), 201);
+    const reporter = await userWithRole(group.id, 20);
+    expectStatus(await api(`/projects/${p.id}/vulnerabilities`, { token: reporter.token }), 403);
+    assert.deepEqual((await list(`/projects/${p.id}/events`, reporter.token)).body, []);
+    assert.ok(!(await list('/events?scope=all&per_page=100', reporter.token)).body.some((e) => e.target_type === 'Vulnerability' && e.project_id === p.id));
+    const dev = await userWithRole(group.id, 30);
+    assert.deepEqual((await list(`/projects/${p.id}/events`, dev.token)).body.map((e) => e.target_type), ['Vulnerability']);
   });
 });

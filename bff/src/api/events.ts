@@ -5,8 +5,6 @@ import { recordKey } from '../http/params.ts';
 import { pageRequest, type Page } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import type { EventRow } from '../db/schema.ts';
-import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
-import { isAdmin } from '../auth/actor.ts';
 import * as events from '../services/events.ts';
 import { presentEvent } from '../presenters/events.ts';
 
@@ -57,10 +55,7 @@ export const eventRoutes = [
     permission: 'read_project',
     query: eventListQuery,
     response,
-    handler: async (ctx) => {
-      const seesAll = isAdmin(ctx.actor) || ctx.level >= ACCESS_LEVELS.reporter;
-      return detailed(ctx.db, await events.listProjectEvents(ctx.db, ctx.project, ctx.query, pageRequest(ctx.query), seesAll));
-    },
+    handler: async (ctx) => detailed(ctx.db, await events.listProjectEvents(ctx.db, ctx.actor, { project: ctx.project, group: ctx.group, level: ctx.level }, ctx.query, pageRequest(ctx.query))),
     present: (e, ctx) => presentEvent(e, ctx.baseUrl, { projectListing: true }),
   }),
 ];

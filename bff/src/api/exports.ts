@@ -8,7 +8,8 @@ import { recordId } from '../http/params.ts';
 import type { Action } from '../policies/index.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
-import type { ExportRow } from '../db/schema.ts';
+import type { ExportRow, UserRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
 import { notFound } from '../services/errors.ts';
 import { isCompleted, isFinished, listOwnExports } from '../services/exports.ts';
 import { CONTENT_TYPES, exportFileName, exportTitle } from '../exports/names.ts';
@@ -16,6 +17,9 @@ import { presentConsoleExport } from '../presenters/exports.ts';
 import { mailConfigured } from '../mail/mailer.ts';
 import { flags } from '../services/features.ts';
 import { pdfExportActor } from '../services/vulnerability-exports.ts';
+
+/** The caller of a route that requires authentication, with its user. */
+const signedIn = (actor: Actor) => ({ ...actor, user: actor.user! });
 
 /**
  * What both export areas answer alike: the export itself with 202 until it is done (200 after),
@@ -58,8 +62,8 @@ interface ExportArea<B extends z.ZodType, S extends z.ZodType> {
   path: string;
   body: B;
   response: S;
-  /** The caller's own export, or that record's 404. */
-  find: (db: Db, id: number, userId: number) => Promise<ExportRow>;
+  /** The caller's own export (that record's 404 otherwise), while they may still read what it covers (403 otherwise). */
+  find: (db: Db, id: number, actor: Actor & { user: UserRow }) => Promise<ExportRow>;
   present: (row: ExportRow, ctx: { baseUrl: string }) => z.output<S>;
   summaries: { get: string; download: string };
 }
@@ -94,7 +98,7 @@ export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind:
       ...exportId,
       response: kind.response,
       handler: async (ctx) => {
-        const row = await kind.find(ctx.db, ctx.params.id, ctx.actor.user!.id);
+        const row = await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor));
         return sendExport(ctx.res, row, kind.present(row, ctx));
       },
     }),
@@ -104,7 +108,7 @@ export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind:
       area: kind.area,
       summary: kind.summaries.download,
       ...exportId,
-      handler: async (ctx) => sendExportFile(ctx.db, ctx.res, await kind.find(ctx.db, ctx.params.id, ctx.actor.user!.id), kind.record),
+      handler: async (ctx) => sendExportFile(ctx.db, ctx.res, await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor)), kind.record),
     }),
   ];
   return { create, own };
@@ -122,7 +126,7 @@ export const exportConsoleRoutes = [
     summary: "The caller's own exports of a project, a group or the security dashboard, newest first",
     query: consoleExportListQuery,
     response: z.array(consoleExport),
-    handler: async ({ db, actor, query }) => listOwnExports(db, actor.user!.id, query, pageRequest(query)),
+    handler: async ({ db, actor, query }) => listOwnExports(db, signedIn(actor), query, pageRequest(query)),
     present: presentConsoleExport,
   }),
   defineRoute({

@@ -226,6 +226,40 @@ describe('GET /groups/:id/milestones/:milestone_id/issues, merge_requests and bu
     assert.deepEqual(of(issues[2]).at(-1), ['removed', 5]);
     assert.deepEqual(events.map((e) => e.created_at), [...events.map((e) => e.created_at)].sort());
   });
+  it('shows, to each caller, only the issues the issue list shows them: none of a private project’s, no confidential one below Reporter', async () => {
+    const open = await buildGroup({ visibility: 'public' });
+    const [publicProject, privateProject] = [await buildProject(open.id, { visibility: 'public' }), await buildProject(open.id)];
+    const planned = await create(open, { title: 'Public plan' });
+    const made: Record<string, number> = {};
+    for (const [name, p, confidential] of [['plain', publicProject, false], ['confidential', publicProject, true], ['private', privateProject, false]] as const) {
+      const res = await api(`/projects/${p.id}/issues`, { method: 'POST', json: { title: name, milestone_id: planned.id, confidential, weight: 2 } });
+      expectStatus(res, 201);
+      made[name] = res.body.id;
+    }
+    const seenBy = async (token: string | null) => {
+      const res = await api(`${milestones(open)}/${planned.id}/burndown_events`, { token });
+      expectStatus(res, 200);
+      const shown = new Set(expectShape(z.array(burndownEvent), res.body).map((e) => e.issue_id));
+      return Object.keys(made).filter((name) => shown.has(made[name]));
+    };
+    const listed = async (token: string | null) => {
+      const res = await api(`/groups/${open.id}/issues?milestone=${encodeURIComponent('Public plan')}`, { token });
+      expectStatus(res, 200);
+      return (res.body as { title: string }[]).map((i) => i.title).sort();
+    };
+    // Anonymous callers and signed-in outsiders: the issue list shows them the public, non-confidential issue only.
+    const outsider = await userWithRole(open.id, 0);
+    for (const token of [null, outsider.token]) {
+      assert.deepEqual(await listed(token), ['plain']);
+      assert.deepEqual(await seenBy(token), ['plain']);
+    }
+    const openReporter = await userWithRole(open.id, 20);
+    assert.deepEqual(await seenBy(openReporter.token), ['plain', 'confidential', 'private']);
+    // The milestone's issue list follows the same rule.
+    const res = await api(`${milestones(open)}/${planned.id}/issues`, { token: null });
+    expectStatus(res, 200);
+    assert.deepEqual(res.body.map((i: { title: string }) => i.title), ['plain']);
+  });
   it('for an unknown milestone: 404', async () => {
     const res = await api(`${milestones(group)}/2000000000/burndown_events`);
     expectStatus(res, 404);

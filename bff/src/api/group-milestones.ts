@@ -124,6 +124,6 @@ export const groupMilestoneRoutes = [
     permission: 'read_group',
     ...withMilestone,
     response: z.array(burndownEvent),
-    handler: async (ctx) => burndownEvents(ctx.db, ctx.milestone),
+    handler: async (ctx) => burndownEvents(ctx.db, ctx.milestone, ctx.actor),
   }),
 ];

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { issue } from '../../../shared/src/issues.ts';
 import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
-import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
 import { z } from 'zod';
@@ -127,6 +127,25 @@ describe('GET /groups/:id/issues', () => {
     const [only] = expectShape(z.array(issue), res.body);
     assert.equal(only.project_id, project.id);
     assert.match(only.web_url, new RegExp(`/${project.path_with_namespace}/-/issues/1$`));
+  });
+
+  it('shows a confidential issue to whom the issue’s own route shows it, project by project', async () => {
+    const other = await buildProject(group.id);
+    const secret = await api(issues(other), { method: 'POST', json: { title: 'Key in the logs', confidential: true } });
+    expectStatus(secret, 201);
+    const titles = async (token: string) => {
+      const res = await api(`/groups/${group.id}/issues?confidential=true&per_page=100`, { token });
+      expectStatus(res, 200);
+      return expectShape(z.array(issue), res.body).filter((i) => i.project_id === other.id).map((i) => i.title);
+    };
+    // A Reporter of the project, Guest of the group: the project's route shows them the issue, so does the group's list.
+    const projectReporter = await userWithRole(group.id, L.guest);
+    await addMember('projects', other.id, projectReporter.user.id, L.reporter);
+    expectStatus(await api(`${issues(other)}/${secret.body.iid}`, { token: projectReporter.token }), 200);
+    assert.deepEqual(await titles(projectReporter.token), ['Key in the logs']);
+    // A Guest is refused it on both.
+    expectStatus(await api(`${issues(other)}/${secret.body.iid}`, { token: guest.token }), 404);
+    assert.deepEqual(await titles(guest.token), []);
   });
 });
 

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { issue, issueCreateBody, issueListQuery, issueUpdateBody } from '../../../shared/src/issues.ts';
-import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { isAdmin } from '../auth/actor.ts';
-import { projectVisibleTo } from '../services/visibility.ts';
+import { projectsReadable } from '../services/readable.ts';
 import { namespacesOf } from '../services/projects.ts';
 import { forbidden } from '../services/errors.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import { canProject } from '../policies/index.ts';
+import { canProject, PROJECT_READS } from '../policies/index.ts';
 import * as issues from '../services/issues.ts';
 import { presentIssue } from '../presenters/issues.ts';
 import { notFound } from '../services/errors.ts';
@@ -23,9 +22,9 @@ const subject = (ctx: Pick<Ctx, 'project' | 'group' | 'level'>) => ({ project: c
 /** Who acts, where: what services need for hooks and activity. */
 export const actingOf = (ctx: Pick<Ctx, 'project' | 'group' | 'baseUrl' | 'actor'>): issues.Acting => ({ project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl, user: ctx.actor.user! });
 
-/** A confidential issue is seen by its author, its assignees, Reporters and up, and administrators. */
+/** A confidential issue is seen by its author, its assignees, and those who read confidential issues (Reporters and up, administrators). */
 export async function canSeeIssue(ctx: Pick<Ctx, 'db' | 'actor' | 'project' | 'group' | 'level'>, i: IssueRow): Promise<boolean> {
-  if (!i.confidential || canProject(ctx.actor, 'admin_issue', subject(ctx))) return true;
+  if (!i.confidential || canProject(ctx.actor, 'read_confidential', subject(ctx))) return true;
   const me = ctx.actor.user?.id;
   if (me === undefined) return false;
   if (i.author_id === me) return true;
@@ -63,7 +62,7 @@ export const issueRoutes = [
     query: issueListQuery,
     response: z.array(issue),
     handler: async (ctx) => {
-      const viewer = { id: ctx.actor.user?.id ?? null, seesConfidential: triages(ctx) };
+      const viewer = { actor: ctx.actor, readsConfidential: canProject(ctx.actor, 'read_confidential', subject(ctx)) };
       return (await issues.listIssues(ctx.db, { projectId: ctx.project.id }, viewer, ctx.query, pageRequest(ctx.query))).mapAsync((rows) => issues.issueViews(ctx.db, rows));
     },
     present,
@@ -79,8 +78,9 @@ export const issueRoutes = [
     query: issueListQuery,
     response: z.array(issue),
     handler: async (ctx) => {
-      const viewer = { id: ctx.actor.user?.id ?? null, seesConfidential: isAdmin(ctx.actor) || ctx.level >= L.reporter };
-      const where = { traversal: ctx.group.traversal, projects: (eb: Parameters<typeof projectVisibleTo>[0]) => projectVisibleTo(eb, ctx.actor, ctx.level) };
+      // The projects the caller reads, and confidential issues project by project (the issue rule).
+      const viewer = { actor: ctx.actor, readsConfidential: isAdmin(ctx.actor) || ctx.level >= PROJECT_READS.read_confidential.role || ('by project' as const) };
+      const where = { traversal: ctx.group.traversal, projects: projectsReadable(ctx.actor, 'read_project', ctx.level) };
       const page = await issues.listIssues(ctx.db, where, viewer, ctx.query, pageRequest(ctx.query));
       // Each issue is shown with its own project's links.
       const projects = new Map((await ctx.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(page.items.map((i) => i.project_id)), -1]).execute()).map((p) => [p.id, p]));

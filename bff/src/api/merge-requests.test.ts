@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { mergeRequest, mergeRequestBasic, mergeRequestChanges } from '../../../shared/src/merge-requests.ts';
 import { commit } from '../../../shared/src/branches.ts';
 import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
-import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { fillRepository } from '../../test/repository-fixture.ts';
 
 let server: TestServer;
@@ -80,6 +80,24 @@ describe('GET /projects/:id/merge_requests and the group list', () => {
     assert.deepEqual(await list(`reviewer_id=${reporter.user.id}`), [1]);
     assert.deepEqual(await list('state=merged'), []);
     assert.deepEqual(await list('labels=review', `/groups/${group.id}/merge_requests`), [1]);
+  });
+
+  it('lists in the group only the merge requests the caller reads on their project’s own list', async () => {
+    const onGroup = async (token: string) => {
+      const res = await api(`/groups/${group.id}/merge_requests?per_page=100`, { token });
+      expectStatus(res, 200);
+      return expectShape(z.array(mergeRequestBasic), res.body).filter((m) => m.project_id === project.id);
+    };
+    // A Guest of the group is refused the project's list: the group's shows none of its merge requests (title, branches, sha, description).
+    const guest = await userWithRole(group.id, L.guest);
+    expectStatus(await api(mrs(), { token: guest.token }), 403);
+    assert.deepEqual(await onGroup(guest.token), []);
+    // A Reporter of the project itself, Guest of the group, reads them on both.
+    const projectReporter = await userWithRole(group.id, L.guest);
+    await addMember('projects', project.id, projectReporter.user.id, L.reporter);
+    expectStatus(await api(mrs(), { token: projectReporter.token }), 200);
+    assert.deepEqual((await onGroup(projectReporter.token)).map((m) => m.iid).sort(), [1, 2]);
+    assert.deepEqual((await onGroup(reporter.token)).map((m) => m.iid).sort(), [1, 2]);
   });
 });
 

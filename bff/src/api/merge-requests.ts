@@ -3,7 +3,7 @@ import { mergeRequest, mergeRequestBasic, mergeRequestChanges, mergeRequestCreat
 import { commit } from '../../../shared/src/branches.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
-import { projectVisibleTo } from '../services/visibility.ts';
+import { projectsReadable } from '../services/readable.ts';
 import { namespacesOf } from '../services/projects.ts';
 import { presentMergeRequestBasic } from '../presenters/merge-requests.ts';
 import { presentCommit } from '../presenters/branches.ts';
@@ -62,8 +62,8 @@ export const mergeRequestRoutes = [
     query: mergeRequestListQuery,
     response: z.array(mergeRequestBasic),
     handler: async (ctx) => {
-      // Merge requests are read like the code: projects whose code the caller may see (Reporter and up of private ones).
-      const where = { traversal: ctx.group.traversal, projects: (eb: Parameters<typeof projectVisibleTo>[0]) => projectVisibleTo(eb, ctx.actor, ctx.level >= 20 ? ctx.level : undefined) };
+      // Only the projects whose merge requests the caller may read on their own route.
+      const where = { traversal: ctx.group.traversal, projects: projectsReadable(ctx.actor, 'read_merge_request', ctx.level) };
       const page = await mrs.listMergeRequests(ctx.db, where, ctx.actor.user?.id ?? null, ctx.query, pageRequest(ctx.query));
       const projects = new Map((await ctx.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(page.items.map((m) => m.project_id)), -1]).execute()).map((p) => [p.id, p]));
       const namespaces = await namespacesOf(ctx.db, [...projects.values()], [ctx.group]);

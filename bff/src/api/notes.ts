@@ -72,7 +72,7 @@ const KINDS = {
 } as const;
 
 /** Internal notes are for Reporters and up (and administrators). */
-const internalVisible = (ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level'>) => canProject(ctx.actor, 'admin_issue', subject(ctx));
+const internalVisible = (ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level'>) => canProject(ctx.actor, 'read_confidential', subject(ctx));
 
 /** The notes routes of one kind of noteable, written once. */
 function makeNoteRoutes(kind: keyof typeof KINDS) {

@@ -23,11 +23,11 @@ export const securityDashboardRoutes = [
     method: 'get',
     path: base,
     area,
-    summary: 'The projects on the caller’s security dashboard, which the instance-level vulnerability export covers',
+    summary: 'The projects on the caller’s security dashboard whose vulnerabilities they may still read: those the instance-level vulnerability export covers',
     permission: 'read_self',
     query: paginationQuery,
     response: z.array(securityDashboardProject),
-    handler: async (ctx) => dashboard.dashboardProjects(ctx.db, ctx.actor.user!.id, pageRequest(ctx.query)),
+    handler: async (ctx) => dashboard.dashboardProjects(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, pageRequest(ctx.query)),
     present,
   }),
   defineRoute({

@@ -837,6 +837,11 @@ export interface ExportsTable {
   updated_at: string;
 }
 export type ExportRow = Selectable<ExportsTable>;
+/** The projects a security dashboard export covers (025). */
+export interface ExportProjectsTable {
+  export_id: number;
+  project_id: number;
+}
 
 /** Project snippets (014); their files are rows. */
 export interface SnippetsTable {
@@ -997,6 +1002,7 @@ export interface Database {
   issue_links: IssueLinksTable;
   epics: EpicsTable;
   exports: ExportsTable;
+  export_projects: ExportProjectsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -12,7 +12,8 @@ import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { vulnerabilityPdf } from './pdf.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
-import { dependencyPages, dependencyTools, severityCounts, vulnerabilityPages } from './sources.ts';
+import { dependencyPages, dependencyTools, exportAuthor, narrowCoveredProjects, severityCounts, vulnerabilityPages } from './sources.ts';
+import { anonymous } from '../auth/actor.ts';
 import { exportFileName, exportTitle } from './names.ts';
 
 /**
@@ -65,19 +66,24 @@ async function removeStaleTemporaries(config: JobDeps['config'], id: number): Pr
   await Promise.all(names.filter((n) => n.startsWith(`${id}.`) && n.endsWith('.tmp')).map((n) => fs.promises.rm(path.join(dir, n), { force: true })));
 }
 
-/** The file's content for the export's kind and format. */
+/**
+ * The file's content for the export's kind and format, of what its author may read now: access
+ * lost between asking and writing leaves the projects it covered out of the file.
+ */
 async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
+  const author = (await exportAuthor(db, exp)) ?? anonymous;
+  await narrowCoveredProjects(db, exp, author);
   if (exp.kind === 'vulnerability') {
-    if (exp.format === 'pdf') return vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp), pages: vulnerabilityPages(db, exp) });
-    return vulnerabilityCsv(vulnerabilityPages(db, exp));
+    if (exp.format === 'pdf') return vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp, author), pages: vulnerabilityPages(db, exp, author) });
+    return vulnerabilityCsv(vulnerabilityPages(db, exp, author));
   }
-  const pages = dependencyPages(db, exp);
+  const pages = dependencyPages(db, exp, author);
   switch (exp.format) {
     case 'csv':
       return dependencyCsv(pages);
     case 'sbom':
     case 'cyclonedx_1_6_json': {
-      const author = await db.selectFrom('users').select(['name', 'email']).where('id', '=', exp.author_id).executeTakeFirstOrThrow();
+      const named = await db.selectFrom('users').select(['name', 'email']).where('id', '=', exp.author_id).executeTakeFirstOrThrow();
       const properties = [
         ...(exp.project_id !== null ? [{ name: 'gatehouse:project_id', value: String(exp.project_id) }] : []),
         ...(exp.pipeline_id !== null ? [{ name: 'gatehouse:pipeline_id', value: String(exp.pipeline_id) }] : []),
@@ -87,9 +93,9 @@ async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
         version: exp.format === 'sbom' ? '1.4' : '1.6',
         serialNumber: `urn:uuid:${crypto.randomUUID()}`,
         timestamp: new Date(),
-        author,
+        author: named,
         properties,
-        tools: await dependencyTools(db, exp),
+        tools: await dependencyTools(db, exp, author),
         pages,
       });
     }

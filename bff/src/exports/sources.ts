@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { ExportRow } from '../db/schema.ts';
+import type { ExportKind, ExportRow } from '../db/schema.ts';
 import type { DependencyExportRow, ExportTool, VulnerabilityExportRow } from './rows.ts';
 import { httpUrl } from '../../../shared/src/links.ts';
+import type { Actor } from '../auth/actor.ts';
+import { readableProjectIds } from '../services/readable.ts';
+import type { ProjectReadAction } from '../policies/index.ts';
 
 /**
  * The rows an export reads, in keyset pages (by id): one query per page, a page handed on
@@ -19,9 +22,20 @@ import { httpUrl } from '../../../shared/src/links.ts';
  */
 const PAGE_SIZE = 250;
 
-/** The projects an export covers, as a subquery of project ids. */
-export function exportProjects(db: Db, exp: Pick<ExportRow, 'project_id' | 'group_id' | 'pipeline_id' | 'author_id'>) {
-  const q = db.selectFrom('projects').select('projects.id');
+/** An export of its author's security dashboard: of no one project, group or pipeline. */
+export const isDashboard = (e: { project_id?: number | null; group_id?: number | null; pipeline_id?: number | null }) =>
+  (e.project_id ?? null) === null && (e.group_id ?? null) === null && (e.pipeline_id ?? null) === null;
+
+/** The read an export's kind needs on each project it covers. */
+export const exportRead = (kind: ExportKind): ProjectReadAction => (kind === 'vulnerability' ? 'read_vulnerability' : 'read_dependency');
+
+/**
+ * The projects an export covers, as a subquery of project ids: of its project, pipeline, group
+ * or (a dashboard export) the projects recorded when it was asked for, and of those only the ones
+ * whose vulnerabilities or dependencies its author may read now (`author`), as their own routes decide.
+ */
+export function exportProjects(db: Db, exp: Pick<ExportRow, 'id' | 'kind' | 'project_id' | 'group_id' | 'pipeline_id'>, author: Actor) {
+  const q = db.selectFrom('projects').select('projects.id').where('projects.id', 'in', readableProjectIds(db, author, exportRead(exp.kind)));
   if (exp.project_id !== null) return q.where('projects.id', '=', exp.project_id);
   if (exp.pipeline_id !== null) return q.where('projects.id', 'in', db.selectFrom('pipelines').select('project_id').where('id', '=', exp.pipeline_id));
   if (exp.group_id !== null) {
@@ -29,8 +43,22 @@ export function exportProjects(db: Db, exp: Pick<ExportRow, 'project_id' | 'grou
       .innerJoin('groups', 'groups.id', 'projects.namespace_id')
       .where(sql<boolean>`groups.traversal LIKE (SELECT traversal FROM groups AS top WHERE top.id = ${exp.group_id}) || '%'`);
   }
-  // The author's security dashboard.
-  return q.where('projects.id', 'in', db.selectFrom('security_dashboard_projects').select('project_id').where('user_id', '=', exp.author_id));
+  return q.where('projects.id', 'in', db.selectFrom('export_projects').select('project_id').where('export_id', '=', exp.id));
+}
+
+/** The export's author as the rules see them (who they are now: an administrator, external…); null once deleted. */
+export async function exportAuthor(db: Db, exp: Pick<ExportRow, 'author_id'>): Promise<Actor | null> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', exp.author_id).executeTakeFirst();
+  return user ? { user, via: 'session', scopes: [] } : null;
+}
+
+/**
+ * A dashboard export keeps, of the projects it covered when asked for, those its author may still
+ * read as its job starts: reading and downloading it later checks each of them (services/exports.ts).
+ */
+export async function narrowCoveredProjects(db: Db, exp: ExportRow, author: Actor): Promise<void> {
+  if (!isDashboard(exp)) return;
+  await db.deleteFrom('export_projects').where('export_id', '=', exp.id).where('project_id', 'not in', readableProjectIds(db, author, exportRead(exp.kind))).execute();
 }
 
 const parseJson = <T>(v: unknown, fallback: T): T => {
@@ -58,8 +86,8 @@ const stamp = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 /** The covered projects' ids: read once, then each project's findings in id order (an index range each). */
 const idsOf = async (q: { execute(): Promise<{ id: number }[]> }) => (await q.execute()).map((r) => r.id).sort((a, b) => a - b);
 
-export async function* vulnerabilityPages(db: Db, exp: ExportRow): AsyncGenerator<VulnerabilityExportRow[]> {
-  for (const projectId of await idsOf(exportProjects(db, exp))) yield* projectVulnerabilityPages(db, projectId);
+export async function* vulnerabilityPages(db: Db, exp: ExportRow, author: Actor): AsyncGenerator<VulnerabilityExportRow[]> {
+  for (const projectId of await idsOf(exportProjects(db, exp, author))) yield* projectVulnerabilityPages(db, projectId);
 }
 
 async function* projectVulnerabilityPages(db: Db, projectId: number): AsyncGenerator<VulnerabilityExportRow[]> {
@@ -147,11 +175,11 @@ async function* projectVulnerabilityPages(db: Db, projectId: number): AsyncGener
 }
 
 /** Findings by severity, for the PDF's summary. */
-export async function severityCounts(db: Db, exp: ExportRow): Promise<Record<string, number>> {
+export async function severityCounts(db: Db, exp: ExportRow, author: Actor): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('vulnerabilities')
     .select((eb) => ['severity', eb.fn.countAll<number>().as('n')])
-    .where('project_id', 'in', exportProjects(db, exp))
+    .where('project_id', 'in', exportProjects(db, exp, author))
     .groupBy('severity')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.severity, Number(r.n)]));
@@ -161,32 +189,32 @@ export async function severityCounts(db: Db, exp: ExportRow): Promise<Record<str
  * The pipelines whose components an export lists: the pipeline itself, or each covered
  * project's dependency pipeline (its latest default-branch pipeline with an applied SBOM).
  */
-function dependencyPipelines(db: Db, exp: ExportRow) {
-  if (exp.pipeline_id !== null) return db.selectFrom('pipelines').select('id').where('id', '=', exp.pipeline_id);
+function dependencyPipelines(db: Db, exp: ExportRow, author: Actor) {
+  if (exp.pipeline_id !== null) return db.selectFrom('pipelines').select('id').where('id', '=', exp.pipeline_id).where('project_id', 'in', exportProjects(db, exp, author));
   return db
     .selectFrom('security_reports')
     .select((eb) => eb.fn.max('pipeline_id').$notNull().as('id'))
-    .where('project_id', 'in', exportProjects(db, exp))
+    .where('project_id', 'in', exportProjects(db, exp, author))
     .where('report_type', '=', 'cyclonedx')
     .where('applied', '=', 1)
     .groupBy('project_id');
 }
 
 /** The tools the SBOMs of the export's pipelines name, in upload order (repeats are the writer's to drop). */
-export async function dependencyTools(db: Db, exp: ExportRow): Promise<ExportTool[]> {
+export async function dependencyTools(db: Db, exp: ExportRow, author: Actor): Promise<ExportTool[]> {
   const reports = await db
     .selectFrom('security_reports')
     .select('sbom_tools')
     .where('report_type', '=', 'cyclonedx')
-    .where('pipeline_id', 'in', dependencyPipelines(db, exp))
+    .where('pipeline_id', 'in', dependencyPipelines(db, exp, author))
     .where('sbom_tools', 'is not', null)
     .orderBy('id')
     .execute();
   return reports.flatMap((r) => parseJson<ExportTool[]>(r.sbom_tools, []));
 }
 
-export async function* dependencyPages(db: Db, exp: ExportRow): AsyncGenerator<DependencyExportRow[]> {
-  for (const pipelineId of await idsOf(dependencyPipelines(db, exp))) yield* pipelineDependencyPages(db, pipelineId);
+export async function* dependencyPages(db: Db, exp: ExportRow, author: Actor): AsyncGenerator<DependencyExportRow[]> {
+  for (const pipelineId of await idsOf(dependencyPipelines(db, exp, author))) yield* pipelineDependencyPages(db, pipelineId);
 }
 
 async function* pipelineDependencyPages(db: Db, pipelineId: number): AsyncGenerator<DependencyExportRow[]> {

@@ -40,7 +40,74 @@ const atLeast =
     isAdmin(a) || s.level >= level;
 
 const readGroup = (a: Actor, s: GroupSubject) => atLeast(L.guest)(a, s) || visibleByLevel(a, s.group.visibility);
-const readProject = (a: Actor, s: ProjectSubject) => atLeast(L.guest)(a, s) || visibleByLevel(a, s.project.visibility);
+
+/**
+ * A read of a project's things as data: a role of at least `role` on the project (or its
+ * group tree), or, where `byVisibility`, being someone who sees the project by its visibility.
+ * The project rules below are made from these entries, and the lists that span projects and
+ * the activity feeds filter by the same entries in SQL (services/readable.ts), so a list never
+ * shows what the thing's own route refuses.
+ */
+export interface ProjectRead {
+  role: number;
+  byVisibility: boolean;
+}
+export const PROJECT_READS = {
+  read_project: { role: L.guest, byVisibility: true },
+  /** Clone and fetch: anyone who may see a public or internal project; Reporters and up of a private one. */
+  download_code: { role: L.reporter, byVisibility: true },
+  /** Pipelines and commit statuses: as the code (public pipelines of a public project, Reporters of a private one). */
+  read_pipeline: { role: L.reporter, byVisibility: true },
+  /** Merge requests: as the code. */
+  read_merge_request: { role: L.reporter, byVisibility: true },
+  /** The vulnerability report: Developers and up, as the platform's read_vulnerability. */
+  read_vulnerability: { role: L.developer, byVisibility: false },
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: { role: L.developer, byVisibility: false },
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: { role: L.developer, byVisibility: false },
+  /**
+   * Anyone's confidential issues and internal notes: Reporters and up (an issue's author and
+   * assignees see their own confidential issue: the issue rule, services/readable.ts).
+   */
+  read_confidential: { role: L.reporter, byVisibility: false },
+  /** Snippets whatever their own visibility: members (others see a snippet by its visibility). */
+  read_all_snippets: { role: L.guest, byVisibility: false },
+} as const satisfies Record<string, ProjectRead>;
+export type ProjectReadAction = keyof typeof PROJECT_READS;
+
+const byRead =
+  ({ role, byVisibility }: ProjectRead) =>
+  (a: Actor, s: ProjectSubject): boolean =>
+    atLeast(role)(a, s) || (byVisibility && visibleByLevel(a, s.project.visibility));
+const readProject = byRead(PROJECT_READS.read_project);
+
+/**
+ * What an activity event is about decides the read it needs, as on the platform (its
+ * Event#visible_to_user?): a push needs the code, a merge request (or a comment on one) the
+ * merge request, a vulnerability the vulnerability report; an issue (or a comment on one)
+ * follows the issue rule and a comment on a snippet the snippet's; an internal comment needs
+ * read_confidential besides; anything else (a project created, a member joined, a milestone)
+ * the project. Event kinds not named here are shown to no one but administrators.
+ */
+export const EVENT_READS = {
+  push: 'download_code',
+  MergeRequest: 'read_merge_request',
+  Vulnerability: 'read_vulnerability',
+  Issue: 'read_project',
+  Snippet: 'read_project',
+  Milestone: 'read_project',
+  untargeted: 'read_project',
+} as const satisfies Record<string, ProjectReadAction>;
+
+/** Reads of a group's security data as data, for the same reason as PROJECT_READS: a role of at least `role` on the group (or an ancestor). */
+export const GROUP_READS = {
+  /** Security exports (the platform's read_security_resource): Developers and up. */
+  create_vulnerability_export: { role: L.developer },
+  /** The dependency list and its exports: Developers and up, as on the platform. */
+  read_dependency: { role: L.developer },
+} as const satisfies Record<string, { role: number }>;
+export type GroupReadAction = keyof typeof GROUP_READS;
 
 export const groupRules = {
   read_group: readGroup,
@@ -67,10 +134,8 @@ export const groupRules = {
   admin_epic: atLeast(L.reporter),
   /** Group labels: Reporters manage them, as on the platform. */
   admin_label: atLeast(L.reporter),
-  /** Security exports (the platform's read_security_resource): Developers and up. */
-  create_vulnerability_export: atLeast(L.developer),
-  /** The dependency list and its exports: Developers and up, as on the platform. */
-  read_dependency: atLeast(L.developer),
+  create_vulnerability_export: atLeast(GROUP_READS.create_vulnerability_export.role),
+  read_dependency: atLeast(GROUP_READS.read_dependency.role),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
@@ -80,14 +145,12 @@ export const projectRules = {
   admin_members: atLeast(L.maintainer),
   admin_hooks: atLeast(L.maintainer),
   remove_project: atLeast(L.owner),
-  /** Clone and fetch: anyone who may see a public or internal project; Reporters and up of a private one. */
-  download_code: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  download_code: byRead(PROJECT_READS.download_code),
   /** Push to unprotected branches. */
   push_code: atLeast(L.developer),
   /** Push to the default branch, which is protected by default: Maintainers. */
   push_to_default_branch: atLeast(L.maintainer),
-  /** Pipelines and commit statuses: as the code (public pipelines of a public project, Reporters of a private one). */
-  read_pipeline: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  read_pipeline: byRead(PROJECT_READS.read_pipeline),
   /** Report an external CI's job (commit status API), cancel and retry pipelines, read their variables. */
   update_pipeline: atLeast(L.developer),
   destroy_pipeline: atLeast(L.owner),
@@ -95,8 +158,7 @@ export const projectRules = {
   admin_pipeline_triggers: atLeast(L.maintainer),
   /** Upload scanner reports and SBOMs to a pipeline: as reporting a CI job. */
   create_security_report: atLeast(L.developer),
-  /** The vulnerability report: Developers and up, as the platform's read_vulnerability. */
-  read_vulnerability: atLeast(L.developer),
+  read_vulnerability: byRead(PROJECT_READS.read_vulnerability),
   /** Confirm, dismiss, resolve, revert: Maintainers and up since the platform's 17.0. */
   admin_vulnerability: atLeast(L.maintainer),
   /** Issues and notes: whoever can see the project may open and comment on its issues (when signed in). */
@@ -105,18 +167,18 @@ export const projectRules = {
   admin_issue: atLeast(L.reporter),
   destroy_issue: atLeast(L.owner),
   create_note: (a: Actor, s: ProjectSubject) => signedIn(a) && readProject(a, s),
-  /** Merge requests: as the code for reading; Developers open and update them. */
-  read_merge_request: (a: Actor, s: ProjectSubject) => atLeast(L.reporter)(a, s) || visibleByLevel(a, s.project.visibility),
+  read_merge_request: byRead(PROJECT_READS.read_merge_request),
+  /** Developers open and update merge requests. */
   create_merge_request: atLeast(L.developer),
   update_merge_request: atLeast(L.developer),
   /** Project labels: Reporters. */
   admin_label: atLeast(L.reporter),
   /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
   create_snippet: atLeast(L.reporter),
-  /** Security exports (the platform's read_security_resource): Developers and up. */
-  create_vulnerability_export: atLeast(L.developer),
-  /** The dependency list and its exports: Developers and up, as on the platform. */
-  read_dependency: atLeast(L.developer),
+  create_vulnerability_export: byRead(PROJECT_READS.create_vulnerability_export),
+  read_dependency: byRead(PROJECT_READS.read_dependency),
+  read_confidential: byRead(PROJECT_READS.read_confidential),
+  read_all_snippets: byRead(PROJECT_READS.read_all_snippets),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

@@ -1,22 +1,30 @@
 import type { Db } from '../db/index.ts';
 import type { MilestoneRow } from '../db/schema.ts';
 import type { BurndownEvent } from '../../../shared/src/burndown.ts';
+import type { Actor } from '../auth/actor.ts';
+import { issuesReadable, readableIssueIds } from './readable.ts';
 
 /**
  * A milestone's burndown events, from the resource events of every issue that was ever in it:
  * joining and leaving (milestone events), closing and reopening (state events) and weight
  * changes. Issues that carry the milestone without a recorded joining (written before events
  * were kept) join at their creation, and a closed one without a state event closes at its
- * closed_at, so the chart still adds up to what the milestone holds.
+ * closed_at, so the chart still adds up to what the milestone holds. Only the issues the caller
+ * may see count, by the issue list's rule (as the platform's chart asks its issue finder).
  */
-export async function burndownEvents(db: Db, milestone: MilestoneRow): Promise<BurndownEvent[]> {
+export async function burndownEvents(db: Db, milestone: MilestoneRow, actor: Actor): Promise<BurndownEvent[]> {
   const moves = await db
     .selectFrom('resource_milestone_events')
     .select(['issue_id', 'milestone_id', 'action', 'created_at'])
     .where('milestone_id', '=', milestone.id)
-    .where('issue_id', 'is not', null)
+    .where('issue_id', 'in', readableIssueIds(db, actor))
     .execute();
-  const current = await db.selectFrom('issues').select(['id', 'created_at', 'closed_at', 'state', 'weight']).where('milestone_id', '=', milestone.id).execute();
+  const current = await db
+    .selectFrom('issues')
+    .select(['id', 'created_at', 'closed_at', 'state', 'weight'])
+    .where('milestone_id', '=', milestone.id)
+    .where(issuesReadable(db, actor))
+    .execute();
   const issueIds = [...new Set([...moves.map((m) => m.issue_id as number), ...current.map((i) => i.id)])];
   if (!issueIds.length) return [];
   const [states, weights, issues] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
-import type { ExportRow } from '../db/schema.ts';
+import type { ExportRow, UserRow } from '../db/schema.ts';
+import type { Actor } from '../auth/actor.ts';
 import { DEPENDENCY_EXPORT_TYPES_BY_EXPORTABLE, type DependencyExportType, type DependencyExportable } from '../../../shared/src/dependency-list-exports.ts';
 import { validationFailed } from './errors.ts';
 import { createExport, findOwnExport, type Exportable } from './exports.ts';
@@ -17,4 +18,4 @@ export async function requestDependencyListExport(
   return createExport(db, { kind: 'dependency_list', authorId, exportable, format: body.export_type, sendEmail: body.send_email, oneAtATime: false });
 }
 
-export const findDependencyListExport = (db: Db, id: number, userId: number) => findOwnExport(db, 'dependency_list', id, userId, 'Dependency List Export');
+export const findDependencyListExport = (db: Db, id: number, actor: Actor & { user: UserRow }) => findOwnExport(db, 'dependency_list', id, actor, 'Dependency List Export');

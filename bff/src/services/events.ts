@@ -1,12 +1,13 @@
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, EventRow, NoteRow, ProjectRow, UserRow } from '../db/schema.ts';
+import type { Database, EventRow, NoteRow, UserRow } from '../db/schema.ts';
 import { usersById } from './work-items.ts';
-import { isAdmin, type Actor } from '../auth/actor.ts';
-import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
+import type { Actor } from '../auth/actor.ts';
+import { canProject, type ProjectReadAction, type ProjectSubject } from '../policies/index.ts';
 import { offsetPage, Page, type PageRequest } from '../db/pagination.ts';
 import type { EventListQuery } from '../../../shared/src/events.ts';
 import { projectMember, projectVisibleTo } from './visibility.ts';
+import { EVENT_READ_ACTIONS, eventsReadable, readsAcrossProjects, readsInProject } from './readable.ts';
 import { findUser, findUserByUsername } from './users.ts';
 import { notFound } from './errors.ts';
 
@@ -61,18 +62,20 @@ function filtered(query: EventsQuery, q: EventListQuery): EventsQuery {
 const sorted = (query: EventsQuery, q: EventListQuery) => query.orderBy('events.id', q.sort ?? 'desc');
 
 /**
- * A project's events. `seesAll`: the caller may read every event of the project (not only
- * those of public targets). Unfiltered, a page is a range of the events' numbers in their
- * project (see migration 015), so page 10,000 costs what page 1 does.
+ * A project's events the caller may see, each by the read its kind needs (services/readable.ts).
+ * A caller who may do every such read here sees them all: unfiltered, a page is then a range of
+ * the events' numbers in their project (see migration 015), so page 10,000 costs what page 1 does.
  */
-export async function listProjectEvents(db: Db, project: ProjectRow, q: EventListQuery, page: PageRequest, seesAll: boolean): Promise<Page<EventRow>> {
-  const base = db.selectFrom('events').selectAll('events').where('events.project_id', '=', project.id);
-  const hidden = hiddenTargets(seesAll);
-  if (hasFilters(q) || hidden) return offsetPage(sorted(filtered(hidden ? hidden(base) : base, q), q), page);
+export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSubject, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
+  const base = db.selectFrom('events').selectAll('events').where('events.project_id', '=', subject.project.id);
+  const may = (read: ProjectReadAction) => canProject(actor, read, subject);
+  const seesAll = EVENT_READ_ACTIONS.every(may);
+  const query = seesAll ? base : base.where(eventsReadable(actor, readsInProject(may)));
+  if (hasFilters(q) || !seesAll) return offsetPage(sorted(filtered(query, q), q), page);
   const last = await db
     .selectFrom('events')
     .select((eb) => eb.fn.max('project_seq').as('n'))
-    .where('project_id', '=', project.id)
+    .where('project_id', '=', subject.project.id)
     .executeTakeFirst();
   const total = Number(last?.n ?? 0);
   const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [total - page.offset - page.limit + 1, total - page.offset] : [page.offset + 1, page.offset + page.limit];
@@ -80,39 +83,8 @@ export async function listProjectEvents(db: Db, project: ProjectRow, q: EventLis
   return new Page(items, page.page, page.perPage, total);
 }
 
-/** Events whose target is confidential: confidential issues, internal notes and notes on confidential issues. */
-function confidentialTarget(eb: ExpressionBuilder<Database, 'events'>) {
-  return eb.or([
-    eb.and([eb('events.target_type', '=', 'Issue'), eb.exists(eb.selectFrom('issues as i').select('i.id').whereRef('i.id', '=', 'events.target_id').where('i.confidential', '=', 1))]),
-    eb.and([
-      eb('events.target_type', 'in', ['Note', 'DiffNote']),
-      eb.exists(
-        eb
-          .selectFrom('notes as n')
-          .leftJoin('issues as ni', (j) => j.onRef('ni.id', '=', 'n.noteable_id').on('n.noteable_type', '=', 'Issue'))
-          .select('n.id')
-          .whereRef('n.id', '=', 'events.target_id')
-          .where((w) => w.or([w('n.internal', '=', 1), w('ni.confidential', '=', 1)])),
-      ),
-    ]),
-  ]);
-}
-
-/** For callers below Reporter, the events whose target they may not read are left out. */
-function hiddenTargets(seesAll: boolean): ((query: EventsQuery) => EventsQuery) | undefined {
-  return seesAll ? undefined : (query) => query.where((eb) => eb.not(confidentialTarget(eb)));
-}
-
-/**
- * Across projects: confidential targets only where the caller is at least a Reporter (anywhere
- * for administrators).
- */
-function readableTargets(query: EventsQuery, actor: Actor): EventsQuery {
-  if (isAdmin(actor)) return query;
-  const reporterOf = (eb: ExpressionBuilder<Database, 'events'>) =>
-    actor.user ? eb('events.project_id', 'in', eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user!.id, ACCESS_LEVELS.reporter))) : sql<boolean>`1 = 0`;
-  return query.where((eb) => eb.or([eb.not(confidentialTarget(eb)), reporterOf(eb)]));
-}
+/** Across projects: each event by the read its kind needs on its own project. */
+const readableTargets = (db: Db, query: EventsQuery, actor: Actor): EventsQuery => query.where(eventsReadable(actor, readsAcrossProjects(db, actor)));
 
 /**
  * A user's events in the projects the caller may read (the caller's own events in theirs).
@@ -123,7 +95,7 @@ export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: Eve
     .selectAll('events')
     .where('events.author_id', '=', user.id)
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectVisibleTo(p, actor)));
-  return offsetPage(sorted(filtered(readableTargets(query, actor), q), q), page);
+  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
 }
 
 /** A user named by numeric id or username, as /users/:id/events takes either. */
@@ -142,7 +114,7 @@ export async function listOwnEvents(db: Db, actor: Actor & { user: UserRow }, q:
     .selectFrom('events')
     .selectAll('events')
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user.id)));
-  return offsetPage(sorted(filtered(readableTargets(query, actor), q), q), page);
+  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
 }
 
 /** What the presenter needs besides the row: its author, project and target. */

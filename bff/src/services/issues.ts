@@ -14,6 +14,8 @@ import { recordIterationEvents } from './resource-iteration-events.ts';
 import { iterationFor, iterationsById, type IterationWithGroup } from './project-iterations.ts';
 import { ITERATION_STATES } from '../../../shared/src/iterations.ts';
 import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
+import { confidentialIssueVisible, readableProjectIds } from './readable.ts';
+import type { Actor } from '../auth/actor.ts';
 
 /** An issue with what its presenter shows. */
 export interface IssueView {
@@ -127,11 +129,18 @@ export async function createIssue(db: Db, acting: Acting, body: IssueCreateBody)
 export type IssueListWhere = ListWhere;
 
 /**
- * Issues matching the platform's filters, newest first by default. `seesConfidential`: the
- * caller triages here (Reporter and up, or administrator); otherwise confidential issues show
- * only to their author and assignees.
+ * Who lists issues, and whether they read confidential ones (policies' read_confidential):
+ * `true` or `false` where that is known for every project listed, `'by project'` where it is
+ * decided project by project (a group's list). Otherwise confidential issues show only to
+ * their author and assignees (the issue rule, services/readable.ts).
  */
-export function listIssues(db: Db, where: IssueListWhere, viewer: { id: number | null; seesConfidential: boolean }, q: IssueListQuery, page: PageRequest): Promise<Page<IssueRow>> {
+export interface IssueViewer {
+  actor: Actor;
+  readsConfidential: boolean | 'by project';
+}
+
+/** Issues matching the platform's filters, newest first by default. */
+export function listIssues(db: Db, where: IssueListWhere, viewer: IssueViewer, q: IssueListQuery, page: PageRequest): Promise<Page<IssueRow>> {
   let query = db.selectFrom('issues').selectAll('issues');
   query = query.where('issues.project_id', 'in', projectIdsOf(db, where));
   const state = q.state ?? 'all';
@@ -151,17 +160,13 @@ export function listIssues(db: Db, where: IssueListWhere, viewer: { id: number |
     else query = query.where('issues.iteration_id', '=', Number(q.iteration_id));
   }
   if (q.iteration_title !== undefined) query = query.where('issues.iteration_id', 'in', db.selectFrom('iterations').select('id').where('title', '=', q.iteration_title));
-  if (!viewer.seesConfidential) {
-    const me = viewer.id ?? -1;
+  const { actor, readsConfidential } = viewer;
+  if (readsConfidential !== true) {
     query = query.where((eb) =>
-      eb.or([
-        eb('issues.confidential', '=', 0),
-        eb('issues.author_id', '=', me),
-        eb.exists(eb.selectFrom('issue_assignees as ia').select('ia.user_id').whereRef('ia.issue_id', '=', 'issues.id').where('ia.user_id', '=', me)),
-      ]),
+      confidentialIssueVisible(eb, actor, readsConfidential === 'by project' ? eb('issues.project_id', 'in', readableProjectIds(db, actor, 'read_confidential')) : sql<boolean>`1 = 0`),
     );
   }
-  query = query.where(sharedConditions('issues', q, viewer.id));
+  query = query.where(sharedConditions('issues', q, actor.user?.id ?? null));
   const dir = q.sort ?? 'desc';
   const order = ISSUE_ORDER[q.order_by ?? 'created_at'] ?? 'created_at';
   // Nulls (no due date, no weight) last whichever the direction, as on the platform.

@@ -1,45 +1,40 @@
 import type { Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { ProjectRow } from '../db/schema.ts';
+import type { ProjectRow, UserRow } from '../db/schema.ts';
 import { nowIso } from '../util/time.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { findProject } from './projects.ts';
 import { projectAccessLevel } from './access.ts';
 import { canProject } from '../policies/index.ts';
 import { forbidden, notFound } from './errors.ts';
+import { readableProjectIds } from './readable.ts';
 
 export interface DashboardEntry {
   project: ProjectRow;
   added_at: string;
 }
 
-const dashboardQuery = (db: Db, userId: number) =>
+/**
+ * The projects of the user's dashboard whose vulnerabilities they may read now: one they lost
+ * access to stays on the list (it comes back with the access) but is neither shown nor exported.
+ */
+const dashboardQuery = (db: Db, actor: Actor & { user: UserRow }) =>
   db
     .selectFrom('security_dashboard_projects as d')
     .innerJoin('projects as p', 'p.id', 'd.project_id')
     .selectAll('p')
     .select('d.created_at as added_at')
-    .where('d.user_id', '=', userId)
-    .orderBy('p.path_with_namespace');
+    .where('d.user_id', '=', actor.user.id)
+    .where('d.project_id', 'in', readableProjectIds(db, actor, 'read_vulnerability'));
 const entry = ({ added_at, ...project }: ProjectRow & { added_at: string }): DashboardEntry => ({ project, added_at });
 
-/** The projects the user put on their instance security dashboard, by full path. */
-export async function dashboardProjects(db: Db, userId: number, page: PageRequest): Promise<Page<DashboardEntry>> {
-  return (await offsetPage(dashboardQuery(db, userId), page)).map(entry);
+/** The projects on the user's instance security dashboard that they may still read, by full path. */
+export async function dashboardProjects(db: Db, actor: Actor & { user: UserRow }, page: PageRequest): Promise<Page<DashboardEntry>> {
+  return (await offsetPage(dashboardQuery(db, actor).orderBy('p.path_with_namespace'), page)).map(entry);
 }
 
-/** The ids of the dashboard's projects whose vulnerabilities the user may still read (exports use this). */
-export async function readableDashboardProjectIds(db: Db, actor: Actor): Promise<number[]> {
-  if (!actor.user) return [];
-  const ids: number[] = [];
-  for (const { project } of (await dashboardQuery(db, actor.user.id).execute()).map(entry)) {
-    const found = await findProject(db, String(project.id));
-    if (!found) continue;
-    const level = await projectAccessLevel(db, actor.user.id, found.project, found.group);
-    if (canProject(actor, 'read_vulnerability', { ...found, level })) ids.push(project.id);
-  }
-  return ids;
-}
+/** The ids of the dashboard's projects whose vulnerabilities the user may read now (what a dashboard export covers), as a subquery. */
+export const readableDashboardProjectIds = (db: Db, actor: Actor & { user: UserRow }) => dashboardQuery(db, actor).clearSelect().select('d.project_id');
 
 /** Puts a project on the user's dashboard (once); only one whose vulnerabilities they may read. */
 export async function addDashboardProject(db: Db, actor: Actor & { user: NonNullable<Actor['user']> }, projectId: number): Promise<DashboardEntry> {

@@ -3,6 +3,7 @@ import type { ProjectRow, SnippetFileRow, SnippetRow, UserRow } from '../db/sche
 import type { Actor } from '../auth/actor.ts';
 import { isAdmin } from '../auth/actor.ts';
 import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
+import { PROJECT_READS } from '../policies/index.ts';
 import { SNIPPET_MAX_FILES, type SnippetCreateBody, type SnippetFileAction, type SnippetUpdateBody } from '../../../shared/src/snippets.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
 import { badRequest, forbidden, notFound } from './errors.ts';
@@ -20,7 +21,7 @@ export interface SnippetView {
 
 /** Who sees a snippet of a project they may read: members (and administrators) all; others by the snippet's own visibility. */
 export function canReadSnippet(actor: Actor, level: number, snippet: Pick<SnippetRow, 'visibility'>): boolean {
-  if (isAdmin(actor) || level >= L.guest) return true;
+  if (isAdmin(actor) || level >= PROJECT_READS.read_all_snippets.role) return true;
   if (snippet.visibility === 'public') return true;
   return snippet.visibility === 'internal' && actor.user !== null && actor.user.external !== 1;
 }
@@ -32,7 +33,7 @@ export function canAdminSnippet(actor: Actor, level: number, snippet: Pick<Snipp
 }
 
 const visibleTo = (actor: Actor, level: number): string[] | null =>
-  isAdmin(actor) || level >= L.guest ? null : actor.user !== null && actor.user.external !== 1 ? ['public', 'internal'] : ['public'];
+  isAdmin(actor) || level >= PROJECT_READS.read_all_snippets.role ? null : actor.user !== null && actor.user.external !== 1 ? ['public', 'internal'] : ['public'];
 
 async function views(db: Db, project: ProjectRow, rows: SnippetRow[]): Promise<SnippetView[]> {
   if (rows.length === 0) return [];

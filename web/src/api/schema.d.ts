@@ -329,7 +329,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List a group’s epics (and its subgroups’, and with include_ancestor_groups its ancestors’) */
+        /** List a group’s epics (and its subgroups’, and with include_ancestor_groups its ancestors’); confidential ones for Reporters and up */
         get: operations["getGroupsIdEpics"];
         put?: never;
         /** Create an epic (Reporters and up; created_at from administrators and owners) */
@@ -381,7 +381,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get an epic */
+        /** Get an epic (a confidential one for Reporters and up) */
         get: operations["getGroupsIdEpicsEpic_iid"];
         /** Update an epic; state_event closes or reopens it */
         put: operations["putGroupsIdEpicsEpic_iid"];
@@ -2493,7 +2493,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The projects on the caller’s security dashboard, which the instance-level vulnerability export covers */
+        /** The projects on the caller’s security dashboard whose vulnerabilities they may still read: those the instance-level vulnerability export covers */
         get: operations["getSecurityDashboardProjects"];
         put?: never;
         /** Add a project to the caller’s security dashboard (project_id; one whose vulnerabilities the caller may read) */
