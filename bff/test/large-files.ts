@@ -1,0 +1,173 @@
+import { execFile, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Large files for the tests of what the server holds in memory: random data written to disk in
+ * chunks (never whole in this process), committed into a bare repository by real git plumbing
+ * (hash-object, a temporary index, commit-tree, update-ref), and the server's resident memory
+ * read from /proc while it answers.
+ */
+
+const run = promisify(execFile);
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Fixture',
+  GIT_AUTHOR_EMAIL: 'fixture@example.com',
+  GIT_COMMITTER_NAME: 'Fixture',
+  GIT_COMMITTER_EMAIL: 'fixture@example.com',
+};
+
+const git = async (dir: string, args: string[], env: Record<string, string> = {}) =>
+  (await run('git', ['-C', dir, ...args], { env: { ...process.env, ...GIT_ENV, ...env }, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
+
+const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * `size` bytes of random data in `file`, with their SHA-256. Binary: random bytes (git sees a
+ * NUL at once). Text: lines of random base64, 76 characters and a newline, that no compressor
+ * shrinks below three quarters.
+ */
+export async function writeRandomFile(file: string, size: number, kind: 'binary' | 'text'): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  const out = fs.createWriteStream(file);
+  let left = size;
+  while (left > 0) {
+    const n = Math.min(CHUNK, left);
+    let chunk: Buffer;
+    if (kind === 'binary') chunk = crypto.randomBytes(n);
+    else {
+      // 57 random bytes make one 76-character base64 line; the last line is cut to fit.
+      const lines = Math.ceil(n / 77);
+      const text = Buffer.from(crypto.randomBytes(lines * 57).toString('base64'));
+      chunk = Buffer.alloc(lines * 77, 0x0a);
+      for (let i = 0; i < lines; i++) text.copy(chunk, i * 77, i * 76, i * 76 + 76);
+      chunk = chunk.subarray(0, n);
+    }
+    hash.update(chunk);
+    left -= n;
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  return hash.digest('hex');
+}
+
+/** Random data does not compress: loose objects are stored as they are, to write them fast. */
+const FAST = ['-c', 'core.looseCompression=0'];
+
+/** A change of one commit: a file from disk, a text, or a deletion (null). */
+export type FileChanges = Record<string, { file: string } | string | null>;
+
+/** git with its standard input given. */
+function gitWithInput(dir: string, args: string[], input: string, env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', dir, ...args], { env: { ...process.env, ...GIT_ENV, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')}: ${err}`))));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * Commits `changes` on top of `branch` of a bare repository (a new branch starts from `from`)
+ * and moves the branch; answers the commit's id. Each distinct content is written once, the
+ * index is updated in one call (a thousand files cost what one does). No hook runs: the
+ * objects are written as a push would leave them, without the push.
+ */
+export async function commitFiles(repo: string, branch: string, changes: FileChanges, opts: { from?: string; message?: string } = {}): Promise<string> {
+  const parent = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${opts.from ?? branch}^{commit}`]).catch(() => '');
+  const index = path.join(repo, `fixture-index-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    if (parent) await git(repo, ['read-tree', parent], env);
+    const blobs = new Map<string, string>();
+    const entries: string[] = [];
+    for (const [p, change] of Object.entries(changes)) {
+      if (change === null) {
+        entries.push(`0 ${'0'.repeat(40)}\t${p}`);
+        continue;
+      }
+      const key = typeof change === 'string' ? `text:${change}` : `file:${change.file}`;
+      let blob = blobs.get(key);
+      if (!blob) {
+        const file = typeof change === 'string' ? `${index}.blob` : change.file;
+        if (typeof change === 'string') fs.writeFileSync(file, change);
+        blob = await git(repo, [...FAST, 'hash-object', '-w', '--', file]);
+        if (typeof change === 'string') fs.rmSync(file);
+        blobs.set(key, blob);
+      }
+      entries.push(`100644 ${blob}\t${p}`);
+    }
+    await gitWithInput(repo, ['update-index', '--index-info'], entries.join('\n') + '\n', env);
+    const tree = await git(repo, ['write-tree'], env);
+    const commit = await git(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', opts.message ?? `Change ${Object.keys(changes).join(', ')}`]);
+    await git(repo, ['update-ref', `refs/heads/${branch}`, commit]);
+    return commit;
+  } finally {
+    fs.rmSync(index, { force: true });
+  }
+}
+
+/** Resident memory of a process, in bytes: now (VmRSS) and its peak (VmHWM). */
+export function residentMemory(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** Starts a new peak: writing 5 to clear_refs resets VmHWM to the current resident size (Linux). */
+export function resetPeak(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** The peak resident memory of `pid` while `work` runs: VmHWM, reset before. */
+export async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
+  resetPeak(pid);
+  const before = residentMemory(pid).rss;
+  const result = await work();
+  return { result, before, peak: residentMemory(pid).peak };
+}
+
+/**
+ * Reads a response body chunk by chunk without keeping it: its length, its SHA-256 and its
+ * first and last bytes (enough to check a JSON frame around a streamed field).
+ */
+export async function drain(res: Response, keep = 4096): Promise<{ bytes: number; sha256: string; head: string; tail: string }> {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  let head = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const b = Buffer.from(chunk);
+    hash.update(b);
+    bytes += b.length;
+    if (head.length < keep) head = Buffer.concat([head, b.subarray(0, keep - head.length)]);
+    tail = Buffer.concat([tail, b]).subarray(-keep);
+  }
+  return { bytes, sha256: hash.digest('hex'), head: head.toString('latin1'), tail: tail.toString('latin1') };
+}
+
+/** The memory git needs for a command, as the peak resident size of the process (GNU time is not assumed). */
+export function childPeak(args: string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+    let peak = 0;
+    const timer = setInterval(() => {
+      try {
+        peak = Math.max(peak, residentMemory(child.pid!).peak);
+      } catch {
+        /* gone */
+      }
+    }, 20);
+    child.on('error', reject);
+    child.on('exit', () => {
+      clearInterval(timer);
+      resolve(peak);
+    });
+  });
+}
