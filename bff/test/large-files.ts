@@ -61,23 +61,25 @@ const FAST = ['-c', 'core.looseCompression=0'];
 /** A change of one commit: a file from disk, a text, or a deletion (null). */
 export type FileChanges = Record<string, { file: string } | string | null>;
 
-/** git with its standard input given. */
-function gitWithInput(dir: string, args: string[], input: string, env: Record<string, string>): Promise<void> {
+/** git with its standard input given; answers its output. */
+function gitWithInput(dir: string, args: string[], input: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', dir, ...args], { env: { ...process.env, ...GIT_ENV, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn('git', ['-C', dir, ...args], { env: { ...process.env, ...GIT_ENV, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
     let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')}: ${err}`))));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`git ${args.join(' ')}: ${err}`))));
     child.stdin.end(input);
   });
 }
 
 /**
  * Commits `changes` on top of `branch` of a bare repository (a new branch starts from `from`)
- * and moves the branch; answers the commit's id. Each distinct content is written once, the
- * index is updated in one call (a thousand files cost what one does). No hook runs: the
- * objects are written as a push would leave them, without the push.
+ * and moves the branch; answers the commit's id. The contents are written in one call and the
+ * index updated in one (a thousand files cost what one does). No hook runs: the objects are
+ * written as a push would leave them, without the push.
  */
 export async function commitFiles(repo: string, branch: string, changes: FileChanges, opts: { from?: string; message?: string } = {}): Promise<string> {
   const parent = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${opts.from ?? branch}^{commit}`]).catch(() => '');
@@ -85,24 +87,21 @@ export async function commitFiles(repo: string, branch: string, changes: FileCha
   const env = { GIT_INDEX_FILE: index };
   try {
     if (parent) await git(repo, ['read-tree', parent], env);
-    const blobs = new Map<string, string>();
-    const entries: string[] = [];
-    for (const [p, change] of Object.entries(changes)) {
-      if (change === null) {
-        entries.push(`0 ${'0'.repeat(40)}\t${p}`);
-        continue;
-      }
-      const key = typeof change === 'string' ? `text:${change}` : `file:${change.file}`;
-      let blob = blobs.get(key);
-      if (!blob) {
-        const file = typeof change === 'string' ? `${index}.blob` : change.file;
-        if (typeof change === 'string') fs.writeFileSync(file, change);
-        blob = await git(repo, [...FAST, 'hash-object', '-w', '--', file]);
-        if (typeof change === 'string') fs.rmSync(file);
-        blobs.set(key, blob);
-      }
-      entries.push(`100644 ${blob}\t${p}`);
-    }
+    const kept = Object.entries(changes).filter((e): e is [string, { file: string } | string] => e[1] !== null);
+    const texts = fs.mkdtempSync(`${index}-texts`);
+    const sources = kept.map(([, change], i) => {
+      if (typeof change !== 'string') return change.file;
+      fs.writeFileSync(path.join(texts, String(i)), change);
+      return path.join(texts, String(i));
+    });
+    const blobs = kept.length ? (await gitWithInput(repo, [...FAST, 'hash-object', '-w', '--stdin-paths'], sources.join('\n') + '\n')).trim().split('\n') : [];
+    fs.rmSync(texts, { recursive: true, force: true });
+    const entries = [
+      ...kept.map(([p], i) => `100644 ${blobs[i]}\t${p}`),
+      ...Object.entries(changes)
+        .filter(([, change]) => change === null)
+        .map(([p]) => `0 ${'0'.repeat(40)}\t${p}`),
+    ];
     await gitWithInput(repo, ['update-index', '--index-info'], entries.join('\n') + '\n', env);
     const tree = await git(repo, ['write-tree'], env);
     const commit = await git(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', opts.message ?? `Change ${Object.keys(changes).join(', ')}`]);
@@ -150,24 +149,4 @@ export async function drain(res: Response, keep = 4096): Promise<{ bytes: number
     tail = Buffer.concat([tail, b]).subarray(-keep);
   }
   return { bytes, sha256: hash.digest('hex'), head: head.toString('latin1'), tail: tail.toString('latin1') };
-}
-
-/** The memory git needs for a command, as the peak resident size of the process (GNU time is not assumed). */
-export function childPeak(args: string[], cwd: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
-    let peak = 0;
-    const timer = setInterval(() => {
-      try {
-        peak = Math.max(peak, residentMemory(child.pid!).peak);
-      } catch {
-        /* gone */
-      }
-    }, 20);
-    child.on('error', reject);
-    child.on('exit', () => {
-      clearInterval(timer);
-      resolve(peak);
-    });
-  });
 }
