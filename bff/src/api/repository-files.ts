@@ -17,7 +17,9 @@ const fileParam = { file_path: z.string().min(1).max(4096) };
 async function streamFile(ctx: Pick<RouteContext, 'req' | 'res'>, dir: string, blob: files.BlobAt, lastCommitId: string, ref: string): Promise<void> {
   const frame = repositoryFileFrame({ ...blob, lastCommitId }, ref);
   const length = Buffer.byteLength(frame.head) + files.base64Length(blob.size) + Buffer.byteLength(frame.tail('0'.repeat(64)));
-  ctx.res.status(200).set({ 'Content-Type': 'application/json', 'Content-Length': String(length) });
+  // Exactly application/json, as every JSON answer (Express's set would add a charset).
+  ctx.res.status(200).setHeader('Content-Type', 'application/json');
+  ctx.res.setHeader('Content-Length', length);
   if (ctx.req.method === 'HEAD') {
     ctx.res.end();
     return;
