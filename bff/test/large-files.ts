@@ -150,3 +150,40 @@ export async function drain(res: Response, keep = 4096): Promise<{ bytes: number
   }
   return { bytes, sha256: hash.digest('hex'), head: head.toString('latin1'), tail: tail.toString('latin1') };
 }
+
+/**
+ * A SAST report in the platform's format of `size` bytes at most (and within a few kilobytes
+ * of it), written as it grows: findings at distinct places, each with `detailBytes` of text in
+ * its details, as scanners put code and traces there. Answers how many findings it holds.
+ */
+export function writeSastReport(file: string, size: number, detailBytes: number): number {
+  const out = fs.openSync(file, 'w');
+  try {
+    const scanner = { id: 'semgrep', name: 'Semgrep', version: '1.50.0', vendor: { name: 'GitLab' } };
+    const head = `{"version":"15.0.7","scan":${JSON.stringify({ analyzer: scanner, scanner, type: 'sast', start_time: '2026-11-20T10:00:00', end_time: '2026-11-20T10:01:00', status: 'success' })},"vulnerabilities":[`;
+    const tail = ']}';
+    fs.writeSync(out, head);
+    let written = head.length + tail.length;
+    let count = 0;
+    for (;;) {
+      const finding = JSON.stringify({
+        id: `f${count}`,
+        name: `Finding ${count}`,
+        description: `Found at line ${count} of the application.`,
+        severity: ['Critical', 'High', 'Medium', 'Low'][count % 4],
+        identifiers: [{ type: 'semgrep_id', name: `rule-${count % 50}`, value: `rule-${count % 50}` }],
+        location: { file: `app/module-${count % 100}/file-${count}.js`, start_line: 1 + (count % 5000), end_line: 2 + (count % 5000) },
+        details: { trace: { type: 'text', name: 'Trace', value: crypto.randomBytes(Math.ceil(detailBytes * 0.75)).toString('base64').slice(0, detailBytes) } },
+      });
+      const piece = (count ? ',' : '') + finding;
+      if (written + piece.length > size) break;
+      fs.writeSync(out, piece);
+      written += piece.length;
+      count++;
+    }
+    fs.writeSync(out, tail);
+    return count;
+  } finally {
+    fs.closeSync(out);
+  }
+}

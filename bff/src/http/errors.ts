@@ -30,6 +30,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   unauthorized: 401,
   not_allowed: 405,
   rate_limited: 429,
+  too_large: 413,
 };
 
 /**
