@@ -159,6 +159,12 @@ describe('GET /projects/:id/repository/files/:file_path with a large file', () =
 
   it('counts reads of files past 10 MiB: five a minute for each project, then 429 pointing to the raw endpoint', async () => {
     const url = `/projects/${throttled.id}/repository/files/eleven.bin?ref=main`;
+    // HEAD reads nothing: it says the answer's length and is not counted.
+    for (let i = 0; i < 3; i++) {
+      const head = await anonymous(url, { method: 'HEAD' });
+      assert.deepEqual([head.status, head.headers.get('content-type'), await head.text()], [200, 'application/json', '']);
+      assert.ok(Number(head.headers.get('content-length')) > (11 * MB * 4) / 3);
+    }
     for (let i = 0; i < 5; i++) {
       const res = await anonymous(url);
       assert.equal(res.status, 200);

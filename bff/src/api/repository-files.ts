@@ -52,7 +52,8 @@ export const repositoryFileRoutes = [
     handler: async (ctx) => {
       const blob = await files.blobAt(ctx.repo.dir, ctx.query.ref, ctx.params.file_path);
       if (blob.size <= files.INLINE_FILE_BYTES) return files.readFile(ctx.repo.dir, blob);
-      await files.countLargeBlobRead(ctx.db, ctx.project.id, blob);
+      // Only reads count, as on the platform (whose HEAD of a file is a route of its own).
+      if (ctx.req.method !== 'HEAD') await files.countLargeBlobRead(ctx.db, ctx.project.id, blob);
       await streamFile(ctx, ctx.repo.dir, blob, await files.lastCommitId(ctx.repo.dir, blob), ctx.query.ref);
       return undefined;
     },
