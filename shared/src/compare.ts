@@ -2,9 +2,15 @@ import { z } from './errors.ts';
 import { boolParam } from './params.ts';
 import { commit } from './branches.ts';
 
-/** A file's change, the patch from its first hunk on, as the platform shows diffs. */
+/**
+ * A file's change, the patch from its first hunk on, as the platform shows diffs: empty when
+ * the diff limits left it out, `collapsed` past the collection's safe limits, `too_large` past
+ * the limit of one patch (200 KiB).
+ */
 export const diff = z.object({
   diff: z.string(),
+  collapsed: z.boolean(),
+  too_large: z.boolean(),
   new_path: z.string(),
   old_path: z.string(),
   a_mode: z.string(),

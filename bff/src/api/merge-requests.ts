@@ -33,7 +33,7 @@ export const mergeRequestLoader = {
 };
 
 const canMerge = (ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level'>) => canProject(ctx.actor, 'push_code', { project: ctx.project, group: ctx.group, level: ctx.level });
-const present = (v: mrs.MergeRequestView & { changesCount?: number }, ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level' | 'baseUrl'>) => presentMergeRequest({ ...v, canMerge: canMerge(ctx) }, ctx);
+const present = (v: mrs.MergeRequestView & { changesCount?: number | string }, ctx: Pick<Ctx, 'actor' | 'project' | 'group' | 'level' | 'baseUrl'>) => presentMergeRequest({ ...v, canMerge: canMerge(ctx) }, ctx);
 
 const projectUrl = (ctx: Pick<Ctx, 'baseUrl' | 'project'>) => `${ctx.baseUrl}/${ctx.project.path_with_namespace}`;
 
@@ -140,7 +140,7 @@ export const mergeRequestRoutes = [
     with: { ...mergeRequestLoader.with, ...withRepo },
     query: paginationQuery,
     response: z.array(commit),
-    handler: async (ctx) => pageOfList((await mrs.changesOf(ctx.repo, await mrs.refreshHead(ctx.db, ctx.repo, ctx.mergeRequest))).commits.reverse(), pageRequest(ctx.query)),
+    handler: async (ctx) => pageOfList((await mrs.commitsOf(ctx.repo, await mrs.refreshHead(ctx.db, ctx.repo, ctx.mergeRequest))).reverse(), pageRequest(ctx.query)),
     present: (c, ctx) => presentCommit(c, projectUrl(ctx)),
   }),
   defineRoute({
@@ -157,9 +157,10 @@ export const mergeRequestRoutes = [
     handler: async (ctx) => {
       const mr = await mrs.refreshHead(ctx.db, ctx.repo, ctx.mergeRequest);
       const changes = await mrs.changesOf(ctx.repo, mr);
-      return { view: await mrs.mergeRequestView(ctx.db, mr), diffs: changes.diffs };
+      return { view: await mrs.mergeRequestView(ctx.db, mr), diffs: changes.diffs, overflow: changes.overflow };
     },
-    present: (r, ctx) => ({ ...present({ ...r.view, changesCount: r.diffs.length }, ctx), changes: r.diffs.map(presentDiff), overflow: false }),
+    // Past the diff limits the platform counts "N+" changes and says overflow.
+    present: (r, ctx) => ({ ...present({ ...r.view, changesCount: r.overflow ? `${r.diffs.length}+` : r.diffs.length }, ctx), changes: r.diffs.map(presentDiff), overflow: r.overflow }),
   }),
   defineRoute({
     method: 'get',

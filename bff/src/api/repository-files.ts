@@ -1,8 +1,8 @@
 import { repositoryFile, repositoryFileQuery, repositoryRawFileQuery } from '../../../shared/src/repository-files.ts';
 import { z } from 'zod';
-import { defineRoute } from '../http/route.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
 import * as files from '../services/repository-files.ts';
-import { presentRepositoryFile } from '../presenters/repository-files.ts';
+import { presentRepositoryFile, repositoryFileFrame } from '../presenters/repository-files.ts';
 import { withRepository } from './branches.ts';
 
 const area = 'repository-files';
@@ -10,12 +10,37 @@ const base = '/projects/:id/repository/files/:file_path';
 /** The file's path, URL-encoded (`lib%2Fclass.rb`). */
 const fileParam = { file_path: z.string().min(1).max(4096) };
 
+/**
+ * A file past INLINE_FILE_BYTES, answered as the same JSON with its base64 content streamed
+ * from git: the answer's length is known before (Content-Length), so a client sees a cut one.
+ */
+async function streamFile(ctx: Pick<RouteContext, 'req' | 'res'>, dir: string, blob: files.BlobAt, lastCommitId: string, ref: string): Promise<void> {
+  const frame = repositoryFileFrame({ ...blob, lastCommitId }, ref);
+  const length = Buffer.byteLength(frame.head) + files.base64Length(blob.size) + Buffer.byteLength(frame.tail('0'.repeat(64)));
+  // Exactly application/json, as every JSON answer (Express's set would add a charset).
+  ctx.res.status(200).setHeader('Content-Type', 'application/json');
+  ctx.res.setHeader('Content-Length', length);
+  if (ctx.req.method === 'HEAD') {
+    ctx.res.end();
+    return;
+  }
+  ctx.res.write(frame.head);
+  try {
+    ctx.res.end(frame.tail(await files.streamBlobBase64(dir, blob.sha, ctx.res)));
+  } catch (e) {
+    // The status has gone: a client that left needs nothing, one still there gets a cut answer.
+    if (!ctx.res.destroyed) ctx.req.log?.error({ err: e }, 'a file could not be streamed whole');
+    ctx.res.destroy();
+  }
+}
+
 export const repositoryFileRoutes = [
   defineRoute({
     method: 'get',
     path: base,
     area,
-    summary: 'Get a file at a ref: its metadata and its content in base64',
+    summary:
+      'Get a file at a ref: its metadata and its content in base64 (streamed past 1 MiB; past 10 MiB, 5 a minute for each project, then 429 pointing to the raw endpoint)',
     auth: 'optional',
     load: 'project',
     permission: 'download_code',
@@ -23,8 +48,17 @@ export const repositoryFileRoutes = [
     ...withRepository,
     query: repositoryFileQuery,
     response: repositoryFile,
-    handler: async (ctx) => files.readFile(ctx.repo.dir, ctx.query.ref, ctx.params.file_path),
-    present: (f, ctx) => presentRepositoryFile(f, ctx.query.ref),
+    errors: [429],
+    handler: async (ctx) => {
+      const blob = await files.blobAt(ctx.repo.dir, ctx.query.ref, ctx.params.file_path);
+      if (blob.size <= files.INLINE_FILE_BYTES) return files.readFile(ctx.repo.dir, blob);
+      // Only reads count, as on the platform (whose HEAD of a file is a route of its own).
+      if (ctx.req.method !== 'HEAD') await files.countLargeBlobRead(ctx.db, ctx.project.id, blob);
+      await streamFile(ctx, ctx.repo.dir, blob, await files.lastCommitId(ctx.repo.dir, blob), ctx.query.ref);
+      return undefined;
+    },
+    // Only a file read whole comes here: a streamed one has been answered.
+    present: (f, ctx) => presentRepositoryFile(f!, ctx.query.ref),
   }),
   defineRoute({
     method: 'get',

@@ -2,7 +2,7 @@ import { securityReportResult, securityReportUploadBody } from '../../../shared/
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { findPipeline } from '../services/pipelines.ts';
-import { ingestReport } from '../services/security-reports.ts';
+import { ingestReport, REPORT_MAX_BYTES } from '../services/security-reports.ts';
 import { badRequest } from '../services/errors.ts';
 import { presentSecurityReport } from '../presenters/security-reports.ts';
 
@@ -19,7 +19,7 @@ export const securityReportRoutes = [
     with: { pipeline: (ctx: RouteContext<unknown, unknown, { pipeline_id: number }, 'project'>) => findPipeline(ctx.db, ctx.project, ctx.params.pipeline_id) },
     body: securityReportUploadBody,
     upload: 'file',
-    streamUpload: true,
+    streamUpload: { maxBytes: REPORT_MAX_BYTES },
     errors: [413],
     response: securityReportResult,
     handler: async (ctx) => {

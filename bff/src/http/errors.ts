@@ -30,6 +30,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   unauthorized: 401,
   not_allowed: 405,
   rate_limited: 429,
+  too_large: 413,
 };
 
 /**
@@ -40,7 +41,8 @@ export function toApiError(err: DomainError, req?: Request): ApiError {
   const status = err.kind === 'unauthorized' && (req as (Request & { actor?: Actor }) | undefined)?.actor?.via === 'session' ? 403 : STATUS[err.kind];
   const message = status === 403 && err.kind === 'unauthorized' ? '403 Forbidden' : (err.fields ?? err.message);
   if (err.kind === 'rate_limited') {
-    return new ApiError(429, { message, retry_after: err.retryAfter }, { 'Retry-After': String(err.retryAfter) });
+    const body = err.reason === undefined ? { message, retry_after: err.retryAfter } : { message: { error: err.reason } };
+    return new ApiError(429, body, { 'Retry-After': String(err.retryAfter) });
   }
   return new ApiError(status, { message });
 }

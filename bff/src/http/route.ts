@@ -113,8 +113,11 @@ export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P ex
   body?: B;
   /** Name of a multipart file field this route accepts. */
   upload?: string;
-  /** The `upload` file may be large: streamed to a temporary file (ctx.diskFile) instead of memory. */
-  streamUpload?: boolean;
+  /**
+   * The `upload` file may be large: streamed to a temporary file (ctx.diskFile) instead of
+   * memory, up to `maxBytes` (past it the upload stops and answers 413).
+   */
+  streamUpload?: { maxBytes: number };
   /** Takes its fields as multipart/form-data too, without a file (SDKs send the pipeline trigger so). */
   multipart?: boolean;
   status?: number;
@@ -244,7 +247,7 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
     if (req.is('multipart/form-data')) {
       if (!route.upload && !route.multipart) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
-      await parseMultipart(req, res, route.streamUpload === true);
+      await parseMultipart(req, res, route.streamUpload?.maxBytes);
       // A streamed upload's temporary file goes when the answer has gone, whatever it was.
       res.on('close', () => {
         for (const f of ((req as Request & { files?: { path?: string }[] }).files ?? [])) if (f.path) fs.rm(f.path, { force: true }, () => {});
@@ -283,12 +286,16 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
  * fault (400), never a 500.
  */
 const multipartParser = multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200, fieldSize: 1024 * 1024 } }).any();
-/** Large uploads (scanner reports, SBOMs) go to a temporary file as they arrive. */
-const STREAMED_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
-const diskMultipartParser = multer({ dest: os.tmpdir(), limits: { fileSize: STREAMED_UPLOAD_MAX_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024 } }).any();
-function parseMultipart(req: Request, res: Response, toDisk: boolean): Promise<void> {
+/** Large uploads (scanner reports, SBOMs) go to a temporary file as they arrive, up to their route's limit. */
+const diskMultipartParsers = new Map<number, RequestHandler>();
+const diskMultipartParser = (maxBytes: number) => {
+  let parser = diskMultipartParsers.get(maxBytes);
+  if (!parser) diskMultipartParsers.set(maxBytes, (parser = multer({ dest: os.tmpdir(), limits: { fileSize: maxBytes, files: 1, fields: 50, fieldSize: 64 * 1024 } }).any()));
+  return parser;
+};
+function parseMultipart(req: Request, res: Response, toDiskUpTo: number | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    (toDisk ? diskMultipartParser : multipartParser)(req, res, (err?: unknown) => {
+    (toDiskUpTo === undefined ? multipartParser : diskMultipartParser(toDiskUpTo))(req, res, (err?: unknown) => {
       if (!err) return resolve();
       const e = err as { code?: string; message?: string };
       if (e.code === 'LIMIT_FILE_SIZE') return reject(new ApiError(413, { message: '413 Request Entity Too Large' }));

@@ -8,13 +8,25 @@ export function presentComparison(c: ComparisonInfo, q: { from: string; to: stri
     commit: commits[commits.length - 1] ?? null,
     commits,
     diffs: c.diffs.map(presentDiff),
-    compare_timeout: false,
+    compare_timeout: c.overflow,
     compare_same_ref: c.sameRef,
     web_url: `${projectUrl}/-/compare/${encodeURIComponent(q.from)}...${encodeURIComponent(q.to)}`,
   };
 }
 
-/** One file's change (compare, and a merge request's changes and diffs). */
+/** One file's change (compare, and a merge request's changes and diffs); a collapsed or too large one without its patch. */
 export function presentDiff(d: DiffInfo) {
-  return { diff: d.diff, new_path: d.newPath, old_path: d.oldPath, a_mode: d.aMode, b_mode: d.bMode, new_file: d.newFile, renamed_file: d.renamedFile, deleted_file: d.deletedFile, generated_file: false };
+  return {
+    diff: d.diff,
+    collapsed: d.collapsed,
+    too_large: d.tooLarge,
+    new_path: d.newPath,
+    old_path: d.oldPath,
+    a_mode: d.aMode,
+    b_mode: d.bMode,
+    new_file: d.newFile,
+    renamed_file: d.renamedFile,
+    deleted_file: d.deletedFile,
+    generated_file: false,
+  };
 }

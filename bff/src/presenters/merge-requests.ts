@@ -78,7 +78,7 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
 }
 
 /** One merge request; `changesCount` and `canMerge` come from the repository and the caller. */
-export function presentMergeRequest(v: MergeRequestView & { changesCount?: number | null; canMerge?: boolean }, u: WorkItemUrls): MergeRequest {
+export function presentMergeRequest(v: MergeRequestView & { changesCount?: number | string | null; canMerge?: boolean }, u: WorkItemUrls): MergeRequest {
   const m = v.mr;
   return {
     ...presentMergeRequestBasic(v, u),

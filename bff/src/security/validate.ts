@@ -57,11 +57,11 @@ const COMPONENT_BATCH = 500;
 const offsetPaths = (errors: ErrorObject[], offset: number) =>
   errors.map((e) => ({ ...e, instancePath: e.instancePath.replace(/^\/components\/(\d+)/, (_m, n: string) => `/components/${Number(n) + offset}`) }));
 
-async function validateCyclonedx(version: Spec.Version, text: string, doc: Record<string, unknown>): Promise<ErrorObject[] | string | null> {
+async function validateCyclonedx(version: Spec.Version, doc: Record<string, unknown>): Promise<ErrorObject[] | string | null> {
   const validator = cyclonedxValidator(version);
   const components = doc.components;
   const asList = (error: unknown) => (error === null ? null : Array.isArray(error) ? (error as ErrorObject[]) : String(error));
-  if (!Array.isArray(components) || components.length <= COMPONENT_BATCH) return asList(await validator.validate(text));
+  if (!Array.isArray(components) || components.length <= COMPONENT_BATCH) return asList(await validator.validate(JSON.stringify(doc)));
   const seen = new Map<string, number>();
   for (const [i, c] of components.entries()) {
     const key = JSON.stringify(c);
@@ -78,13 +78,13 @@ async function validateCyclonedx(version: Spec.Version, text: string, doc: Recor
   return null;
 }
 
-/** The CycloneDX schema's complaints about an SBOM (JSON text and its parsed document), or none. Versions 1.4 to 1.6. */
-export async function cyclonedxErrors(text: string, doc: Record<string, unknown>): Promise<string[]> {
+/** The CycloneDX schema's complaints about an SBOM (its parsed document), or none. Versions 1.4 to 1.6. */
+export async function cyclonedxErrors(doc: Record<string, unknown>): Promise<string[]> {
   const specVersion = doc.specVersion;
   if (!CYCLONEDX_VERSIONS.includes(specVersion as (typeof CYCLONEDX_VERSIONS)[number])) {
     return [`specVersion must be one of ${CYCLONEDX_VERSIONS.join(', ')} (got ${JSON.stringify(specVersion ?? null)})`];
   }
-  const error = await validateCyclonedx(specVersion as Spec.Version, text, doc);
+  const error = await validateCyclonedx(specVersion as Spec.Version, doc);
   if (error === null) return [];
   if (typeof error === 'string') return [error];
   return [...new Set(error.map(describe))].slice(0, MAX_MESSAGES);

@@ -21,7 +21,9 @@ export type DomainErrorKind =
   /** This kind of caller cannot use this operation at all (405). */
   | 'not_allowed'
   /** Too many attempts; try again after `retryAfter` seconds (429). */
-  | 'rate_limited';
+  | 'rate_limited'
+  /** What was sent is larger than this operation takes (413). */
+  | 'too_large';
 
 export type FieldMessages = { [field: string]: string[] | FieldMessages };
 
@@ -31,6 +33,8 @@ export class DomainError extends Error {
     message: string,
     readonly fields?: FieldMessages,
     readonly retryAfter?: number,
+    /** A limit's own reason, answered as the platform's `{"message": {"error": …}}`. */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -45,7 +49,8 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const forbidden = (reason?: string) => new DomainError('forbidden', reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
 export const unauthorized = (reason?: string) => new DomainError('unauthorized', reason ? `401 Unauthorized - ${reason}` : '401 Unauthorized');
 export const notAllowed = (reason: string) => new DomainError('not_allowed', `405 Method Not Allowed - ${reason}`);
-export const tooManyRequests = (retryAfterSeconds: number) => new DomainError('rate_limited', '429 Too Many Requests', undefined, retryAfterSeconds);
+export const tooLarge = () => new DomainError('too_large', '413 Request Entity Too Large');
+export const tooManyRequests = (retryAfterSeconds: number, reason?: string) => new DomainError('rate_limited', '429 Too Many Requests', undefined, retryAfterSeconds, reason);
 
 /**
  * What a collision with a unique index means, by index or constraint name (PostgreSQL) or

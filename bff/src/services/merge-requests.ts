@@ -4,7 +4,7 @@ import type { Database, LabelRow, MergeRequestRow, MilestoneRow, UserRow } from 
 import type { MergeRequestCreateBody, MergeRequestListQuery, MergeRequestUpdateBody } from '../../../shared/src/merge-requests.ts';
 import { conflict, notFound, unprocessable, validationFailed } from './errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../db/pagination.ts';
-import { compare } from './compare.ts';
+import { compare, compareCommits } from './compare.ts';
 import { sharedConditions } from './work-item-filters.ts';
 import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { resolveCommit } from './branches.ts';
@@ -203,9 +203,18 @@ export async function refreshHead(db: Db, repo: Repo, mr: MergeRequestRow): Prom
   return db.updateTable('merge_requests').set({ sha, base_sha: base }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** What the merge request brings: its commits (oldest first) and its diffs from the merge base. */
+const endsOfMr = (mr: MergeRequestRow) => [mr.base_sha ?? `refs/heads/${mr.target_branch}`, mr.sha ?? `refs/heads/${mr.source_branch}`] as const;
+
+/** What the merge request brings: its commits (oldest first) and its diffs from the merge base, within the diff limits. */
 export function changesOf(repo: Repo, mr: MergeRequestRow) {
-  return compare(repo.dir, mr.base_sha ?? `refs/heads/${mr.target_branch}`, mr.sha ?? `refs/heads/${mr.source_branch}`, mr.base_sha !== null);
+  const [from, to] = endsOfMr(mr);
+  return compare(repo.dir, from, to, mr.base_sha !== null);
+}
+
+/** The merge request's commits, oldest first, without reading its diffs. */
+export function commitsOf(repo: Repo, mr: MergeRequestRow) {
+  const [from, to] = endsOfMr(mr);
+  return compareCommits(repo.dir, from, to);
 }
 
 export type MergeRequestListWhere = IssueListWhere;

@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
-import type { Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Db } from '../db/index.ts';
 import { resolveCommit } from './branches.ts';
 import { lastCommitOf } from './commits.ts';
-import { git, gitText, spawnGit } from './git-run.ts';
-import { notFound } from './errors.ts';
+import { git, GitError, gitText, spawnGit } from './git-run.ts';
+import { hit } from './rate-limits.ts';
+import { notFound, tooManyRequests } from './errors.ts';
 
 /** A file of the repository at a commit. */
 export interface BlobAt {
@@ -36,11 +39,77 @@ export interface FileWithContent extends BlobAt {
   lastCommitId: string;
 }
 
-/** The file and its content, with the last commit that changed it. */
-export async function readFile(dir: string, ref: string, filePath: string): Promise<FileWithContent> {
-  const blob = await blobAt(dir, ref, filePath);
-  const [content, last] = await Promise.all([git(dir, ['cat-file', 'blob', blob.sha]), lastCommitOf(dir, blob.commit, filePath)]);
-  return { ...blob, content, contentSha256: crypto.createHash('sha256').update(content).digest('hex'), lastCommitId: last ?? blob.commit };
+/**
+ * Files up to this size are read into memory and answered whole; larger ones are streamed
+ * (streamBlobBase64), so what one request holds does not grow with the file.
+ */
+export const INLINE_FILE_BYTES = 1024 * 1024;
+
+/** The last commit up to the blob's that changed its path. */
+export const lastCommitId = async (dir: string, blob: BlobAt): Promise<string> => (await lastCommitOf(dir, blob.commit, blob.path)) ?? blob.commit;
+
+/** A file of at most INLINE_FILE_BYTES and its content, with the last commit that changed it. */
+export async function readFile(dir: string, blob: BlobAt): Promise<FileWithContent> {
+  const [content, last] = await Promise.all([git(dir, ['cat-file', 'blob', blob.sha], { maxBytes: INLINE_FILE_BYTES }), lastCommitId(dir, blob)]);
+  return { ...blob, content, contentSha256: crypto.createHash('sha256').update(content).digest('hex'), lastCommitId: last };
+}
+
+/**
+ * Past this size a file read as JSON (base64) counts against its project's large blob limit,
+ * and the answer past the limit points to the raw endpoint: the platform's
+ * API::Helpers::BlobHelpers (MAX_BLOB_SIZE 10 MiB, rate limit large_blob_download: 5 a minute
+ * for each project), whose message names the threshold in bytes.
+ */
+export const LARGE_BLOB_BYTES = 10 * 1024 * 1024;
+const LARGE_BLOB_READS_PER_MINUTE = 5;
+const LARGE_FILE_THROTTLED =
+  `The requested blob is over the threshold size of ${LARGE_BLOB_BYTES}.\n` + "Access this blob using '/projects/:id/repository/files/:file_path/raw' to avoid this error.\n";
+
+/** Counts a read of a large file for its project; 429 past the limit (every instance shares the count). */
+export async function countLargeBlobRead(db: Db, projectId: number, blob: BlobAt): Promise<void> {
+  if (blob.size <= LARGE_BLOB_BYTES) return;
+  const { count, retryAfterSeconds } = await hit(db, `large_blob_download:${projectId}`, 60_000, 1);
+  if (count > LARGE_BLOB_READS_PER_MINUTE) throw tooManyRequests(retryAfterSeconds, LARGE_FILE_THROTTLED);
+}
+
+/** The length of a blob of `size` bytes in base64. */
+export const base64Length = (size: number) => 4 * Math.ceil(size / 3);
+
+/**
+ * Writes a blob to `out` in base64 as git reads it, and answers its SHA-256; `out` is left open
+ * for what follows. Three bytes make four characters: a chunk's last one or two bytes wait
+ * for the next. Nothing is held but a chunk, however large the blob; if `out` closes first
+ * (the client went away), git is stopped and this rejects.
+ */
+export async function streamBlobBase64(dir: string, sha: string, out: Writable): Promise<string> {
+  const child = spawnGit(dir, ['cat-file', 'blob', sha]);
+  child.stdin.end();
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const hash = crypto.createHash('sha256');
+  let carry = Buffer.alloc(0);
+  const encode = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      const whole = data.length - (data.length % 3);
+      carry = Buffer.from(data.subarray(whole));
+      done(null, data.subarray(0, whole).toString('base64'));
+    },
+    flush(done) {
+      done(null, carry.toString('base64'));
+    },
+  });
+  try {
+    await pipeline(child.stdout, encode, out, { end: false });
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await exited;
+  if (code !== 0) throw new GitError(['cat-file', 'blob', sha], code, 'the blob could not be read whole');
+  return hash.digest('hex');
 }
 
 /**

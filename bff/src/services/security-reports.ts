@@ -4,11 +4,12 @@ import { pipeline as streamPipeline } from 'node:stream/promises';
 import type { Db } from '../db/index.ts';
 import type { PipelineRow, ProjectRow, SecurityReportRow } from '../db/schema.ts';
 import type { FindingReportType, SecurityReportType } from '../../../shared/src/security-reports.ts';
-import { validationFailed } from './errors.ts';
+import { tooLarge, validationFailed } from './errors.ts';
 import { nowIso } from '../util/time.ts';
+import { ByteBudget } from '../util/byte-budget.ts';
 import { cyclonedxErrors, securityReportErrors } from '../security/validate.ts';
 import { reportFindings, type Finding, type Scanner } from '../security/findings.ts';
-import { sbomComponents, sbomTools } from '../security/sbom.ts';
+import { sbomComponents, sbomTools, type Component, type SbomTool } from '../security/sbom.ts';
 import { recordTransition } from './vulnerabilities.ts';
 import { DEFAULT_BRANCH } from './repositories.ts';
 
@@ -33,8 +34,24 @@ async function fileDigest(file: string): Promise<string> {
 
 const invalid = (messages: string[]) => validationFailed({ file: messages });
 
-/** The report as JSON, or a 400 naming why it is not. */
-async function readJson(file: string): Promise<{ text: string; json: Record<string, unknown> }> {
+/**
+ * The largest report taken: the platform's default maximum artifacts size (100 MB, its
+ * `max_artifacts_size`), answered past it as the platform answers an artifact too large, 413.
+ * A report is parsed whole (no streaming JSON parser is at hand), which costs several times its
+ * size: 100 MiB of SAST report took the server 450 MB more with 2,000 findings, 1.3 GB with 250,000.
+ */
+export const REPORT_MAX_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Reports parsed at once in this process hold at most one largest report's bytes of files
+ * between them, so that what parsing holds stays that of one largest report however many
+ * arrive together: small reports go side by side, a large one waits for room.
+ */
+const parsing = new ByteBudget(REPORT_MAX_BYTES);
+
+/** The report as JSON, or a 400 naming why it is not; 413 past REPORT_MAX_BYTES. */
+async function readJson(file: string): Promise<Record<string, unknown>> {
+  if ((await fs.promises.stat(file)).size > REPORT_MAX_BYTES) throw tooLarge();
   const text = await fs.promises.readFile(file, 'utf8');
   let json: unknown;
   try {
@@ -43,7 +60,32 @@ async function readJson(file: string): Promise<{ text: string; json: Record<stri
     throw invalid([`is not valid JSON: ${(e as Error).message}`]);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw invalid(['must be a JSON object']);
-  return { text, json: json as Record<string, unknown> };
+  return json as Record<string, unknown>;
+}
+
+/**
+ * What a valid report brings, read in a function of its own so that the parsed document is
+ * gone (for the collector) once its findings or components are taken. A document nested too
+ * deeply to walk (validation and serialisation recurse) is refused, never a 500.
+ */
+type ReportContent = { kind: 'sbom'; specVersion: string; components: Component[]; tools: SbomTool[] } | { kind: 'findings'; version: string | null; scanner: Scanner; findings: Finding[] };
+
+async function reportContent(upload: ReportUpload): Promise<ReportContent> {
+  const json = await readJson(upload.filePath);
+  try {
+    if (upload.reportType === 'cyclonedx') {
+      const errors = await cyclonedxErrors(json);
+      if (errors.length) throw invalid(errors);
+      return { kind: 'sbom', specVersion: String(json.specVersion), components: sbomComponents(json), tools: sbomTools(json) };
+    }
+    const errors = securityReportErrors(upload.reportType, json);
+    if (errors.length) throw invalid(errors);
+    const { scanner, findings } = reportFindings(upload.reportType, json, upload.project.id);
+    return { kind: 'findings', version: typeof json.version === 'string' ? json.version : null, scanner, findings };
+  } catch (e) {
+    if (e instanceof RangeError) throw invalid(['is nested too deeply to be read']);
+    throw e;
+  }
 }
 
 const isDefaultBranchPipeline = (project: ProjectRow, pipeline: PipelineRow) => !pipeline.tag && pipeline.ref === (project.default_branch ?? DEFAULT_BRANCH);
@@ -84,58 +126,65 @@ export async function ingestReport(db: Db, upload: ReportUpload): Promise<Securi
   const before = await existing();
   if (before) return before;
 
-  const { text, json } = await readJson(upload.filePath);
+  const size = (await fs.promises.stat(upload.filePath)).size;
+  return parsing.run(size, async () => {
+    // The same file may have been taken while this one waited for room.
+    const taken = await existing();
+    if (taken) return taken;
+    const content = await reportContent(upload);
+    try {
+      return await writeReport(db, upload, digest, content);
+    } catch (e) {
+      // The same report uploaded twice at once: the database let one in; the other answers as a repeat would.
+      const raced = await existing();
+      if (raced) return raced;
+      throw e;
+    }
+  });
+}
+
+/** The report row, and the project's vulnerabilities or dependencies where it defines them, in one transaction. */
+async function writeReport(db: Db, upload: ReportUpload, digest: string, content: ReportContent): Promise<SecurityReportRow> {
   const now = nowIso();
   const base = { project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_type: upload.reportType, digest, uploaded_by_id: upload.uploaderId, created_at: now };
-  try {
-    if (upload.reportType === 'cyclonedx') {
-      const errors = await cyclonedxErrors(text, json);
-      if (errors.length) throw invalid(errors);
-      const components = sbomComponents(json);
-      const applied = await definesProject(db, upload, null);
-      return await db.transaction().execute(async (trx) => {
-        const report = await trx
-          .insertInto('security_reports')
-          .values({ ...base, schema_version: String(json.specVersion), components_count: components.length, sbom_tools: JSON.stringify(sbomTools(json)), applied: applied ? 1 : 0 })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        for (const part of chunks(components)) {
-          await trx
-            .insertInto('dependencies')
-            .values(part.map((c) => ({ ...c, project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_id: report.id, created_at: now })))
-            .execute();
-        }
-        return report;
-      });
-    }
-
-    const type = upload.reportType;
-    const errors = securityReportErrors(type, json);
-    if (errors.length) throw invalid(errors);
-    const { scanner, findings } = reportFindings(type, json, upload.project.id);
-    const applied = await definesProject(db, upload, scanner.external_id);
+  if (content.kind === 'sbom') {
+    const { components } = content;
+    const applied = await definesProject(db, upload, null);
     return await db.transaction().execute(async (trx) => {
       const report = await trx
         .insertInto('security_reports')
-        .values({
-          ...base,
-          schema_version: typeof json.version === 'string' ? json.version : null,
-          scanner_external_id: scanner.external_id,
-          scanner_name: scanner.name,
-          findings_count: findings.length,
-          applied: applied ? 1 : 0,
-        })
+        .values({ ...base, schema_version: content.specVersion, components_count: components.length, sbom_tools: JSON.stringify(content.tools), applied: applied ? 1 : 0 })
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (applied) await applyFindings(trx, upload, type, scanner, findings, now);
+      for (const part of chunks(components)) {
+        await trx
+          .insertInto('dependencies')
+          .values(part.map((c) => ({ ...c, project_id: upload.project.id, pipeline_id: upload.pipeline.id, report_id: report.id, created_at: now })))
+          .execute();
+      }
       return report;
     });
-  } catch (e) {
-    // The same report uploaded twice at once: the database let one in; the other answers as a repeat would.
-    const raced = await existing();
-    if (raced) return raced;
-    throw e;
   }
+
+  const type = upload.reportType as FindingReportType;
+  const { scanner, findings } = content;
+  const applied = await definesProject(db, upload, scanner.external_id);
+  return await db.transaction().execute(async (trx) => {
+    const report = await trx
+      .insertInto('security_reports')
+      .values({
+        ...base,
+        schema_version: content.version,
+        scanner_external_id: scanner.external_id,
+        scanner_name: scanner.name,
+        findings_count: findings.length,
+        applied: applied ? 1 : 0,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (applied) await applyFindings(trx, upload, type, scanner, findings, now);
+    return report;
+  });
 }
 
 /**

@@ -2138,7 +2138,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get a file at a ref: its metadata and its content in base64 */
+        /** Get a file at a ref: its metadata and its content in base64 (streamed past 1 MiB; past 10 MiB, 5 a minute for each project, then 429 pointing to the raw endpoint) */
         get: operations["getProjectsIdRepositoryFilesFile_path"];
         put?: never;
         post?: never;
@@ -22512,6 +22512,7 @@ export interface operations {
                         changes: {
                             a_mode: string;
                             b_mode: string;
+                            collapsed: boolean;
                             deleted_file: boolean;
                             diff: string;
                             generated_file: boolean;
@@ -22519,6 +22520,7 @@ export interface operations {
                             new_path: string;
                             old_path: string;
                             renamed_file: boolean;
+                            too_large: boolean;
                         }[];
                         changes_count: string | null;
                         closed_at: string | null;
@@ -23104,6 +23106,7 @@ export interface operations {
                     "application/json": {
                         a_mode: string;
                         b_mode: string;
+                        collapsed: boolean;
                         deleted_file: boolean;
                         diff: string;
                         generated_file: boolean;
@@ -23111,6 +23114,7 @@ export interface operations {
                         new_path: string;
                         old_path: string;
                         renamed_file: boolean;
+                        too_large: boolean;
                     }[];
                 };
             };
@@ -27528,6 +27532,7 @@ export interface operations {
                         diffs: {
                             a_mode: string;
                             b_mode: string;
+                            collapsed: boolean;
                             deleted_file: boolean;
                             diff: string;
                             generated_file: boolean;
@@ -27535,6 +27540,7 @@ export interface operations {
                             new_path: string;
                             old_path: string;
                             renamed_file: boolean;
+                            too_large: boolean;
                         }[];
                         web_url: string;
                     };
@@ -27672,6 +27678,19 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
