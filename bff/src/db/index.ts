@@ -33,10 +33,17 @@ export interface DbOptions {
   onIdleError?: (err: Error) => void;
 }
 
-/** Like libpq, a connection string without a user connects as the operating-system user. */
+/**
+ * Like libpq, a connection string without a user connects as the operating-system user.
+ * Sessions run without JIT compilation: our queries are short reads and writes, and the
+ * planner's cost of a read rule with many subqueries (an activity feed filtered by what each
+ * event is about) crossed PostgreSQL's JIT threshold, which then spent 8 s compiling a query
+ * that runs in milliseconds.
+ */
 export function pgConnection(url: string): pg.ClientConfig {
   const parsed = parseConnectionString(url) as pg.ClientConfig;
-  return { ...parsed, user: parsed.user || process.env.PGUSER || os.userInfo().username };
+  const options = [parsed.options, '-c jit=off'].filter(Boolean).join(' ');
+  return { ...parsed, options, user: parsed.user || process.env.PGUSER || os.userInfo().username };
 }
 
 export function openDb(opts: DbOptions): Db {
