@@ -6,8 +6,8 @@
  */
 import { loadConfig } from '../bff/src/config.ts';
 import { startServer } from '../bff/src/server.ts';
-import { createGroup } from '../bff/src/services/groups.ts';
-import { createProject } from '../bff/src/services/projects.ts';
+import { createGroup } from '../bff/src/services/groups/groups.ts';
+import { createProject } from '../bff/src/services/groups/projects.ts';
 import { benchServerEnv, serveUntilParentGoes } from './lib.ts';
 
 export interface GitChildReady {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../bff/src/db/index.ts';
-import { parseCsv } from '../bff/src/exports/csv-read.ts';
-import { inProgressKey } from '../bff/src/services/exports.ts';
+import { parseCsv } from '../bff/src/services/security/exports/csv-read.ts';
+import { inProgressKey } from '../bff/src/services/security/exports/exports.ts';
 import { VULNERABILITY_CSV_COLUMNS } from '../shared/src/vulnerability-exports.ts';
 import { createMember, defaultBranchPipeline, expect, signInAt, test, uploadReport } from './fixtures.ts';
 

@@ -5,7 +5,7 @@ import { test, expect, signInAt } from './fixtures.ts';
 import { openDb } from '../bff/src/db/index.ts';
 import { openVault } from '../bff/src/auth/vault.ts';
 import { seedHook, type DemoDelivery } from '../bff/src/seed/demo.ts';
-import { findUserByUsername } from '../bff/src/services/users.ts';
+import { findUserByUsername } from '../bff/src/services/access/users.ts';
 import type { HookFlag } from '../shared/src/hooks.ts';
 
 /**

@@ -14,11 +14,11 @@ import type { Vault } from './auth/vault.ts';
 import { apiRoutes, routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
-import { gitHttp } from './git/smart-http.ts';
+import { gitHttp } from './http/smart-http.ts';
 import { scimRouter } from './api/scim.ts';
 import { MOUNTS, rejectNul, toHandler, urlPathOf } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
-import { badRequest } from './services/errors.ts';
+import { badRequest } from './util/errors.ts';
 import { staticAssets } from './http/static-assets.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
-import { gitVersion } from './services/repositories.ts';
+import { gitVersion } from './services/git/repositories.ts';
 
 /** `npm start`: validate the configuration, start, and tell a newcomer how to sign in. */
 async function main() {

@@ -9,7 +9,7 @@ import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
 import { startJobWorkers } from './jobs/index.ts';
-import { useEnvironmentDefaults } from './services/features.ts';
+import { useEnvironmentDefaults } from './services/instance/features.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

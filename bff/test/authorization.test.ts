@@ -10,8 +10,8 @@ import { urlPathOf, type RouteSpec } from '../src/http/route.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, routeKey, startTestServer, type TestServer, scimUserBody } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { PNG_BYTES } from './fuzz-lib.ts';
-import { createExport } from '../src/services/exports.ts';
-import { createPersonalAccessToken } from '../src/services/personal-access-tokens.ts';
+import { createExport } from '../src/services/security/exports/exports.ts';
+import { createPersonalAccessToken } from '../src/services/access/personal-access-tokens.ts';
 import { personalAccessTokenCreateBody } from '../../shared/src/personal-access-tokens.ts';
 
 const run = promisify(execFile);

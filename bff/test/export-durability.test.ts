@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDb, type Db } from '../src/db/index.ts';
 import { insertFindings } from './export-fixtures.ts';
-import { parseCsv } from '../src/exports/csv-read.ts';
+import { parseCsv } from '../src/services/security/exports/csv-read.ts';
 import { callInstance, sharedInstallation, type SharedInstallation } from './instances.ts';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '../src/db/index.ts';
-import { createExport } from '../src/services/exports.ts';
+import { createExport } from '../src/services/security/exports/exports.ts';
 import { addMember, buildUser, expectStatus, request } from './harness.ts';
 
 /**

@@ -5,9 +5,9 @@ import pg from 'pg';
 import { callInstance, sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
 import { tableChangesOf, openDb, pgConnection, type Db } from '../src/db/index.ts';
 import { WATCHED_TABLES } from '../src/db/table-changes.ts';
-import { actorForToken } from '../src/services/authentication.ts';
-import { findGroupWithLevel } from '../src/services/groups.ts';
-import { flags } from '../src/services/features.ts';
+import { actorForToken } from '../src/services/access/authentication.ts';
+import { findGroupWithLevel } from '../src/services/groups/groups.ts';
+import { flags } from '../src/services/instance/features.ts';
 
 /**
  * What a token may do, and what a group shows and to whom, is read anew after every change,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { securityReportResult } from '../../shared/src/security-reports.ts';
-import { REPORT_MAX_BYTES } from '../src/services/security-reports.ts';
+import { REPORT_MAX_BYTES } from '../src/services/security/security-reports.ts';
 import { callInstance, sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
 import { peakDuring, writeSastReport } from './large-files.ts';
 

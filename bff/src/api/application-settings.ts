@@ -1,6 +1,6 @@
 import { applicationSettings, applicationSettingsUpdateBody } from '../../../shared/src/application-settings.ts';
 import { defineRoute } from '../http/route.ts';
-import { getSettings, updateSettings } from '../services/application-settings.ts';
+import { getSettings, updateSettings } from '../services/instance/application-settings.ts';
 
 const area = 'application-settings';
 

@@ -3,11 +3,11 @@ import { branch, branchCreateBody, branchListQuery } from '../../../shared/src/b
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import { canProject } from '../policies/index.ts';
-import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
-import { refUpdateRefusals } from '../services/push-checks.ts';
-import * as branches from '../services/branches.ts';
+import { DEFAULT_BRANCH, ensureRepository } from '../services/git/repositories.ts';
+import { refUpdateRefusals } from '../services/git/push-checks.ts';
+import * as branches from '../services/git/branches.ts';
 import { presentBranch } from '../presenters/branches.ts';
-import type { BranchInfo } from '../services/branches.ts';
+import type { BranchInfo } from '../services/git/branches.ts';
 
 const area = 'branches';
 const base = '/projects/:id/repository/branches';

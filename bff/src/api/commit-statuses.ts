@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { commitStatus, commitStatusBody, commitStatusListQuery } from '../../../shared/src/commit-statuses.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
-import * as statuses from '../services/commit-statuses.ts';
+import { DEFAULT_BRANCH, ensureRepository } from '../services/git/repositories.ts';
+import * as statuses from '../services/ci/commit-statuses.ts';
 import { presentCommitStatus } from '../presenters/commit-statuses.ts';
-import { usersById } from '../services/pipelines.ts';
+import { usersById } from '../services/ci/pipelines.ts';
 import type { PipelineJobRow, UserRow } from '../db/schema.ts';
 
 const area = 'commit-statuses';

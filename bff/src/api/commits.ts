@@ -3,8 +3,8 @@ import { commitCreateBody, commitDetail, commitGetQuery, commitListItem, commitL
 import { defineRoute } from '../http/route.ts';
 import { Page, pageRequest } from '../db/pagination.ts';
 import { canProject } from '../policies/index.ts';
-import * as commits from '../services/commits.ts';
-import { commitAsPush } from '../services/commit-create.ts';
+import * as commits from '../services/git/commits.ts';
+import { commitAsPush } from '../services/git/commit-create.ts';
 import { presentCommitDetail, presentCommitListItem } from '../presenters/commits.ts';
 import { withRepository } from './branches.ts';
 

@@ -1,6 +1,6 @@
 import { comparison, compareQuery } from '../../../shared/src/compare.ts';
 import { defineRoute } from '../http/route.ts';
-import { compare } from '../services/compare.ts';
+import { compare } from '../services/git/compare.ts';
 import { presentComparison } from '../presenters/compare.ts';
 import { withRepository } from './branches.ts';
 

@@ -2,8 +2,8 @@ import { abilities } from '../../../shared/src/session.ts';
 import { instanceOverview } from '../../../shared/src/instance.ts';
 import { defineRoute, type RouteSpec } from '../http/route.ts';
 import { canGroup, canProject, groupRules, projectRules, type GroupAction, type ProjectAction } from '../policies/index.ts';
-import { instanceOverview as overview } from '../services/instance.ts';
-import { signInLimits } from '../services/session.ts';
+import { instanceOverview as overview } from '../services/instance/instance.ts';
+import { signInLimits } from '../services/access/session.ts';
 
 /**
  * The console's own endpoints under /api/console (not part of the platform API), declared like

@@ -4,9 +4,9 @@ import { defineRoute, type RouteContext } from '../http/route.ts';
 import { fromZodError } from '../http/errors.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
-import { ensureRepository } from '../services/repositories.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
-import * as contextCommits from '../services/context-commits.ts';
+import * as contextCommits from '../services/planning/context-commits.ts';
 import { presentContextCommit, presentCreatedContextCommit } from '../presenters/context-commits.ts';
 
 const area = 'merge-request-context-commits';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { customAttribute, customAttributeBody, customAttributeKey } from '../../../shared/src/custom-attributes.ts';
 import { defineRoute, type LoadKind, type ParamShape, type ParamsOf, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import { getUser } from '../services/users.ts';
-import * as attributes from '../services/custom-attributes.ts';
+import { getUser } from '../services/access/users.ts';
+import * as attributes from '../services/instance/custom-attributes.ts';
 
 const area = 'custom-attributes';
 

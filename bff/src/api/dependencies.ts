@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dependency, dependencyListQuery } from '../../../shared/src/dependencies.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { listDependencies, vulnerabilitiesOfPackages } from '../services/dependencies.ts';
+import { listDependencies, vulnerabilitiesOfPackages } from '../services/security/dependencies.ts';
 import { canProject } from '../policies/index.ts';
 import { presentDependency } from '../presenters/dependencies.ts';
 

@@ -6,7 +6,7 @@ import { DEPENDENCY_CSV_COLUMNS, dependencyListExport } from '../../../shared/sr
 import { buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { insertComponents } from '../../test/export-fixtures.ts';
 import { mainPipeline, uploadReport } from '../../test/report-uploads.ts';
-import { parseCsv } from '../exports/csv-read.ts';
+import { parseCsv } from '../services/security/exports/csv-read.ts';
 
 const FIXTURES = new URL('../../test/fixtures/security/', import.meta.url);
 

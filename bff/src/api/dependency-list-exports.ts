@@ -1,10 +1,10 @@
 import { dependencyListExport, dependencyListExportCreateBody } from '../../../shared/src/dependency-list-exports.ts';
 import { allowed } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import { findDependencyListExport, requestDependencyListExport } from '../services/dependency-list-exports.ts';
-import { forbidden, notFound } from '../services/errors.ts';
-import { findProject } from '../services/projects.ts';
-import { projectAccessLevel } from '../services/access.ts';
+import { findDependencyListExport, requestDependencyListExport } from '../services/security/dependency-list-exports.ts';
+import { forbidden, notFound } from '../util/errors.ts';
+import { findProject } from '../services/groups/projects.ts';
+import { projectAccessLevel } from '../policies/access.ts';
 import { presentDependencyListExport } from '../presenters/dependency-list-exports.ts';
 import { makeExportRoutes } from './exports.ts';
 

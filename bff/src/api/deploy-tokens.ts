@@ -3,7 +3,7 @@ import { deployToken, deployTokenCreateBody, deployTokenListQuery, deployTokenWi
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as tokens from '../services/deploy-tokens.ts';
+import * as tokens from '../services/access/deploy-tokens.ts';
 import { presentDeployToken, presentDeployTokenWithToken } from '../presenters/deploy-tokens.ts';
 
 const area = 'deploy-tokens';

@@ -7,9 +7,9 @@ import type { Db } from '../db/index.ts';
 import type { EpicRow, GroupRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as epics from '../services/epics.ts';
+import * as epics from '../services/planning/epics.ts';
 import { presentEpic, presentStateEvent } from '../presenters/epics.ts';
-import { findStateEvent, listStateEvents } from '../services/resource-state-events.ts';
+import { findStateEvent, listStateEvents } from '../services/planning/resource-state-events.ts';
 
 const area = 'epics';
 

@@ -5,7 +5,7 @@ import { recordKey } from '../http/params.ts';
 import { pageRequest, type Page } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import type { EventRow } from '../db/schema.ts';
-import * as events from '../services/events.ts';
+import * as events from '../services/planning/events.ts';
 import { presentEvent } from '../presenters/events.ts';
 
 const area = 'events';

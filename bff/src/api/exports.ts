@@ -10,13 +10,13 @@ import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import type { ExportRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
-import { notFound } from '../services/errors.ts';
-import { isCompleted, isFinished, listOwnExports } from '../services/exports.ts';
-import { CONTENT_TYPES, exportFileName, exportTitle } from '../exports/names.ts';
+import { notFound } from '../util/errors.ts';
+import { isCompleted, isFinished, listOwnExports } from '../services/security/exports/exports.ts';
+import { CONTENT_TYPES, exportFileName, exportTitle } from '../services/security/exports/names.ts';
 import { presentConsoleExport } from '../presenters/exports.ts';
 import { mailConfigured } from '../mail/mailer.ts';
-import { flags } from '../services/features.ts';
-import { pdfExportActor } from '../services/vulnerability-exports.ts';
+import { flags } from '../services/instance/features.ts';
+import { pdfExportActor } from '../services/security/vulnerability-exports.ts';
 
 /** The caller of a route that requires authentication, with its user. */
 const signedIn = (actor: Actor) => ({ ...actor, user: actor.user! });

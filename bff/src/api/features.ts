@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { consoleFeature, feature, featureDefinition, featureName, featureSetBody } from '../../../shared/src/features.ts';
 import { defineRoute } from '../http/route.ts';
-import { definitions, presentedDefinition, storedFeatures } from '../services/features.ts';
-import { removeFeature, setFeature } from '../services/feature-gates.ts';
-import { consoleFeatures } from '../services/feature-views.ts';
+import { definitions, presentedDefinition, storedFeatures } from '../services/instance/features.ts';
+import { removeFeature, setFeature } from '../services/instance/feature-gates.ts';
+import { consoleFeatures } from '../services/instance/feature-views.ts';
 import { presentFeature } from '../presenters/features.ts';
 
 const area = 'features';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.ts';
-import { resetFeedToken } from '../services/feed-tokens.ts';
+import { resetFeedToken } from '../services/access/feed-tokens.ts';
 
 export const feedTokenRoutes = [
   defineRoute({

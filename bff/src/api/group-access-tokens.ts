@@ -9,7 +9,7 @@ import {
 import { defineRoute } from '../http/route.ts';
 import { recordId, selfOrId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as tokens from '../services/group-access-tokens.ts';
+import * as tokens from '../services/access/group-access-tokens.ts';
 import { presentGroupAccessToken, presentGroupAccessTokenWithToken } from '../presenters/group-access-tokens.ts';
 
 const area = 'group-access-tokens';

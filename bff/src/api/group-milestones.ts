@@ -4,14 +4,14 @@ import { burndownEvent } from '../../../shared/src/burndown.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as milestones from '../services/group-milestones.ts';
-import { burndownEvents } from '../services/burndown.ts';
+import * as milestones from '../services/planning/group-milestones.ts';
+import { burndownEvents } from '../services/planning/burndown.ts';
 import { presentGroupMilestone } from '../presenters/group-milestones.ts';
 import type { Actor } from '../auth/actor.ts';
 import { issue } from '../../../shared/src/issues.ts';
 import { mergeRequestBasic } from '../../../shared/src/merge-requests.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
-import { milestoneIssues, milestoneMergeRequests } from '../services/milestone-contents.ts';
+import { milestoneIssues, milestoneMergeRequests } from '../services/planning/milestone-contents.ts';
 import { presentIssue } from '../presenters/issues.ts';
 import { presentMergeRequestBasic } from '../presenters/merge-requests.ts';
 

@@ -2,7 +2,7 @@ import { groupPushRule, groupPushRuleBody } from '../../../shared/src/group-push
 import { projectPushRule } from '../../../shared/src/project-push-rules.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import type { TwinOwner, TwinScope } from '../db/twins.ts';
-import * as rules from '../services/group-push-rules.ts';
+import * as rules from '../services/git/group-push-rules.ts';
 import { presentProjectPushRule, presentPushRule } from '../presenters/group-push-rules.ts';
 
 type Loaded = RouteContext<unknown, unknown, unknown, 'group' | 'project'>;

@@ -10,10 +10,10 @@ import {
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest, type Page } from '../db/pagination.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
-import * as groups from '../services/groups.ts';
-import { revokeLeakedToken } from '../services/token-revocation.ts';
+import * as groups from '../services/groups/groups.ts';
+import { revokeLeakedToken } from '../services/access/token-revocation.ts';
 import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-revocation.ts';
-import { namespacesOf, projectsOfGroup } from '../services/projects.ts';
+import { namespacesOf, projectsOfGroup } from '../services/groups/projects.ts';
 import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
 import { presentProject } from '../presenters/projects.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';

@@ -5,7 +5,7 @@ import { hookEvent, webhook } from '../../../shared/src/hooks.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
-import { branchMatches } from '../services/hook-delivery.ts';
+import { branchMatches } from '../services/webhooks/hook-delivery.ts';
 
 let server: TestServer;
 let receiver: Receiver;

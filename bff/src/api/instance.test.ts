@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate, openDb } from '../db/index.ts';
-import { instanceOverview as overviewOf } from '../services/instance.ts';
+import { instanceOverview as overviewOf } from '../services/instance/instance.ts';
 import { instanceOverview } from '../../../shared/src/instance.ts';
 import { buildGroup, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from '../../test/harness.ts';
 import { nowIso } from '../util/time.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { issueLink, issueLinkCreateBody, issueLinkDeleteQuery, linkedIssue } from '../../../shared/src/issue-links.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import * as links from '../services/issue-links.ts';
+import * as links from '../services/planning/issue-links.ts';
 import { presentIssueLink, presentLinkedIssue } from '../presenters/issue-links.ts';
 import { canSeeIssue, issueLoader } from './issues.ts';
 

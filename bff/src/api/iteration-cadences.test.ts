@@ -7,9 +7,9 @@ import { resourceIterationEvent } from '../../../shared/src/resource-iteration-e
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { eventually } from '../../test/merge-fixtures.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue } from '../queue/queue.ts';
 import { iterationsJob } from '../jobs/index.ts';
-import { advanceIterations } from '../services/iteration-roll-over.ts';
+import { advanceIterations } from '../services/planning/iteration-roll-over.ts';
 
 /**
  * Roll-over as a user sees it: issues put in the current iteration of a cadence that rolls

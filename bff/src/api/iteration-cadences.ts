@@ -11,7 +11,7 @@ import {
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as cadences from '../services/iteration-cadences.ts';
+import * as cadences from '../services/planning/iteration-cadences.ts';
 import { presentCadence, presentGroupIteration } from '../presenters/iteration-cadences.ts';
 
 /**

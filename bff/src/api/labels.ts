@@ -3,7 +3,7 @@ import { label, labelCreateBody, labelListQuery, labelUpdateBody } from '../../.
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordKey } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as labels from '../services/labels.ts';
+import * as labels from '../services/planning/labels.ts';
 import { presentLabel } from '../presenters/labels.ts';
 import type { TwinScope } from '../db/twins.ts';
 

@@ -3,8 +3,8 @@ import { member, memberCreateBody, memberListQuery, memberUpdateBody } from '../
 import { allowed, defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { forbidden } from '../services/errors.ts';
-import * as members from '../services/members.ts';
+import { forbidden } from '../util/errors.ts';
+import * as members from '../services/access/members.ts';
 import { presentMember } from '../presenters/members.ts';
 
 const area = 'members';

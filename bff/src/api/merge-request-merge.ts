@@ -2,12 +2,12 @@ import { autoMergeCancelResult, mergeRequestMergeBody } from '../../../shared/sr
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
-import { ensureRepository } from '../services/repositories.ts';
-import { mergeMergeRequest } from '../services/merge-request-merge.ts';
-import { cancelMerge } from '../services/auto-merge.ts';
-import { mergeRequestView } from '../services/merge-requests.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
+import { mergeMergeRequest } from '../services/merging/merge-request-merge.ts';
+import { cancelMerge } from '../services/merging/auto-merge.ts';
+import { mergeRequestView } from '../services/planning/merge-requests.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
-import { MergeConflict, NeedsRebase } from '../trains/git-merge.ts';
+import { MergeConflict, NeedsRebase } from '../services/merging/trains/git-merge.ts';
 import { presentMergeRequest } from '../presenters/merge-requests.ts';
 
 const area = 'merge-request-merge';

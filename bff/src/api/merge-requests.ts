@@ -3,16 +3,16 @@ import { mergeRequest, mergeRequestBasic, mergeRequestChanges, mergeRequestCreat
 import { commit } from '../../../shared/src/branches.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
-import { projectsReadable } from '../services/readable.ts';
-import { namespacesOf } from '../services/projects.ts';
+import { projectsReadable } from '../policies/readable.ts';
+import { namespacesOf } from '../services/groups/projects.ts';
 import { presentMergeRequestBasic } from '../presenters/merge-requests.ts';
 import { presentCommit } from '../presenters/branches.ts';
 import { presentDiff } from '../presenters/compare.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { canProject } from '../policies/index.ts';
-import { ensureRepository } from '../services/repositories.ts';
-import * as mrs from '../services/merge-requests.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
+import * as mrs from '../services/planning/merge-requests.ts';
 import { presentMergeRequest } from '../presenters/merge-requests.ts';
 import { actingOf } from './issues.ts';
 

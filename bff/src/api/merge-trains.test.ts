@@ -7,9 +7,9 @@ import { commitTo, eventually, firstParentSubjects, openMergeRequest } from '../
 import { cloneAs, type GitClient } from '../../test/git-client.ts';
 import { execFileSync } from 'node:child_process';
 import pino from 'pino';
-import { runTrain } from '../trains/run.ts';
-import { acquireLock, releaseLock } from '../trains/lock.ts';
-import { repositoryPath } from '../services/repositories.ts';
+import { runTrain } from '../services/merging/trains/run.ts';
+import { acquireLock, releaseLock } from '../services/merging/trains/lock.ts';
+import { repositoryPath } from '../services/git/repositories.ts';
 
 let server: TestServer;
 let project: { id: number; path_with_namespace: string };

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { mergeSettings, mergeSettingsBody, mergeTrain, mergeTrainAddBody, mergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
 import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { ensureRepository } from '../services/repositories.ts';
-import * as trains from '../services/merge-trains.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
+import * as trains from '../services/merging/merge-trains.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
 import { presentMergeTrain } from '../presenters/merge-trains.ts';
 

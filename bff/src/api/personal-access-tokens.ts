@@ -10,8 +10,8 @@ import { defineRoute } from '../http/route.ts';
 import { recordId, selfOrId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
-import * as tokens from '../services/personal-access-tokens.ts';
-import { getUser } from '../services/users.ts';
+import * as tokens from '../services/access/personal-access-tokens.ts';
+import { getUser } from '../services/access/users.ts';
 import { presentPersonalAccessToken, presentPersonalAccessTokenWithToken } from '../presenters/personal-access-tokens.ts';
 
 const area = 'personal-access-tokens';

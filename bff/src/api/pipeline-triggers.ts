@@ -4,11 +4,11 @@ import { pipeline } from '../../../shared/src/pipelines.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId, recordKey } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { notFound } from '../services/errors.ts';
-import { findProject } from '../services/projects.ts';
-import { ensureRepository } from '../services/repositories.ts';
-import * as triggers from '../services/pipeline-triggers.ts';
-import { viewOf } from '../services/pipelines.ts';
+import { notFound } from '../util/errors.ts';
+import { findProject } from '../services/groups/projects.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
+import * as triggers from '../services/ci/pipeline-triggers.ts';
+import { viewOf } from '../services/ci/pipelines.ts';
 import { presentPipelineTrigger } from '../presenters/pipeline-triggers.ts';
 import { presentPipeline } from '../presenters/pipelines.ts';
 

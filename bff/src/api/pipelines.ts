@@ -3,7 +3,7 @@ import { job, jobListQuery, pipeline, pipelineBasic, pipelineListQuery, pipeline
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as pipelines from '../services/pipelines.ts';
+import * as pipelines from '../services/ci/pipelines.ts';
 import { presentJob, presentPipeline, presentPipelineBasic } from '../presenters/pipelines.ts';
 import type { PipelineRow, UserRow } from '../db/schema.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { projectIteration, projectIterationListQuery } from '../../../shared/src/iterations.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { listProjectIterations } from '../services/project-iterations.ts';
+import { listProjectIterations } from '../services/planning/project-iterations.ts';
 import { presentIteration } from '../presenters/project-iterations.ts';
 
 export const projectIterationRoutes = [

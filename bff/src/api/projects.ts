@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
-import { settingsChanged } from '../services/merge-trains.ts';
+import { settingsChanged } from '../services/merging/merge-trains.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
-import { groupToCreateIn } from '../services/groups.ts';
-import * as projects from '../services/projects.ts';
-import { ensureRepository, removeRepository } from '../services/repositories.ts';
-import { pointHead } from '../services/default-branch.ts';
+import { groupToCreateIn } from '../services/groups/groups.ts';
+import * as projects from '../services/groups/projects.ts';
+import { ensureRepository, removeRepository } from '../services/git/repositories.ts';
+import { pointHead } from '../services/git/default-branch.ts';
 import { presentProject } from '../presenters/projects.ts';
 
 const area = 'projects';

@@ -1,7 +1,7 @@
 import { repositoryFile, repositoryFileQuery, repositoryRawFileQuery } from '../../../shared/src/repository-files.ts';
 import { z } from 'zod';
 import { defineRoute, type RouteContext } from '../http/route.ts';
-import * as files from '../services/repository-files.ts';
+import * as files from '../services/git/repository-files.ts';
 import { presentRepositoryFile, repositoryFileFrame } from '../presenters/repository-files.ts';
 import { withRepository } from './branches.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { treeEntry, treeQuery, type TreeEntry } from '../../../shared/src/repository-tree.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
-import { listTree, type TreeItem } from '../services/repository-tree.ts';
+import { listTree, type TreeItem } from '../services/git/repository-tree.ts';
 import { withRepository } from './branches.ts';
 
 const presentTreeEntry = (e: TreeItem): TreeEntry => ({ id: e.id, name: e.name, type: e.type, path: e.path, mode: e.mode });

@@ -4,7 +4,7 @@ import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as events from '../services/resource-iteration-events.ts';
+import * as events from '../services/planning/resource-iteration-events.ts';
 import { presentResourceIterationEvent } from '../presenters/resource-iteration-events.ts';
 import { issueLoader } from './issues.ts';
 

@@ -4,7 +4,7 @@ import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { recordKey } from '../http/params.ts';
-import * as scim from '../services/scim-identities.ts';
+import * as scim from '../services/access/scim-identities.ts';
 import type { ScimIdentityRow } from '../db/schema.ts';
 import { bool } from '../util/rows.ts';
 

@@ -2,7 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Db } from '../db/index.ts';
 import type { GroupRow } from '../db/schema.ts';
 import { scimPatchBody, scimUserInput } from '../../../shared/src/scim-identities.ts';
-import * as scim from '../services/scim-identities.ts';
+import * as scim from '../services/access/scim-identities.ts';
 import { asApiError } from '../http/errors.ts';
 import { rejectNul } from '../http/route.ts';
 import { bool } from '../util/rows.ts';

@@ -4,7 +4,7 @@ import { defineRoute } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as dashboard from '../services/security-dashboard.ts';
+import * as dashboard from '../services/security/security-dashboard.ts';
 
 const area = 'security-dashboard';
 const base = '/security/dashboard/projects';

@@ -1,9 +1,9 @@
 import { securityReportResult, securityReportUploadBody } from '../../../shared/src/security-reports.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import { findPipeline } from '../services/pipelines.ts';
-import { ingestReport, REPORT_MAX_BYTES } from '../services/security-reports.ts';
-import { badRequest } from '../services/errors.ts';
+import { findPipeline } from '../services/ci/pipelines.ts';
+import { ingestReport, REPORT_MAX_BYTES } from '../services/security/security-reports.ts';
+import { badRequest } from '../util/errors.ts';
 import { presentSecurityReport } from '../presenters/security-reports.ts';
 
 export const securityReportRoutes = [

@@ -3,10 +3,10 @@ import { signInBody, type SessionInfo } from '../../../shared/src/session.ts';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import type { UserRow } from '../db/schema.ts';
-import { signIn, signOut } from '../services/session.ts';
+import { signIn, signOut } from '../services/access/session.ts';
 import { authenticate, SESSION_COOKIE } from '../http/authenticate.ts';
 import { ApiError, asApiError, fromZodError } from '../http/errors.ts';
-import { unauthorized } from '../services/errors.ts';
+import { unauthorized } from '../util/errors.ts';
 import { bool } from '../util/rows.ts';
 
 /**

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { snippet, snippetCreateBody, snippetListQuery, snippetUpdateBody } from '../../../shared/src/snippets.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
-import { notFound } from '../services/errors.ts';
+import { notFound } from '../util/errors.ts';
 import { pageRequest } from '../db/pagination.ts';
-import * as snippets from '../services/snippets.ts';
+import * as snippets from '../services/planning/snippets.ts';
 import { presentSnippet, SNIPPET_REF } from '../presenters/snippets.ts';
 
 const area = 'project-snippets';

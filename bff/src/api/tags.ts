@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { tag, tagCreateBody, tagListQuery } from '../../../shared/src/tags.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
-import * as tags from '../services/tags.ts';
+import * as tags from '../services/git/tags.ts';
 import { presentTag } from '../presenters/tags.ts';
 import { refCheck, withRepository } from './branches.ts';
 

@@ -5,8 +5,8 @@ import { recordId } from '../http/params.ts';
 import type { Db } from '../db/index.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { canInstance, canReadUserPrivate } from '../policies/index.ts';
-import * as users from '../services/users.ts';
-import { customAttributesOf } from '../services/groups.ts';
+import * as users from '../services/access/users.ts';
+import { customAttributesOf } from '../services/groups/groups.ts';
 import { presentUser } from '../presenters/users.ts';
 
 const area = 'users';

@@ -10,11 +10,11 @@ import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { VulnerabilityRow } from '../db/schema.ts';
-import * as vulnerabilities from '../services/vulnerabilities.ts';
-import { findProject } from '../services/projects.ts';
-import { projectAccessLevel } from '../services/access.ts';
+import * as vulnerabilities from '../services/security/vulnerabilities.ts';
+import { findProject } from '../services/groups/projects.ts';
+import { projectAccessLevel } from '../policies/access.ts';
 import { canProject } from '../policies/index.ts';
-import { forbidden, notFound } from '../services/errors.ts';
+import { forbidden, notFound } from '../util/errors.ts';
 import { presentTransition, presentVulnerability } from '../presenters/vulnerabilities.ts';
 
 const area = 'vulnerabilities';

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { validationFailed } from '../services/errors.ts';
+import { validationFailed } from '../util/errors.ts';
 import { preparedByShape, type Db } from './index.ts';
 
 /**

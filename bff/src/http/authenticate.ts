@@ -4,10 +4,10 @@ import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import { anonymous, type Actor } from '../auth/actor.ts';
 import { safeEqual } from '../auth/secrets.ts';
-import { actorForToken } from '../services/authentication.ts';
-import { actorForSession } from '../services/session.ts';
+import { actorForToken } from '../services/access/authentication.ts';
+import { actorForSession } from '../services/access/session.ts';
 import { ApiError } from './errors.ts';
-import { unauthorized } from '../services/errors.ts';
+import { unauthorized } from '../util/errors.ts';
 
 export const SESSION_COOKIE = 'gatehouse_session';
 export const CLEAR_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax`;

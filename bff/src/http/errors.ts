@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { uniqueViolation } from '../db/errors.ts';
-import { badRequest, DomainError, takenError, validationFailed, type DomainErrorKind, type FieldMessages } from '../services/errors.ts';
+import { badRequest, DomainError, takenError, validationFailed, type DomainErrorKind, type FieldMessages } from '../util/errors.ts';
 import type { Actor } from '../auth/actor.ts';
 
 /**

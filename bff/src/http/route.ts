@@ -18,14 +18,14 @@ import {
   type Action,
 } from '../policies/index.ts';
 import { ApiError, fromZodError, unsupportedMediaType } from './errors.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../services/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../util/errors.ts';
 import { setPaginationHeaders } from './pagination.ts';
 import { Page } from '../db/pagination.ts';
 import { authenticate } from './authenticate.ts';
 import { notFoundWording } from './params.ts';
-import { findGroupWithLevel } from '../services/groups.ts';
-import { findProject } from '../services/projects.ts';
-import { projectAccessLevel } from '../services/access.ts';
+import { findGroupWithLevel } from '../services/groups/groups.ts';
+import { findProject } from '../services/groups/projects.ts';
+import { projectAccessLevel } from '../policies/access.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,17 +1,17 @@
 import { startSender } from '../outbound/sender.ts';
 import { z } from 'zod';
-import { hookDeliveryJob, purgeHookLogs } from '../services/hook-delivery.ts';
-import { purgeExpiredSessions } from '../services/session.ts';
-import { purgeExpiredExports } from '../services/exports.ts';
-import { purgeStaleQuarantines } from '../services/repositories.ts';
-import { exportJob } from '../exports/job.ts';
-import { defineJob, type JobDefinition, type JobDeps } from './define.ts';
-import { enqueue, purgeFinishedJobs } from './queue.ts';
-import { startWorkers, type Workers } from './worker.ts';
-import { mergeTrainJob, resumeTrains } from '../trains/run.ts';
+import { hookDeliveryJob, purgeHookLogs } from '../services/webhooks/hook-delivery.ts';
+import { purgeExpiredSessions } from '../services/access/session.ts';
+import { purgeExpiredExports } from '../services/security/exports/exports.ts';
+import { purgeStaleQuarantines } from '../services/git/repositories.ts';
+import { exportJob } from '../services/security/exports/job.ts';
+import { defineJob, type JobDefinition, type JobDeps } from '../queue/define.ts';
+import { enqueue, purgeFinishedJobs } from '../queue/queue.ts';
+import { startWorkers, type Workers } from '../queue/worker.ts';
+import { mergeTrainJob, resumeTrains } from '../services/merging/trains/run.ts';
 import { isoPlus, today } from '../util/time.ts';
-import { autoMergeJob } from '../services/auto-merge.ts';
-import { advanceIterations } from '../services/iteration-roll-over.ts';
+import { autoMergeJob } from '../services/merging/auto-merge.ts';
+import { advanceIterations } from '../services/planning/iteration-roll-over.ts';
 import type { Db } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
 

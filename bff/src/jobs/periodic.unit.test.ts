@@ -2,10 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { migrate, openDb, type Db } from '../db/index.ts';
-import { claim, enqueue } from './queue.ts';
+import { claim, enqueue } from '../queue/queue.ts';
 import { iterationsJob } from './index.ts';
-import { createUser } from '../services/users.ts';
-import { createGroup } from '../services/groups.ts';
+import { createUser } from '../services/access/users.ts';
+import { createGroup } from '../services/groups/groups.ts';
 
 /** The iterations job as the workers run it: it advances the iterations and queues its next run once. */
 let db: Db;

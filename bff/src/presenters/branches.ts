@@ -1,5 +1,5 @@
 import type { Branch, Commit } from '../../../shared/src/branches.ts';
-import type { BranchInfo, CommitInfo } from '../services/branches.ts';
+import type { BranchInfo, CommitInfo } from '../services/git/branches.ts';
 
 /** A commit as the platform shows it; `created_at` is the commit date, as there. */
 export function presentCommit(c: CommitInfo, projectUrl: string): Commit {

@@ -1,5 +1,5 @@
 import type { CommitDetail } from '../../../shared/src/commits.ts';
-import type { CommitWithStats } from '../services/commits.ts';
+import type { CommitWithStats } from '../services/git/commits.ts';
 import { presentCommit } from './branches.ts';
 
 /** A commit of a list: `stats` only where they were read (`with_stats`). */

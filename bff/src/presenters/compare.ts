@@ -1,5 +1,5 @@
 import type { Comparison } from '../../../shared/src/compare.ts';
-import type { ComparisonInfo, DiffInfo } from '../services/compare.ts';
+import type { ComparisonInfo, DiffInfo } from '../services/git/compare.ts';
 import { presentCommit } from './branches.ts';
 
 export function presentComparison(c: ComparisonInfo, q: { from: string; to: string }, projectUrl: string): Comparison {

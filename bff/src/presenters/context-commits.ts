@@ -1,4 +1,4 @@
-import type { CommitInfo } from '../services/branches.ts';
+import type { CommitInfo } from '../services/git/branches.ts';
 import { presentCommit } from './branches.ts';
 
 /** A context commit: the commit's own fields, without its trailers and page. */

@@ -1,7 +1,7 @@
 import type { DeployTokenRow } from '../db/schema.ts';
 import type { DeployToken } from '../../../shared/src/deploy-tokens.ts';
 import { bool, json } from '../util/rows.ts';
-import { isExpired } from '../services/deploy-tokens.ts';
+import { isExpired } from '../services/access/deploy-tokens.ts';
 
 export function presentDeployToken(t: DeployTokenRow): DeployToken {
   return {

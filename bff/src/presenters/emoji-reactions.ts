@@ -1,5 +1,5 @@
 import type { AwardEmoji } from '../../../shared/src/emoji-reactions.ts';
-import type { AwardView } from '../services/emoji-reactions.ts';
+import type { AwardView } from '../services/planning/emoji-reactions.ts';
 import { userWebUrl } from './users.ts';
 
 export function presentAwardEmoji(v: AwardView, ctx: { baseUrl: string }): AwardEmoji {

@@ -1,6 +1,6 @@
 import type { Epic, ResourceStateEvent } from '../../../shared/src/epics.ts';
 import type { GroupRow, ResourceStateEventRow, UserRow } from '../db/schema.ts';
-import type { EpicDetails } from '../services/epics.ts';
+import type { EpicDetails } from '../services/planning/epics.ts';
 import { bool } from '../util/rows.ts';
 import { groupWebUrl } from './groups.ts';
 import { presentUserBrief } from './events.ts';

@@ -1,5 +1,5 @@
 import type { ActivityEvent } from '../../../shared/src/events.ts';
-import type { EventDetails } from '../services/events.ts';
+import type { EventDetails } from '../services/planning/events.ts';
 import type { UserRow } from '../db/schema.ts';
 import { bool, json } from '../util/rows.ts';
 import { presentUserBasic } from './users.ts';

@@ -1,6 +1,6 @@
 import type { ConsoleExport } from '../../../shared/src/exports.ts';
 import type { ExportRow } from '../db/schema.ts';
-import { exportFileName } from '../exports/names.ts';
+import { exportFileName } from '../services/security/exports/names.ts';
 import { vulnerabilityExportUrl } from './vulnerability-exports.ts';
 import { dependencyListExportUrl } from './dependency-list-exports.ts';
 

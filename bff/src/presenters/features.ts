@@ -1,5 +1,5 @@
 import type { Feature, FeatureDefinition, FeatureGate } from '../../../shared/src/features.ts';
-import { stateOf, type StoredFeature } from '../services/features.ts';
+import { stateOf, type StoredFeature } from '../services/instance/features.ts';
 
 /**
  * A flag as the platform's Features API shows it (API::Entities::Feature): its state, its

@@ -1,7 +1,7 @@
 import type { GroupAccessToken, GroupAccessTokenWithToken } from '../../../shared/src/group-access-tokens.ts';
-import type { GroupAccessTokenRecord } from '../services/group-access-tokens.ts';
+import type { GroupAccessTokenRecord } from '../services/access/group-access-tokens.ts';
 import { bool, json } from '../util/rows.ts';
-import { isActive } from '../services/personal-access-tokens.ts';
+import { isActive } from '../services/access/personal-access-tokens.ts';
 
 export function presentGroupAccessToken({ token: t, accessLevel, groupId }: GroupAccessTokenRecord): GroupAccessToken {
   return {

@@ -1,5 +1,5 @@
 import type { GroupMilestone } from '../../../shared/src/group-milestones.ts';
-import type { GroupMilestoneRow } from '../services/group-milestones.ts';
+import type { GroupMilestoneRow } from '../services/planning/group-milestones.ts';
 import { today } from '../util/time.ts';
 
 export function presentGroupMilestone(m: GroupMilestoneRow, ctx: { baseUrl: string }): GroupMilestone {

@@ -2,7 +2,7 @@ import type { GroupRow } from '../db/schema.ts';
 import type { GroupDetail, GroupListItem } from '../../../shared/src/groups.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, boolOrNull, json } from '../util/rows.ts';
-import { DEFAULT_BRANCH_PROTECTION_DEFAULTS, type GroupListRow } from '../services/groups.ts';
+import { DEFAULT_BRANCH_PROTECTION_DEFAULTS, type GroupListRow } from '../services/groups/groups.ts';
 
 export interface GroupExtras {
   /** Bytes stored for the group tree, present when statistics were asked for by an administrator. */

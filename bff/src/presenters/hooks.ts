@@ -2,7 +2,7 @@ import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
 import { hookFlagsFor, type HookEvent, type Webhook } from '../../../shared/src/hooks.ts';
 import { bool, json } from '../util/rows.ts';
-import { alertStatus, hookSecrets, maskUrlCredentials } from '../services/hooks.ts';
+import { alertStatus, hookSecrets, maskUrlCredentials } from '../services/webhooks/hooks.ts';
 
 /** A hook as the spec shows it: header and variable keys without values, never the token. */
 export function presentHook(h: WebHookRow, vault: Vault): Webhook {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { issueLink, linkedIssue } from '../../../shared/src/issue-links.ts';
 import type { IssueLinkRow } from '../db/schema.ts';
 import type { IssueLinkType } from '../../../shared/src/issue-links.ts';
-import type { PlacedIssue } from '../services/issue-links.ts';
+import type { PlacedIssue } from '../services/planning/issue-links.ts';
 import { presentIssue } from './issues.ts';
 
 const issueOf = (p: PlacedIssue, baseUrl: string) => presentIssue(p.view, { baseUrl, project: p.project, group: p.group });

@@ -1,5 +1,5 @@
 import type { Issue } from '../../../shared/src/issues.ts';
-import type { IssueView } from '../services/issues.ts';
+import type { IssueView } from '../services/planning/issues.ts';
 import { bool, boolOrNull } from '../util/rows.ts';
 import { presentWorkItemUser, milestoneOwnerPath, NO_TIME_STATS, presentMilestoneBrief, projectWebUrl, references, taskCompletion, type WorkItemUrls } from './work-items.ts';
 import type { UserRow } from '../db/schema.ts';

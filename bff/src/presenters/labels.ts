@@ -1,6 +1,6 @@
 import type { Label } from '../../../shared/src/labels.ts';
 import type { LabelRow } from '../db/schema.ts';
-import { textColor, type LabelCounts } from '../services/labels.ts';
+import { textColor, type LabelCounts } from '../services/planning/labels.ts';
 
 export function presentLabel(l: LabelRow & { counts?: LabelCounts }): Label {
   return {

@@ -1,5 +1,5 @@
 import type { Member } from '../../../shared/src/members.ts';
-import type { MemberWithUser } from '../services/members.ts';
+import type { MemberWithUser } from '../services/access/members.ts';
 import { presentUserBasic } from './users.ts';
 
 export function presentMember({ member, user, createdBy }: MemberWithUser, baseUrl: string): Member {

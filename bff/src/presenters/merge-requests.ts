@@ -1,6 +1,6 @@
 import type { MergeRequest, MergeRequestBasic } from '../../../shared/src/merge-requests.ts';
 import type { UserRow } from '../db/schema.ts';
-import type { MergeRequestView } from '../services/merge-requests.ts';
+import type { MergeRequestView } from '../services/planning/merge-requests.ts';
 import { bool, boolOrNull } from '../util/rows.ts';
 import { presentWorkItemUser, milestoneOwnerPath, NO_TIME_STATS, presentMilestoneBrief, projectWebUrl, references, taskCompletion, type WorkItemUrls } from './work-items.ts';
 

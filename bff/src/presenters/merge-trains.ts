@@ -1,5 +1,5 @@
 import type { MergeTrain, MergeTrainStatus } from '../../../shared/src/merge-trains.ts';
-import type { CarView } from '../services/merge-trains.ts';
+import type { CarView } from '../services/merging/merge-trains.ts';
 import { bool } from '../util/rows.ts';
 import { presentUserBasic } from './users.ts';
 import { pipelineWebUrl } from './pipelines.ts';

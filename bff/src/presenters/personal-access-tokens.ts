@@ -1,7 +1,7 @@
 import type { TokenRow } from '../db/schema.ts';
 import type { PersonalAccessToken } from '../../../shared/src/personal-access-tokens.ts';
 import { bool, json } from '../util/rows.ts';
-import { isActive } from '../services/personal-access-tokens.ts';
+import { isActive } from '../services/access/personal-access-tokens.ts';
 
 export function presentPersonalAccessToken(t: TokenRow): PersonalAccessToken {
   return {

@@ -1,5 +1,5 @@
 import type { PipelineTrigger } from '../../../shared/src/pipeline-triggers.ts';
-import type { TriggerView } from '../services/pipeline-triggers.ts';
+import type { TriggerView } from '../services/ci/pipeline-triggers.ts';
 import { presentUserBasic } from './users.ts';
 
 /**

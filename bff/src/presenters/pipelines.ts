@@ -1,6 +1,6 @@
 import type { PipelineJobRow, PipelineRow, UserRow } from '../db/schema.ts';
 import { detailedStatusOf, type Job, type Pipeline, type PipelineBasic, type PipelineStatus } from '../../../shared/src/pipelines.ts';
-import type { PipelineView } from '../services/pipelines.ts';
+import type { PipelineView } from '../services/ci/pipelines.ts';
 import { presentUserBasic } from './users.ts';
 
 const status = (row: { status: string }) => row.status as PipelineStatus;

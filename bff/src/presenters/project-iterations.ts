@@ -1,5 +1,5 @@
 import type { ProjectIteration } from '../../../shared/src/iterations.ts';
-import type { IterationWithGroup } from '../services/project-iterations.ts';
+import type { IterationWithGroup } from '../services/planning/project-iterations.ts';
 
 export function presentIteration(it: IterationWithGroup, ctx: { baseUrl: string }): ProjectIteration {
   return {

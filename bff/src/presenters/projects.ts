@@ -2,8 +2,8 @@ import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, json } from '../util/rows.ts';
 import { groupAvatarUrl, groupWebUrl } from './groups.ts';
-import { DEFAULT_BRANCH, repositoryPath } from '../services/repositories.ts';
-import { repositoryIsEmpty } from '../services/repository-state.ts';
+import { DEFAULT_BRANCH, repositoryPath } from '../services/git/repositories.ts';
+import { repositoryIsEmpty } from '../services/git/repository-state.ts';
 
 /** `default_branch` is null while the repository has no branch, as on the platform. */
 export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, repositoriesDir: string): ProjectSummary {

@@ -1,5 +1,5 @@
 import type { RepositoryFile } from '../../../shared/src/repository-files.ts';
-import type { BlobAt, FileWithContent } from '../services/repository-files.ts';
+import type { BlobAt, FileWithContent } from '../services/git/repository-files.ts';
 
 type FileMeta = Omit<RepositoryFile, 'content' | 'content_sha256'>;
 

@@ -1,5 +1,5 @@
 import type { ResourceIterationEvent } from '../../../shared/src/resource-iteration-events.ts';
-import type { IterationEventView } from '../services/resource-iteration-events.ts';
+import type { IterationEventView } from '../services/planning/resource-iteration-events.ts';
 import { presentWorkItemUser } from './work-items.ts';
 import { presentIteration } from './project-iterations.ts';
 

@@ -1,5 +1,5 @@
 import type { ResourceStateEvent } from '../../../shared/src/resource-state-events.ts';
-import type { StateEventView } from '../services/resource-state-events.ts';
+import type { StateEventView } from '../services/planning/resource-state-events.ts';
 import { presentWorkItemUser } from './work-items.ts';
 
 /**

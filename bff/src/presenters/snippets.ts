@@ -1,5 +1,5 @@
 import type { Snippet } from '../../../shared/src/snippets.ts';
-import type { SnippetView } from '../services/snippets.ts';
+import type { SnippetView } from '../services/planning/snippets.ts';
 import { presentUserBasic } from './users.ts';
 
 /** Snippets keep no history: their files' raw URLs name this ref, as the platform names a snippet repository's branch. */

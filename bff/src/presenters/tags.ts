@@ -1,5 +1,5 @@
 import type { Tag } from '../../../shared/src/tags.ts';
-import type { TagInfo } from '../services/tags.ts';
+import type { TagInfo } from '../services/git/tags.ts';
 import { presentCommit } from './branches.ts';
 
 /** A tag; releases and protected tags are not kept here, so neither is ever set. */

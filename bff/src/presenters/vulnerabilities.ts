@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { GroupRow, ProjectRow, UserRow, VulnerabilityRow, VulnerabilityTransitionRow } from '../db/schema.ts';
 import type { DismissalReason, Severity, Vulnerability, VulnerabilityState, VulnerabilityStateTransition, vulnerabilityIdentifier } from '../../../shared/src/vulnerabilities.ts';
 
-import { DEFAULT_BRANCH } from '../services/repositories.ts';
+import { DEFAULT_BRANCH } from '../services/git/repositories.ts';
 
 const json = <T>(text: string, fallback: T): T => {
   try {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import { randomPassword } from '../auth/secrets.ts';
-import { createUser, findUserByUsername } from '../services/users.ts';
-import { createPersonalAccessToken } from '../services/personal-access-tokens.ts';
+import { createUser, findUserByUsername } from '../services/access/users.ts';
+import { createPersonalAccessToken } from '../services/access/personal-access-tokens.ts';
 
 export interface BootstrapResult {
   /** True when this start created the administrator (a fresh installation). */

@@ -2,7 +2,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow, UserRow } from '../db/schema.ts';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import { epicCreateBody } from '../../../shared/src/epics.ts';
-import { createEpic, updateEpic } from '../services/epics.ts';
+import { createEpic, updateEpic } from '../services/planning/epics.ts';
 import { addDays } from '../util/time.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Db } from '../db/index.ts';
 import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
-import { createCadence } from '../services/iteration-cadences.ts';
+import { createCadence } from '../services/planning/iteration-cadences.ts';
 import { ITERATION_STATES, iterationCadenceCreateBody } from '../../../shared/src/iterations.ts';
-import { recordIterationEvents } from '../services/resource-iteration-events.ts';
+import { recordIterationEvents } from '../services/planning/resource-iteration-events.ts';
 
 const DAY = 86_400_000;
 const at = (days: number, hour = 10) => new Date(Date.now() + days * DAY).toISOString().replace(/T.*/, `T${String(hour).padStart(2, '0')}:00:00.000Z`);

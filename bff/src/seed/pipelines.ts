@@ -5,10 +5,10 @@ import type { Vault } from '../auth/vault.ts';
 import type { Config } from '../config.ts';
 import type { ProjectRow, UserRow } from '../db/schema.ts';
 import { COMPLETED_STATUSES, type PipelineStatus } from '../../../shared/src/pipelines.ts';
-import { DEFAULT_BRANCH, ensureRepository } from '../services/repositories.ts';
-import { commitMeta, composeStatus, runningSeconds } from '../services/pipelines.ts';
-import { EXTERNAL_STAGE } from '../services/commit-statuses.ts';
-import { createTrigger } from '../services/pipeline-triggers.ts';
+import { DEFAULT_BRANCH, ensureRepository } from '../services/git/repositories.ts';
+import { commitMeta, composeStatus, runningSeconds } from '../services/ci/pipelines.ts';
+import { EXTERNAL_STAGE } from '../services/ci/commit-statuses.ts';
+import { createTrigger } from '../services/ci/pipeline-triggers.ts';
 
 const run = promisify(execFile);
 const git = async (dir: string, args: string[], env: Record<string, string> = {}) => (await run('git', ['-C', dir, ...args], { env: { ...process.env, ...env } })).stdout.trim();

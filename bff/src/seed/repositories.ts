@@ -1,4 +1,4 @@
-import { git } from '../services/git-run.ts';
+import { git } from '../services/git/git-run.ts';
 
 interface Author {
   name: string;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '../db/index.ts';
 import type { ProjectRow, UserRow } from '../db/schema.ts';
-import { ingestReport } from '../services/security-reports.ts';
-import { transition } from '../services/vulnerabilities.ts';
+import { ingestReport } from '../services/security/security-reports.ts';
+import { transition } from '../services/security/vulnerabilities.ts';
 import { nowIso } from '../util/time.ts';
 
 const SCAN = (type: string) => ({

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.ts';
 import type { ProjectRow, UserRow } from '../db/schema.ts';
-import { createSnippet } from '../services/snippets.ts';
-import { normalized } from '../services/issue-links.ts';
+import { createSnippet } from '../services/planning/snippets.ts';
+import { normalized } from '../services/planning/issue-links.ts';
 import { nowIso } from '../util/time.ts';
 
 /**

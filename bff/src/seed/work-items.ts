@@ -1,11 +1,11 @@
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import type { GroupRow, ProjectRow, UserRow } from '../db/schema.ts';
-import { ensureRepository } from '../services/repositories.ts';
-import { createLabel } from '../services/labels.ts';
-import { createIssue, moveIssueState, type Acting } from '../services/issues.ts';
-import { createMergeRequest } from '../services/merge-requests.ts';
-import { createNote } from '../services/notes.ts';
+import { ensureRepository } from '../services/git/repositories.ts';
+import { createLabel } from '../services/planning/labels.ts';
+import { createIssue, moveIssueState, type Acting } from '../services/planning/issues.ts';
+import { createMergeRequest } from '../services/planning/merge-requests.ts';
+import { createNote } from '../services/planning/notes.ts';
 
 const LABELS = [
   { name: 'bug', color: '#dc143c', description: 'Something is broken' },

@@ -1,0 +1,150 @@
+import type { Db } from '../../db/index.ts';
+import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../../db/schema.ts';
+import type { MergeRequestMergeBody } from '../../../../shared/src/merge-request-merge.ts';
+import { nowIso } from '../../util/time.ts';
+import { bool } from '../../util/rows.ts';
+import { resolveCommit } from '../git/branches.ts';
+import { conflict, notAllowed, unauthorized, unprocessable } from '../../util/errors.ts';
+import { refUpdateRefusals } from '../git/push-checks.ts';
+import { recordPush, type PushedTo } from '../git/push-events.ts';
+import { fireMergeRequestHook } from '../planning/work-item-hook-payloads.ts';
+import { ZERO_SHA, type RefUpdate } from '../git/push-git.ts';
+import { deleteRef, mergeResult, swapRef, type MergeMethod } from './trains/git-merge.ts';
+import { kickTrain, trainRef } from './trains/run.ts';
+import { enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
+import { addToTrain } from './merge-trains.ts';
+
+export type { MergeRequestRow };
+
+/** A push rule refused the ref move (its reasons are the message). */
+export class PushRefused extends Error {}
+
+export type MoveAs = PushedTo & { mayWriteProtected: boolean };
+
+/**
+ * Moves a branch as a push of it would: checked against the protected branch rule and the
+ * project's push rule first, moved by compare-and-swap, then the push event, hooks and
+ * activity. False when the branch moved meanwhile (nothing happened).
+ */
+export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<boolean> {
+  await checkMove(to, update);
+  const old = update.before === ZERO_SHA ? '' : update.before;
+  if (!(await swapRef(to.dir, update.ref, update.after, old, 'merge'))) return false;
+  await recordPush(to, [update]);
+  return true;
+}
+
+/** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
+export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
+  const refused = await refUpdateRefusals(to, [update]);
+  if (refused.length) throw new PushRefused(refused.join('\n'));
+}
+
+export async function addSystemNote(trx: Db, project: ProjectRow, mr: MergeRequestRow, author: UserRow | null, body: string): Promise<void> {
+  const now = nowIso();
+  await trx
+    .insertInto('notes')
+    .values({ project_id: project.id, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: author?.id ?? mr.author_id, body, system: 1, internal: 0, created_at: now, updated_at: now })
+    .execute();
+}
+
+/**
+ * The merge request is merged (its target branch already moved): its state and merge
+ * fields, a "merged" state event, the "merged" activity and the merge request hook.
+ */
+export async function markMerged(
+  trx: Db,
+  scope: { project: ProjectRow; group: GroupRow; baseUrl: string },
+  mr: MergeRequestRow,
+  m: { user: UserRow | null; mergeCommitSha: string; squashCommitSha: string | null },
+): Promise<void> {
+  const now = nowIso();
+  await trx
+    .updateTable('merge_requests')
+    .set({ state: 'merged', merged_at: now, merge_user_id: m.user?.id ?? null, merge_commit_sha: m.mergeCommitSha, squash_commit_sha: m.squashCommitSha, updated_at: now })
+    .where('id', '=', mr.id)
+    .execute();
+  await trx.insertInto('resource_state_events').values({ user_id: m.user?.id ?? null, merge_request_id: mr.id, issue_id: null, epic_id: null, state: 'merged', source_commit: null, source_merge_request_id: null, created_at: now }).execute();
+  await trx
+    .insertInto('events')
+    .values({ project_id: scope.project.id, group_id: null, author_id: m.user?.id ?? null, action_name: 'merged', target_type: 'MergeRequest', target_id: mr.id, push_data: null, created_at: now })
+    .execute();
+  const merged = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
+  // The merge request hook's `merge` event, as the platform sends it (no user: nobody to name, no event).
+  if (m.user) await fireMergeRequestHook(trx, { ...scope, user: m.user }, merged, 'merge', { state: { previous: mr.state, current: 'merged' } });
+}
+
+export interface MergeCaller extends MoveAs {
+  user: UserRow;
+}
+
+/**
+ * PUT …/merge_requests/:iid/merge: the target branch moves to the merge (or the source,
+ * fast-forward) by the project's merge method, as the caller's push. The platform's answers:
+ * 405 not mergeable (draft, closed, merged, on a train), 409 `sha` not the source head,
+ * 401 target protected from the caller; a MergeConflict or NeedsRebase is its 406.
+ */
+export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, body: MergeRequestMergeBody): Promise<MergeRequestRow> {
+  const { db, project, user } = to;
+  if (mr.state !== 'opened' || bool(mr.draft)) throw notAllowed(`merge request is ${mr.state === 'opened' ? 'a draft' : mr.state}`);
+  const car = await db.selectFrom('merge_train_cars').selectAll().where('active_merge_request_id', '=', mr.id).executeTakeFirst();
+  const skip = Boolean(body.skip_merge_train) && bool(project.merge_trains_skip_train_allowed);
+  if (car && !skip) throw notAllowed('merge request is on a merge train; remove it first, or merge immediately with skip_merge_train where the project allows it');
+  const source = await resolveCommit(to.dir, `refs/heads/${mr.source_branch}`);
+  const target = await resolveCommit(to.dir, `refs/heads/${mr.target_branch}`);
+  if (!source || !target) throw unprocessable('Branch cannot be merged');
+  if (mr.target_branch === (project.default_branch ?? 'main') && !to.mayWriteProtected) throw unauthorized();
+  const wantsAuto = body.auto_merge ?? body.merge_when_pipeline_succeeds ?? false;
+  if (!car && bool(project.merge_trains_enabled) && !skip) {
+    if (!wantsAuto) throw notAllowed('merge trains are enabled: add the merge request to the merge train, or merge with auto_merge');
+    if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+    // The platform's merge train strategies: on the train now when its pipeline passed, scheduled to join while it runs.
+    await addToTrain({ db, dir: to.dir, project, user, mayWriteProtected: to.mayWriteProtected }, mr, { auto_merge: true, sha: source, squash: body.squash });
+    return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
+  }
+  // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
+  const pipeline = await headPipelineStatus(db, project.id, mr.source_branch, source);
+  const autoNow = wantsAuto && isActivePipeline(pipeline);
+  if (wantsAuto && !autoNow && pipeline !== 'success') throw notAllowed('the merge request has no running pipeline to merge when it succeeds');
+  if (!wantsAuto && bool(project.only_allow_merge_if_pipeline_succeeds) && pipeline !== 'success') throw notAllowed('the pipeline must succeed before the merge request is merged');
+  if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
+  if (autoNow) {
+    const { sha: _sha, auto_merge: _a, merge_when_pipeline_succeeds: _m, skip_merge_train: _s, ...how } = body;
+    return enableAutoMerge(db, project, mr, user, { ...how, sha: source, may_write_protected: to.mayWriteProtected });
+  }
+
+  // The project's squash option decides where it is 'always' or 'never'; otherwise the caller, then the merge request.
+  const squash = project.squash_option === 'always' ? true : project.squash_option === 'never' ? false : (body.squash ?? bool(mr.squash));
+  const message = body.merge_commit_message ?? `Merge branch '${mr.source_branch}' into '${mr.target_branch}'\n\n${mr.title}\n\nSee merge request ${project.path_with_namespace}!${mr.iid}`;
+  const result = await mergeResult(to.dir, {
+    target,
+    source,
+    method: project.merge_method as MergeMethod,
+    message,
+    squash: squash ? { message: body.squash_commit_message ?? mr.title } : undefined,
+    who: { name: user.name, email: user.email },
+  });
+  let moved: boolean;
+  try {
+    moved = await moveBranchAsPush(to, { before: target, after: result.sha, ref: `refs/heads/${mr.target_branch}` });
+  } catch (e) {
+    if (e instanceof PushRefused) throw unprocessable(e.message);
+    throw e;
+  }
+  if (!moved) throw unprocessable('Branch cannot be merged: the target branch moved, try again');
+  await db.transaction().execute(async (trx) => {
+    await markMerged(trx, to, mr, { user, mergeCommitSha: result.sha, squashCommitSha: result.squashSha });
+    if (car) {
+      const now = nowIso();
+      await trx.updateTable('merge_train_cars').set({ status: 'skip_merged', active_merge_request_id: null, merged_at: now, finished_at: now, duration: Math.round((Date.parse(now) - Date.parse(car.created_at)) / 1000), updated_at: now }).where('id', '=', car.id).execute();
+    }
+    // Cars on the target's train are rebuilt on the new target head.
+    await kickTrain(trx, project.id, mr.target_branch);
+  });
+  if (car) await deleteRef(to.dir, trainRef(mr.iid));
+  if (body.should_remove_source_branch ?? bool(mr.force_remove_source_branch)) {
+    await moveBranchAsPush(to, { before: source, after: ZERO_SHA, ref: `refs/heads/${mr.source_branch}` }).catch(() => false);
+  }
+  return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
+}
+

@@ -1,0 +1,180 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { Database, EventRow, NoteRow, UserRow } from '../../db/schema.ts';
+import { usersById } from './work-items.ts';
+import type { Actor } from '../../auth/actor.ts';
+import { canProject, type ProjectReadAction, type ProjectSubject } from '../../policies/index.ts';
+import { offsetPage, Page, type PageRequest } from '../../db/pagination.ts';
+import type { EventListQuery } from '../../../../shared/src/events.ts';
+import { projectMember, projectVisibleTo } from '../../policies/visibility.ts';
+import { EVENT_READ_ACTIONS, eventsReadable, readsAcrossProjects, readsInProject } from '../../policies/readable.ts';
+import { findUser, findUserByUsername } from '../access/users.ts';
+import { notFound } from '../../util/errors.ts';
+
+/**
+ * Activity events: who did what in which project, as the dashboard, a user's profile and a
+ * project's activity list them. Epic events live in the same table (group_id set, no
+ * project) but the API does not return them, so every list here is of project events.
+ */
+
+/** The stored action names each `action` filter value stands for. */
+const ACTION_NAMES: Record<NonNullable<EventListQuery['action']>, string[]> = {
+  created: ['created', 'opened'],
+  updated: ['updated'],
+  closed: ['closed'],
+  reopened: ['reopened'],
+  pushed: ['pushed', 'pushed to', 'pushed new', 'deleted'],
+  commented: ['commented on'],
+  merged: ['merged', 'accepted'],
+  joined: ['joined'],
+  left: ['left'],
+  destroyed: ['destroyed'],
+  expired: ['expired'],
+  approved: ['approved'],
+};
+
+/** The stored target types of each `target_type` filter value (discussion notes are not a target type). */
+const TARGET_TYPES: Record<NonNullable<EventListQuery['target_type']>, string[]> = {
+  epic: ['Epic'],
+  issue: ['Issue'],
+  merge_request: ['MergeRequest'],
+  milestone: ['Milestone'],
+  note: ['Note', 'DiffNote'],
+  project: ['Project'],
+  snippet: ['Snippet', 'ProjectSnippet'],
+  user: ['User'],
+};
+
+type EventsQuery = SelectQueryBuilder<Database, 'events', EventRow>;
+
+const hasFilters = (q: EventListQuery) => Boolean(q.action || q.target_type || q.before || q.after);
+
+/** `before` and `after` exclude the day they name, as on the platform. */
+function filtered(query: EventsQuery, q: EventListQuery): EventsQuery {
+  let out = query;
+  if (q.action) out = out.where('events.action_name', 'in', ACTION_NAMES[q.action]);
+  if (q.target_type) out = out.where('events.target_type', 'in', TARGET_TYPES[q.target_type]);
+  if (q.before) out = out.where('events.created_at', '<', `${q.before}T00:00:00.000Z`);
+  if (q.after) out = out.where('events.created_at', '>', `${q.after}T23:59:59.999Z`);
+  return out;
+}
+
+const sorted = (query: EventsQuery, q: EventListQuery) => query.orderBy('events.id', q.sort ?? 'desc');
+
+/**
+ * A project's events the caller may see, each by the read its kind needs (services/readable.ts).
+ * A caller who may do every such read here sees them all: unfiltered, a page is then a range of
+ * the events' numbers in their project (see migration 015), so page 10,000 costs what page 1 does.
+ */
+export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSubject, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
+  const base = db.selectFrom('events').selectAll('events').where('events.project_id', '=', subject.project.id);
+  const may = (read: ProjectReadAction) => canProject(actor, read, subject);
+  const seesAll = EVENT_READ_ACTIONS.every(may);
+  const query = seesAll ? base : base.where(eventsReadable(actor, readsInProject(may)));
+  if (hasFilters(q) || !seesAll) return offsetPage(sorted(filtered(query, q), q), page);
+  const last = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('project_seq').as('n'))
+    .where('project_id', '=', subject.project.id)
+    .executeTakeFirst();
+  const total = Number(last?.n ?? 0);
+  const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [total - page.offset - page.limit + 1, total - page.offset] : [page.offset + 1, page.offset + page.limit];
+  const items = hi < 1 || lo > total ? [] : await base.where('events.project_seq', '>=', lo).where('events.project_seq', '<=', hi).orderBy('events.project_seq', q.sort ?? 'desc').execute();
+  return new Page(items, page.page, page.perPage, total);
+}
+
+/** Across projects: each event by the read its kind needs on its own project. */
+const readableTargets = (db: Db, query: EventsQuery, actor: Actor): EventsQuery => query.where(eventsReadable(actor, readsAcrossProjects(db, actor)));
+
+/**
+ * A user's events in the projects the caller may read (the caller's own events in theirs).
+ */
+export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
+  const query = db
+    .selectFrom('events')
+    .selectAll('events')
+    .where('events.author_id', '=', user.id)
+    .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectVisibleTo(p, actor)));
+  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
+}
+
+/** A user named by numeric id or username, as /users/:id/events takes either. */
+export async function userByIdOrUsername(db: Db, key: string): Promise<UserRow> {
+  // An id past 2³¹−1 names no user (and PostgreSQL's integer cannot hold it).
+  if (/^\d+$/.test(key) && Number(key) > 2_147_483_647) throw notFound('User');
+  const user = /^\d{1,10}$/.test(key) ? await findUser(db, Number(key)) : await findUserByUsername(db, key);
+  if (!user) throw notFound('User');
+  return user;
+}
+
+/** GET /events: the caller's own events, or with `scope=all` every event of the projects they belong to. */
+export async function listOwnEvents(db: Db, actor: Actor & { user: UserRow }, q: EventListQuery & { scope?: string }, page: PageRequest): Promise<Page<EventRow>> {
+  if (q.scope !== 'all') return listUserEvents(db, actor, actor.user, q, page);
+  const query = db
+    .selectFrom('events')
+    .selectAll('events')
+    .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user.id)));
+  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
+}
+
+/** What the presenter needs besides the row: its author, project and target. */
+export interface EventDetails {
+  event: EventRow;
+  author: UserRow | null;
+  target: Target | null;
+  /** A comment's author, for its `note`. */
+  noteAuthor?: UserRow | null;
+}
+
+type Target = { iid: number | null; title: string | null; note?: NoteRow & { noteable_iid: number | null } };
+type TargetLoader = (db: Db, ids: number[]) => Promise<Map<number, Target>>;
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+
+/** A note's target: its noteable's title (notes have no iid of their own), and the note itself. */
+async function noteTargets(db: Db, ids: number[]): Promise<Map<number, Target>> {
+  const notes = await db.selectFrom('notes').selectAll().where('id', 'in', ids).execute();
+  const of = async (type: 'Issue' | 'MergeRequest') => {
+    const wanted = notes.filter((n) => n.noteable_type === type).map((n) => n.noteable_id);
+    if (!wanted.length) return new Map<number, { iid: number; title: string }>();
+    return byId(await db.selectFrom(type === 'Issue' ? 'issues' : 'merge_requests').select(['id', 'iid', 'title']).where('id', 'in', wanted).execute());
+  };
+  const [issues, mrs] = await Promise.all([of('Issue'), of('MergeRequest')]);
+  return new Map(
+    notes.map((n) => {
+      const noteable = n.noteable_type === 'Issue' ? issues.get(n.noteable_id) : n.noteable_type === 'MergeRequest' ? mrs.get(n.noteable_id) : undefined;
+      return [n.id, { iid: null, title: noteable?.title ?? null, note: { ...n, noteable_iid: noteable?.iid ?? null } }];
+    }),
+  );
+}
+
+/** How each stored target type is looked up: its iid and title, for target_iid and target_title. */
+const TARGETS: Record<string, TargetLoader> = {
+  Epic: async (db, ids) => byId(await db.selectFrom('epics').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Issue: async (db, ids) => byId(await db.selectFrom('issues').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  MergeRequest: async (db, ids) => byId(await db.selectFrom('merge_requests').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Milestone: async (db, ids) => byId(await db.selectFrom('milestones').select(['id', 'iid', 'title']).where('id', 'in', ids).execute()),
+  Note: noteTargets,
+  DiffNote: noteTargets,
+};
+
+/** Authors and targets of a page of events, one query per kind. */
+export async function detailsOf(db: Db, events: EventRow[]): Promise<EventDetails[]> {
+  const targets = new Map<string, Map<number, Target>>();
+  for (const [type, load] of Object.entries(TARGETS)) {
+    const ids = [...new Set(events.filter((e) => e.target_type === type && e.target_id !== null).map((e) => e.target_id!))];
+    if (ids.length) targets.set(type, await load(db, ids));
+  }
+  const targetOf = (e: EventRow) => (e.target_type && e.target_id !== null ? (targets.get(e.target_type)?.get(e.target_id) ?? null) : null);
+  const noteAuthors = events.map((e) => targetOf(e)?.note?.author_id ?? null);
+  const authors = await usersById(db, [...events.map((e) => e.author_id), ...noteAuthors]);
+  return events.map((event) => {
+    const target = targetOf(event);
+    const noteAuthor = target?.note?.author_id;
+    return {
+      event,
+      author: event.author_id === null ? null : (authors.get(event.author_id) ?? null),
+      target,
+      ...(target?.note ? { noteAuthor: noteAuthor === null || noteAuthor === undefined ? null : (authors.get(noteAuthor) ?? null) } : {}),
+    };
+  });
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../../db/index.ts';
+import type { GroupRow, MilestoneRow, ProjectRow } from '../../db/schema.ts';
+import type { Actor } from '../../auth/actor.ts';
+import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
+import { issueViews, type IssueView } from './issues.ts';
+import { mergeRequestViews, type MergeRequestView } from './merge-requests.ts';
+import { issuesReadable, projectsReadable } from '../../policies/readable.ts';
+
+/** An item of a group milestone with the project it lives in (its presenter builds URLs from it). */
+export type WithProject<V> = V & { project: ProjectRow; namespace: GroupRow };
+
+/** The projects of the group itself (the platform leaves subgroups' out of these lists). */
+const groupProjects = (db: Db, group: GroupRow) => db.selectFrom('projects').select('projects.id').where('projects.namespace_id', '=', group.id);
+
+async function attachProjects<V>(db: Db, group: GroupRow, views: V[], projectOf: (v: V) => number): Promise<WithProject<V>[]> {
+  if (!views.length) return [];
+  const projects = await db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(views.map(projectOf))]).execute();
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  return views.map((v) => ({ ...v, project: byId.get(projectOf(v))!, namespace: group }));
+}
+
+/** The milestone's issues the caller may see, by the issue list's rule (services/readable.ts). */
+export async function milestoneIssues(db: Db, group: GroupRow, milestone: MilestoneRow, actor: Actor, level: number, page: PageRequest): Promise<Page<WithProject<IssueView>>> {
+  const q = db.selectFrom('issues').selectAll().where('milestone_id', '=', milestone.id).where('project_id', 'in', groupProjects(db, group)).where(issuesReadable(db, actor, level));
+  const rows = await offsetPage(q.orderBy('id'), page);
+  return rows.mapAsync(async (items) => attachProjects(db, group, await issueViews(db, items), (v) => v.issue.project_id));
+}
+
+/** The milestone's merge requests, of the projects whose merge requests the caller may read. */
+export async function milestoneMergeRequests(db: Db, group: GroupRow, milestone: MilestoneRow, actor: Actor, level: number, page: PageRequest): Promise<Page<WithProject<MergeRequestView>>> {
+  const projects = groupProjects(db, group).where(projectsReadable(actor, 'read_merge_request', level));
+  const rows = await offsetPage(db.selectFrom('merge_requests').selectAll().where('milestone_id', '=', milestone.id).where('project_id', 'in', projects).orderBy('id'), page);
+  return rows.mapAsync(async (items) => attachProjects(db, group, await mergeRequestViews(db, items), (v) => v.mr.project_id));
+}
