@@ -10,6 +10,7 @@ import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
 import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
+import { listenAcrossRooms } from './listeners.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,6 +27,8 @@ export interface Running {
 /** Opens and migrates the database, creates the administrator, seeds demo data, listens. */
 export async function startServer(config: Config, opts: { logger?: Logger } = {}): Promise<Running> {
   const logger = opts.logger ?? pino({ level: config.logLevel });
+  // Before anything writes (the demo data pushes): pushes and pipelines are heard across rooms.
+  listenAcrossRooms();
   const db = openDb({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'gatehouse.sqlite3'),

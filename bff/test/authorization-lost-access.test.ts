@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { routes } from '../src/api/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { exportJob } from '../src/services/security/exports/job.ts';
+import { exportJob } from '../src/jobs/export.ts';
 import { parseCsv } from '../src/services/security/exports/csv-read.ts';
 import type { JobRow } from '../src/db/schema.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, routeKey, startTestServer, type TestServer } from './harness.ts';

@@ -5,7 +5,7 @@ import { pageRequest } from '../db/pagination.ts';
 import { DEFAULT_BRANCH, ensureRepository } from '../services/git/repositories.ts';
 import * as statuses from '../services/ci/commit-statuses.ts';
 import { presentCommitStatus } from '../presenters/commit-statuses.ts';
-import { usersById } from '../services/ci/pipelines.ts';
+import { usersById } from '../services/access/users.ts';
 import type { PipelineJobRow, UserRow } from '../db/schema.ts';
 
 const area = 'commit-statuses';

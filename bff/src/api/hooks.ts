@@ -11,7 +11,7 @@ import { deliver, newEvent, testHook, type DeliveryDeps } from '../services/webh
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/webhooks/hook-events-log.ts';
 import { samplePayload } from '../services/webhooks/hook-payloads.ts';
 import { flags } from '../services/instance/features.ts';
-import { hit } from '../services/access/rate-limits.ts';
+import { hit } from '../services/rate-limits.ts';
 import { presentHook, presentHookEvent } from '../presenters/hooks.ts';
 
 type Scope = hooks.HookScope;

@@ -8,7 +8,7 @@ import { buildGroup, buildProject, expectShape, expectStatus, request as api, st
 import { eventually } from '../../test/merge-fixtures.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
 import { enqueue } from '../queue/queue.ts';
-import { iterationsJob } from '../jobs/index.ts';
+import { iterationsJob } from '../jobs/iterations.ts';
 import { advanceIterations } from '../services/planning/iteration-roll-over.ts';
 
 /**

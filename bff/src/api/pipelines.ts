@@ -4,6 +4,7 @@ import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as pipelines from '../services/ci/pipelines.ts';
+import { usersById } from '../services/access/users.ts';
 import { presentJob, presentPipeline, presentPipelineBasic } from '../presenters/pipelines.ts';
 import type { PipelineRow, UserRow } from '../db/schema.ts';
 
@@ -62,7 +63,7 @@ export const pipelineRoutes = [
     response: z.array(job),
     handler: async (ctx) => {
       const page = await pipelines.listJobs(ctx.db, ctx.pipeline, ctx.query, pageRequest(ctx.query));
-      const users = await pipelines.usersById(ctx.db, page.items.map((j) => j.user_id));
+      const users = await usersById(ctx.db, page.items.map((j) => j.user_id));
       return page.map((j) => ({ job: j, user: j.user_id === null ? null : (users.get(j.user_id) ?? null), pipeline: ctx.pipeline }));
     },
     present: (r: { job: Parameters<typeof presentJob>[0]; user: UserRow | null; pipeline: PipelineRow }, ctx) => presentJob(r.job, { ...urls(ctx), pipeline: r.pipeline, user: r.user }),

@@ -49,5 +49,14 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType, R = any, B = any
   record?: (trx: Db, results: R[]) => Promise<void>;
 }
 
+/**
+ * What a room asks for when it queues work: the kind, what its rows carry and how often it is
+ * tried. Declared in the room that asks (a merge train is kicked from merging), run by its
+ * definition in jobs/ (which adds the lease and the handler), so the room need not import
+ * the job that calls back into it.
+ */
+export type JobTicket<S extends z.ZodType = z.ZodType, H extends z.ZodType = z.ZodType> = Pick<JobDefinition<S, unknown, unknown, H>, 'kind' | 'payload' | 'shared' | 'maxAttempts'>;
+export const jobTicket = <S extends z.ZodType, H extends z.ZodType = z.ZodUndefined>(ticket: JobTicket<S, H>): JobTicket<S, H> => ticket;
+
 /** Declares a kind of long work once: its payload, lease, attempts and handler. */
 export const defineJob = <S extends z.ZodType, R = void, B = undefined, H extends z.ZodType = z.ZodUndefined>(def: JobDefinition<S, R, B, H>): JobDefinition<S, R, B, H> => def;

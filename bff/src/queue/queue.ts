@@ -6,7 +6,7 @@ import type { JobRow, JobsTable } from '../db/schema.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { z } from 'zod';
 import { isoPlus, nowIso } from '../util/time.ts';
-import type { JobDefinition } from './define.ts';
+import type { JobTicket } from './define.ts';
 import { padded, rowChunks } from './statement-sizes.ts';
 
 /**
@@ -21,9 +21,9 @@ jobEvents.setMaxListeners(100);
  * Several jobs of one kind in one statement (an event's deliveries to all its hooks), with what
  * they share stored once when the definition declares a `shared` part.
  */
-export async function enqueueMany<S extends z.ZodType, R, B, H extends z.ZodType>(
+export async function enqueueMany<S extends z.ZodType, H extends z.ZodType>(
   db: Db,
-  def: JobDefinition<S, R, B, H>,
+  def: JobTicket<S, H>,
   payloads: z.input<S>[],
   ...shared: H extends z.ZodUndefined ? [] : [z.input<H>]
 ): Promise<void> {
@@ -41,7 +41,7 @@ export async function enqueueMany<S extends z.ZodType, R, B, H extends z.ZodType
 
 export async function enqueue<S extends z.ZodType>(
   db: Db,
-  def: JobDefinition<S>,
+  def: JobTicket<S>,
   payload: z.input<S>,
   opts: { runAt?: string; uniqueKey?: string } = {},
 ): Promise<void> {

@@ -4,7 +4,7 @@ import type { Actor } from '../../auth/actor.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { newToken, tokenDigest, verifyPassword } from '../../auth/secrets.ts';
 import { isoPlus, nowIso } from '../../util/time.ts';
-import { hit, clear } from './rate-limits.ts';
+import { hit, clear } from '../rate-limits.ts';
 import { tooManyRequests, unauthorized } from '../../util/errors.ts';
 
 export interface SessionOptions {

@@ -153,3 +153,10 @@ export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: 
   const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
   return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
+
+/** The users of `ids` (nulls and repeats left out), by id: one query for a page of rows naming users. */
+export async function usersById(db: Db, ids: (number | null | undefined)[]): Promise<Map<number, UserRow>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (!wanted.length) return new Map();
+  return new Map((await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute()).map((u) => [u.id, u]));
+}

@@ -9,7 +9,8 @@ import { badRequest, notFound, validationFailed } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
 import { resolveCommit } from '../git/branches.ts';
 import { projectAccessLevel } from '../../policies/access.ts';
-import { commitMeta, createPipeline, usersById, type PipelineScope } from './pipelines.ts';
+import { commitMeta, createPipeline, type PipelineScope } from './pipelines.ts';
+import { usersById } from '../access/users.ts';
 
 /** Trigger tokens carry the platform's shape (glptt-) with our own prefix. */
 export const TRIGGER_TOKEN_PREFIX = 'gtptt-';

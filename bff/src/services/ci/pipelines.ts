@@ -10,8 +10,9 @@ import { notFound } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
 import { json } from '../../util/rows.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
+import { usersById } from '../access/users.ts';
 import { jobPayload, pipelinePayload } from '../webhooks/hook-payloads.ts';
-import { onPipelineMoved } from '../merging/trains/events.ts';
+import { announce } from '../notifier.ts';
 
 const run = promisify(execFile);
 
@@ -171,17 +172,9 @@ export async function refreshPipeline(trx: Db, scope: PipelineScope, pipeline: P
   const updated = { ...pipeline, ...changes };
   if (status !== pipeline.status) {
     await firePipelineEvent(trx, scope, updated, jobs);
-    await onPipelineMoved(trx, updated);
+    await announce('pipelineMoved', { trx, pipeline: updated });
   }
   return updated;
-}
-
-/** The users these ids name, read at once (owners, authors, who started what). */
-export async function usersById(trx: Db, ids: (number | null)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
-  if (!wanted.length) return new Map();
-  const rows = await trx.selectFrom('users').selectAll().where('id', 'in', wanted).execute();
-  return new Map(rows.map((u) => [u.id, u]));
 }
 
 async function firePipelineEvent(trx: Db, scope: PipelineScope, pipeline: PipelineRow, jobs?: PipelineJobRow[]): Promise<void> {

@@ -3,24 +3,14 @@ import type { GroupRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { nowIso } from '../../util/time.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from '../webhooks/hook-payloads.ts';
-import { onBranchesPushed } from '../merging/trains/events.ts';
-import { onSourcesPushed } from '../merging/auto-merge.ts';
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
-import { closeIssuesFromPush } from '../planning/issue-closing.ts';
+import { announce, type PushedTo } from '../notifier.ts';
 import { adoptDefaultBranch } from './default-branch.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
 
-export interface PushedTo {
-  db: Db;
-  dir: string;
-  baseUrl: string;
-  project: ProjectRow;
-  group: GroupRow;
-  /** Who pushed; null for a deploy token. */
-  user: UserRow | null;
-}
+export type { PushedTo };
 
 const refKind = (ref: string) => (ref.startsWith('refs/heads/') ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : undefined);
 
@@ -92,7 +82,7 @@ export async function recordPush(to: PushedTo, updates: RefUpdate[]): Promise<vo
   const prepared = await preparePush(pushed, updates);
   if (!prepared) return;
   await pushed.db.transaction().execute((trx) => writePush(trx, pushed, prepared));
-  await closeIssuesFromPush(pushed, prepared.refs);
+  await announce('pushRecorded', { pushed, refs: prepared.refs });
 }
 
 /** What a push records, read from the repository (outside any transaction); undefined when no branch or tag moved. */
@@ -124,8 +114,6 @@ export async function writePush(trx: Db, pushed: PushedTo, { refs, data }: Prepa
       .execute();
   }
   await fireHookEvent(trx, where, 'repository_update_events', repositoryUpdatePayload(ctx, refs));
-  await onBranchesPushed(trx, pushed.project.id, refs);
-  // A deleted branch is a source update too (its head is the zero id, which no auto-merge was set for).
-  await onSourcesPushed(trx, pushed.project, new Map(refs.filter((r) => r.ref.startsWith('refs/heads/')).map((r) => [r.ref.slice('refs/heads/'.length), r.after])), pushed.user);
+  await announce('pushWritten', { trx, pushed, refs });
   await trx.updateTable('projects').set({ last_activity_at: now }).where('id', '=', pushed.project.id).execute();
 }

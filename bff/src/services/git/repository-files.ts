@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { resolveCommit } from './branches.ts';
 import { lastCommitOf } from './commits.ts';
 import { git, GitError, gitText, spawnGit } from './git-run.ts';
-import { hit } from '../access/rate-limits.ts';
+import { hit } from '../rate-limits.ts';
 import { notFound, tooManyRequests } from '../../util/errors.ts';
 
 /** A file of the repository at a commit. */

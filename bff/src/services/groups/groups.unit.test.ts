@@ -5,7 +5,7 @@ import { createUser } from '../access/users.ts';
 import { createGroup, updateGroup } from './groups.ts';
 import { createProject } from './projects.ts';
 import { groupAccessLevel } from '../../policies/access.ts';
-import { hit } from '../access/rate-limits.ts';
+import { hit } from '../rate-limits.ts';
 import type { Actor } from '../../auth/actor.ts';
 import { DomainError } from '../../util/errors.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/index.ts';
 import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../../db/schema.ts';
-import { defineJob, type JobDeps } from '../../queue/define.ts';
+import { jobTicket } from '../../queue/define.ts';
 import { enqueue } from '../../queue/queue.ts';
 import { nowIso } from '../../util/time.ts';
 import { bool } from '../../util/rows.ts';
@@ -9,11 +9,8 @@ import { resolveCommit } from '../git/branches.ts';
 import { projectAccessLevel } from '../../policies/access.ts';
 import { DomainError } from '../../util/errors.ts';
 import { ensureRepository } from '../git/repositories.ts';
-import { addSystemNote, mergeMergeRequest, PushRefused, type MergeCaller } from './merge-request-merge.ts';
-import { MergeConflict, NeedsRebase } from './trains/git-merge.ts';
-import { removeFromTrain } from './merge-trains.ts';
+import { addSystemNote } from './merge-records.ts';
 import { SOURCE_UPDATED } from './trains/plan.ts';
-import type { AutoMergeCancelResult } from '../../../../shared/src/merge-request-merge.ts';
 
 /**
  * Auto-merge outside merge trains (the platform's "merge when pipeline succeeds"): a merge asked
@@ -46,10 +43,13 @@ export const mergeParams = z.object({
 });
 export type MergeParams = z.infer<typeof mergeParams>;
 
-const autoMergeKey = (mergeRequestId: number) => `auto_merge:${mergeRequestId}`;
+export const autoMergeKey = (mergeRequestId: number) => `auto_merge:${mergeRequestId}`;
+
+/** The work an auto-merge asks for: a look at one merge request (run by jobs/auto-merge.ts). */
+export const autoMergeTicket = jobTicket({ kind: 'auto_merge', payload: z.object({ mergeRequestId: z.number().int() }), maxAttempts: 10 });
 
 /** Looks at the merge request's auto-merge now (its pipeline moved, its source got a push); runs already asked for absorb it. */
-export const kickAutoMerge = (trx: Db, mergeRequestId: number) => enqueue(trx, autoMergeJob, { mergeRequestId }, { uniqueKey: autoMergeKey(mergeRequestId) });
+export const kickAutoMerge = (trx: Db, mergeRequestId: number) => enqueue(trx, autoMergeTicket, { mergeRequestId }, { uniqueKey: autoMergeKey(mergeRequestId) });
 
 /** Sets the merge request to merge when its pipeline succeeds, as `user`. */
 export async function enableAutoMerge(db: Db, project: ProjectRow, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
@@ -80,17 +80,6 @@ export async function cancelAutoMerge(db: Db, project: ProjectRow, mr: MergeRequ
     await addSystemNote(trx, project, mr, user, 'canceled the automatic merge');
   });
   return true;
-}
-
-/**
- * The platform's cancel_merge_when_pipeline_succeeds: a merge request on a merge train leaves it (the cars behind are
- * rebuilt); any other has its auto-merge taken back, or gets the platform's refusal when none was set.
- */
-export async function cancelMerge(ctx: { db: Db; dir: string; project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, user: UserRow): Promise<AutoMergeCancelResult> {
-  const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', mr.id).executeTakeFirst();
-  if (car) await removeFromTrain(ctx, mr, user);
-  else if (!(await cancelAutoMerge(ctx.db, ctx.project, mr, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
-  return { status: 'success' };
 }
 
 /** Gatehouse stops the auto-merge, with the reason as a system note by `by` (the pusher whose push stopped it), else by the user who set it. */
@@ -126,55 +115,5 @@ export async function onSourcesPushed(trx: Db, project: ProjectRow, heads: Map<s
     const params = mergeParams.safeParse(JSON.parse(mr.merge_params ?? 'null'));
     if (params.success && params.data.sha === heads.get(mr.source_branch)) await kickAutoMerge(trx, mr.id);
     else await abortAutoMerge(trx, project, mr, SOURCE_UPDATED, pusher);
-  }
-}
-
-export const autoMergeJob = defineJob({
-  kind: 'auto_merge',
-  payload: z.object({ mergeRequestId: z.number().int() }),
-  leaseMs: () => 120_000,
-  maxAttempts: 10,
-  handler: async (p, deps) => {
-    await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', autoMergeKey(p.mergeRequestId)).execute();
-    await processAutoMerge(deps, p.mergeRequestId);
-  },
-});
-
-/** Merges the merge request if its auto-merge still stands and its head pipeline passed; idempotent (a merged one is left alone). */
-export async function processAutoMerge(deps: JobDeps, mergeRequestId: number): Promise<void> {
-  const { db } = deps;
-  const mr = await db.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).executeTakeFirst();
-  if (!mr || mr.state !== 'opened' || !bool(mr.auto_merge_enabled)) return;
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', mr.project_id).executeTakeFirstOrThrow();
-  const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const dir = await ensureRepository(deps.config.repositoriesDir, project);
-  const parsed = mergeParams.safeParse(JSON.parse(mr.merge_params ?? 'null'));
-  const user = mr.merge_user_id === null ? undefined : await db.selectFrom('users').selectAll().where('id', '=', mr.merge_user_id).executeTakeFirst();
-  const abort = (reason: string) => db.transaction().execute((trx) => abortAutoMerge(trx, project, mr, reason));
-  if (!parsed.success || !user) return abort('the user who set it is gone');
-  const params = parsed.data;
-  const source = await resolveCommit(dir, `refs/heads/${mr.source_branch}`);
-  if (source !== params.sha) return abort(SOURCE_UPDATED);
-  // Not yet (still running), or failed: it stays set, as on the platform; a pipeline that passes later merges it.
-  if ((await headPipelineStatus(db, project.id, mr.source_branch, params.sha)) !== 'success') return;
-  // Merged as that user may merge now (the platform checks the merge user at merge time): a Developer at least, a Maintainer into the default branch.
-  const level = bool(user.is_admin) ? 50 : await projectAccessLevel(db, user.id, project, group);
-  if (level < 30 || user.state !== 'active') return abort('the user who set it may no longer merge it');
-  const caller: MergeCaller = { db, dir, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, project, group, user, mayWriteProtected: params.may_write_protected && level >= 40 };
-  try {
-    await mergeMergeRequest(caller, mr, {
-      sha: params.sha,
-      squash: params.squash,
-      should_remove_source_branch: params.should_remove_source_branch,
-      merge_commit_message: params.merge_commit_message,
-      squash_commit_message: params.squash_commit_message,
-    });
-  } catch (e) {
-    if (e instanceof MergeConflict || e instanceof NeedsRebase) return abort('the merge request cannot be merged: ' + e.message);
-    if (e instanceof PushRefused) return abort('the push rule refused the merge: ' + e.message);
-    // The target branch moved under the merge: tried again (the job is retried).
-    if (e instanceof DomainError && /moved, try again/.test(e.message)) throw e;
-    if (e instanceof DomainError) return abort(`the merge request cannot be merged: ${e.message}`);
-    throw e;
   }
 }

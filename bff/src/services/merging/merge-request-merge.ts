@@ -11,68 +11,10 @@ import { fireMergeRequestHook } from '../planning/work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from '../git/push-git.ts';
 import { deleteRef, mergeResult, swapRef, type MergeMethod } from './trains/git-merge.ts';
 import { kickTrain, trainRef } from './trains/run.ts';
-import { enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
-import { addToTrain } from './merge-trains.ts';
-
-export type { MergeRequestRow };
-
-/** A push rule refused the ref move (its reasons are the message). */
-export class PushRefused extends Error {}
-
-export type MoveAs = PushedTo & { mayWriteProtected: boolean };
-
-/**
- * Moves a branch as a push of it would: checked against the protected branch rule and the
- * project's push rule first, moved by compare-and-swap, then the push event, hooks and
- * activity. False when the branch moved meanwhile (nothing happened).
- */
-export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<boolean> {
-  await checkMove(to, update);
-  const old = update.before === ZERO_SHA ? '' : update.before;
-  if (!(await swapRef(to.dir, update.ref, update.after, old, 'merge'))) return false;
-  await recordPush(to, [update]);
-  return true;
-}
-
-/** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
-export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
-  const refused = await refUpdateRefusals(to, [update]);
-  if (refused.length) throw new PushRefused(refused.join('\n'));
-}
-
-export async function addSystemNote(trx: Db, project: ProjectRow, mr: MergeRequestRow, author: UserRow | null, body: string): Promise<void> {
-  const now = nowIso();
-  await trx
-    .insertInto('notes')
-    .values({ project_id: project.id, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: author?.id ?? mr.author_id, body, system: 1, internal: 0, created_at: now, updated_at: now })
-    .execute();
-}
-
-/**
- * The merge request is merged (its target branch already moved): its state and merge
- * fields, a "merged" state event, the "merged" activity and the merge request hook.
- */
-export async function markMerged(
-  trx: Db,
-  scope: { project: ProjectRow; group: GroupRow; baseUrl: string },
-  mr: MergeRequestRow,
-  m: { user: UserRow | null; mergeCommitSha: string; squashCommitSha: string | null },
-): Promise<void> {
-  const now = nowIso();
-  await trx
-    .updateTable('merge_requests')
-    .set({ state: 'merged', merged_at: now, merge_user_id: m.user?.id ?? null, merge_commit_sha: m.mergeCommitSha, squash_commit_sha: m.squashCommitSha, updated_at: now })
-    .where('id', '=', mr.id)
-    .execute();
-  await trx.insertInto('resource_state_events').values({ user_id: m.user?.id ?? null, merge_request_id: mr.id, issue_id: null, epic_id: null, state: 'merged', source_commit: null, source_merge_request_id: null, created_at: now }).execute();
-  await trx
-    .insertInto('events')
-    .values({ project_id: scope.project.id, group_id: null, author_id: m.user?.id ?? null, action_name: 'merged', target_type: 'MergeRequest', target_id: mr.id, push_data: null, created_at: now })
-    .execute();
-  const merged = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
-  // The merge request hook's `merge` event, as the platform sends it (no user: nobody to name, no event).
-  if (m.user) await fireMergeRequestHook(trx, { ...scope, user: m.user }, merged, 'merge', { state: { previous: mr.state, current: 'merged' } });
-}
+import { checkMove, markMerged, moveBranchAsPush, PushRefused, type MoveAs } from './merge-records.ts';
+import { cancelAutoMerge, enableAutoMerge, headPipelineStatus, isActivePipeline } from './auto-merge.ts';
+import { addToTrain, removeFromTrain } from './merge-trains.ts';
+import type { AutoMergeCancelResult } from '../../../../shared/src/merge-request-merge.ts';
 
 export interface MergeCaller extends MoveAs {
   user: UserRow;
@@ -148,3 +90,13 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
 }
 
+/**
+ * The platform's cancel_merge_when_pipeline_succeeds: a merge request on a merge train leaves it (the cars behind are
+ * rebuilt); any other has its auto-merge taken back, or gets the platform's refusal when none was set.
+ */
+export async function cancelMerge(ctx: { db: Db; dir: string; project: ProjectRow; group: GroupRow; baseUrl: string }, mr: MergeRequestRow, user: UserRow): Promise<AutoMergeCancelResult> {
+  const car = await ctx.db.selectFrom('merge_train_cars').select('id').where('active_merge_request_id', '=', mr.id).executeTakeFirst();
+  if (car) await removeFromTrain(ctx, mr, user);
+  else if (!(await cancelAutoMerge(ctx.db, ctx.project, mr, user))) return { status: 'error', message: "Can't cancel the automatic merge", http_status: 406 };
+  return { status: 'success' };
+}

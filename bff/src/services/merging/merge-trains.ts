@@ -7,9 +7,9 @@ import { nowIso } from '../../util/time.ts';
 import { bool } from '../../util/rows.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../util/errors.ts';
 import { resolveCommit } from '../git/branches.ts';
-import { usersById } from '../ci/pipelines.ts';
+import { usersById } from '../access/users.ts';
 import { activeCars, dropCar, kickTrain, nextSequence } from './trains/run.ts';
-import type { MergeRequestRow } from './merge-request-merge.ts';
+import type { MergeRequestRow } from '../../db/schema.ts';
 import type { GroupRow } from '../../db/schema.ts';
 
 /** A car with what its presenter names: its merge request and author, who added it, its pipeline, its place. */

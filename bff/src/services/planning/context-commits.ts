@@ -4,7 +4,7 @@ import { resolveCommit } from '../git/branches.ts';
 import { readCommits } from '../git/commits.ts';
 import { badRequest } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
-import type { MergeRequestRow } from '../merging/merge-request-merge.ts';
+import type { MergeRequestRow } from '../../db/schema.ts';
 
 /** The merge request's context commits, in the order they were added, read from the repository. */
 export async function listContextCommits(db: Db, dir: string, mr: MergeRequestRow): Promise<CommitInfo[]> {

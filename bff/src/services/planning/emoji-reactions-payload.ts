@@ -1,7 +1,24 @@
-import type { AwardEmojiRow, UserRow } from '../../db/schema.ts';
+import type { AwardEmojiRow, GroupRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import type { SnippetView } from './snippets.ts';
 import { projectObject } from '../webhooks/hook-payloads.ts';
-import type { Awardable } from './emoji-reactions.ts';
+import type { AWARDABLE_TYPES } from '../../../../shared/src/emoji-reactions.ts';
+
+export type AwardableType = (typeof AWARDABLE_TYPES)[number];
+
+/**
+ * What can be reacted to, as the emoji routes load it: its type and id, where it lives, and
+ * the object an emoji event carries (`issue`, `merge_request`, `snippet`, or `note` with its parent).
+ */
+export interface Awardable {
+  type: AwardableType;
+  id: number;
+  project: ProjectRow;
+  group: GroupRow;
+  /** The awardable's page, for `awarded_on_url`. */
+  url: string;
+  /** Computed only when an event fires. */
+  hookObjects: (user: UserRow) => Promise<Record<string, unknown>>;
+}
 
 const VISIBILITY_LEVEL: Record<string, number> = { private: 0, internal: 10, public: 20 };
 

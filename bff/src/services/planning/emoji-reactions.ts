@@ -1,31 +1,15 @@
 import { gemoji } from 'gemoji';
 import type { Db } from '../../db/index.ts';
-import type { AwardEmojiRow, GroupRow, ProjectRow, UserRow } from '../../db/schema.ts';
-import type { AWARDABLE_TYPES } from '../../../../shared/src/emoji-reactions.ts';
+import type { AwardEmojiRow, UserRow } from '../../db/schema.ts';
 import { isAdmin, type Actor } from '../../auth/actor.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { notFound, unauthorized } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
-import { usersById } from '../ci/pipelines.ts';
+import { usersById } from '../access/users.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
-import { emojiPayload } from './emoji-reactions-payload.ts';
+import { emojiPayload, type Awardable, type AwardableType } from './emoji-reactions-payload.ts';
 
-export type AwardableType = (typeof AWARDABLE_TYPES)[number];
-
-/**
- * What can be reacted to, as the emoji routes load it: its type and id, where it lives, and
- * the object an emoji event carries (`issue`, `merge_request`, `snippet`, or `note` with its parent).
- */
-export interface Awardable {
-  type: AwardableType;
-  id: number;
-  project: ProjectRow;
-  group: GroupRow;
-  /** The awardable's page, for `awarded_on_url`. */
-  url: string;
-  /** Computed only when an event fires. */
-  hookObjects: (user: UserRow) => Promise<Record<string, unknown>>;
-}
+export type { Awardable, AwardableType };
 
 /**
  * Emoji names of the maintained data set (gemoji), each alias leading to one stored name. The

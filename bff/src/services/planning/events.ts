@@ -1,7 +1,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database, EventRow, NoteRow, UserRow } from '../../db/schema.ts';
-import { usersById } from './work-items.ts';
+import { usersById } from '../access/users.ts';
 import type { Actor } from '../../auth/actor.ts';
 import { canProject, type ProjectReadAction, type ProjectSubject } from '../../policies/index.ts';
 import { offsetPage, Page, type PageRequest } from '../../db/pagination.ts';

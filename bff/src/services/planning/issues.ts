@@ -8,7 +8,7 @@ import { sharedConditions } from './work-item-filters.ts';
 import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { notFound } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
-import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById, type ProjectScope } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, type ListWhere, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, type ProjectScope } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent, recordWeightEvent } from './resource-state-events.ts';
 import { recordIterationEvents } from './resource-iteration-events.ts';
 import { iterationFor, iterationsById, type IterationWithGroup } from './project-iterations.ts';
@@ -16,6 +16,7 @@ import { ITERATION_STATES } from '../../../../shared/src/iterations.ts';
 import { fireIssueHook, type Changes } from './work-item-hook-payloads.ts';
 import { confidentialIssueVisible, readableProjectIds } from '../../policies/readable.ts';
 import type { Actor } from '../../auth/actor.ts';
+import { usersById } from '../access/users.ts';
 
 /** An issue with what its presenter shows. */
 export interface IssueView {

@@ -10,12 +10,13 @@ import { createSystemNote, deleteNotesOf } from './notes.ts';
 import { resolveCommit } from '../git/branches.ts';
 import { gitText } from '../git/git-run.ts';
 import { nowIso } from '../../util/time.ts';
-import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels, usersById } from './work-items.ts';
+import { assigneesGiven, changeLabels, projectIdsOf, userNoteCounts, votesOf, NO_VOTES, type Votes, existingUserIds, labelsNamed, labelsOf, milestoneFor, milestonesById, nextIid, recordActivity, setLabels } from './work-items.ts';
 import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.ts';
 import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
 import type { Acting, IssueListWhere } from './issues.ts';
-import { abortAutoMerge } from '../merging/auto-merge.ts';
+import { announce } from '../notifier.ts';
 import { bool } from '../../util/rows.ts';
+import { usersById } from '../access/users.ts';
 
 /** A merge request with what its presenter shows. */
 export interface MergeRequestView {
@@ -313,9 +314,10 @@ export async function moveMergeRequestState(trx: Db, acting: Acting, mr: MergeRe
   const now = nowIso();
   const columns = to === 'closed' ? { state: to, closed_at: now, closed_by_id: acting.user.id } : { state: to, closed_at: null, closed_by_id: null };
   let moved = await trx.updateTable('merge_requests').set({ ...columns, updated_at: now }).where('id', '=', mr.id).returningAll().executeTakeFirstOrThrow();
-  if (to === 'closed' && bool(moved.auto_merge_enabled)) {
-    await abortAutoMerge(trx, acting.project, moved, 'the merge request was closed');
-    moved = { ...moved, auto_merge_enabled: 0, merge_user_id: null, merge_params: null };
+  if (to === 'closed') {
+    await announce('mergeRequestClosed', { trx, project: acting.project, mergeRequest: moved });
+    // A listener may have changed it (auto-merge is aborted by a close).
+    moved = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
   }
   const action = to === 'closed' ? 'closed' : 'reopened';
   await recordStateEvent(trx, acting.user, { merge_request_id: mr.id }, action);

@@ -4,7 +4,8 @@ import type { NoteCreateBody, NoteListQuery, NoteUpdateBody } from '../../../../
 import { notFound } from '../../util/errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
-import { recordActivity, usersById } from './work-items.ts';
+import { recordActivity } from './work-items.ts';
+import { usersById } from '../access/users.ts';
 
 /**
  * Notes (comments) on any noteable: issues and merge requests here, snippets and epics in their

@@ -3,7 +3,7 @@ import type { ResourceIterationEventRow, UserRow } from '../../db/schema.ts';
 import { notFound } from '../../util/errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
-import { usersById } from './work-items.ts';
+import { usersById } from '../access/users.ts';
 import { iterationsById, type IterationWithGroup } from './project-iterations.ts';
 
 /**

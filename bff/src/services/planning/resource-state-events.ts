@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import type { ResourceStateEventRow, ResourceStateEventsTable, UserRow } from '../../db/schema.ts';
-import { usersById } from './work-items.ts';
+import { usersById } from '../access/users.ts';
 import { notFound } from '../../util/errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';

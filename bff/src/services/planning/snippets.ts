@@ -8,7 +8,7 @@ import { SNIPPET_MAX_FILES, type SnippetCreateBody, type SnippetFileAction, type
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { badRequest, forbidden, notFound } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
-import { usersById } from '../ci/pipelines.ts';
+import { usersById } from '../access/users.ts';
 import { deleteNotesOf } from './notes.ts';
 
 /** A snippet with what its presenter shows: its author and its files, ordered by path. */

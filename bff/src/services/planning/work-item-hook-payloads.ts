@@ -4,7 +4,8 @@ import type { IssueRow, LabelRow, MergeRequestRow, NoteRow, UserRow } from '../.
 import { bool, boolOrNull } from '../../util/rows.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { projectObject } from '../webhooks/hook-payloads.ts';
-import { labelsOf, usersById, type ProjectScope } from './work-items.ts';
+import { labelsOf, type ProjectScope } from './work-items.ts';
+import { usersById } from '../access/users.ts';
 
 /**
  * Issue, merge request and note events in the platform's payload shapes, and their firing:

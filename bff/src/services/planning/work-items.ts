@@ -112,12 +112,6 @@ export async function milestonesById(db: Db, ids: (number | null)[]): Promise<Ma
   return new Map((await db.selectFrom('milestones').selectAll().where('id', 'in', wanted).execute()).map((m) => [m.id, m]));
 }
 
-export async function usersById(db: Db, ids: (number | null | undefined)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (!wanted.length) return new Map();
-  return new Map((await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute()).map((u) => [u.id, u]));
-}
-
 /** Of the ids given, those of users that exist, in order, without repeats (the platform drops the others). */
 export async function existingUserIds(db: Db, ids: number[]): Promise<number[]> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index.ts';
-import type { WebHookLogRow, WebHookRow } from '../../db/schema.ts';
+import type { JobRow, WebHookLogRow, WebHookRow } from '../../db/schema.ts';
 import type { Vault } from '../../auth/vault.ts';
 import type { Config } from '../../config.ts';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { quoteRe2, re2Problem, re2Test } from '../../../../shared/src/re2.ts';
 import { postJsonOnSender } from '../../outbound/sender.ts';
 import { enqueueMany } from '../../queue/queue.ts';
 import { isPostgres } from '../../db/dialect.ts';
-import { defineJob } from '../../queue/define.ts';
+import { jobTicket, type JobDeps } from '../../queue/define.ts';
 import { padded, rowChunks } from '../../queue/statement-sizes.ts';
 import { nowIso, isoPlus } from '../../util/time.ts';
 import { json } from '../../util/rows.ts';
@@ -284,13 +284,12 @@ function forget(outcomes: DeliveryOutcome[]): void {
 }
 
 /**
- * A queued delivery: delivered unless the hook is gone, resting, or this event was already
- * recorded (a retry after a crash between the request and the job's completion). A claimed
- * batch loads its hooks and the settings once; the log rows and the hooks' failure counts are
- * written with the jobs' completion, a batch at a time. The lease outlasts a delivery's timeout
- * twice over.
+ * A queued delivery (run by jobs/hook-delivery.ts): delivered unless the hook is gone, resting,
+ * or this event was already recorded (a retry after a crash between the request and the job's
+ * completion). A claimed batch loads its hooks and the settings once; the log rows and the
+ * hooks' failure counts are written with the jobs' completion, a batch at a time.
  */
-export const hookDeliveryJob = defineJob({
+export const hookDeliveryTicket = jobTicket({
   kind: 'hook_delivery',
   payload: z.object({ hook_id: z.number().int(), idempotency_key: z.string() }),
   // The event, stored once for all its hooks.
@@ -299,29 +298,36 @@ export const hookDeliveryJob = defineJob({
     data: z.record(z.string(), z.unknown()),
     event_uuid: z.string(),
   }),
-  leaseMs: (config) => 2 * config.hookTimeoutMs + 5_000,
   maxAttempts: 5,
-  // A delivery waits on its receiver (the request itself is on the sender thread).
-  inFlightPerWorker: 8,
-  prepare: async (payloads, { db }) => {
-    const loadedAt = performance.now();
-    const ids = [...new Set(payloads.map((p) => p.hook_id))];
-    const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', padded(ids)).execute(), getSettings(db)]);
-    return { hooks: new Map(hooks.map((h) => [h.id, h])), loadedAt, allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
-  },
-  handler: async (p, deps): Promise<DeliveryOutcome | undefined> => {
-    const hook = deps.batch.hooks.get(p.hook_id);
-    if (!hook || alertStatus(currentState(hook, deps.batch.loadedAt)) !== 'executable') return undefined;
-    // Logs are written with the job's completion, so only a job claimed again can find its own.
-    if (deps.job.attempts > 1) {
-      const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
-      if (done) return undefined;
-    }
-    const { flag, data, event_uuid } = deps.shared;
-    return track(await send(deps, hook, { flag, data, eventUuid: event_uuid, idempotencyKey: p.idempotency_key }, deps.batch.allowLocal));
-  },
-  record: (trx, outcomes) => recordDeliveries(trx, outcomes.filter((o) => o !== undefined)).then(() => undefined),
 });
+type Queued = z.output<typeof hookDeliveryTicket.payload>;
+type QueuedEvent = z.output<NonNullable<typeof hookDeliveryTicket.shared>>;
+
+/** What a claimed batch of deliveries shares: their hooks and the settings, read once. */
+export interface DeliveryBatch {
+  hooks: Map<number, WebHookRow>;
+  loadedAt: number;
+  allowLocal: boolean;
+}
+export async function prepareDeliveries(db: Db, payloads: Queued[]): Promise<DeliveryBatch> {
+  const loadedAt = performance.now();
+  const ids = [...new Set(payloads.map((p) => p.hook_id))];
+  const [hooks, settings] = await Promise.all([db.selectFrom('web_hooks').selectAll().where('id', 'in', padded(ids)).execute(), getSettings(db)]);
+  return { hooks: new Map(hooks.map((h) => [h.id, h])), loadedAt, allowLocal: settings.allow_local_requests_from_web_hooks_and_services };
+}
+
+/** One queued delivery sent; undefined when there is nothing to send (see the ticket's note above). */
+export async function deliverQueued(p: Queued, deps: JobDeps & { job: JobRow; batch: DeliveryBatch; shared: QueuedEvent }): Promise<DeliveryOutcome | undefined> {
+  const hook = deps.batch.hooks.get(p.hook_id);
+  if (!hook || alertStatus(currentState(hook, deps.batch.loadedAt)) !== 'executable') return undefined;
+  // Logs are written with the job's completion, so only a job claimed again can find its own.
+  if (deps.job.attempts > 1) {
+    const done = await deps.db.selectFrom('web_hook_logs').select('id').where('web_hook_id', '=', hook.id).where('idempotency_key', '=', p.idempotency_key).executeTakeFirst();
+    if (done) return undefined;
+  }
+  const { flag, data, event_uuid } = deps.shared;
+  return track(await send(deps, hook, { flag, data, eventUuid: event_uuid, idempotencyKey: p.idempotency_key }, deps.batch.allowLocal));
+}
 
 /**
  * An event happened in a group (and maybe one of its projects): every hook of that group, its
@@ -345,7 +351,7 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
   const jobs = hooks
     .filter((hook) => flag !== 'push_events' || typeof data.ref !== 'string' || branchMatches(hook, data.ref))
     .map((hook) => ({ hook_id: hook.id, idempotency_key: crypto.randomUUID() }));
-  await enqueueMany(db, hookDeliveryJob, jobs, { flag, data, event_uuid: crypto.randomUUID() });
+  await enqueueMany(db, hookDeliveryTicket, jobs, { flag, data, event_uuid: crypto.randomUUID() });
   return jobs.length;
 }
 

@@ -9,7 +9,8 @@ import { Vault } from '../../auth/vault.ts';
 import type { Config } from '../../config.ts';
 import { enqueueMany } from '../../queue/queue.ts';
 import { startWorkers } from '../../queue/worker.ts';
-import { applyTemplate, branchMatches, hookDeliveryJob, purgeHookLogs, recordDeliveries, TEMPORARY_DISABLE_AFTER, type DeliveryOutcome } from './hook-delivery.ts';
+import { applyTemplate, branchMatches, purgeHookLogs, recordDeliveries, TEMPORARY_DISABLE_AFTER, type DeliveryOutcome } from './hook-delivery.ts';
+import { hookDeliveryJob } from '../../jobs/hook-delivery.ts';
 import { nowIso } from '../../util/time.ts';
 
 /** A hook row (no group needed for what these tests check). */

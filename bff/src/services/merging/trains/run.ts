@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/index.ts';
-import type { GroupRow, MergeTrainCarRow, ProjectRow, UserRow } from '../../../db/schema.ts';
-import { defineJob, type JobDeps } from '../../../queue/define.ts';
+import type { GroupRow, MergeRequestRow, MergeTrainCarRow, ProjectRow, UserRow } from '../../../db/schema.ts';
+import { jobTicket, type JobDeps } from '../../../queue/define.ts';
 import { enqueue, workerId } from '../../../queue/queue.ts';
 import { acquireLock, releaseLock, renewLock } from './lock.ts';
 import { resolveCommit } from '../../git/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../../ci/pipelines.ts';
 import { ensureRepository, DEFAULT_BRANCH } from '../../git/repositories.ts';
 import { preparePush, writePush } from '../../git/push-events.ts';
-import { closeIssuesFromPush } from '../../planning/issue-closing.ts';
+import { announce } from '../../notifier.ts';
 import { gitText } from '../../git/git-run.ts';
 import { isoPlus, nowIso } from '../../../util/time.ts';
 import { bool } from '../../../util/rows.ts';
 import { deleteRef, MergeConflict, mergeOf, swapRef, trainCommit } from './git-merge.ts';
 import { nextStep, outcomeOf, SOURCE_UPDATED, sourceMoved, type CarState, type Step } from './plan.ts';
-import { addSystemNote, checkMove, markMerged, PushRefused, type MergeRequestRow } from '../merge-request-merge.ts';
+import { addSystemNote, checkMove, markMerged, PushRefused } from '../merge-records.ts';
 
 /** The ref a car's train pipeline runs on, as the platform names it. */
 export const trainRef = (iid: number) => `refs/merge-requests/${iid}/train`;
@@ -23,30 +23,27 @@ export const TRAIN_REF = /^refs\/merge-requests\/(\d+)\/train$/;
 /** How long a run holds its train's lock without renewing it (it renews every third of this while it works). */
 export const TRAIN_LOCK_MS = 10_000;
 
+/** The work a train asks for: a run, one per project and target branch (run by jobs/merge-train.ts). */
+export const mergeTrainTicket = jobTicket({ kind: 'merge_train', payload: z.object({ projectId: z.number().int(), targetBranch: z.string() }), maxAttempts: 20 });
+
 /**
- * A train is driven by this job: one per project and target branch, queued in the caller's
- * transaction. Whichever instance runs it first takes the train's lock in the database, so one
- * run at a time moves a train across every instance; a run that finds the lock held asks for
- * another run soon (the holder wakes it when done, a dead holder's lease runs out).
+ * A run of a train, queued in the caller's transaction. Whichever instance runs it first takes
+ * the train's lock in the database, so one run at a time moves a train across every instance;
+ * a run that finds the lock held asks for another run soon (the holder wakes it when done, a
+ * dead holder's lease runs out).
  */
-export const mergeTrainJob = defineJob({
-  kind: 'merge_train',
-  payload: z.object({ projectId: z.number().int(), targetBranch: z.string() }),
-  leaseMs: () => 120_000,
-  maxAttempts: 20,
-  handler: async (p, deps) => {
-    const key = trainKey(p.projectId, p.targetBranch);
-    // A new event while this run works queues the next run (the key is free again).
-    await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', key).execute();
-    await serialized(key, () => runLocked(deps, p.projectId, p.targetBranch));
-  },
-});
+export async function driveTrain(deps: JobDeps, projectId: number, targetBranch: string): Promise<void> {
+  const key = trainKey(projectId, targetBranch);
+  // A new event while this run works queues the next run (the key is free again).
+  await deps.db.updateTable('jobs').set({ unique_key: null }).where('unique_key', '=', key).execute();
+  await serialized(key, () => runLocked(deps, projectId, targetBranch));
+}
 
 const trainKey = (projectId: number, branch: string) => `merge_train:${projectId}:${branch}`;
 
 /** Asks for a run of the train of `targetBranch`; runs already asked for and not started absorb it. */
 export const kickTrain = (trx: Db, projectId: number, targetBranch: string, runAt?: string) =>
-  enqueue(trx, mergeTrainJob, { projectId, targetBranch }, { uniqueKey: trainKey(projectId, targetBranch), runAt });
+  enqueue(trx, mergeTrainTicket, { projectId, targetBranch }, { uniqueKey: trainKey(projectId, targetBranch), runAt });
 
 /** A server starting asks for a run of every train with cars: work a killed instance left half done is taken up again. */
 export async function resumeTrains(db: Db): Promise<void> {
@@ -293,7 +290,7 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
     await markMerged(trx, { project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl }, mr, { user, mergeCommitSha: car.train_ref_sha!, squashCommitSha: null });
     return true;
   });
-  if (recorded && prepared) await closeIssuesFromPush(to, prepared.refs);
+  if (recorded && prepared) await announce('pushRecorded', { pushed: to, refs: prepared.refs });
   await deleteRef(ctx.dir, trainRef(mr.iid));
 }
 

@@ -4,7 +4,7 @@ import type { Database, ExportKind, ExportRow, UserRow } from '../../../db/schem
 import { isAdmin, type Actor } from '../../../auth/actor.ts';
 import { readableGroupIds, readableProjectIds } from '../../../policies/readable.ts';
 import { enqueue } from '../../../queue/queue.ts';
-import { exportJob } from './job.ts';
+import { exportTicket } from './write.ts';
 import { exportRead } from './sources.ts';
 import { removeFile } from './files.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
@@ -14,7 +14,7 @@ import { offsetPage, type Page, type PageRequest } from '../../../db/pagination.
 
 /**
  * The life of an export, for both kinds (vulnerabilities, dependency lists): created with its
- * job in one transaction, run by the job (exports/job.ts), read and downloaded by its author
+ * job in one transaction, run by the job (jobs/export.ts, writing with write.ts), read and downloaded by its author
  * only, deleted with its file once it expires.
  */
 
@@ -80,7 +80,7 @@ export async function createExport(db: Db, input: NewExport): Promise<ExportRow>
         const covered = trx.selectFrom(input.covers(trx).as('c')).select([sql.lit(row.id).as('export_id'), 'c.project_id']);
         await trx.insertInto('export_projects').columns(['export_id', 'project_id']).expression(covered).execute();
       }
-      await enqueue(trx, exportJob, { export_id: row.id });
+      await enqueue(trx, exportTicket, { export_id: row.id });
       return row;
     });
   } catch (e) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import type { Db } from '../db/index.ts';
 
 /**
  * Fixed-window counters kept in the database, so every instance shares them.

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineJob, type JobDeps } from '../../../queue/define.ts';
+import { jobTicket, type JobDeps } from '../../../queue/define.ts';
 import type { Db } from '../../../db/index.ts';
-import type { ExportRow } from '../../../db/schema.ts';
+import type { ExportRow, JobRow } from '../../../db/schema.ts';
 import { nowIso } from '../../../util/time.ts';
 import { sendMail } from '../../../mail/mailer.ts';
 import { exportsDir, writeAtomically, type Content } from './files.ts';
@@ -16,48 +16,44 @@ import { dependencyPages, dependencyTools, exportAuthor, narrowCoveredProjects, 
 import { anonymous } from '../../../auth/actor.ts';
 import { exportFileName, exportTitle } from './names.ts';
 
+/** The work an export asks for, run by its definition in jobs/export.ts. */
+export const exportTicket = jobTicket({ kind: 'export', payload: z.object({ export_id: z.number().int() }), maxAttempts: 3 });
+
 /**
  * Writes one export's file. Idempotent: a finished or failed export is left alone, and a run
  * cut short (a killed server) left at most a temporary file, so the export is written again
  * from the start by whichever worker claims the job once its lease runs out.
  */
-export const exportJob = defineJob({
-  kind: 'export',
-  payload: z.object({ export_id: z.number().int() }),
-  // Renewed every few seconds while the file is written; a dead worker's export restarts soon.
-  leaseMs: () => 15_000,
-  maxAttempts: 3,
-  handler: async ({ export_id }, deps) => {
-    const { db, job, logger } = deps;
-    const exp = await db.selectFrom('exports').selectAll().where('id', '=', export_id).executeTakeFirst();
-    if (!exp || exp.status === 'finished' || exp.status === 'failed') return;
-    const now = nowIso();
+export async function writeExport(deps: JobDeps & { job: JobRow }, exportId: number): Promise<void> {
+  const { db, job, logger } = deps;
+  const exp = await db.selectFrom('exports').selectAll().where('id', '=', exportId).executeTakeFirst();
+  if (!exp || exp.status === 'finished' || exp.status === 'failed') return;
+  const now = nowIso();
+  await db
+    .updateTable('exports')
+    .set({ status: 'running', started_at: exp.started_at ?? now, updated_at: now })
+    .where('id', '=', exp.id)
+    .execute();
+  try {
+    await removeStaleTemporaries(deps.config, exp.id);
+    const file = await writeAtomically(path.join(exportsDir(deps.config), `${exp.id}${path.extname(exportFileName(exp, ''))}`), await contentOf(db, exp));
+    const done = nowIso();
     await db
       .updateTable('exports')
-      .set({ status: 'running', started_at: exp.started_at ?? now, updated_at: now })
+      .set({ status: 'finished', finished_at: done, file_path: file.path, file_size: file.size, file_digest: file.digest, in_progress_key: null, error: null, updated_at: done })
       .where('id', '=', exp.id)
       .execute();
-    try {
-      await removeStaleTemporaries(deps.config, exp.id);
-      const file = await writeAtomically(path.join(exportsDir(deps.config), `${exp.id}${path.extname(exportFileName(exp, ''))}`), await contentOf(db, exp));
-      const done = nowIso();
-      await db
-        .updateTable('exports')
-        .set({ status: 'finished', finished_at: done, file_path: file.path, file_size: file.size, file_digest: file.digest, in_progress_key: null, error: null, updated_at: done })
-        .where('id', '=', exp.id)
-        .execute();
-    } catch (e) {
-      if (job.attempts < job.max_attempts) throw e;
-      logger.warn({ err: e, export: exp.id }, 'export failed');
-      await db
-        .updateTable('exports')
-        .set({ status: 'failed', error: String((e as Error)?.message ?? e).slice(0, 1000), in_progress_key: null, finished_at: nowIso(), updated_at: nowIso() })
-        .where('id', '=', exp.id)
-        .execute();
-    }
-    if (exp.send_email) await notifyAuthor(deps, exp.id);
-  },
-});
+  } catch (e) {
+    if (job.attempts < job.max_attempts) throw e;
+    logger.warn({ err: e, export: exp.id }, 'export failed');
+    await db
+      .updateTable('exports')
+      .set({ status: 'failed', error: String((e as Error)?.message ?? e).slice(0, 1000), in_progress_key: null, finished_at: nowIso(), updated_at: nowIso() })
+      .where('id', '=', exp.id)
+      .execute();
+  }
+  if (exp.send_email) await notifyAuthor(deps, exp.id);
+}
 
 /** What an earlier run of this export left when its server was killed mid-write. */
 async function removeStaleTemporaries(config: JobDeps['config'], id: number): Promise<void> {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { migrate, openDb, type Db } from '../db/index.ts';
 import { claim, enqueue } from '../queue/queue.ts';
-import { iterationsJob } from './index.ts';
+import { iterationsJob } from './iterations.ts';
 import { createUser } from '../services/access/users.ts';
 import { createGroup } from '../services/groups/groups.ts';
 

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineJob } from '../queue/define.ts';
+import { purgeFinishedJobs } from '../queue/queue.ts';
+import { purgeHookLogs } from '../services/webhooks/hook-delivery.ts';
+import { purgeExpiredSessions } from '../services/access/session.ts';
+import { purgeExpiredExports } from '../services/security/exports/exports.ts';
+import { purgeStaleQuarantines } from '../services/git/repositories.ts';
+import { HOUR, runAgainIn } from './periodic.ts';
+
+/**
+ * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
+ * sessions, expired exports and the quarantine folders of pushes killed mid-way (nothing
+ * written in them for an hour), then schedules its next run (one row with a unique key,
+ * whichever instance runs it).
+ */
+export const housekeepingJob = defineJob({
+  kind: 'housekeeping',
+  payload: z.object({}),
+  leaseMs: () => 10 * 60_000,
+  maxAttempts: 5,
+  handler: async (_payload, { db, config, logger, job }) => {
+    const logs = await purgeHookLogs(db, config.hookLogRetentionDays);
+    const jobs = await purgeFinishedJobs(db, 24 * HOUR);
+    const sessions = await purgeExpiredSessions(db);
+    const exports = await purgeExpiredExports(db);
+    const quarantines = await purgeStaleQuarantines(config.repositoriesDir, HOUR);
+    logger.info({ logs, jobs, sessions, exports, quarantines }, 'housekeeping');
+    await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
+  },
+});
+
