@@ -1,5 +1,4 @@
 import type { Db } from '../../db/index.ts';
-import type { GroupRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { nowIso } from '../../util/time.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { pushPayload, repositoryUpdatePayload, type PushData } from '../webhooks/hook-payloads.ts';

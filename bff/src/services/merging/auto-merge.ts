@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import type { Db } from '../../db/index.ts';
-import type { GroupRow, MergeRequestRow, ProjectRow, UserRow } from '../../db/schema.ts';
+import type { MergeRequestRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { jobTicket } from '../../queue/define.ts';
 import { enqueue } from '../../queue/queue.ts';
 import { nowIso } from '../../util/time.ts';
 import { bool } from '../../util/rows.ts';
-import { resolveCommit } from '../git/branches.ts';
-import { projectAccessLevel } from '../../policies/access.ts';
-import { DomainError } from '../../util/errors.ts';
-import { ensureRepository } from '../git/repositories.ts';
 import { addSystemNote } from './merge-records.ts';
 import { SOURCE_UPDATED } from './trains/plan.ts';
 

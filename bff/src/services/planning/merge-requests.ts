@@ -15,7 +15,6 @@ import { recordMilestoneEvent, recordStateEvent } from './resource-state-events.
 import { fireMergeRequestHook, type Changes } from './work-item-hook-payloads.ts';
 import type { Acting, IssueListWhere } from './issues.ts';
 import { announce } from '../notifier.ts';
-import { bool } from '../../util/rows.ts';
 import { usersById } from '../access/users.ts';
 
 /** A merge request with what its presenter shows. */

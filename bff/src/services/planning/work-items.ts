@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { isPostgres } from '../../db/dialect.ts';
-import type { Database, GroupRow, LabelRow, LabelTargetType, MilestoneRow, ProjectRow, UserRow } from '../../db/schema.ts';
+import type { Database, GroupRow, LabelRow, LabelTargetType, MilestoneRow, ProjectRow } from '../../db/schema.ts';
 import { ancestorIds } from '../../policies/access.ts';
 import { validationFailed } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
