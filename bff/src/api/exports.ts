@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Response } from 'express';
 import { z } from 'zod';
 import { consoleExport, consoleExportListQuery, exportSettings, exportSettingsQuery } from '../../../shared/src/exports.ts';
-import { defineRoute, type LoadKind, type ParamShape, type ParamsOf, type RouteContext, type RouteSpec } from '../http/route.ts';
+import { Answer, defineRoute, FileAnswer, type LoadKind, type ParamShape, type ParamsOf, type RouteContext, type RouteSpec } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import type { Action } from '../policies/index.ts';
 import { pageRequest } from '../db/pagination.ts';
@@ -25,14 +24,11 @@ const signedIn = (actor: Actor) => ({ ...actor, user: actor.user! });
  * What both export areas answer alike: the export itself with 202 until it is done (200 after),
  * and its file, streamed, once it is finished (404 before, as for a missing one).
  */
-function sendExport<T>(res: Response, row: ExportRow, body: T): undefined {
-  res.status(isCompleted(row) ? 200 : 202);
-  if (!isCompleted(row)) res.set('Poll-Interval', '5000');
-  res.json(body);
-  return undefined;
+function exportAnswer<T>(row: ExportRow, body: T): Answer<T> {
+  return isCompleted(row) ? new Answer(body, 200) : new Answer(body, 202, { 'Poll-Interval': '5000' });
 }
 
-async function sendExportFile(db: Db, res: Response, row: ExportRow, what: string): Promise<undefined> {
+async function exportFile(db: Db, row: ExportRow, what: string): Promise<FileAnswer> {
   if (!isFinished(row) || !row.file_path) throw notFound(what);
   let file: fs.promises.FileHandle;
   try {
@@ -42,15 +38,13 @@ async function sendExportFile(db: Db, res: Response, row: ExportRow, what: strin
   }
   const name = exportFileName(row, await exportTitle(db, row));
   const { size } = await file.stat();
-  // setHeader, not set: Express would add a charset to application/json.
-  res.status(200).setHeader('Content-Type', CONTENT_TYPES[row.format] ?? 'application/octet-stream');
-  res.set({
+  const headers = {
+    'Content-Type': CONTENT_TYPES[row.format] ?? 'application/octet-stream',
     'Content-Length': String(size),
     'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'X-Content-Type-Options': 'nosniff',
-  });
-  await pipeline(file.createReadStream(), res);
-  return undefined;
+  };
+  return new FileAnswer(headers, (out) => pipeline(file.createReadStream(), out));
 }
 
 /** What an export area is: its records, the body that asks for one, and how one is shown. */
@@ -99,7 +93,7 @@ export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind:
       response: kind.response,
       handler: async (ctx) => {
         const row = await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor));
-        return sendExport(ctx.res, row, kind.present(row, ctx));
+        return exportAnswer(row, kind.present(row, ctx));
       },
     }),
     defineRoute({
@@ -108,7 +102,8 @@ export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind:
       area: kind.area,
       summary: kind.summaries.download,
       ...exportId,
-      handler: async (ctx) => sendExportFile(ctx.db, ctx.res, await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor)), kind.record),
+      file: [...new Set([...Object.values(CONTENT_TYPES), 'application/octet-stream'])],
+      handler: async (ctx) => exportFile(ctx.db, await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor)), kind.record),
     }),
   ];
   return { create, own };

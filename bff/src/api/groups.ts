@@ -7,7 +7,7 @@ import {
   groupListQuery,
   groupUpdateBody,
 } from '../../../shared/src/groups.ts';
-import { defineRoute, type RouteContext } from '../http/route.ts';
+import { defineRoute, FileAnswer, type RouteContext } from '../http/route.ts';
 import { pageRequest, type Page } from '../db/pagination.ts';
 import { canGroup, canInstance } from '../policies/index.ts';
 import * as groups from '../services/groups/groups.ts';
@@ -158,18 +158,11 @@ export const groupRoutes = [
     summary: 'Download the group avatar',
     auth: 'optional',
     load: 'group',
+    file: Object.keys(groups.AVATAR_TYPES),
     handler: async (ctx) => {
       const upload = await groups.getGroupAvatar(ctx.db, ctx.group);
-      ctx.res
-        .status(200)
-        .set({
-          'Content-Type': upload.content_type,
-          'Content-Disposition': `attachment; filename="${upload.filename}"`,
-          'X-Content-Type-Options': 'nosniff',
-          'Cache-Control': 'private, max-age=60',
-        })
-        .send(Buffer.from(upload.data));
-      return undefined;
+      const headers = { 'Content-Type': upload.content_type, 'Content-Disposition': `attachment; filename="${upload.filename}"`, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=60' };
+      return new FileAnswer(headers, Buffer.from(upload.data));
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { mergeSettings, mergeSettingsBody, mergeTrain, mergeTrainAddBody, mergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
-import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
+import { Answer, defineRoute, allowed, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { ensureRepository } from '../services/git/repositories.ts';
 import * as trains from '../services/merging/merge-trains.ts';
@@ -67,8 +67,7 @@ export const mergeTrainRoutes = [
       const mayWriteProtected = allowed('push_to_default_branch', ctx);
       const { view, scheduled } = await trains.addToTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, user: ctx.actor.user!, mayWriteProtected }, ctx.mergeRequest, ctx.body);
       // Scheduled rather than added: the platform's 202, same body.
-      if (scheduled) ctx.res.status(202).json(present(view, ctx));
-      return view;
+      return new Answer(view, scheduled ? 202 : 201);
     },
     present,
   }),

@@ -56,7 +56,9 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string, mount: M
     const responses: Record<string, unknown> = {
       [status]: r.response
         ? { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } }
-        : { description: status === 204 ? 'No content' : 'Success' },
+        : r.file
+          ? { description: 'Success', content: Object.fromEntries(r.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
+          : { description: status === 204 ? 'No content' : 'Success' },
     };
     for (const code of errorStatuses(r)) {
       responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: errorBody } } };

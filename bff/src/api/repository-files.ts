@@ -1,6 +1,6 @@
 import { repositoryFile, repositoryFileQuery, repositoryRawFileQuery } from '../../../shared/src/repository-files.ts';
 import { z } from 'zod';
-import { defineRoute, type RouteContext } from '../http/route.ts';
+import { defineRoute, FileAnswer } from '../http/route.ts';
 import * as files from '../services/git/repository-files.ts';
 import { presentRepositoryFile, repositoryFileFrame } from '../presenters/repository-files.ts';
 import { withRepository } from './branches.ts';
@@ -14,26 +14,42 @@ const fileParam = { file_path: z.string().min(1).max(4096) };
  * A file past INLINE_FILE_BYTES, answered as the same JSON with its base64 content streamed
  * from git: the answer's length is known before (Content-Length), so a client sees a cut one.
  */
-async function streamFile(ctx: Pick<RouteContext, 'req' | 'res'>, dir: string, blob: files.BlobAt, lastCommitId: string, ref: string): Promise<void> {
+function streamedFile(dir: string, blob: files.BlobAt, lastCommitId: string, ref: string): FileAnswer {
   const frame = repositoryFileFrame({ ...blob, lastCommitId }, ref);
   const length = Buffer.byteLength(frame.head) + files.base64Length(blob.size) + Buffer.byteLength(frame.tail('0'.repeat(64)));
-  // Exactly application/json, as every JSON answer (Express's set would add a charset).
-  ctx.res.status(200).setHeader('Content-Type', 'application/json');
-  ctx.res.setHeader('Content-Length', length);
-  if (ctx.req.method === 'HEAD') {
-    ctx.res.end();
-    return;
-  }
-  ctx.res.write(frame.head);
-  try {
-    ctx.res.end(frame.tail(await files.streamBlobBase64(dir, blob.sha, ctx.res)));
-  } catch (e) {
-    // The status has gone: a client that left needs nothing, one still there gets a cut answer.
-    if (!ctx.res.destroyed) ctx.req.log?.error({ err: e }, 'a file could not be streamed whole');
-    ctx.res.destroy();
-  }
+  // Exactly application/json, as every JSON answer.
+  return new FileAnswer({ 'Content-Type': 'application/json', 'Content-Length': String(length) }, async (out) => {
+    if (out.req.method === 'HEAD') {
+      out.end();
+      return;
+    }
+    out.write(frame.head);
+    try {
+      out.end(frame.tail(await files.streamBlobBase64(dir, blob.sha, out)));
+    } catch (e) {
+      // The status has gone: a client that left needs nothing, one still there gets a cut answer.
+      if (!out.destroyed) out.req.log?.error({ err: e }, 'a file could not be streamed whole');
+      out.destroy();
+    }
+  });
 }
 
+const TEXT = 'text/plain; charset=utf-8';
+const BINARY = 'application/octet-stream';
+
+/** A file's raw bytes streamed from git, typed text or binary by its first bytes (set before any is written). */
+function rawFile(dir: string, blob: files.BlobAt): FileAnswer {
+  const headers = {
+    'Content-Length': String(blob.size),
+    'Content-Disposition': `inline; filename="${blob.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(blob.name)}`,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Gitlab-Blob-Id': blob.sha,
+    'X-Gitlab-Commit-Id': blob.commit,
+    'X-Gitlab-File-Path': encodeURIComponent(blob.path),
+    'X-Gitlab-Size': String(blob.size),
+  };
+  return new FileAnswer(headers, (out) => files.streamBlob(dir, blob.sha, out, (head) => out.setHeader('Content-Type', files.looksBinary(head) ? BINARY : TEXT)));
+}
 export const repositoryFileRoutes = [
   defineRoute({
     method: 'get',
@@ -54,11 +70,10 @@ export const repositoryFileRoutes = [
       if (blob.size <= files.INLINE_FILE_BYTES) return files.readFile(ctx.repo.dir, blob);
       // Only reads count, as on the platform (whose HEAD of a file is a route of its own).
       if (ctx.req.method !== 'HEAD') await files.countLargeBlobRead(ctx.db, ctx.project.id, blob);
-      await streamFile(ctx, ctx.repo.dir, blob, await files.lastCommitId(ctx.repo.dir, blob), ctx.query.ref);
-      return undefined;
+      return streamedFile(ctx.repo.dir, blob, await files.lastCommitId(ctx.repo.dir, blob), ctx.query.ref);
     },
-    // Only a file read whole comes here: a streamed one has been answered.
-    present: (f, ctx) => presentRepositoryFile(f!, ctx.query.ref),
+    // Only a file read whole comes here: a streamed one is answered as it is.
+    present: (f, ctx) => presentRepositoryFile(f, ctx.query.ref),
   }),
   defineRoute({
     method: 'get',
@@ -71,20 +86,10 @@ export const repositoryFileRoutes = [
     params: fileParam,
     ...withRepository,
     query: repositoryRawFileQuery,
+    file: [TEXT, BINARY],
     handler: async (ctx) => {
       const blob = await files.blobAt(ctx.repo.dir, ctx.query.ref ?? ctx.repo.defaultBranch, ctx.params.file_path);
-      await files.streamBlob(ctx.repo.dir, blob.sha, ctx.res, (head) => {
-        ctx.res.status(200).set({
-          'Content-Type': files.looksBinary(head) ? 'application/octet-stream' : 'text/plain; charset=utf-8',
-          'Content-Length': String(blob.size),
-          'Content-Disposition': `inline; filename="${blob.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(blob.name)}`,
-          'X-Content-Type-Options': 'nosniff',
-          'X-Gitlab-Blob-Id': blob.sha,
-          'X-Gitlab-Commit-Id': blob.commit,
-          'X-Gitlab-File-Path': encodeURIComponent(blob.path),
-          'X-Gitlab-Size': String(blob.size),
-        });
-      });
+      return rawFile(ctx.repo.dir, blob);
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { snippet, snippetCreateBody, snippetListQuery, snippetUpdateBody } from '../../../shared/src/snippets.ts';
-import { defineRoute, type RouteContext } from '../http/route.ts';
+import { defineRoute, FileAnswer, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { notFound } from '../util/errors.ts';
 import { pageRequest } from '../db/pagination.ts';
@@ -16,9 +16,8 @@ export const withSnippet = {
   with: { snippet: (ctx: ProjectCtx) => snippets.findSnippet(ctx.db, ctx.actor, ctx.level, ctx.project, ctx.params.snippet_id) },
 };
 
-const sendText = (ctx: { res: RouteContext['res'] }, text: string) => {
-  ctx.res.status(200).set({ 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).send(text);
-};
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+const plainText = (text: string) => new FileAnswer({ 'Content-Type': PLAIN_TEXT, 'X-Content-Type-Options': 'nosniff' }, text);
 
 export const snippetRoutes = [
   defineRoute({
@@ -91,7 +90,8 @@ export const snippetRoutes = [
     load: 'project',
     permission: 'read_project',
     ...withSnippet,
-    handler: async (ctx) => sendText(ctx, await snippets.snippetContent(ctx.db, ctx.snippet)),
+    file: [PLAIN_TEXT],
+    handler: async (ctx) => plainText(await snippets.snippetContent(ctx.db, ctx.snippet)),
   }),
   defineRoute({
     method: 'get',
@@ -103,10 +103,11 @@ export const snippetRoutes = [
     permission: 'read_project',
     params: { ...withSnippet.params, ref: z.string().min(1).max(255), file_path: z.string().min(1).max(4096) },
     with: withSnippet.with,
+    file: [PLAIN_TEXT],
     handler: async (ctx) => {
       // Snippets keep no history: their one ref (and HEAD) names the files as they are.
       if (ctx.params.ref !== SNIPPET_REF && ctx.params.ref !== 'HEAD') throw notFound('Reference');
-      sendText(ctx, await snippets.snippetFileContent(ctx.db, ctx.snippet, ctx.params.file_path));
+      return plainText(await snippets.snippetFileContent(ctx.db, ctx.snippet, ctx.params.file_path));
     },
   }),
 ];

@@ -6,7 +6,7 @@ import {
   vulnerabilityDismissBody,
   vulnerabilityListQuery,
 } from '../../../shared/src/vulnerabilities.ts';
-import { defineRoute, type RouteContext } from '../http/route.ts';
+import { Answer, defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { VulnerabilityRow } from '../db/schema.ts';
@@ -58,13 +58,10 @@ const move = (action: vulnerabilities.VulnerabilityAction, summary: string, body
     handler: async (ctx) => {
       const b = ctx.body as { comment?: string; dismissal_reason?: 'acceptable_risk' };
       const moved = await vulnerabilities.transition(ctx.db, ctx.found.vulnerability, { action, actor: ctx.actor.user!, comment: b.comment, dismissalReason: b.dismissal_reason });
-      if (!moved) {
-        ctx.res.status(304).end();
-        return undefined;
-      }
-      return { ...ctx.found, vulnerability: moved };
+      // Already in that state: the platform's 304, without a body.
+      if (!moved) return new Answer(undefined, 304);
+      return new Answer({ ...ctx.found, vulnerability: moved }, 201);
     },
-    // Nothing is presented after the 304: its answer has gone.
     present: (f, ctx) => presentFound(f!, ctx.baseUrl),
   });
 

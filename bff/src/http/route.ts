@@ -88,6 +88,33 @@ type Children<W> = { [K in keyof W]: W[K] extends (ctx: never) => Promise<infer 
 /** The wire shape `present` must produce: one item of a list route, or the whole answer. */
 type Presented<S> = S extends z.ZodArray<infer E> ? z.output<E> : S extends z.ZodType ? z.output<S> : unknown;
 
+/**
+ * A result whose status and headers the service's outcome chooses (an export still being
+ * written answers 202 with Poll-Interval, done 200): its value is presented as the route declares.
+ */
+export class Answer<T> {
+  constructor(
+    readonly value: T,
+    readonly status: number,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/**
+ * A file answered as it is, with its headers (Content-Type among them): bytes, or a writer that
+ * streams them. The route declares its content types in `file`.
+ */
+export class FileAnswer {
+  constructor(
+    readonly headers: Record<string, string>,
+    readonly body: Buffer | string | ((out: Response) => Promise<void>),
+    readonly status = 200,
+  ) {}
+}
+
+/** What `present` is given of a handler's result. */
+type Shown<R> = R extends Page<infer I> ? I : R extends readonly (infer I)[] ? I : R extends Answer<infer T> ? T : Exclude<R, FileAnswer>;
+
 /** A route as declared: what it takes, what it loads, who may call it, and how its result is shown. */
 export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P extends ParamShape, L extends LoadKind | undefined, W, S, R> {
   /** Served under /api/v4 unless `console`. */
@@ -120,16 +147,19 @@ export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P ex
   streamUpload?: { maxBytes: number };
   /** Takes its fields as multipart/form-data too, without a file (SDKs send the pipeline trigger so). */
   multipart?: boolean;
+  /** The success status when the handler's result does not choose one (an Answer); by method otherwise (201 for POST, 204 for DELETE). */
   status?: number;
   response?: S;
+  /** The content types of a file the route answers with (a FileAnswer), declared in the OpenAPI document. */
+  file?: string[];
   /**
    * Error statuses this route answers beyond those its declaration implies (see
    * errorStatuses: 400/401/403/404/415 follow from its parameters, auth, scope and loading).
    */
   errors?: number[];
   handler: (ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Promise<R>;
-  /** Turns the handler's result (or each item of a Page or list) into the wire shape its response schema declares. */
-  present?: (value: R extends Page<infer I> ? I : R extends readonly (infer I)[] ? I : R, ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Presented<S>;
+  /** Turns the handler's result (or each item of a Page or list, or an Answer's value) into the wire shape its response schema declares. */
+  present?: (value: Shown<R>, ctx: RouteContext<z.output<Q>, z.output<B>, ParamsOf<P>, L> & Children<W>) => Presented<S>;
 }
 
 /** A declaration with its types erased: what the app mounts, the OpenAPI document lists and the tests walk. */
@@ -211,7 +241,7 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
   const children = Object.entries(route.with ?? {}) as [string, (ctx: unknown) => Promise<unknown>][];
   const handler = route.handler as (ctx: unknown) => Promise<unknown>;
   const present = (route.present ?? ((v: unknown) => v)) as (v: unknown, c: unknown) => unknown;
-  const status = successStatus(route);
+  const defaultStatus = successStatus(route);
   return async (req, res) => {
     rejectNul(req.params, req.query, req.body);
     const actor = await authenticate(req, app.db, app.config);
@@ -265,19 +295,44 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     else if (route.upload) ctx.file = file;
     for (const [key, load] of children) ctx[key] = await load(ctx);
 
-    const result = await handler(ctx);
-    if (res.headersSent) return;
+    let result = await handler(ctx);
+    if (result instanceof FileAnswer) return sendFileAnswer(res, result);
+    let status = defaultStatus;
+    if (result instanceof Answer) {
+      status = result.status;
+      res.set(result.headers);
+      result = result.value;
+    }
     if (result instanceof Page) {
       setPaginationHeaders(req, res, ctx.baseUrl as string, result);
       res.status(status).json(result.items.map((item) => present(item, ctx)));
     } else if (Array.isArray(result)) {
       res.status(status).json(result.map((item) => present(item, ctx)));
-    } else if (status === 204) {
-      res.status(204).end();
+    } else if (status === 204 || status === 304) {
+      res.status(status).end();
     } else {
       res.status(status).json(present(result, ctx));
     }
   };
+}
+
+/** Writes a FileAnswer: its status and its headers as they are (Express's set would add a charset to a JSON type), then its bytes. */
+async function sendFileAnswer(res: Response, answer: FileAnswer): Promise<void> {
+  res.status(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  // Bytes at hand go as Express sends them (Content-Length, ETag, a fresh one's 304, HEAD).
+  if (typeof answer.body !== 'function') {
+    res.send(answer.body);
+    return;
+  }
+  // A HEAD request's body is dropped by Node: the writer runs as for a GET (it may skip its work).
+  try {
+    await answer.body(res);
+  } catch (e) {
+    // Failed before a byte went: the error is answered without the file's headers.
+    if (!res.headersSent) for (const name of ['Content-Type', ...Object.keys(answer.headers)]) res.removeHeader(name);
+    throw e;
+  }
 }
 
 /**

@@ -3108,7 +3108,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": string;
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "text/csv; charset=utf-8": string;
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -5410,7 +5415,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/bmp": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                    "image/vnd.microsoft.icon": string;
+                    "image/webp": string;
+                    "image/x-icon": string;
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -27724,7 +27738,10 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                    "text/plain; charset=utf-8": string;
+                };
             };
             /** @description A required attribute is missing or an attribute failed validation */
             400: {
@@ -29218,7 +29235,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
             };
             /** @description A required attribute is missing or an attribute failed validation */
             400: {
@@ -30229,7 +30248,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {
@@ -31899,7 +31920,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": string;
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "text/csv; charset=utf-8": string;
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {

@@ -508,7 +508,7 @@ export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
 }
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
-const AVATAR_TYPES: Record<string, string> = {
+export const AVATAR_TYPES: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/gif': 'gif',
