@@ -36,7 +36,6 @@ test.describe('Feature flags (admin area)', () => {
     await expectAccessible(page, 'the gate dialog');
     await dialog.getByRole('button', { name: 'Turn on for them' }).click();
     await expect(dialog.getByText(`${group.json.full_path}/no-such-project is not found!`, { exact: true })).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('gate-dialog.png') });
     await dialog.getByRole('textbox', { name: /^Project full path/ }).fill(flagged.path_with_namespace);
     await dialog.getByRole('button', { name: 'Turn on for them' }).click();
     await expect(page.getByText('Gate added')).toBeVisible();
@@ -49,7 +48,6 @@ test.describe('Feature flags (admin area)', () => {
       { key: 'actors', value: [`Project:${flagged.id}`] },
     ]);
     await table.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: test.info().outputPath('feature-flags.png') });
 
     // The flag took effect: the flagged project's Exports screen offers PDF and a PDF export is taken; the other's does not.
     await page.goto(`/projects/${flagged.path_with_namespace}/-/exports`);
@@ -100,7 +98,6 @@ test.describe('Feature flags (admin area)', () => {
     await dialog.getByRole('button', { name: 'Turn off for them' }).click();
     await expect(row.getByText(`Off for ${group.json.full_path}`)).toBeVisible();
     await expect(row.getByRole('switch', { name: `On for everyone: ${flag}` })).toBeChecked();
-    await page.screenshot({ path: test.info().outputPath('opted-out.png') });
     const shown = (await api<{ name: string; state: string; gates: unknown[] }[]>('GET', '/features')).json.find((f) => f.name === flag);
     expect(shown).toMatchObject({ state: 'on', gates: [{ key: 'boolean', value: true }, { key: 'actors', value: [`Group:${group.json.id}:opt_out`] }] });
     await row.getByRole('button', { name: `Remove the gate for ${group.json.full_path} from ${flag}` }).click();

@@ -51,7 +51,6 @@ test.describe('Milestones of a group', () => {
     await page.locator('label', { hasText: 'Issue weight' }).click();
     await expect(page.getByTestId('burnup-summary')).toContainText('5 of 11 weight completed');
     await expect(page.getByTestId('burndown-summary')).toContainText('6 weight open');
-    await page.screenshot({ path: '/tmp/shots-plan/milestone.png', fullPage: true }).catch(() => undefined);
 
     // Closed from the page, it moves to the closed tab; deleted with confirmation, it is gone.
     await page.getByRole('button', { name: 'Close milestone' }).click();

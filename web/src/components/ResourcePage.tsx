@@ -4,9 +4,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
 import type { Abilities } from '../../../shared/src/session.ts';
-import type { GroupSection } from '../routes.ts';
-import { roleName } from './format.ts';
-import { SectionScreen, SectionTabs, type Kind } from './SectionedPage.tsx';
+import { roleName } from '../format.ts';
+import { SectionScreen, SectionTabs, type GroupSection, type Kind } from './SectionedPage.tsx';
 import type { ComponentType } from 'react';
 import { ForbiddenState, QueryContent } from './states.tsx';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import dayjs from 'dayjs';
+import { formatDate } from '../format.ts';
 import { Dialog } from './Dialog.tsx';
 import { expiryBounds, rotationExpiry } from './token-expiry.ts';
 
@@ -57,7 +57,7 @@ function RotateForm({
       </Text>
       <DatePickerInput
         label="New token expires on"
-        description={`Up to ${dayjs(bounds.max).format('MMM D, YYYY')}.`}
+        description={`Up to ${formatDate(bounds.max)}.`}
         value={expiresAt}
         onChange={(v) => v && setExpiresAt(v)}
         minDate={bounds.min}

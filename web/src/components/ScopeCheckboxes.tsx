@@ -1,7 +1,7 @@
 import { Checkbox, SimpleGrid, Text } from '@mantine/core';
 import type { Control, FieldValues, Path } from 'react-hook-form';
 import { Controller } from 'react-hook-form';
-import { sentence } from './format.ts';
+import { sentence } from '../format.ts';
 
 /** A form's scopes as checkboxes, each with what it allows; "at least one" said in words. */
 export function ScopeCheckboxes<V extends FieldValues>({ control, name, scopes, help, description }: { control: Control<V>; name: Path<V>; scopes: readonly string[]; help: Record<string, string>; description?: string }) {

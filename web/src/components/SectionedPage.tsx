@@ -1,14 +1,28 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { Button, Skeleton, Stack, Tabs } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import type { GroupSection } from '../routes.ts';
 import { ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
 
 /*
  * What group and project pages share: the states of loading the resource, the tabs drawn from
- * the route list's sections, and the chosen section's screen.
+ * their list of sections (sections.ts), and the chosen section's screen.
  */
 export type Kind = 'group' | 'project';
+
+/**
+ * One section of a sectioned page (the lists are in sections.ts): its tab, and the screen it
+ * loads. The name is the group page's, the first to have sections; projects and the admin area
+ * use the same shape.
+ */
+export interface GroupSection {
+  slug: string;
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+  /** The ability (server permission rule) the tab needs; none: everyone who can read the page. */
+  action?: string;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
 /** What a sectioned page is of, as its tabs and not-found state name it (the admin area has sections too). */
 type Place = Kind | 'admin area';
 const OVERVIEW = 'overview';

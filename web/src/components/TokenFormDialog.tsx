@@ -5,10 +5,9 @@ import { useMediaQuery } from '@mantine/hooks';
 import { Controller, useForm, useWatch, type DefaultValues, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import dayjs from 'dayjs';
 import type { MutationMeta } from '../api/client.ts';
 import { Dialog } from './Dialog.tsx';
-import { sentence } from './format.ts';
+import { formatDate, sentence } from '../format.ts';
 import { ScopeCheckboxes } from './ScopeCheckboxes.tsx';
 import { formShowsFieldErrors, showServerFieldErrors } from './server-errors.ts';
 import { expiryBounds } from './token-expiry.ts';
@@ -155,7 +154,7 @@ export function TokenFormDialog<V extends TokenFormValues, B, R>(props: TokenFor
                 <DatePickerInput
                   ref={ref}
                   label={LABELS.expires_at}
-                  description={expiry === 'required' ? `At most one year, until ${dayjs(bounds.max).format('MMM D, YYYY')}.` : 'Optional; empty means never.'}
+                  description={expiry === 'required' ? `At most one year, until ${formatDate(bounds.max)}.` : 'Optional; empty means never.'}
                   withAsterisk={expiry === 'required'}
                   placeholder={expiry === 'optional' ? 'Never' : undefined}
                   clearable={expiry === 'optional'}

@@ -1,7 +1,7 @@
 import { useImperativeHandle, useState, type Ref } from 'react';
 import { Alert, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { Dialog } from './Dialog.tsx';
-import { formatDate, roleName } from './format.ts';
+import { formatDate, roleName } from '../format.ts';
 import { IconAlert, IconCheck, IconCopy, IconEye, IconEyeOff } from './icons.tsx';
 import { ScopeBadges } from './token-columns.tsx';
 

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { VISIBILITY_COLORS, VISIBILITY_LABELS } from './format.ts';
+import { VISIBILITY_COLORS, VISIBILITY_LABELS } from '../format.ts';
 
 export function VisibilityBadge({ visibility, size = 'sm' }: { visibility: string; size?: 'xs' | 'sm' | 'md' }) {
   return (

@@ -1,24 +1,9 @@
 import { useState } from 'react';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';
+import { pageChange, readListParams, sortChange, withChanges, type ParamChanges, type Sort } from './list-params-model.ts';
 
-export type SortDir = 'asc' | 'desc';
-/** A list's order; in the URL as `sort=<key>_<dir>` (`created_desc`), the API's own shape where it has one. */
-export interface Sort<K extends string = string> {
-  key: K;
-  dir: SortDir;
-}
-export const sortValue = <K extends string>(s: Sort<K>) => `${s.key}_${s.dir}` as const;
-
-function parseSort<K extends string>(value: string | null, keys: readonly K[]): Sort<K> | null {
-  const m = /^(.+)_(asc|desc)$/.exec(value ?? '');
-  const key = keys.find((k) => k === m?.[1]);
-  return key && m ? { key, dir: m[2] as SortDir } : null;
-}
-
-const positiveInt = (v: string | null) => Math.max(0, Number.parseInt(v ?? '', 10) || 0);
-
-export type ParamChanges = Record<string, string | null>;
+export { sortValue, type ParamChanges, type Sort, type SortDir } from './list-params-model.ts';
 
 /**
  * Page, per_page, sort, search and a screen's own filters live in the URL, so a list can be
@@ -27,27 +12,11 @@ export type ParamChanges = Record<string, string | null>;
  */
 export function useListParams<K extends string = never>(opts: { sortKeys?: readonly K[]; defaultSort?: Sort<K> } = {}) {
   const [params, setParams] = useSearchParams();
-  const page = positiveInt(params.get('page')) || 1;
-  const perPageRaw = positiveInt(params.get('per_page'));
-  const perPage = perPageRaw >= 1 && perPageRaw <= 100 ? perPageRaw : undefined;
-  const search = params.get('search') ?? '';
-  const sort = parseSort(params.get('sort'), opts.sortKeys ?? []) ?? opts.defaultSort;
+  const { page, perPage, search, sort } = readListParams(params, opts);
 
   const update = (changes: ParamChanges, { replace = false }: { replace?: boolean } = {}) => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace },
-    );
+    setParams((prev) => withChanges(prev, changes), { replace });
   };
-  const isDefault = (s: Sort<K>) => s.key === opts.defaultSort?.key && s.dir === opts.defaultSort?.dir;
 
   return {
     /** A screen's own filter, as the URL has it ('' when absent). */
@@ -57,11 +26,11 @@ export function useListParams<K extends string = never>(opts: { sortKeys?: reado
     search,
     sort,
     update,
-    setPage: (p: number) => update({ page: p === 1 ? null : String(p) }),
+    setPage: (p: number) => update(pageChange(p)),
     /** Takes a table header's sort; a key the list does not sort by is ignored. */
     setSort: (s: Sort) => {
-      const key = opts.sortKeys?.find((k) => k === s.key);
-      if (key) update({ sort: isDefault({ key, dir: s.dir }) ? null : sortValue({ key, dir: s.dir }) });
+      const change = sortChange(s, opts);
+      if (change) update(change);
     },
   };
 }

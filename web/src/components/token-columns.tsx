@@ -1,7 +1,6 @@
 import { Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
-import dayjs from 'dayjs';
-import { formatDate, roleName } from './format.ts';
+import { formatDate, fullDateTimeToMinute, roleName } from '../format.ts';
 import { expiryStatus, inDays } from './token-expiry.ts';
 
 /** What a token list shows of a token: group access tokens (with a role) and personal ones alike. */
@@ -17,8 +16,6 @@ export interface TokenRow {
   access_level?: number;
 }
 
-const fullDateTime = (iso: string) => dayjs(iso).format('MMM D, YYYY HH:mm');
-
 function DateCell({ iso, empty }: { iso: string | null; empty: string }) {
   if (!iso) {
     return (
@@ -28,7 +25,7 @@ function DateCell({ iso, empty }: { iso: string | null; empty: string }) {
     );
   }
   return (
-    <Tooltip label={fullDateTime(iso)} openDelay={300}>
+    <Tooltip label={fullDateTimeToMinute(iso)} openDelay={300}>
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {formatDate(iso)}
       </Text>

@@ -2,8 +2,9 @@ import { Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { useCurrentUser } from '../../api/session.ts';
 import { screensOf, SectionScreen, SectionTabs } from '../../components/SectionedPage.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { adminHref, adminSections } from '../../routes.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { adminHref } from '../../paths.ts';
+import { adminSections } from '../../sections.ts';
 import { AdminForbidden } from './admin-states.tsx';
 
 const sectionScreens = screensOf(adminSections);

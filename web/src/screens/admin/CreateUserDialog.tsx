@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { password, userCreateBody } from '../../../../shared/src/users.ts';
 import { isApiError } from '../../api/client.ts';
 import { useCreateUser } from '../../api/users.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { adminHref } from '../../routes.ts';
+import { adminHref } from '../../paths.ts';
 
 /**
  * The form's own shape: the shared POST /users body's fields, and how the first password is

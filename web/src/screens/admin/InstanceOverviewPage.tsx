@@ -4,7 +4,7 @@ import type { InstanceOverview } from '../../../../shared/src/instance.ts';
 import { useInstanceOverview } from '../../api/instance.ts';
 import { IconAlert, IconRefresh } from '../../components/icons.tsx';
 import { QueryContent } from '../../components/states.tsx';
-import { fromNow, fullDateTime } from '../hooks/hook-format.ts';
+import { formatCount, formatNumber, fromNow, fullDateTime } from '../../format.ts';
 import { AdminForbidden } from './admin-states.tsx';
 
 const DATABASES: Record<InstanceOverview['database'], string> = { sqlite: 'SQLite', postgresql: 'PostgreSQL' };
@@ -26,9 +26,6 @@ function Figure({ label, value, hint, tone }: { label: string; value: ReactNode;
     </Paper>
   );
 }
-
-const n = (v: number) => v.toLocaleString();
-const count = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
 /** /admin: what runs (version, database), how much it holds, and whether background work keeps up, with a refresh. */
 export default function InstanceOverviewPage() {
@@ -76,10 +73,10 @@ function Overview({ o, overview }: { o: InstanceOverview; overview: ReturnType<t
           Contents
         </Title>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-          <Figure label="Users" value={n(o.counts.users)} hint={`${count(o.counts.admins, 'administrator', 'administrators')} · ${n(o.counts.blocked_users)} blocked`} />
-          <Figure label="Bot users" value={n(o.counts.bots)} hint="Behind group access tokens" />
-          <Figure label="Groups" value={n(o.counts.groups)} />
-          <Figure label="Projects" value={n(o.counts.projects)} hint={`${count(o.counts.hooks, 'webhook', 'webhooks')} in all`} />
+          <Figure label="Users" value={formatNumber(o.counts.users)} hint={`${formatCount(o.counts.admins, 'administrator', 'administrators')} · ${formatNumber(o.counts.blocked_users)} blocked`} />
+          <Figure label="Bot users" value={formatNumber(o.counts.bots)} hint="Behind group access tokens" />
+          <Figure label="Groups" value={formatNumber(o.counts.groups)} />
+          <Figure label="Projects" value={formatNumber(o.counts.projects)} hint={`${formatCount(o.counts.hooks, 'webhook', 'webhooks')} in all`} />
         </SimpleGrid>
       </section>
 
@@ -92,14 +89,14 @@ function Overview({ o, overview }: { o: InstanceOverview; overview: ReturnType<t
           that is long overdue, means the workers do not keep up (see GATEHOUSE_WORKERS).
         </Text>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-          <Figure label="Waiting" value={n(jobs.pending)} hint="Due now or retrying later" />
-          <Figure label="Running" value={n(jobs.running)} />
+          <Figure label="Waiting" value={formatNumber(jobs.pending)} hint="Due now or retrying later" />
+          <Figure label="Running" value={formatNumber(jobs.running)} />
           <Figure
             label="Oldest due job"
             value={jobs.oldest_due_at ? fromNow(jobs.oldest_due_at) : 'None'}
             hint={jobs.oldest_due_at ? `Due since ${fullDateTime(jobs.oldest_due_at)}` : 'Nothing is waiting to run'}
           />
-          <Figure label="Failed jobs" value={n(jobs.failed)} tone={jobs.failed > 0 ? 'bad' : undefined} hint="Gave up after their last attempt" />
+          <Figure label="Failed jobs" value={formatNumber(jobs.failed)} tone={jobs.failed > 0 ? 'bad' : undefined} hint="Gave up after their last attempt" />
         </SimpleGrid>
         {jobs.last_failure ? (
           <Paper withBorder radius="md" p="md" mt="sm">

@@ -6,12 +6,12 @@ import { isApiError } from '../../api/client.ts';
 import { useApplicationSettings, useUpdateApplicationSettings, type ApplicationSettingsUpdate } from '../../api/application-settings.ts';
 import { useInstanceOverview } from '../../api/instance.ts';
 import { FormSection } from '../../components/FormSection.tsx';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { QueryContent } from '../../components/states.tsx';
 import { AdminForbidden } from './admin-states.tsx';
-import { adminHref } from '../../routes.ts';
+import { adminHref } from '../../paths.ts';
 
 type Key = keyof ApplicationSettings;
 

@@ -2,8 +2,8 @@ import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { User } from '../../../../shared/src/users.ts';
-import { formatDate } from '../../components/format.ts';
-import { adminHref } from '../../routes.ts';
+import { formatDate } from '../../format.ts';
+import { adminHref } from '../../paths.ts';
 
 const col = createColumnHelper<User>();
 

@@ -7,7 +7,7 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useCreateGroupDeployToken, useGroupDeployTokens, useRevokeGroupDeployToken } from '../../api/deploy-tokens.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { formatDate, sentence } from '../../components/format.ts';
+import { formatDate, sentence } from '../../format.ts';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';

@@ -1,4 +1,4 @@
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 import { ExportsPanel } from './ExportsPanel.tsx';
 
 /** /security/exports: exports of the projects on the user's own security dashboard. */

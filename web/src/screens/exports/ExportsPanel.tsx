@@ -7,12 +7,11 @@ import type { VulnerabilityExportFormat } from '../../../../shared/src/vulnerabi
 import { isUnfinished, useExportSettings, useExports, useStartExport, type ExportScope, type NewExport } from '../../api/exports.ts';
 import { isApiError, type ApiError } from '../../api/client.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { formatDate } from '../../components/format.ts';
+import { formatDate, formatSize, fromNow } from '../../format.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, QueryContent, errorMessage } from '../../components/states.tsx';
-import { fromNow } from '../hooks/hook-format.ts';
 
 const FORMAT_LABELS: Record<string, string> = {
   csv: 'CSV',
@@ -28,9 +27,6 @@ const STATUS: Record<ConsoleExport['status'], { label: string; color: string }> 
   finished: { label: 'Ready', color: 'teal' },
   failed: { label: 'Failed', color: 'red' },
 };
-
-const sizeText = (bytes: number | null) =>
-  bytes === null ? '—' : bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
 /** The reason a start was refused, in words: a 429 means one of the caller's exports of this scope is still running. */
 function refusal(error: ApiError, what: string): string {
@@ -102,7 +98,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
       }),
       col.accessor('created_at', { header: 'Requested', cell: (i) => <span title={i.getValue()}>{fromNow(i.getValue())}</span> }),
       col.accessor('expires_at', { header: 'Expires', cell: (i) => <span title={i.getValue()}>{formatDate(i.getValue())}</span>, meta: { hideNarrow: true } }),
-      col.accessor('file_size', { header: 'Size', cell: (i) => sizeText(i.getValue()), meta: { hideNarrow: true } }),
+      col.accessor('file_size', { header: 'Size', cell: (i) => formatSize(i.getValue()), meta: { hideNarrow: true } }),
       col.display({
         id: 'download',
         header: () => <span className="gh-visually-hidden">Download</span>,

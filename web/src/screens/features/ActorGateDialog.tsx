@@ -6,7 +6,7 @@ import { featureActorGateInput, type ConsoleFeature, type FeatureActorGateInput 
 import { isApiError } from '../../api/client.ts';
 import { useSetFeature, type FeatureChange } from '../../api/features.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 
 const KIND_LABELS = { user: 'User', group: 'Group', project: 'Project' } as const;

@@ -8,12 +8,12 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { IconX } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
+import { formatPercent } from '../../format.ts';
 import { AdminForbidden } from '../admin/admin-states.tsx';
 import { ActorGateDialog } from './ActorGateDialog.tsx';
 
 const READ_FOR = { user: 'users', group: 'groups', project: 'projects' } as const;
 const onOff = (on: boolean) => (on ? 'On' : 'Off');
-const percent = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2).replace(/0+$/, '')}%`;
 
 /** The gates that turning a flag on or off for everyone removes, in words ("2 gates for users, groups or projects and a percentage"), or null. */
 function clearedGates(f: ConsoleFeature): string | null {
@@ -99,8 +99,8 @@ export default function FeaturesPage() {
             <Text size="xs" c="dimmed">
               {!f.persisted ? 'Its default' : f.state === 'conditional' ? 'Set: on for some' : `Set ${onOff(f.state === 'on').toLowerCase()}`}
             </Text>
-            {f.percentage_of_time !== null && <Text size="xs">{percent(f.percentage_of_time)} of the time</Text>}
-            {f.percentage_of_actors !== null && <Text size="xs">{percent(f.percentage_of_actors)} of actors</Text>}
+            {f.percentage_of_time !== null && <Text size="xs">{formatPercent(f.percentage_of_time)} of the time</Text>}
+            {f.percentage_of_actors !== null && <Text size="xs">{formatPercent(f.percentage_of_actors)} of actors</Text>}
           </Stack>
         ),
       }),

@@ -9,7 +9,7 @@ import {
 import { ACCESS_LEVELS, memberAccessLevels, ROLE_NAMES, SCOPE_DESCRIPTIONS, TOKEN_SCOPES } from '../../../../shared/src/roles.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useCreateGroupAccessToken } from '../../api/group-access-tokens.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { expiryBounds } from '../../components/token-expiry.ts';
 import { TokenFormDialog, tokenFormMeta } from '../../components/TokenFormDialog.tsx';
 

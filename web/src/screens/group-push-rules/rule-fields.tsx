@@ -3,7 +3,7 @@ import { NumberInput, Switch, TextInput } from '@mantine/core';
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import type { PushRuleFlagField, PushRulePatternField } from '../../../../shared/src/group-push-rules.ts';
 import { re2Explanation } from '../../../../shared/src/re2.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { FIELD_LABELS, type PushRuleValues } from './push-rule-model.ts';
 
 /** Inputs of the push-rule form, bound by name; each shows its own validation message. */

@@ -7,8 +7,8 @@ import { GroupAvatar } from '../../components/GroupAvatar.tsx';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconFolder, IconRepo } from '../../components/icons.tsx';
 import { QueryContent } from '../../components/states.tsx';
-import { formatDate, roleName } from '../../components/format.ts';
-import { groupHref, projectHref } from '../../routes.ts';
+import { formatDate, roleName } from '../../format.ts';
+import { groupHref, projectHref } from '../../paths.ts';
 import { useGroupContext } from './group-context.ts';
 
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {

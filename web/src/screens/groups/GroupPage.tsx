@@ -7,8 +7,9 @@ import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { callerRole, ResourcePage, type CallerRole } from '../../components/ResourcePage.tsx';
 import { resourceStates, screensOf } from '../../components/SectionedPage.tsx';
 import { QueryContent } from '../../components/states.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { groupHref, groupSections, parseGroupSplat } from '../../routes.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { groupHref, parseGroupSplat } from '../../paths.ts';
+import { groupSections } from '../../sections.ts';
 import { GroupContext } from './group-context.ts';
 
 const sectionScreens = screensOf(groupSections);

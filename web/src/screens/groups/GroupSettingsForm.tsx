@@ -8,7 +8,7 @@ import { groupUpdateBody, type GroupDetail, type GroupUpdateBody } from '../../.
 import { isApiError, type FieldErrors } from '../../api/client.ts';
 import { useUpdateGroup } from '../../api/groups.ts';
 import { formShowsFieldErrors, showFieldErrors } from '../../components/server-errors.ts';
-import { groupHref } from '../../routes.ts';
+import { groupHref } from '../../paths.ts';
 import { type AvatarChange } from './AvatarField.tsx';
 import { changedFields, formPathFor, isTopLevel, knownPaths, labelFor, toFormValues, type SettingsValues } from './settings-model.ts';
 import { BranchesSection, DownloadsSection, FeaturesSection, GeneralSection, PermissionsSection, SecuritySection } from './settings-sections.tsx';

@@ -5,7 +5,7 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { EmptyState, ForbiddenState, QueryContent } from '../../components/states.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 import { groupColumns } from './columns.tsx';
 
 const ORDER_BY = ['name', 'path', 'id'] as const;

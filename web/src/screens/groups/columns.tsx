@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import type { GroupListItem } from '../../../../shared/src/groups.ts';
 import { GroupAvatar } from '../../components/GroupAvatar.tsx';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
-import { formatDate } from '../../components/format.ts';
-import { groupHref } from '../../routes.ts';
+import { formatDate } from '../../format.ts';
+import { groupHref } from '../../paths.ts';
 
 const col = createColumnHelper<GroupListItem>();
 

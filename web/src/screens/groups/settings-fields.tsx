@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { NativeSelect, NumberInput, Switch, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { useController, useFormContext, type FieldPath } from 'react-hook-form';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { firstMessage, type SettingsValues } from './settings-model.ts';
 import { FormSection } from '../../components/FormSection.tsx';
 

@@ -1,7 +1,7 @@
 import { Group, NativeSelect, Radio, Stack, Text } from '@mantine/core';
 import { useController, useFormContext } from 'react-hook-form';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { firstMessage, isTopLevel, type SettingsValues } from './settings-model.ts';
 import { NumberField, SelectField, SettingsSection, SwitchField, TagsField, TextAreaField, TextField, type Option } from './settings-fields.tsx';
 import { AvatarField, type AvatarChange } from './AvatarField.tsx';

@@ -16,7 +16,7 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useCadenceIterations, useCreateIteration, useCreateIterationCadence, useIterationCadences, useIterationIssues, useUpdateIterationCadence } from '../../api/iteration-cadences.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
-import { formatDate, sentence } from '../../components/format.ts';
+import { formatDate, sentence } from '../../format.ts';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';

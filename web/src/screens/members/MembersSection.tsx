@@ -4,7 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useAddMember, useMembers, useRemoveMember, useUpdateMember, type ListedMember, type MemberScope } from '../../api/members.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { formatDate, roleName } from '../../components/format.ts';
+import { formatDate, roleName } from '../../format.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';

@@ -9,8 +9,8 @@ import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
-import { fromNow } from '../hooks/hook-format.ts';
-import { StatusBadge, formatDuration } from '../pipelines/status.tsx';
+import { formatRoundedDuration, fromNow } from '../../format.ts';
+import { StatusBadge } from '../pipelines/status.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
 
 const FORBIDDEN_TITLE = 'You need the Developer role to see merge trains';
@@ -86,8 +86,8 @@ function Trains({ enabled }: { enabled: boolean }) {
           );
         },
       }),
-      col.accessor('created_at', { header: 'Waiting', cell: (i) => formatDuration(since(i.getValue())) }),
-      col.accessor('pipeline_started_at', { header: 'In pipeline', cell: (i) => (i.row.original.pipeline ? formatDuration(since(i.getValue())) : '—') }),
+      col.accessor('created_at', { header: 'Waiting', cell: (i) => formatRoundedDuration(since(i.getValue())) }),
+      col.accessor('pipeline_started_at', { header: 'In pipeline', cell: (i) => (i.row.original.pipeline ? formatRoundedDuration(since(i.getValue())) : '—') }),
       col.display({
         id: 'actions',
         header: 'Actions',
@@ -106,7 +106,7 @@ function Trains({ enabled }: { enabled: boolean }) {
       col.accessor('target_branch', { header: 'Target branch', cell: (i) => <Text size="sm" ff="monospace">{i.getValue()}</Text> }),
       col.accessor('status', { header: 'How', cell: (i) => STATUS_WORDS[i.getValue()] }),
       col.accessor('merged_at', { header: 'Merged', cell: (i) => (i.getValue() ? <Text size="sm" title={i.getValue()!}>{fromNow(i.getValue()!)}</Text> : '—') }),
-      col.accessor('duration', { header: 'Duration on the train', cell: (i) => formatDuration(i.getValue()) }),
+      col.accessor('duration', { header: 'Duration on the train', cell: (i) => formatRoundedDuration(i.getValue()) }),
     ],
     [],
   );

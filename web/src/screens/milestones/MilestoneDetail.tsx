@@ -4,12 +4,12 @@ import { Link } from 'react-router';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
 import { useGroupMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveGroupMilestone } from '../../api/group-milestones.ts';
-import { formatDate } from '../../components/format.ts';
+import { formatDate } from '../../format.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, LoadingState, NotFoundState, QueryContent, type QueryLike } from '../../components/states.tsx';
-import { groupHref } from '../../routes.ts';
-import { DueBadge } from './MilestonesPage.tsx';
+import { groupHref } from '../../paths.ts';
+import { DueBadge } from './DueBadge.tsx';
 import { MilestoneDialog } from './MilestoneDialog.tsx';
 import { issueColumns, mergeRequestColumns, progressOf, type BoardItem } from './milestone-board.ts';
 

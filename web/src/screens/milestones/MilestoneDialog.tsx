@@ -7,7 +7,7 @@ import { groupMilestoneCreateBody, type GroupMilestone } from '../../../../share
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useSaveGroupMilestone } from '../../api/group-milestones.ts';
 import { Dialog } from '../../components/Dialog.tsx';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 

@@ -1,19 +1,20 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Menu, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Menu, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useParams } from 'react-router';
-import { dueStatus, type GroupMilestone } from '../../../../shared/src/group-milestones.ts';
+import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useDeleteGroupMilestone, useGroupMilestones, useSaveGroupMilestone, type MilestonesQuery } from '../../api/group-milestones.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { formatDate } from '../../components/format.ts';
+import { formatDate } from '../../format.ts';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
-import { groupHref } from '../../routes.ts';
+import { groupHref, sectionRest } from '../../paths.ts';
 import { useGroupContext } from '../groups/group-context.ts';
+import { DueBadge } from './DueBadge.tsx';
 import { MilestoneDetail } from './MilestoneDetail.tsx';
 import { MilestoneDialog } from './MilestoneDialog.tsx';
 
@@ -21,8 +22,7 @@ import { MilestoneDialog } from './MilestoneDialog.tsx';
 export default function MilestonesPage() {
   const { '*': splat = '' } = useParams();
   const { group, role } = useGroupContext();
-  const at = splat.indexOf('/-/');
-  const rest = (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+  const rest = sectionRest(splat);
   const canPlan = role.can('admin_milestones');
   if (rest.length === 0) return <MilestonesList key={group.id} group={group} canPlan={canPlan} canDelete={role.can('destroy_milestones')} />;
   if (rest.length === 1 && /^\d{1,9}$/.test(rest[0])) return <MilestoneDetail key={rest[0]} group={group} iid={Number(rest[0])} canPlan={canPlan} />;
@@ -38,18 +38,6 @@ export default function MilestonesPage() {
       There is nothing at “{rest.join('/')}” here.
     </NotFoundState>
   );
-}
-
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** Past due, upcoming or due within a week: what the platform's list warns about. */
-export function DueBadge({ milestone }: { milestone: GroupMilestone }) {
-  const status = dueStatus(milestone, today());
-  if (status === 'past_due') return <Badge color="red" variant="light">Past due</Badge>;
-  if (status === 'upcoming') return <Badge color="blue" variant="light">Upcoming</Badge>;
-  if (status === 'due_soon') return <Badge color="orange" variant="light">Due soon</Badge>;
-  if (milestone.state === 'closed') return <Badge color="gray" variant="light">Closed</Badge>;
-  return null;
 }
 
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { Link } from 'react-router';
 import { NotFoundState } from '../../components/states.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 
 export function NotFoundPage() {
   usePageTitle('Not found');

@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 import { NewNamespaceForm } from './NewNamespaceForm.tsx';
 
 /** /groups/new: a top-level group (administrators, and users the instance lets create groups; the server decides). */

@@ -8,9 +8,9 @@ import { groupCreateBody } from '../../../../shared/src/groups.ts';
 import { projectCreateBody } from '../../../../shared/src/projects.ts';
 import { useCreateGroup } from '../../api/groups.ts';
 import { useCreateProject } from '../../api/projects.ts';
-import { sentence, VISIBILITY_LABELS } from '../../components/format.ts';
+import { sentence, VISIBILITY_LABELS } from '../../format.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { groupHref, projectHref } from '../../routes.ts';
+import { groupHref, projectHref } from '../../paths.ts';
 import { slugOf } from './slug.ts';
 
 /** What both forms ask: name, path (derived from the name until edited), description, visibility. */

@@ -11,7 +11,7 @@ import { EmptyState, ForbiddenState, QueryContent } from '../../components/state
 import { tokenColumns } from '../../components/token-columns.tsx';
 import { tokenFormMeta } from '../../components/TokenFormDialog.tsx';
 import { TokenActionDialogs, useTokenActions } from '../../components/TokenActions.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 import { CreatePersonalTokenDialog } from './CreatePersonalTokenDialog.tsx';
 
 /** /user/access_tokens: the signed-in user's personal access tokens. */

@@ -11,14 +11,13 @@ import { useCurrentUser } from '../../api/session.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
-import { formatDate, sentence } from '../../components/format.ts';
+import { formatDate, fromNow, sentence } from '../../format.ts';
 import { IconAlert, IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifyError, notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
-import { fromNow } from '../hooks/hook-format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 
 const FORBIDDEN_TITLE = 'You need the Maintainer role to manage pipeline trigger tokens';

@@ -11,10 +11,10 @@ import { IconArrowLeft, IconExternal } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
-import { projectHref } from '../../routes.ts';
-import { fromNow } from '../hooks/hook-format.ts';
+import { formatRoundedDuration, fromNow } from '../../format.ts';
+import { projectHref } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
-import { FORBIDDEN_HINT, FORBIDDEN_TITLE, formatDuration, StatusBadge } from './status.tsx';
+import { FORBIDDEN_HINT, FORBIDDEN_TITLE, StatusBadge } from './status.tsx';
 import { Fact } from '../../components/Fact.tsx';
 
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
@@ -41,7 +41,7 @@ const jobColumns = [
     },
   }),
   col.accessor('coverage', { header: 'Coverage', cell: (i) => (i.getValue() === null ? '—' : `${i.getValue()}%`), meta: { hideNarrow: true } }),
-  col.accessor('duration', { header: 'Duration', cell: (i) => formatDuration(i.getValue()) }),
+  col.accessor('duration', { header: 'Duration', cell: (i) => formatRoundedDuration(i.getValue()) }),
   col.accessor('created_at', { header: 'Reported', cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.row.original.finished_at ?? i.row.original.started_at ?? i.getValue())}</Text>, meta: { hideNarrow: true } }),
 ];
 
@@ -127,8 +127,8 @@ function PipelinePage({ p, running, jobs, listHref }: { p: Pipeline; running: bo
           <Fact label="Created">
             <span title={p.created_at}>{fromNow(p.created_at)}</span>
           </Fact>
-          <Fact label="Duration">{formatDuration(p.duration)}</Fact>
-          <Fact label="Queued">{formatDuration(p.queued_duration)}</Fact>
+          <Fact label="Duration">{formatRoundedDuration(p.duration)}</Fact>
+          <Fact label="Queued">{formatRoundedDuration(p.queued_duration)}</Fact>
           <Fact label="Coverage">{p.coverage ? `${p.coverage}%` : '—'}</Fact>
         </SimpleGrid>
       </Paper>

@@ -8,19 +8,18 @@ import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
-import { projectHref } from '../../routes.ts';
-import { fromNow } from '../hooks/hook-format.ts';
+import { formatRoundedDuration, fromNow } from '../../format.ts';
+import { projectHref, sectionRest } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { PipelineDetail } from './PipelineDetail.tsx';
-import { FORBIDDEN_HINT, FORBIDDEN_TITLE, formatDuration, JobIcon, StatusBadge } from './status.tsx';
+import { FORBIDDEN_HINT, FORBIDDEN_TITLE, JobIcon, StatusBadge } from './status.tsx';
 
 
 /** /projects/<path>/-/pipelines[/<id>]: the project's pipelines, or one of them. */
 export default function PipelinesPage() {
   const { '*': splat = '' } = useParams();
   const { project } = useProjectContext();
-  const at = splat.indexOf('/-/');
-  const rest = (at === -1 ? '' : splat.slice(at + 3)).split('/').slice(1).filter(Boolean);
+  const rest = sectionRest(splat);
   let screen: React.ReactNode;
   if (rest.length === 0) screen = <PipelinesList key={project.id} />;
   else if (rest.length === 1 && /^\d{1,10}$/.test(rest[0])) screen = <PipelineDetail key={rest[0]} pipelineId={Number(rest[0])} />;
@@ -105,7 +104,7 @@ function PipelinesList() {
       col.accessor('source', { header: 'Source', cell: (i) => sourceLabel(i.getValue()), meta: { hideNarrow: true } }),
       col.accessor((p) => p.user?.username ?? '', { id: 'user', header: 'Started by', cell: (i) => i.row.original.user?.name ?? '—', meta: { hideNarrow: true } }),
       col.display({ id: 'jobs', header: 'Jobs', cell: ({ row }) => <JobIcons projectId={project.id} pipeline={row.original} /> }),
-      col.accessor('duration', { header: 'Duration', cell: (i) => formatDuration(i.getValue()) }),
+      col.accessor('duration', { header: 'Duration', cell: (i) => formatRoundedDuration(i.getValue()) }),
       col.accessor('created_at', { header: 'Created', cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.getValue())}</Text>, meta: { hideNarrow: true } }),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- hrefOf depends on the project only

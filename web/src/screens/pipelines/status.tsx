@@ -39,13 +39,3 @@ export function JobIcon({ name, status }: { name: string; status: string }) {
     </Tooltip>
   );
 }
-
-/** 75 → "1m 15s"; null while nothing ran. */
-export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined) return '—';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  return `${Math.floor(m / 60)}h ${m % 60}m`;
-}

@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import { useCurrentUser } from '../../api/session.ts';
 import { VisibilityBadge } from '../../components/VisibilityBadge.tsx';
 import { IconFolder, IconWebhook } from '../../components/icons.tsx';
-import { formatDate, roleName } from '../../components/format.ts';
-import { groupHref, projectHref } from '../../routes.ts';
+import { formatDate, roleName } from '../../format.ts';
+import { groupHref, projectHref } from '../../paths.ts';
 import { useProjectContext } from './project-context.ts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {

@@ -8,8 +8,9 @@ import { IconRepo } from '../../components/icons.tsx';
 import { callerRole, ResourcePage, type CallerRole } from '../../components/ResourcePage.tsx';
 import { resourceStates, screensOf } from '../../components/SectionedPage.tsx';
 import { QueryContent } from '../../components/states.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { groupHref, parseGroupSplat, projectHref, projectSections } from '../../routes.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { groupHref, parseGroupSplat, projectHref } from '../../paths.ts';
+import { projectSections } from '../../sections.ts';
 import { ProjectContext } from './project-context.ts';
 
 const sectionScreens = screensOf(projectSections);

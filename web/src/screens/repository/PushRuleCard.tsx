@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { GroupPushRule } from '../../../../shared/src/group-push-rules.ts';
 import { useGroupPushRule } from '../../api/group-push-rules.ts';
 import { QueryContent } from '../../components/states.tsx';
-import { groupHref } from '../../routes.ts';
+import { groupHref } from '../../paths.ts';
 
 const PATTERNS: [keyof GroupPushRule, string][] = [
   ['commit_message_regex', 'Commit messages must match'],

@@ -2,7 +2,7 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Branch, Commit } from '../../../../shared/src/branches.ts';
 import type { Tag } from '../../../../shared/src/tags.ts';
-import { formatDate } from '../../components/format.ts';
+import { formatDate } from '../../format.ts';
 
 /** A ref's last commit: its title, short SHA, author and date. */
 function LastCommit({ commit }: { commit: Commit }) {

@@ -8,8 +8,8 @@ import { useSession, useSignIn } from '../../api/session.ts';
 import { safeReturnTo } from '../../layout/RequireSession.tsx';
 import { IconAlert, IconGatehouse } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
-import { usePageTitle } from '../../hooks/usePageTitle.ts';
-import { sentence } from '../../components/format.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { sentence } from '../../format.ts';
 
 function signInProblem(error: unknown): { title: string; text: string } {
   if (isApiError(error) && error.status === 401) return { title: 'Invalid username or password', text: 'Check both and try again.' };

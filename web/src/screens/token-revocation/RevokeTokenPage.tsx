@@ -9,11 +9,11 @@ import { tokenRevocationBody, type RevokedToken } from '../../../../shared/src/t
 import { isApiError } from '../../api/client.ts';
 import { useRevokeLeakedToken } from '../../api/token-revocation.ts';
 import { useUser } from '../../api/users.ts';
-import { formatDate, sentence } from '../../components/format.ts';
+import { formatDate, sentence } from '../../format.ts';
 import { IconAlert, IconCheck, IconFlame } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { errorMessage } from '../../components/states.tsx';
-import { groupHref } from '../../routes.ts';
+import { groupHref } from '../../paths.ts';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 

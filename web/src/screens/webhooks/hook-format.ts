@@ -1,8 +1,4 @@
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime';
 import { HOOK_EVENTS, type HookEvent, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
-
-dayjs.extend(relativeTime);
 
 /** A hook is named by its name, or by its URL when it has none. */
 export const hookTitle = (hook: Pick<Webhook, 'name' | 'url'>) => hook.name.trim() || hook.url;
@@ -44,25 +40,6 @@ export const CATEGORY_LABELS: Record<StatusCategory, string> = {
 /** "200", or "Error" for a delivery that got no HTTP answer ("internal error"). */
 export const statusText = (status: string) => (/^\d{3}$/.test(status) ? status : 'Error');
 export const hasHttpAnswer = (status: string) => /^\d{3}$/.test(status);
-
-/** 0.0423 s → "42 ms"; 1.5 s → "1.50 s". */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '—';
-  if (seconds < 1) return `${Math.max(0, Math.round(seconds * 1000))} ms`;
-  return `${seconds.toFixed(2)} s`;
-}
-
-export const fromNow = (iso: string) => dayjs(iso).fromNow();
-export const fullDateTime = (iso: string) => dayjs(iso).format('MMM D, YYYY HH:mm:ss');
-/** "20:31:08" today, "Nov 20, 20:31:08" before. */
-export const clockTime = (iso: string) => {
-  const d = dayjs(iso);
-  return d.isSame(dayjs(), 'day') ? d.format('HH:mm:ss') : d.format('MMM D, HH:mm:ss');
-};
-export const shortTime = (iso: string) => {
-  const d = dayjs(iso);
-  return d.isSame(dayjs(), 'day') ? d.format('HH:mm') : d.format('MMM D, HH:mm');
-};
 
 /** A body as people read it: JSON indented, anything else as it came. */
 export function prettyBody(value: unknown): { text: string; json: boolean } {

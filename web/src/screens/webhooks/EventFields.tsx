@@ -3,7 +3,7 @@ import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { HOOK_EVENTS, hookFlagsFor, type HookFlag } from '../../../../shared/src/hooks.ts';
 import type { HookScope } from '../../api/hooks.ts';
 import { re2Explanation } from '../../../../shared/src/re2.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import type { HookFormValues } from './hook-form-model.ts';
 
 /** The event kinds as people look for them; every flag of the scope appears once (unknown ones under "Other"). */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { groupHref } from '../../routes.ts';
+import { groupHref } from '../../paths.ts';
 import { useGroupContext } from '../groups/group-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { HookScopeContext, type HookScopeValue } from './hook-scope.ts';

@@ -2,7 +2,8 @@ import { Alert, Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
 import { IconAlert } from '../../components/icons.tsx';
-import { fromNow, fullDateTime, hookTitle } from './hook-format.ts';
+import { fromNow, fullDateTime } from '../../format.ts';
+import { hookTitle } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 
 const pause = (h: Webhook) =>

@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import { hookFlagsFor, type Webhook } from '../../../../shared/src/hooks.ts';
 import { useSaveHook } from '../../api/hooks.ts';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showFieldErrors } from '../../components/server-errors.ts';
 import { isApiError } from '../../api/client.ts';

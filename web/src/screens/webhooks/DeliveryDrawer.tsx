@@ -6,7 +6,8 @@ import { isApiError } from '../../api/client.ts';
 import { useResendHookEvent, type HookOwner } from '../../api/hooks.ts';
 import { IconCheck, IconCopy, IconRefresh } from '../../components/icons.tsx';
 import { errorMessage } from '../../components/states.tsx';
-import { CATEGORY_LABELS, explainDeliveryError, formatDuration, fromNow, fullDateTime, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
+import { formatPreciseDuration, fromNow, fullDateTime } from '../../format.ts';
+import { CATEGORY_LABELS, explainDeliveryError, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
 import { StatusBadge } from './status-parts.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -177,7 +178,7 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
             <StatusBadge status={event.response_status} />
           </Group>
         </Fact>
-        <Fact label="Duration">{formatDuration(event.execution_duration)}</Fact>
+        <Fact label="Duration">{formatPreciseDuration(event.execution_duration)}</Fact>
         <Fact label="Sent">
           <time dateTime={event.created_at}>{fullDateTime(event.created_at)}</time>
           <Text size="xs" c="dimmed">

@@ -1,7 +1,8 @@
 import { Badge, Group, Text, useMantineTheme } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
 import './hook-cells.css';
-import { CATEGORY_COLORS, CATEGORY_LABELS, clockTime, fromNow, fullDateTime, hasHttpAnswer, shortTime, statusCategory, statusText } from './hook-format.ts';
+import { clockTime, fromNow, fullDateTime, shortTime } from '../../format.ts';
+import { CATEGORY_COLORS, CATEGORY_LABELS, hasHttpAnswer, statusCategory, statusText } from './hook-format.ts';
 
 type BadgeSize = 'sm' | 'md' | 'lg';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { projectHref } from '../../routes.ts';
+import { projectHref } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { HookScopeContext, type HookScopeValue } from './hook-scope.ts';

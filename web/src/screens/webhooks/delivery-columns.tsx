@@ -1,6 +1,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
-import { explainDeliveryError, formatDuration, triggerLabel } from './hook-format.ts';
+import { formatPreciseDuration } from '../../format.ts';
+import { explainDeliveryError, triggerLabel } from './hook-format.ts';
 import { RelativeTime, StatusBadge } from './status-parts.tsx';
 
 const col = createColumnHelper<HookEvent>();
@@ -40,7 +41,7 @@ export function deliveryColumns(onOpen: (event: HookEvent) => void) {
     col.accessor('execution_duration', {
       header: 'Duration',
       meta: { width: 110, hideNarrow: true },
-      cell: (info) => <span className="gh-cell-mono">{formatDuration(info.getValue())}</span>,
+      cell: (info) => <span className="gh-cell-mono">{formatPreciseDuration(info.getValue())}</span>,
     }),
     col.accessor('created_at', {
       header: 'Time',

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Group, Input, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { sentence } from '../../components/format.ts';
+import { sentence } from '../../format.ts';
 import { IconPlus, IconTrash } from '../../components/icons.tsx';
 import type { HookFormValues, ListField } from './hook-form-model.ts';
 
