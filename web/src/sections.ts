@@ -49,7 +49,7 @@ export const groupSections: GroupSection[] = [
     label: 'Webhooks',
     icon: IconWebhook,
     action: 'admin_hooks',
-    load: () => import('./screens/webhooks/GroupHooksPage.tsx'),
+    load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
   { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
   { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/GroupExportsPage.tsx') },
@@ -72,7 +72,7 @@ export const projectSections: GroupSection[] = [
     label: 'Webhooks',
     icon: IconWebhook,
     action: 'admin_hooks',
-    load: () => import('./screens/webhooks/ProjectHooksPage.tsx'),
+    load: () => import('./screens/hooks/ProjectHooksPage.tsx'),
   },
   { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/ProjectExportsPage.tsx') },
 ];
