@@ -178,7 +178,7 @@ function expectation(route: RouteSpec, caller: Caller): Expected {
   if (caller.kind === 'revoked' || caller.kind === 'expired') return { status: 401 };
   const rule = HANDLER_RULES[routeKey(route)];
   const declared = route.permission ? MINIMUM_ROLE[route.permission] : undefined;
-  const need: Need | undefined = rule?.need ?? (typeof declared === 'object' ? declared[route.load ?? 'group'] : declared);
+  const need: Need | undefined = rule?.need ?? (typeof declared === 'object' ? declared[route.load === 'pipeline' ? 'project' : (route.load ?? 'group')] : declared);
   if (caller.kind === 'anonymous') {
     if (route.auth !== 'optional') return { status: 401 };
     // Anonymous callers see public resources only; the fixtures are private.
@@ -413,6 +413,8 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
         return String(made.id);
       }
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
+      // A pipeline by its own id: the project's matrix pipeline.
+      if (resource === 'pipelines') return paramValue(route, 'pipeline_id', false, caller, { id: String(fx.project.id) });
       return String(throwaway ? (await groupWithMembers()).id : fx.group.id);
     case 'token_id':
       if (route.path.includes('/access_tokens')) {
@@ -605,7 +607,7 @@ for (const route of routes) {
           if (route.load) assert.doesNotMatch(text, /"404 (Group|Project) Not Found"/, what);
         } else {
           assert.equal(res.status, expected.status, what);
-          const record = HANDLER_RULES[routeKey(route)]?.viaRecord ?? (route.load === 'project' ? 'Project' : 'Group');
+          const record = HANDLER_RULES[routeKey(route)]?.viaRecord ?? ({ project: 'Project', pipeline: 'Pipeline', group: 'Group' } as const)[route.load ?? 'group'];
           if (expected.status === 404) assert.match(text, new RegExp(`"404 ${record} Not Found"`), what);
         }
       });

@@ -107,7 +107,7 @@ const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 
 /** The record a path parameter names, as its 404 says: the loaded group or project, or the parameter's declared record ('' for the platform's generic 404). */
 function recordNamed(r: RouteSpec, param: string): string | undefined {
-  if (param === 'id' && r.load) return r.load === 'group' ? 'Group' : 'Project';
+  if (param === 'id' && r.load) return ({ group: 'Group', project: 'Project', pipeline: 'Pipeline' } as const)[r.load];
   // Through wrappers such as .catch(), which a route may add for its own refusals.
   for (let schema = r.params?.[param] as z.ZodType | undefined; schema; schema = (schema as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType) {
     const wording = notFoundWording(schema);

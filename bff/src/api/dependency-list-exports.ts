@@ -1,10 +1,6 @@
 import { dependencyListExport, dependencyListExportCreateBody } from '../../../shared/src/dependency-list-exports.ts';
-import { allowed } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import { findDependencyListExport, requestDependencyListExport } from '../services/security/dependency-list-exports.ts';
-import { forbidden, notFound } from '../util/errors.ts';
-import { findProject } from '../services/groups/projects.ts';
-import { projectAccessLevel } from '../policies/access.ts';
 import { presentDependencyListExport } from '../presenters/dependency-list-exports.ts';
 import { makeExportRoutes } from './exports.ts';
 
@@ -40,18 +36,11 @@ export const dependencyListExportRoutes = [
   routes.create({
     path: '/pipelines/:id/dependency_list_exports',
     summary: "Export a pipeline's bill of materials (sbom: CycloneDX 1.4)",
+    load: 'pipeline',
+    permission: 'read_dependency',
     params: { id: recordId('Pipeline') },
     errors: [403],
-    request: async ({ db, actor, params, body }) => {
-      // A pipeline is read through its project: unreadable ones answer 404 like missing ones.
-      const pipeline = await db.selectFrom('pipelines').select(['id', 'project_id']).where('id', '=', params.id).executeTakeFirst();
-      const found = pipeline && (await findProject(db, String(pipeline.project_id)));
-      if (!pipeline || !found) throw notFound('Pipeline');
-      const subject = { actor, ...found, level: await projectAccessLevel(db, actor.user?.id, found.project, found.group) };
-      if (!allowed('read_pipeline', subject)) throw notFound('Pipeline');
-      if (!allowed('read_dependency', subject)) throw forbidden();
-      return requestDependencyListExport(db, actor.user!.id, 'pipelines', { pipeline_id: pipeline.id }, body);
-    },
+    request: async ({ db, actor, pipeline, body }) => requestDependencyListExport(db, actor.user!.id, 'pipelines', { pipeline_id: pipeline.id }, body),
   }),
   ...routes.own,
 ];

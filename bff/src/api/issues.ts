@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { issue, issueCreateBody, issueListQuery, issueUpdateBody } from '../../../shared/src/issues.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { isAdmin } from '../auth/actor.ts';
-import { projectsReadable } from '../policies/readable.ts';
-import { namespacesOf } from '../services/groups/projects.ts';
+import { canSeeIssue as issueRule, projectsReadable } from '../policies/readable.ts';
+import { namespacesOf, projectsById } from '../services/groups/projects.ts';
 import { forbidden } from '../util/errors.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
@@ -22,14 +22,8 @@ const subject = (ctx: Pick<Ctx, 'project' | 'group' | 'level'>) => ({ project: c
 /** Who acts, where: what services need for hooks and activity. */
 export const actingOf = (ctx: Pick<Ctx, 'project' | 'group' | 'baseUrl' | 'actor'>): issues.Acting => ({ project: ctx.project, group: ctx.group, baseUrl: ctx.baseUrl, user: ctx.actor.user! });
 
-/** A confidential issue is seen by its author, its assignees, and those who read confidential issues (Reporters and up, administrators). */
-export async function canSeeIssue(ctx: Pick<Ctx, 'db' | 'actor' | 'project' | 'group' | 'level'>, i: IssueRow): Promise<boolean> {
-  if (!i.confidential || canProject(ctx.actor, 'read_confidential', subject(ctx))) return true;
-  const me = ctx.actor.user?.id;
-  if (me === undefined) return false;
-  if (i.author_id === me) return true;
-  return (await ctx.db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', i.id).where('user_id', '=', me).executeTakeFirst()) !== undefined;
-}
+/** The issue rule (policies/readable.ts) in a route's context. */
+export const canSeeIssue = (ctx: Pick<Ctx, 'db' | 'actor' | 'project' | 'group' | 'level'>, i: IssueRow) => issueRule(ctx.db, ctx.actor, subject(ctx), i);
 
 /**
  * The issue named by :issue_iid in the loaded project, visible to the caller (a confidential
@@ -83,7 +77,7 @@ export const issueRoutes = [
       const where = { traversal: ctx.group.traversal, projects: projectsReadable(ctx.actor, 'read_project', ctx.level) };
       const page = await issues.listIssues(ctx.db, where, viewer, ctx.query, pageRequest(ctx.query));
       // Each issue is shown with its own project's links.
-      const projects = new Map((await ctx.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(page.items.map((i) => i.project_id)), -1]).execute()).map((p) => [p.id, p]));
+      const projects = await projectsById(ctx.db, page.items.map((i) => i.project_id));
       const namespaces = await namespacesOf(ctx.db, [...projects.values()], [ctx.group]);
       return page.mapAsync(async (rows) => (await issues.issueViews(ctx.db, rows)).map((v) => {
         const project = projects.get(v.issue.project_id)!;

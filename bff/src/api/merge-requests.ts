@@ -4,7 +4,7 @@ import { commit } from '../../../shared/src/branches.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { pageOfList, pageRequest } from '../db/pagination.ts';
 import { projectsReadable } from '../policies/readable.ts';
-import { namespacesOf } from '../services/groups/projects.ts';
+import { namespacesOf, projectsById } from '../services/groups/projects.ts';
 import { presentMergeRequestBasic } from '../presenters/merge-requests.ts';
 import { presentCommit } from '../presenters/branches.ts';
 import { presentDiff } from '../presenters/compare.ts';
@@ -65,7 +65,7 @@ export const mergeRequestRoutes = [
       // Only the projects whose merge requests the caller may read on their own route.
       const where = { traversal: ctx.group.traversal, projects: projectsReadable(ctx.actor, 'read_merge_request', ctx.level) };
       const page = await mrs.listMergeRequests(ctx.db, where, ctx.actor.user?.id ?? null, ctx.query, pageRequest(ctx.query));
-      const projects = new Map((await ctx.db.selectFrom('projects').selectAll().where('id', 'in', [...new Set(page.items.map((m) => m.project_id)), -1]).execute()).map((p) => [p.id, p]));
+      const projects = await projectsById(ctx.db, page.items.map((m) => m.project_id));
       const namespaces = await namespacesOf(ctx.db, [...projects.values()], [ctx.group]);
       return page.mapAsync(async (rows) => (await mrs.mergeRequestViews(ctx.db, rows)).map((v) => {
         const project = projects.get(v.mr.project_id)!;

@@ -4,7 +4,7 @@ import type { Request, Response, RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import type { GroupRow, ProjectRow } from '../db/schema.ts';
+import type { GroupRow, PipelineRow, ProjectRow } from '../db/schema.ts';
 import type { Config } from '../config.ts';
 import type { Vault } from '../auth/vault.ts';
 import { hasScope, requiredScopes, type Actor, type ScopeNeed } from '../auth/actor.ts';
@@ -25,6 +25,7 @@ import { authenticate } from './authenticate.ts';
 import { notFoundWording } from './params.ts';
 import { findGroupWithLevel } from '../services/groups/groups.ts';
 import { findProject } from '../services/groups/projects.ts';
+import { pipelineById } from '../services/ci/pipelines.ts';
 import { projectAccessLevel } from '../policies/access.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -39,9 +40,10 @@ export type Mount = keyof typeof MOUNTS;
 /** The route's path as a request names it, e.g. /api/v4/groups/:id. */
 export const urlPathOf = (r: Pick<RouteSpec, 'mount' | 'path'>) => MOUNTS[r.mount ?? 'api'] + r.path;
 
-export type LoadKind = 'group' | 'project';
+export type LoadKind = 'group' | 'project' | 'pipeline';
 type GroupLoaded = { group: GroupRow; level: number };
 type ProjectLoaded = { group: GroupRow; project: ProjectRow; level: number };
+type PipelineLoaded = ProjectLoaded & { pipeline: PipelineRow };
 /**
  * What `load` puts in the context, and only that: the group and the caller's role in it, the
  * project with its group, or (for routes written once for groups and projects) the group and
@@ -55,7 +57,9 @@ export type Loaded<L> = [L] extends [undefined]
       ? GroupLoaded
       : [L] extends ['project']
         ? ProjectLoaded
-        : GroupLoaded & Partial<ProjectLoaded>;
+        : [L] extends ['pipeline']
+          ? PipelineLoaded
+          : GroupLoaded & Partial<ProjectLoaded>;
 
 /** Path parameters other than a loaded `:id`, each with its schema (see http/params.ts). */
 export type ParamShape = Record<string, z.ZodType>;
@@ -272,6 +276,13 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
       const level = found ? await projectAccessLevel(app.db, actor.user?.id, found.project, found.group) : 0;
       if (!found || !canProject(actor, 'read_project', { ...found, level })) throw notFound('Project');
       Object.assign(ctx, found, { level });
+    } else if (route.load === 'pipeline') {
+      // A pipeline by its own id, read through its project: an unreadable one answers 404 like a missing one.
+      const pipeline = /^[1-9]\d{0,15}$/.test(String(req.params.id)) ? await pipelineById(app.db, Number(req.params.id)) : undefined;
+      const found = pipeline && (await findProject(app.db, String(pipeline.project_id)));
+      const level = found ? await projectAccessLevel(app.db, actor.user?.id, found.project, found.group) : 0;
+      if (!pipeline || !found || !canProject(actor, 'read_pipeline', { ...found, level })) throw notFound('Pipeline');
+      Object.assign(ctx, found, { level, pipeline });
     }
 
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();

@@ -1,8 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, IssueRow } from '../db/schema.ts';
 import { isAdmin, type Actor } from '../auth/actor.ts';
-import { EVENT_READS, GROUP_READS, PROJECT_READS, type GroupReadAction, type ProjectReadAction } from './index.ts';
+import { canProject, EVENT_READS, GROUP_READS, PROJECT_READS, type GroupReadAction, type ProjectReadAction, type ProjectSubject } from './index.ts';
 import { inTrees, memberTraversals, projectMember, visibleLevels } from './visibility.ts';
 
 /**
@@ -63,6 +63,18 @@ export function confidentialIssueVisible(eb: IssuesEb, actor: Actor, readsConfid
     eb('issues.author_id', '=', me),
     eb.exists(eb.selectFrom('issue_assignees as ia').select('ia.user_id').whereRef('ia.issue_id', '=', 'issues.id').where('ia.user_id', '=', me)),
   ]);
+}
+
+/**
+ * The issue rule for one issue of a project the actor reads: a confidential one is seen by its
+ * author, its assignees, and those who read confidential issues (Reporters and up, administrators).
+ */
+export async function canSeeIssue(db: Db, actor: Actor, subject: ProjectSubject, issue: IssueRow): Promise<boolean> {
+  if (!issue.confidential || canProject(actor, 'read_confidential', subject)) return true;
+  const me = actor.user?.id;
+  if (me === undefined) return false;
+  if (issue.author_id === me) return true;
+  return (await db.selectFrom('issue_assignees').select('user_id').where('issue_id', '=', issue.id).where('user_id', '=', me).executeTakeFirst()) !== undefined;
 }
 
 /**

@@ -250,6 +250,9 @@ export async function listPipelines(db: Db, project: ProjectRow, q: PipelineList
   return (await offsetPage(query, page)).mapAsync((rows) => withUsers(db, rows));
 }
 
+/** A pipeline by its own id, wherever it is (the caller checks who may read it). */
+export const pipelineById = (db: Db, id: number): Promise<PipelineRow | undefined> => db.selectFrom('pipelines').selectAll().where('id', '=', id).executeTakeFirst();
+
 export async function findPipeline(db: Db, project: ProjectRow, id: number): Promise<PipelineRow> {
   const row = await db.selectFrom('pipelines').selectAll().where('project_id', '=', project.id).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Pipeline');

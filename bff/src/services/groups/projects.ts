@@ -13,6 +13,13 @@ import { copyGroupPushRule } from '../git/group-push-rules.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { projectPayload } from '../webhooks/hook-payloads.ts';
 
+/** The projects of `ids` (repeats left out), by id: one query for a page of rows of several projects. */
+export async function projectsById(db: Db, ids: number[]): Promise<Map<number, ProjectRow>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Map();
+  return new Map((await db.selectFrom('projects').selectAll().where('id', 'in', wanted).execute()).map((p) => [p.id, p]));
+}
+
 export async function findProject(db: Db, idOrPath: string | undefined): Promise<{ project: ProjectRow; group: GroupRow } | undefined> {
   if (!idOrPath) return undefined;
   let q = db.selectFrom('projects').selectAll();
