@@ -188,6 +188,8 @@ function expectation(route: RouteSpec, caller: Caller): Expected {
   if (caller.kind === 'scoped' && !SCOPED_TOKEN_MAY[caller.scope!][scope]) return { status: 403 };
   const admin = caller.kind === 'administrator';
   if ((route.load || rule?.viaRecord) && !admin && caller.level === 0) return { status: rule?.stranger ?? 404 };
+  // A pipeline is loaded only by those who read the project's pipelines (of a private project: Reporters and up, as MINIMUM_ROLE.read_pipeline).
+  if (route.load === 'pipeline' && !admin && caller.level < REPORTER) return { status: 404 };
   if (need === undefined || need === 'signed-in' || admin) return { allowed: true };
   if (need === 'admin') return { status: rule?.denied ?? 403 };
   // A role counts only where the route loads the group or project it is held on.
