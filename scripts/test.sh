@@ -47,6 +47,9 @@ source scripts/chromium.sh
 
 # The two HTTP suites share no port (each server listens on port 0) and no database (a SQLite
 # file each, throwaway PostgreSQL databases), so they run side by side; each prints when done.
+# Each runs two test files at a time (package.json, test:http), the longest first: a file spends
+# most of its time waiting (on git, its server's jobs, timers), so on 2 cores four files keep
+# both busy where two left one idle.
 step "HTTP suites on SQLite and on PostgreSQL, side by side"
 npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
 SQLITE=$!
