@@ -43,7 +43,7 @@ export function openApiDocument(routes: RouteSpec[], serverUrl: string, mount: M
       in: 'path',
       required: true,
       schema: r.params?.[m[1]] ? jsonSchema(r.params[m[1]], 'input') : { type: 'string' },
-      description: m[1] === 'id' && r.load ? 'Numeric ID or URL-encoded full path' : undefined,
+      description: m[1] === 'id' && (r.load === 'group' || r.load === 'project') ? 'Numeric ID or URL-encoded full path' : undefined,
     }));
     const queryParams: unknown[] = [];
     if (r.query) {
