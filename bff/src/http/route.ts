@@ -22,7 +22,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../util/errors.ts
 import { setPaginationHeaders } from './pagination.ts';
 import { Page } from '../db/pagination.ts';
 import { authenticate } from './authenticate.ts';
-import { notFoundWording } from './params.ts';
+import { notFoundWording, recordId } from './params.ts';
 import { findGroupWithLevel } from '../services/groups/groups.ts';
 import { findProject } from '../services/groups/projects.ts';
 import { pipelineById } from '../services/ci/pipelines.ts';
@@ -240,6 +240,9 @@ function parseParams(shape: ParamShape | undefined, raw: Record<string, string>)
  * authenticate → load the group or project → authorise → validate (query, body, path) → load
  * the children → handler → present.
  */
+/** A pipeline's id as its loader takes it: what could not be one (past 2³¹−1, not digits) is the same 404. */
+const pipelineId = recordId('Pipeline');
+
 export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   const children = Object.entries(route.with ?? {}) as [string, (ctx: unknown) => Promise<unknown>][];
@@ -278,7 +281,8 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
       Object.assign(ctx, found, { level });
     } else if (route.load === 'pipeline') {
       // A pipeline by its own id, read through its project: an unreadable one answers 404 like a missing one.
-      const pipeline = /^[1-9]\d{0,15}$/.test(String(req.params.id)) ? await pipelineById(app.db, Number(req.params.id)) : undefined;
+      const id = pipelineId.safeParse(req.params.id);
+      const pipeline = id.success ? await pipelineById(app.db, id.data) : undefined;
       const found = pipeline && (await findProject(app.db, String(pipeline.project_id)));
       const level = found ? await projectAccessLevel(app.db, actor.user?.id, found.project, found.group) : 0;
       if (!pipeline || !found || !canProject(actor, 'read_pipeline', { ...found, level })) throw notFound('Pipeline');
