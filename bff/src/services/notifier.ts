@@ -53,6 +53,3 @@ export function listen<K extends keyof Happenings>(kind: K, listener: Listener<K
 export async function announce<K extends keyof Happenings>(kind: K, event: Happenings[K]): Promise<void> {
   for (const listener of listeners[kind] as Listener<K>[]) await listener(event);
 }
-
-/** How many listeners hear `kind` (start-up registers them once: a test checks it). */
-export const listenerCount = (kind: keyof Happenings): number => listeners[kind].length;
