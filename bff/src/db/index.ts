@@ -18,7 +18,7 @@ export type Db = Kysely<Database>;
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 async function loadMigrations(): Promise<Record<string, Migration>> {
   const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}_[a-z0-9_]+\.ts$/.test(f)).sort();
-  const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(path.join(MIGRATIONS_DIR, f))) as Migration] as const));
+  const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(`./migrations/${f}`)) as Migration] as const));
   return Object.fromEntries(entries);
 }
 
