@@ -98,8 +98,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('events_project_created').execute();
   await db.schema.createIndex('events_project_created_seq').on('events').columns(['project_id', 'created_at', 'project_seq']).execute();
 
-  const actionKey = (row: string) => keyOf(sql.ref(`${row}.action_name`), ACTION_KEYS);
-  const targetKey = (row: string) => keyOf(sql.ref(`${row}.target_type`), TARGET_KEYS);
+  // Unquoted: PL/pgSQL knows its row as NEW, not "NEW".
+  const actionKey = (row: 'NEW') => keyOf(sql.raw(`${row}.action_name`), ACTION_KEYS);
+  const targetKey = (row: 'NEW') => keyOf(sql.raw(`${row}.target_type`), TARGET_KEYS);
   if (isPostgres(db)) {
     await sql`
       CREATE FUNCTION events_number_by_filter() RETURNS trigger LANGUAGE plpgsql AS $$
