@@ -1,8 +1,9 @@
 /**
  * The Gatehouse server of the events section (bench/events.ts), in its own process: a fresh
  * database (SQLite in BENCH_DATA_DIR, or PostgreSQL at DATABASE_URL), one private project
- * holding BENCH_EVENTS push events, written in one INSERT … SELECT over a generated series
- * (with their numbers in the project, as the trigger would give them one by one). Reports one
+ * holding BENCH_EVENTS events (half pushes, a quarter issues opened, a quarter comments), written
+ * in one INSERT … SELECT over a generated series (with their numbers in the project, as the
+ * triggers would give them one by one). Reports one
  * `@@bench {json}` line, then serves until its stdin closes.
  */
 import { sql } from 'kysely';
@@ -18,6 +19,9 @@ export interface EventsChildReady {
   projectId: number;
   events: number;
   seedMs: number;
+  /** When the first and the last event happened (ISO), for the date filters. */
+  firstAt: string;
+  lastAt: string;
 }
 
 async function main(): Promise<void> {
@@ -38,11 +42,30 @@ async function main(): Promise<void> {
   const createdAt = isPostgres(db)
     ? sql`to_char(to_timestamp((${t0}::bigint + n::bigint * 1000) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
     : sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${t0} + n * 1000) / 1000.0, 'unixepoch')`;
-  await sql`INSERT INTO events (project_id, group_id, author_id, action_name, target_type, target_id, push_data, created_at, project_seq)
-    SELECT ${project.id}, NULL, ${root.id}, 'pushed', NULL, NULL, ${pushData}, ${createdAt}, n FROM (${series}) AS series`.execute(db);
+  // A mix the filters can page through: of every four events two are pushes, one opens an
+  // issue, one is a comment (a note), so each kind has 250,000 events or more.
+  const kind = (pushed: unknown, opened: unknown, commented: unknown) => sql`CASE WHEN n % 4 < 2 THEN ${pushed} WHEN n % 4 = 2 THEN ${opened} ELSE ${commented} END`;
+  const nothing = sql`NULL`;
+  const action = kind('pushed', 'opened', 'commented on');
+  const targetType = kind(nothing, 'Issue', 'Note');
+  const data = kind(pushData, nothing, nothing);
+  // The filters' numbers (migration 033) written here as the trigger would, one by one, when the
+  // database has them (so the same seed measures the code before them).
+  const numbered = await sql`SELECT action_seq FROM events WHERE 1 = 0`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  const numbers = numbered
+    ? {
+        columns: sql`, action_key, action_seq, target_key, target_seq`,
+        values: sql`, ${kind('pushed', 'created', 'commented')}, ${kind(sql`(n / 4) * 2 + n % 4`, sql`n / 4 + 1`, sql`n / 4 + 1`)}, ${kind(nothing, 'issue', 'note')}, ${kind(nothing, sql`n / 4 + 1`, sql`n / 4 + 1`)}`,
+      }
+    : { columns: sql``, values: sql`` };
+  await sql`INSERT INTO events (project_id, group_id, author_id, action_name, target_type, target_id, push_data, created_at, project_seq${numbers.columns})
+    SELECT ${project.id}, NULL, ${root.id}, ${action}, ${targetType}, NULL, ${data}, ${createdAt}, n${numbers.values} FROM (${series}) AS series`.execute(db);
   if (isPostgres(db)) await sql`ANALYZE events`.execute(db);
   else await sql`ANALYZE`.execute(db);
-  const ready: EventsChildReady = { url: serveUntilParentGoes(running), projectId: project.id, events: count, seedMs: performance.now() - started };
+  const ready: EventsChildReady = { url: serveUntilParentGoes(running), projectId: project.id, events: count, seedMs: performance.now() - started, firstAt: new Date(t0 + 1000).toISOString(), lastAt: new Date(t0 + count * 1000).toISOString() };
   process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
 }
 

@@ -74,6 +74,14 @@ describe('webhook deliveries', () => {
       const perKey = new Map<string, number>();
       for (const r of receiver.requests) perKey.set(String(r.headers['idempotency-key']), (perKey.get(String(r.headers['idempotency-key'])) ?? 0) + 1);
       assert.ok([...perKey.values()].every((n) => n <= 2), 'no event was delivered more than twice');
+      // A retry carries the platform's header names beside the spec's, with the same values as
+      // its first try (receivers written for the platform recognise it by X-Gitlab-Event-UUID).
+      for (const r of receiver.requests) {
+        for (const name of ['event', 'webhook-uuid', 'instance', 'event-uuid']) assert.equal(r.headers[`x-gitlab-${name}`], r.headers[`x-service-${name}`], `X-Gitlab-${name}`);
+      }
+      const retried = [...perKey].filter(([, n]) => n === 2).map(([key]) => receiver.requests.filter((r) => r.headers['idempotency-key'] === key));
+      assert.ok(retried.length > 0, 'the deliveries in flight at the kill were retried');
+      for (const [first, again] of retried) assert.equal(again.headers['x-gitlab-event-uuid'], first.headers['x-gitlab-event-uuid']);
       const subgroups = new Set(receiver.requests.map((r) => r.json.full_path));
       assert.equal(subgroups.size, events);
       // Every event logged exactly once: a delivery the kill cut off before its log row was

@@ -6,6 +6,8 @@ import { activityEvent } from '../../../shared/src/events.ts';
 import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { fillRepository } from '../../test/repository-fixture.ts';
 import { insertFindings } from '../../test/export-fixtures.ts';
+import { ACTION_NAMES, TARGET_TYPES } from '../services/planning/events.ts';
+import { EVENT_ACTIONS, EVENT_TARGET_TYPES } from '../../../shared/src/events.ts';
 
 let server: TestServer;
 let group: { id: number };
@@ -84,6 +86,69 @@ describe('GET /projects/:id/events', () => {
       assert.equal(res.headers.get('x-total'), '45');
       assert.equal(res.headers.get('x-total-pages'), '3');
       assert.equal(res.headers.get('x-next-page'), page < 3 ? String(page + 1) : '');
+    }
+  });
+
+  it('answers each filter with the rows an offset over the filtered events gives, page by page, in both orders', async () => {
+    // Every stored action name and target type, over five days, one insert per row as writers make them.
+    const names = [...new Set(Object.values(ACTION_NAMES).flat())].concat('something else');
+    const types = [null, ...new Set(Object.values(TARGET_TYPES).flat())];
+    const start = Date.parse('2025-03-10T20:00:00.000Z');
+    const seed = async (projectId: number, at: (i: number) => string) => {
+      for (let i = 0; i < 70; i++) {
+        const [action_name, target_type] = [names[i % names.length], types[(i * 7) % types.length]];
+        await server.running.db.insertInto('events').values({ project_id: projectId, group_id: null, author_id: developer.user.id, action_name, target_type, target_id: null, push_data: null, created_at: at(i) }).execute();
+      }
+    };
+    const ordered = await buildProject(group.id);
+    await seed(ordered.id, (i) => new Date(start + i * 1.5 * 3_600_000).toISOString());
+    // Dates out of their written order (an import): its date filters read by offset.
+    const shuffled = await buildProject(group.id);
+    await seed(shuffled.id, (i) => new Date(start + ((i * 37) % 70) * 1.5 * 3_600_000).toISOString());
+
+    const unordered = (await server.running.db.selectFrom('event_dates_unordered').select('project_id').where('project_id', 'in', [ordered.id, shuffled.id]).execute()).map((r) => r.project_id);
+    assert.deepEqual(unordered, [shuffled.id], 'the project whose dates were written out of order is marked');
+
+    const days = ['2025-03-09', '2025-03-11', '2025-03-12', '2025-03-14', '2025-03-20'];
+    const filters = [
+      ...EVENT_ACTIONS.map((a) => ({ action: a })),
+      ...EVENT_TARGET_TYPES.map((t) => ({ target_type: t })),
+      ...days.flatMap((d) => [{ after: d }, { before: d }]),
+      { after: '2025-03-11', before: '2025-03-13' },
+      { after: '2025-03-13', before: '2025-03-12' },
+      { action: 'created' as const, target_type: 'issue' as const },
+      { action: 'pushed' as const, after: '2025-03-11' },
+    ];
+    for (const p of [ordered, shuffled]) {
+      for (const f of filters) {
+        // What the filter meant before it had numbers: the rows it names, newest first, by offset.
+        let expected = server.running.db.selectFrom('events').select('id').where('project_id', '=', p.id);
+        if ('action' in f && f.action) expected = expected.where('action_name', 'in', ACTION_NAMES[f.action]);
+        if ('target_type' in f && f.target_type) expected = expected.where('target_type', 'in', TARGET_TYPES[f.target_type]);
+        if ('before' in f && f.before) expected = expected.where('created_at', '<', `${f.before}T00:00:00.000Z`);
+        if ('after' in f && f.after) expected = expected.where('created_at', '>', `${f.after}T23:59:59.999Z`);
+        const want = (await expected.orderBy('id', 'desc').execute()).map((r) => r.id);
+        const query = new URLSearchParams(f as Record<string, string>).toString();
+        for (const sort of ['desc', 'asc'] as const) {
+          const all = sort === 'desc' ? want : [...want].reverse();
+          for (let page = 1; page <= Math.max(1, Math.ceil(all.length / 4)) + 1; page++) {
+            const { res, body } = await list(`/projects/${p.id}/events?${query}&sort=${sort}&per_page=4&page=${page}`);
+            assert.deepEqual(body.map((e) => e.id), all.slice((page - 1) * 4, page * 4), `${query} ${sort} page ${page} of project ${p.id}`);
+            assert.equal(res.headers.get('x-total'), String(all.length), `${query} total`);
+          }
+        }
+      }
+    }
+    // A Guest, whom the read rule refuses some events, gets its rows filtered: a filter takes
+    // from what the caller may see, and the numbers (which count every event) are not used.
+    const guest = await userWithRole(group.id, 10);
+    const visible = (await list(`/projects/${ordered.id}/events?per_page=100`, guest.token)).body;
+    const everything = (await list(`/projects/${ordered.id}/events?per_page=100`)).body;
+    assert.ok(visible.length < everything.length, 'the read rule hides some events from a Guest');
+    for (const action of EVENT_ACTIONS) {
+      const { res, body } = await list(`/projects/${ordered.id}/events?action=${action}&per_page=100`, guest.token);
+      assert.deepEqual(body.map((e) => e.id), visible.filter((e) => ACTION_NAMES[action].includes(e.action_name)).map((e) => e.id), action);
+      assert.equal(res.headers.get('x-total'), String(body.length));
     }
   });
 

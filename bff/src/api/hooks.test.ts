@@ -4,23 +4,29 @@ import { z } from 'zod';
 import { hookEvent, webhook } from '../../../shared/src/hooks.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
-import { startReceiver, type Receiver } from '../../test/receiver.ts';
+import { startPlatformReceiver, startReceiver, type PlatformReceiver, type Receiver } from '../../test/receiver.ts';
 import { branchMatches } from '../services/webhooks/hook-delivery.ts';
 
 let server: TestServer;
 let receiver: Receiver;
+/** A receiver written for the platform: it reads only the X-Gitlab-* names and checks this secret. */
+const PLATFORM_SECRET = 'jenkins-shared-secret';
+let platform: PlatformReceiver;
 before(async () => {
   server = await startTestServer({ GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1' });
   receiver = await startReceiver();
+  platform = await startPlatformReceiver(PLATFORM_SECRET);
   await allowLocal(true);
 });
 after(async () => {
+  await platform.close();
   await receiver.close();
   await server.close();
 });
 beforeEach(() => {
   receiver.requests.length = 0;
   receiver.respond(200, { body: '{"ok":true}' });
+  platform.deliveries.length = 0;
 });
 
 const allowLocal = async (on: boolean) =>
@@ -313,6 +319,53 @@ for (const scope of ['groups', 'projects'] as const) {
       });
     });
 
+    describe('receivers written for the platform', () => {
+      it('accept the test delivery and its resend by the platform\'s header names alone, and refuse a wrong token', async () => {
+        const { base, admin } = await hookOwner(scope);
+        const hook = (await api(base, { method: 'POST', token: admin.token, json: { url: `${platform.url}/project/ci`, token: PLATFORM_SECRET } })).body;
+        expectStatus(await api(`${base}/${hook.id}/test/push_events`, { method: 'POST', token: admin.token }), 201);
+        const [first] = await platform.waitFor(1);
+        assert.equal(first.accepted, true, first.reason);
+        assert.equal(first.headers['x-gitlab-event'], 'Push Hook');
+        assert.equal(first.headers['x-gitlab-token'], PLATFORM_SECRET);
+        assert.equal(first.headers['x-gitlab-instance'], server.url);
+        assert.match(String(first.headers['x-gitlab-event-uuid']), /^[0-9a-f-]{36}$/);
+        assert.match(String(first.headers['x-gitlab-webhook-uuid']), /^[0-9a-f-]{36}$/);
+        assert.equal(first.json.object_kind, 'push');
+
+        // The log shows both names of each header, the token under both redacted.
+        const [logged] = expectShape(z.array(hookEvent), (await api(`${base}/${hook.id}/events`, { token: admin.token })).body);
+        const sent = logged.request_headers;
+        assert.equal(sent['X-Gitlab-Token'], '[REDACTED]');
+        assert.equal(sent['X-Service-Token'], '[REDACTED]');
+        assert.equal(sent['X-Gitlab-Event'], sent['X-Service-Event']);
+        assert.equal(sent['X-Gitlab-Event-UUID'], first.headers['x-gitlab-event-uuid']);
+        assert.equal(sent['X-Gitlab-Event-UUID'], sent['X-Service-Event-UUID']);
+        assert.equal(sent['X-Gitlab-Webhook-UUID'], sent['X-Service-Webhook-UUID']);
+        assert.equal(sent['X-Gitlab-Instance'], sent['X-Service-Instance']);
+        assert.equal(sent['Idempotency-Key'], first.headers['idempotency-key']);
+        const stored = await server.running.db.selectFrom('web_hook_logs').select('request_headers').where('id', '=', logged.id).executeTakeFirstOrThrow();
+        assert.ok(!stored.request_headers.includes(PLATFORM_SECRET), 'the token is not stored in clear in the log');
+
+        // A resend: the same event, which the receiver recognises by its identifiers.
+        expectStatus(await api(`${base}/${hook.id}/events/${logged.id}/resend`, { method: 'POST', token: admin.token }), 201);
+        const [, again] = await platform.waitFor(2);
+        assert.equal(again.accepted, true, again.reason);
+        assert.equal(again.duplicate, true);
+        assert.equal(again.headers['x-gitlab-token'], PLATFORM_SECRET);
+        assert.equal(again.headers['x-gitlab-event'], 'Push Hook');
+        assert.equal(again.headers['x-gitlab-webhook-uuid'], first.headers['x-gitlab-webhook-uuid']);
+
+        // A hook whose token the receiver does not know: refused (401), which the test reports.
+        const stranger = (await api(base, { method: 'POST', token: admin.token, json: { url: `${platform.url}/project/ci`, token: 'not-the-secret' } })).body;
+        const refused = await api(`${base}/${stranger.id}/test/push_events`, { method: 'POST', token: admin.token });
+        expectStatus(refused, 422);
+        assert.match(refused.body.message, /returned HTTP 401/);
+        const [, , third] = await platform.waitFor(3);
+        assert.deepEqual([third.accepted, third.reason], [false, 'invalid X-Gitlab-Token']);
+      });
+    });
+
     describe('auto-disabling', () => {
       it('rests a hook after 4 failures, backs off, stops after 40, and comes back on a success', async () => {
         const { base, admin } = await hookOwner(scope);
@@ -404,6 +457,25 @@ describe('events from the sources that exist today', () => {
     assert.deepEqual(receiver.requests.map((r) => r.headers['x-service-event']).sort(), ['Member Hook', 'Project Hook', 'Resource Access Token Hook', 'Subgroup Hook']);
     const log = await api(`/groups/${group.id}/hooks/${hook.id}/events`, { token: owner.token });
     assert.equal(log.body.length, 4);
+  });
+  it('delivers a queued event that a receiver written for the platform accepts by its header names alone', async () => {
+    const group = await buildGroup();
+    const owner = await userWithRole(group.id, 50);
+    const hook = (await api(`/groups/${group.id}/hooks`, { method: 'POST', token: owner.token, json: { url: `${platform.url}/bot`, token: PLATFORM_SECRET, push_events: false, subgroup_events: true } })).body;
+    const sub = await buildGroup({ parent_id: group.id });
+    const [got] = await platform.waitFor(1);
+    assert.equal(got.accepted, true, got.reason);
+    assert.equal(got.headers['x-gitlab-event'], 'Subgroup Hook');
+    assert.equal(got.json.group_id, sub.id);
+    // The log row is written with the job's completion, just after the answer.
+    let log = await api(`/groups/${group.id}/hooks/${hook.id}/events`, { token: owner.token });
+    for (let i = 0; i < 100 && log.body.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      log = await api(`/groups/${group.id}/hooks/${hook.id}/events`, { token: owner.token });
+    }
+    assert.equal(log.body[0].response_status, '200');
+    assert.equal(log.body[0].request_headers['X-Gitlab-Token'], '[REDACTED]');
+    assert.equal(log.body[0].request_headers['X-Gitlab-Event-UUID'], got.headers['x-gitlab-event-uuid']);
   });
   it('does not deliver to a resting hook', async () => {
     const group = await buildGroup();

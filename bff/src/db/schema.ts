@@ -217,6 +217,16 @@ export interface EventsTable {
   created_at: string;
   /** The event's number in its project (1, 2, 3…), set by a trigger: see migration 015. */
   project_seq: Generated<number | null>;
+  /** The `action` and `target_type` filter values the event answers to, and its number among the project's events of each (triggers set them: see migration 033). */
+  action_key: Generated<string | null>;
+  action_seq: Generated<number | null>;
+  target_key: Generated<string | null>;
+  target_seq: Generated<number | null>;
+}
+
+/** A project one of whose events was written dated before an earlier one (migration 033): its date filters read by offset. */
+export interface EventDatesUnorderedTable {
+  project_id: number;
 }
 
 export interface DeployTokensTable {
@@ -959,6 +969,7 @@ export interface Database {
   custom_attributes: CustomAttributesTable;
   push_rules: PushRulesTable;
   events: EventsTable;
+  event_dates_unordered: EventDatesUnorderedTable;
   deploy_tokens: DeployTokensTable;
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;

@@ -235,6 +235,8 @@ export async function seedHook(db: Db, vault: Vault, h: DemoHook): Promise<{ id:
       'Idempotency-Key': crypto.randomUUID(),
       'X-Service-Event': HOOK_EVENTS[flag].header,
       'X-Service-Token': '[REDACTED]',
+      'X-Gitlab-Event': HOOK_EVENTS[flag].header,
+      'X-Gitlab-Token': '[REDACTED]',
       ...redacted,
     }),
     request_data: JSON.stringify(samplePayload(flag, h.payload)),

@@ -18,7 +18,7 @@ import { notFound } from '../../util/errors.ts';
  */
 
 /** The stored action names each `action` filter value stands for. */
-const ACTION_NAMES: Record<NonNullable<EventListQuery['action']>, string[]> = {
+export const ACTION_NAMES: Record<NonNullable<EventListQuery['action']>, string[]> = {
   created: ['created', 'opened'],
   updated: ['updated'],
   closed: ['closed'],
@@ -34,7 +34,7 @@ const ACTION_NAMES: Record<NonNullable<EventListQuery['action']>, string[]> = {
 };
 
 /** The stored target types of each `target_type` filter value (discussion notes are not a target type). */
-const TARGET_TYPES: Record<NonNullable<EventListQuery['target_type']>, string[]> = {
+export const TARGET_TYPES: Record<NonNullable<EventListQuery['target_type']>, string[]> = {
   epic: ['Epic'],
   issue: ['Issue'],
   merge_request: ['MergeRequest'],
@@ -47,15 +47,16 @@ const TARGET_TYPES: Record<NonNullable<EventListQuery['target_type']>, string[]>
 
 type EventsQuery = SelectQueryBuilder<Database, 'events', EventRow>;
 
-const hasFilters = (q: EventListQuery) => Boolean(q.action || q.target_type || q.before || q.after);
-
 /** `before` and `after` exclude the day they name, as on the platform. */
+const beforeBound = (day: string) => `${day}T00:00:00.000Z`;
+const afterBound = (day: string) => `${day}T23:59:59.999Z`;
+
 function filtered(query: EventsQuery, q: EventListQuery): EventsQuery {
   let out = query;
   if (q.action) out = out.where('events.action_name', 'in', ACTION_NAMES[q.action]);
   if (q.target_type) out = out.where('events.target_type', 'in', TARGET_TYPES[q.target_type]);
-  if (q.before) out = out.where('events.created_at', '<', `${q.before}T00:00:00.000Z`);
-  if (q.after) out = out.where('events.created_at', '>', `${q.after}T23:59:59.999Z`);
+  if (q.before) out = out.where('events.created_at', '<', beforeBound(q.before));
+  if (q.after) out = out.where('events.created_at', '>', afterBound(q.after));
   return out;
 }
 
@@ -63,24 +64,80 @@ const sorted = (query: EventsQuery, q: EventListQuery) => query.orderBy('events.
 
 /**
  * A project's events the caller may see, each by the read its kind needs (services/readable.ts).
- * A caller who may do every such read here sees them all: unfiltered, a page is then a range of
- * the events' numbers in their project (see migration 015), so page 10,000 costs what page 1 does.
+ * A caller who may do every such read here sees them all: a page is then a range of numbers
+ * (see numberedRange), so page 10,000 costs what page 1 does, filtered or not.
  */
 export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSubject, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
   const base = db.selectFrom('events').selectAll('events').where('events.project_id', '=', subject.project.id);
   const may = (read: ProjectReadAction) => canProject(actor, read, subject);
   const seesAll = EVENT_READ_ACTIONS.every(may);
-  const query = seesAll ? base : base.where(eventsReadable(actor, readsInProject(may)));
-  if (hasFilters(q) || !seesAll) return offsetPage(sorted(filtered(query, q), q), page);
-  const last = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('project_seq').as('n'))
-    .where('project_id', '=', subject.project.id)
-    .executeTakeFirst();
-  const total = Number(last?.n ?? 0);
-  const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [total - page.offset - page.limit + 1, total - page.offset] : [page.offset + 1, page.offset + page.limit];
-  const items = hi < 1 || lo > total ? [] : await base.where('events.project_seq', '>=', lo).where('events.project_seq', '<=', hi).orderBy('events.project_seq', q.sort ?? 'desc').execute();
+  const range = seesAll ? await numberedRange(db, subject.project.id, q) : undefined;
+  if (!range) return offsetPage(sorted(filtered(seesAll ? base : base.where(eventsReadable(actor, readsInProject(may))), q), q), page);
+  const { column, key, first, last } = range;
+  const total = Math.max(0, last - first + 1);
+  const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [Math.max(first, last - page.offset - page.limit + 1), last - page.offset] : [first + page.offset, Math.min(last, first + page.offset + page.limit - 1)];
+  let rows = base.where(`events.${column}`, '>=', lo).where(`events.${column}`, '<=', hi);
+  if (key) rows = rows.where(key.column, '=', key.value);
+  const items = lo > hi ? [] : await rows.orderBy(`events.${column}`, q.sort ?? 'desc').execute();
   return new Page(items, page.page, page.perPage, total);
+}
+
+/** The numbers a project's events are paged by: in the project, or among those of one filter value. */
+interface NumberedRange {
+  column: 'project_seq' | 'action_seq' | 'target_seq';
+  key?: { column: 'events.action_key' | 'events.target_key'; value: string };
+  first: number;
+  last: number;
+}
+
+/**
+ * The events a list shows as a range of numbers (migrations 015 and 033), found through an index
+ * without reading the rows before the page; undefined when they are not one (filters combined,
+ * or dates in a project whose events were not written in the order of their dates).
+ * - none: 1 to the project's highest `project_seq` (events are append-only);
+ * - `action` alone: 1 to the highest `action_seq` of that value, likewise `target_type`;
+ * - `before` and/or `after` alone: the `project_seq` of the first event after the day `after`
+ *   names to that of the last event before the day `before` names.
+ */
+async function numberedRange(db: Db, projectId: number, q: EventListQuery): Promise<NumberedRange | undefined> {
+  const dated = Boolean(q.before || q.after);
+  if ([q.action, q.target_type, dated].filter(Boolean).length > 1) return undefined;
+  const highest = async (column: NumberedRange['column'], key?: NumberedRange['key']) => {
+    let query = db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max(column).as('n'))
+      .where('events.project_id', '=', projectId);
+    if (key) query = query.where(key.column, '=', key.value);
+    return Number((await query.executeTakeFirst())?.n ?? 0);
+  };
+  if (q.action) {
+    const key = { column: 'events.action_key', value: q.action } as const;
+    return { column: 'action_seq', key, first: 1, last: await highest('action_seq', key) };
+  }
+  if (q.target_type) {
+    const key = { column: 'events.target_key', value: q.target_type } as const;
+    return { column: 'target_seq', key, first: 1, last: await highest('target_seq', key) };
+  }
+  if (!dated) return { column: 'project_seq', first: 1, last: await highest('project_seq') };
+  const unordered = await db.selectFrom('event_dates_unordered').select('project_id').where('project_id', '=', projectId).executeTakeFirst();
+  if (unordered) return undefined;
+  // The ends, each one entry of the (project, date, number) index.
+  const end = async (op: '>' | '<', at: string, direction: 'asc' | 'desc') => {
+    const row = await db
+      .selectFrom('events')
+      .select('project_seq')
+      .where('events.project_id', '=', projectId)
+      .where('events.created_at', op, at)
+      .orderBy('events.created_at', direction)
+      .orderBy('events.project_seq', direction)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.project_seq ?? undefined;
+  };
+  const first = q.after ? await end('>', afterBound(q.after), 'asc') : 1;
+  const last = q.before ? await end('<', beforeBound(q.before), 'desc') : await highest('project_seq');
+  if (first === undefined || last === undefined) return { column: 'project_seq', first: 1, last: 0 };
+  return { column: 'project_seq', first, last };
 }
 
 /** Across projects: each event by the read its kind needs on its own project. */

@@ -84,6 +84,25 @@ function eventJson(data: Record<string, unknown>): string {
   return body;
 }
 
+/**
+ * The platform's own names of the spec's headers (its WebHookService sends X-Gitlab-*), sent
+ * beside them with the same values, so receivers written for the platform (CI servers' plugins,
+ * portals, chat bots) read a delivery unchanged. Idempotency-Key has one name on both.
+ */
+export const PLATFORM_HEADER_NAMES = {
+  'X-Service-Event': 'X-Gitlab-Event',
+  'X-Service-Webhook-UUID': 'X-Gitlab-Webhook-UUID',
+  'X-Service-Instance': 'X-Gitlab-Instance',
+  'X-Service-Event-UUID': 'X-Gitlab-Event-UUID',
+  'X-Service-Token': 'X-Gitlab-Token',
+} as const;
+/** The headers that carry the secret token: sent in clear, logged redacted. */
+const TOKEN_HEADERS = ['X-Service-Token', PLATFORM_HEADER_NAMES['X-Service-Token']];
+
+function withPlatformNames(headers: Record<string, string>): void {
+  for (const [spec, platform] of Object.entries(PLATFORM_HEADER_NAMES)) if (headers[spec] !== undefined) headers[platform] = headers[spec];
+}
+
 /** A delivery made but not yet written: its log row, and whether the receiver took it (2xx). */
 export interface DeliveryOutcome {
   log: Omit<WebHookLogRow, 'id'>;
@@ -92,8 +111,8 @@ export interface DeliveryOutcome {
 }
 
 /**
- * One delivery: the POST with the spec's headers, the template and URL variables applied; what
- * its log shows. Written by `recordDeliveries`, with the job's completion when it is one.
+ * One delivery: the POST with the spec's headers and the platform's names of them, the template
+ * and URL variables applied; what its log shows. Written by `recordDeliveries`, with the job's completion when it is one.
  */
 async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allowLocal: boolean): Promise<DeliveryOutcome> {
   const { token, customHeaders, urlVariables } = hookSecrets(deps.vault, hook);
@@ -109,6 +128,7 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
     'X-Service-Event-UUID': event.eventUuid,
   };
   if (token) headers['X-Service-Token'] = token;
+  withPlatformNames(headers);
   for (const h of customHeaders) headers[h.key] = h.value;
   const result = await postJsonOnSender({
     url: resolveUrl(hook.url, urlVariables),
@@ -121,7 +141,7 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
 
   // What the log shows: the token and custom header values redacted, the URL with its variables masked.
   const logged = { ...headers };
-  if (logged['X-Service-Token']) logged['X-Service-Token'] = '[REDACTED]';
+  for (const name of TOKEN_HEADERS) if (logged[name]) logged[name] = '[REDACTED]';
   for (const h of customHeaders) logged[h.key] = '[REDACTED]';
   // The body is the event's JSON unless a template made it something else.
   const requestData = hook.custom_webhook_template ? JSON.stringify(json(body, body)) : body;

@@ -152,8 +152,8 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
                 label="Secret token"
                 description={
                   editing
-                    ? 'Sent in the X-Service-Token header. Leave empty to keep the current token (it is never shown); type a new one to replace it.'
-                    : 'Optional. Sent in the X-Service-Token header so the receiver can check a delivery came from Gatehouse. Stored encrypted and never shown again.'
+                    ? 'Sent in the X-Service-Token header (and X-Gitlab-Token, for receivers written for the platform). Leave empty to keep the current token (it is never shown); type a new one to replace it.'
+                    : 'Optional. Sent in the X-Service-Token header (and X-Gitlab-Token, for receivers written for the platform) so the receiver can check a delivery came from Gatehouse. Stored encrypted and never shown again.'
                 }
                 placeholder={editing ? 'Leave empty to keep the current token' : undefined}
                 autoComplete="new-password"
@@ -161,7 +161,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
                 error={sentence(errors.token?.message)}
                 {...form.register('token')}
               />
-              {editing && <BooleanField kind="checkbox" name="clear_token" label="Remove the secret token" description="Deliveries are sent without X-Service-Token." />}
+              {editing && <BooleanField kind="checkbox" name="clear_token" label="Remove the secret token" description="Deliveries are sent without X-Service-Token and X-Gitlab-Token." />}
             </Stack>
             <BooleanField
               kind="switch"
@@ -180,7 +180,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
             />
           </FormSection>
 
-          <FormSection id="hook-events" title="Events" description="What the webhook hears about. Each delivery says its kind in the X-Service-Event header.">
+          <FormSection id="hook-events" title="Events" description="What the webhook hears about. Each delivery says its kind in the X-Service-Event header (and X-Gitlab-Event).">
             <EventFields scope={owner.scope} />
           </FormSection>
 
