@@ -259,6 +259,46 @@ describe('gitbeaker: commits, tags, files, tree and compare', () => {
   });
 });
 
+describe('gitbeaker: repository files written, blamed; a commit’s diff, refs and comments', () => {
+  it('creates, edits, blames and removes files, then reads a commit’s diff, references and comments', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-files'), namespaceId: group.id });
+    const created = await api.RepositoryFiles.create(project.id, 'docs/guide.md', 'main', 'one\ntwo\n', 'docs: start');
+    assert.deepEqual(created, { file_path: 'docs/guide.md', branch: 'main' });
+    const [first] = await api.Commits.all(project.id, { refName: 'main' });
+    await api.Tags.create(project.id, 'v1', 'main');
+    const edited = await api.RepositoryFiles.edit(project.id, 'docs/guide.md', 'main', Buffer.from('one\nTWO\n').toString('base64'), 'docs: shout', {
+      encoding: 'base64',
+      lastCommitId: first.id,
+      authorName: 'Gb',
+      authorEmail: 'gb@example.com',
+    });
+    assert.deepEqual(edited, { file_path: 'docs/guide.md', branch: 'main' });
+    const [second] = await api.Commits.all(project.id, { refName: 'main' });
+    assert.equal(second.author_name, 'Gb');
+    await rejects(api.RepositoryFiles.edit(project.id, 'docs/guide.md', 'main', 'x', 'm', { lastCommitId: first.id }), 400, 'You are attempting to update a file that has changed since you started editing it.');
+    await rejects(api.RepositoryFiles.create(project.id, 'docs/guide.md', 'main', 'x', 'm'), 400, 'A file with this name already exists');
+
+    const blame = await api.RepositoryFiles.allFileBlames(project.id, 'docs/guide.md', 'main');
+    assert.deepEqual(blame.map((b) => [b.commit.id, b.lines]), [[first.id, ['one']], [second.id, ['TWO']]]);
+    const ranged = await api.RepositoryFiles.allFileBlames(project.id, 'docs/guide.md', 'main', { range: { start: 2, end: 2 } });
+    assert.deepEqual(ranged.map((b) => b.lines), [['TWO']]);
+
+    const diff = await api.Commits.showDiff(project.id, second.id);
+    assert.deepEqual(diff.map((d) => [d.new_path, d.diff]), [['docs/guide.md', '@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n']]);
+    assert.deepEqual((await api.Commits.allReferences(project.id, first.id)).map((r) => [r.type, r.name]), [['branch', 'main'], ['tag', 'v1']]);
+    assert.deepEqual(await api.Commits.allReferences(project.id, second.id, { type: 'tag' }), []);
+    const comment = await api.Commits.createComment(project.id, second.id, 'Why shout?', { path: 'docs/guide.md', line: 2, lineType: 'new' });
+    assert.deepEqual([comment.note, comment.path, comment.line, comment.line_type], ['Why shout?', 'docs/guide.md', 2, 'new']);
+    await api.Commits.createComment(project.id, second.id, 'Ship it');
+    assert.deepEqual((await api.Commits.allComments(project.id, second.id)).map((c) => [c.note, c.author.username]), [['Why shout?', 'root'], ['Ship it', 'root']]);
+
+    await api.RepositoryFiles.remove(project.id, 'docs/guide.md', 'main', 'docs: drop');
+    await rejects(api.RepositoryFiles.show(project.id, 'docs/guide.md', 'main'), 404, '404 File Not Found');
+    await rejects(api.RepositoryFiles.remove(project.id, 'docs/guide.md', 'main', 'm'), 400, "A file with this name doesn't exist");
+  });
+});
+
 describe('gitbeaker: group avatars', () => {
   it('uploads one through PUT /groups/:id (multipart), downloads and removes it', async () => {
     const group = await newGroup();

@@ -35,6 +35,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /features': 'the platform answers every flag that was set at once',
   'GET /features/definitions': 'the platform answers every definition at once',
   'GET /api/console/feature_flags': 'the console’s screen of the flags: the few Gatehouse reads and any set beside them, at once',
+  'GET /projects/:id/repository/files/:file_path/blame': 'the platform answers a file’s whole blame (or its range) at once',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */
@@ -58,6 +59,10 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/repository/branches': { branch: 'checks', ref: 'main' },
   'POST /projects/:id/repository/tags': { tag_name: 'checks', ref: 'main' },
   'POST /projects/:id/repository/commits': { branch: 'checks', start_branch: 'main', commit_message: 'checks', actions: [{ action: 'create', file_path: 'checks.txt', content: 'checks' }] },
+  'POST /projects/:id/repository/commits/:sha/comments': { note: 'checks' },
+  'POST /projects/:id/repository/files/:file_path': { branch: 'checks', start_branch: 'main', commit_message: 'checks', content: 'checks' },
+  'PUT /projects/:id/repository/files/:file_path': { branch: 'checks', start_branch: 'main', commit_message: 'checks', content: 'checks' },
+  'DELETE /projects/:id/repository/files/:file_path': { branch: 'checks', start_branch: 'main', commit_message: 'checks' },
   'POST /groups/:id/members': { user_id: 1, access_level: 30 },
   'PUT /groups/:id/members/:user_id': { access_level: 30 },
   'POST /projects/:id/members': { user_id: 1, access_level: 30 },
@@ -105,6 +110,11 @@ const SAMPLE_BODIES: Record<string, unknown> = {
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 
+/** What a list needs beyond its page where it requires more (a file that exists, a ref): its answer must not hide behind a 400 or 404. */
+const LIST_SAMPLES: Record<string, { segments: Record<string, string>; query: string }> = {
+  'GET /projects/:id/repository/files/:file_path/blame': { segments: { file_path: 'README.md' }, query: '&ref=main' },
+};
+
 /** The record a path parameter names, as its 404 says: the loaded group or project, or the parameter's declared record ('' for the platform's generic 404). */
 function recordNamed(r: RouteSpec, param: string): string | undefined {
   if (param === 'id' && r.load) return ({ group: 'Group', project: 'Project', pipeline: 'Pipeline' } as const)[r.load];
@@ -147,8 +157,9 @@ describe('every list', () => {
   for (const r of routes.filter(isList)) {
     const exempt = UNPAGINATED[routeKey(r)];
     it(`${routeKey(r)} ${exempt ? `is not paginated: ${exempt}` : 'answers with the pagination headers'}`, async () => {
-      const path = pathOf(r);
-      const first = await call(r, path, '?per_page=1');
+      const sample = LIST_SAMPLES[routeKey(r)];
+      const path = pathOf(r, sample?.segments);
+      const first = await call(r, path, `?per_page=1${sample?.query ?? ''}`);
       assert.equal(first.status, 200, show(r, first));
       if (exempt) {
         assert.equal(first.headers.get('x-total'), null, `${routeKey(r)} paginates now: take it out of UNPAGINATED`);

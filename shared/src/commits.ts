@@ -1,5 +1,6 @@
 import { z } from './errors.ts';
-import { boolParam, datetimeParam, paginationQuery } from './params.ts';
+import { boolParam, datetimeParam, intParam, paginationQuery } from './params.ts';
+import { userBasic } from './users.ts';
 import { commit } from './branches.ts';
 
 export const commitStats = z.object({ additions: z.number().int(), deletions: z.number().int(), total: z.number().int() });
@@ -61,3 +62,37 @@ export const commitCreateBody = z.object({
   force: boolParam().optional(),
 });
 export type CommitCreateBody = z.infer<typeof commitCreateBody>;
+
+/** GET /projects/:id/repository/commits/:sha/diff: `unidiff` adds the `---`/`+++` header lines to each patch. */
+export const commitDiffQuery = paginationQuery.extend({ unidiff: boolParam().optional() });
+
+/** GET /projects/:id/repository/commits/:sha/refs: branches, tags or both that contain the commit. */
+export const commitRefsQuery = paginationQuery.extend({ type: z.enum(['branch', 'tag', 'all']).optional() });
+
+/** A branch or tag by its name (the platform's BasicRef). */
+export const basicRef = z.object({ type: z.enum(['branch', 'tag']), name: z.string() });
+export type BasicRef = z.infer<typeof basicRef>;
+
+/** POST /projects/:id/repository/commits/:sha/comments: a comment, on a line of the commit's diff where `path` and `line` name one. */
+export const commitCommentBody = z
+  .object({
+    note: z.string().min(1).max(1_000_000),
+    path: z.string().min(1).max(4096).optional(),
+    line: intParam().optional(),
+    line_type: z.enum(['new', 'old']).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.path !== undefined && b.line === undefined) ctx.addIssue({ code: 'custom', path: ['line'], message: 'is missing' });
+  });
+export type CommitCommentBody = z.infer<typeof commitCommentBody>;
+
+/** A comment on a commit (the platform's CommitNote): path, line and line_type only for one on a line of its diff. */
+export const commitNote = z.object({
+  note: z.string(),
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
+  line_type: z.enum(['new', 'old']).nullable(),
+  author: userBasic,
+  created_at: z.string(),
+});
+export type CommitNote = z.infer<typeof commitNote>;

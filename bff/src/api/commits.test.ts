@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { commitDetail, commitListItem } from '../../../shared/src/commits.ts';
+import { basicRef, commitDetail, commitListItem, commitNote } from '../../../shared/src/commits.ts';
+import { diff } from '../../../shared/src/compare.ts';
 import { projectSummary } from '../../../shared/src/projects.ts';
 import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { startReceiver, type Receiver, type Received } from '../../test/receiver.ts';
@@ -251,5 +252,125 @@ describe('a commit through the API is a push', () => {
     assert.equal(event.json.ref, 'refs/heads/main');
     assert.equal(event.json.total_commits_count, 1);
     assert.deepEqual(event.json.commits[0].added, ['c.txt']);
+  });
+});
+
+describe('a commit’s diff, refs and comments', () => {
+  let target: { id: number };
+  let first: string;
+  let second: string;
+  const of = (sha: string, rest: string, token?: string | null) => api(`/projects/${target.id}/repository/commits/${sha}${rest}`, { token });
+  before(async () => {
+    target = await buildProject(group.id);
+    const make = async (json: object) => {
+      const res = await api(`/projects/${target.id}/repository/commits`, { method: 'POST', json });
+      expectStatus(res, 201);
+      return res.body.id as string;
+    };
+    first = await make({ branch: 'main', commit_message: 'Start', actions: [{ action: 'create', file_path: 'a.txt', content: '1\n2\n3\n' }, { action: 'create', file_path: 'b.txt', content: 'b\n' }] });
+    second = await make({
+      branch: 'main',
+      commit_message: 'Change',
+      actions: [
+        { action: 'update', file_path: 'a.txt', content: '1\nTWO\n3\n' },
+        { action: 'delete', file_path: 'b.txt' },
+        { action: 'create', file_path: 'c.txt', content: 'c\n' },
+      ],
+    });
+    expectStatus(await api(`/projects/${target.id}/repository/branches`, { method: 'POST', json: { branch: 'old', ref: first } }), 201);
+    expectStatus(await api(`/projects/${target.id}/repository/tags`, { method: 'POST', json: { tag_name: 'v1', ref: first } }), 201);
+  });
+
+  describe('GET /projects/:id/repository/commits/:sha/diff', () => {
+    it('answers each file the commit changes against its parent, paginated', async () => {
+      const res = await of(second, '/diff');
+      expectStatus(res, 200);
+      const diffs = expectShape(z.array(diff), res.body);
+      assert.equal(res.headers.get('x-total'), '3');
+      const byPath = new Map(diffs.map((d) => [d.new_path, d]));
+      assert.equal(byPath.get('a.txt')!.diff, '@@ -1,3 +1,3 @@\n 1\n-2\n+TWO\n 3\n');
+      assert.deepEqual([byPath.get('a.txt')!.new_file, byPath.get('a.txt')!.deleted_file, byPath.get('a.txt')!.a_mode, byPath.get('a.txt')!.b_mode], [false, false, '100644', '100644']);
+      assert.equal(byPath.get('b.txt')!.deleted_file, true);
+      assert.equal(byPath.get('c.txt')!.new_file, true);
+      assert.equal(byPath.get('c.txt')!.a_mode, '0');
+      assert.equal(byPath.get('b.txt')!.b_mode, '0');
+      const page = await of(second, '/diff?per_page=1&page=2');
+      assert.equal(page.body.length, 1);
+      assert.equal(page.headers.get('x-next-page'), '3');
+      const root = expectShape(z.array(diff), (await of('old', '/diff')).body);
+      assert.deepEqual(root.map((d) => [d.new_path, d.new_file]), [['a.txt', true], ['b.txt', true]]);
+    });
+
+    it('adds the unified diff headers with unidiff', async () => {
+      const diffs = expectShape(z.array(diff), (await of(second, '/diff?unidiff=true')).body);
+      const byPath = new Map(diffs.map((d) => [d.new_path, d.diff]));
+      assert.equal(byPath.get('a.txt'), '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+TWO\n 3\n');
+      assert.match(byPath.get('b.txt')!, /^--- a\/b\.txt\n\+\+\+ \/dev\/null\n@@/);
+      assert.match(byPath.get('c.txt')!, /^--- \/dev\/null\n\+\+\+ b\/c\.txt\n@@/);
+    });
+
+    it('answers 404 Commit for a ref that names nothing, 403 to a Guest of a private project', async () => {
+      assert.deepEqual((await of('0'.repeat(40), '/diff')).body, { message: '404 Commit Not Found' });
+      expectStatus(await of(second, '/diff', (await userWithRole(group.id, 10)).token), 403);
+    });
+  });
+
+  describe('GET /projects/:id/repository/commits/:sha/refs', () => {
+    it('lists the branches, then the tags, that contain the commit; type picks one kind', async () => {
+      const res = await of(first, '/refs');
+      expectStatus(res, 200);
+      assert.deepEqual(expectShape(z.array(basicRef), res.body), [
+        { type: 'branch', name: 'main' },
+        { type: 'branch', name: 'old' },
+        { type: 'tag', name: 'v1' },
+      ]);
+      assert.equal(res.headers.get('x-total'), '3');
+      assert.deepEqual((await of(first, '/refs?type=branch')).body, [{ type: 'branch', name: 'main' }, { type: 'branch', name: 'old' }]);
+      assert.deepEqual((await of(first, '/refs?type=tag')).body, [{ type: 'tag', name: 'v1' }]);
+      assert.deepEqual((await of(second, '/refs')).body, [{ type: 'branch', name: 'main' }]);
+      expectStatus(await of(first, '/refs?type=note'), 400);
+      assert.deepEqual((await of('nope', '/refs')).body, { message: '404 Commit Not Found' });
+    });
+  });
+
+  describe('GET and POST /projects/:id/repository/commits/:sha/comments', () => {
+    it('comments on the commit, on a line of its diff where path and line name one, and lists them oldest first', async () => {
+      const plain = await api(`/projects/${target.id}/repository/commits/${second}/comments`, { method: 'POST', json: { note: 'Looks good' } });
+      expectStatus(plain, 201);
+      const note = expectShape(commitNote, plain.body);
+      assert.deepEqual([note.note, note.path, note.line, note.line_type, note.author.username], ['Looks good', null, null, null, 'root']);
+      const added = await api(`/projects/${target.id}/repository/commits/main/comments`, { method: 'POST', json: { note: 'Why shout?', path: 'a.txt', line: 2, line_type: 'new' } });
+      expectStatus(added, 201);
+      assert.deepEqual([added.body.path, added.body.line, added.body.line_type], ['a.txt', 2, 'new']);
+      const removed = await api(`/projects/${target.id}/repository/commits/${second}/comments`, { method: 'POST', form: { note: 'Gone', path: 'a.txt', line: '2', line_type: 'old' } });
+      expectStatus(removed, 201);
+      assert.deepEqual([removed.body.path, removed.body.line, removed.body.line_type], ['a.txt', 2, 'old']);
+      const elsewhere = await api(`/projects/${target.id}/repository/commits/${second}/comments`, { method: 'POST', json: { note: 'Not a changed line', path: 'a.txt', line: 1 } });
+      expectStatus(elsewhere, 201);
+      assert.deepEqual([elsewhere.body.path, elsewhere.body.line, elsewhere.body.line_type], [null, null, null]);
+
+      const list = await of(second, '/comments');
+      expectStatus(list, 200);
+      assert.deepEqual(expectShape(z.array(commitNote), list.body).map((n) => n.note), ['Looks good', 'Why shout?', 'Gone', 'Not a changed line']);
+      assert.equal(list.headers.get('x-total'), '4');
+      assert.deepEqual((await of(second, '/comments?per_page=1&page=2')).body.map((n: { note: string }) => n.note), ['Why shout?']);
+      assert.deepEqual((await of(first, '/comments')).body, []);
+    });
+
+    it('answers 400 for a missing note or a path without a line, 404 Commit, and needs a Reporter of a private project', async () => {
+      const post = (json: object, sha = second, token?: string | null) => api(`/projects/${target.id}/repository/commits/${sha}/comments`, { method: 'POST', json, token });
+      assert.deepEqual((await post({})).body, { message: 'note is missing' });
+      assert.deepEqual((await post({ note: 'x', path: 'a.txt' })).body, { message: 'line is missing' });
+      expectStatus(await post({ note: 'x', path: 'a.txt', line: 2, line_type: 'both' }), 400);
+      assert.deepEqual((await post({ note: 'x' }, '0'.repeat(40))).body, { message: '404 Commit Not Found' });
+      const reporter = await userWithRole(group.id, 20);
+      const byReporter = await post({ note: 'From a Reporter' }, second, reporter.token);
+      expectStatus(byReporter, 201);
+      assert.equal(byReporter.body.author.username, reporter.user.username);
+      expectStatus(await post({ note: 'x' }, second, (await userWithRole(group.id, 10)).token), 403);
+      expectStatus(await post({ note: 'x' }, second, null), 401);
+      expectStatus(await of(second, '/comments', (await userWithRole(group.id, 0)).token), 404);
+      assert.equal((await of(second, '/comments')).body.length, 5);
+    });
   });
 });

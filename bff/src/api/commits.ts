@@ -1,15 +1,41 @@
 import { z } from 'zod';
-import { commitCreateBody, commitDetail, commitGetQuery, commitListItem, commitListQuery } from '../../../shared/src/commits.ts';
+import {
+  basicRef,
+  commitCommentBody,
+  commitCreateBody,
+  commitDetail,
+  commitDiffQuery,
+  commitGetQuery,
+  commitListItem,
+  commitListQuery,
+  commitNote,
+  commitRefsQuery,
+} from '../../../shared/src/commits.ts';
+import { diff } from '../../../shared/src/compare.ts';
+import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
-import { Page, pageRequest } from '../db/pagination.ts';
+import { Page, pageOfList, pageRequest } from '../db/pagination.ts';
 import { canProject } from '../policies/index.ts';
 import * as commits from '../services/git/commits.ts';
 import { commitAsPush } from '../services/git/commit-create.ts';
-import { presentCommitDetail, presentCommitListItem } from '../presenters/commits.ts';
-import { withRepository } from './branches.ts';
+import { createCommitNote, listCommitNotes } from '../services/git/commit-comments.ts';
+import { presentCommitDetail, presentCommitDiff, presentCommitListItem, presentCommitNote, presentRefOfCommit } from '../presenters/commits.ts';
+import { withRepository, type Ctx } from './branches.ts';
 
 const area = 'commits';
 const base = '/projects/:id/repository/commits';
+
+/**
+ * Where a commit made through the API goes and who makes it, for commitAsPush: the commits API
+ * and the files API write through this one path, so the same checks and events apply to both.
+ */
+export function apiCommitTarget(ctx: Ctx & { repo: { dir: string; defaultBranch: string } }) {
+  const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
+  return { db: ctx.db, dir: ctx.repo.dir, defaultBranch: ctx.repo.defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected };
+}
+
+/** A commit by SHA, branch or tag in the path. */
+const shaParam = { sha: z.string().min(1).max(1024) };
 
 export const commitRoutes = [
   defineRoute({
@@ -38,7 +64,7 @@ export const commitRoutes = [
     auth: 'optional',
     load: 'project',
     permission: 'download_code',
-    params: { sha: z.string().min(1).max(1024) },
+    params: shaParam,
     ...withRepository,
     query: commitGetQuery,
     response: commitDetail,
@@ -56,12 +82,72 @@ export const commitRoutes = [
     body: commitCreateBody,
     response: commitDetail,
     handler: async (ctx) => {
-      const user = ctx.actor.user!;
-      const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
-      const { dir, defaultBranch } = ctx.repo;
-      const sha = await commitAsPush({ db: ctx.db, dir, defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected }, ctx.body);
-      return commits.getCommit(dir, sha, ctx.body.stats ?? true);
+      const sha = await commitAsPush(apiCommitTarget(ctx), ctx.body);
+      return commits.getCommit(ctx.repo.dir, sha, ctx.body.stats ?? true);
     },
     present: (c, ctx) => presentCommitDetail(c, ctx.project, ctx.repo.projectUrl),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:sha/diff`,
+    area,
+    summary: 'Get the diff of a commit against its first parent, a file an entry, paginated (unidiff: with the ---/+++ header lines)',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    params: shaParam,
+    ...withRepository,
+    query: commitDiffQuery,
+    response: z.array(diff),
+    handler: async (ctx) => pageOfList(await commits.commitDiffs(ctx.repo.dir, ctx.params.sha), pageRequest(ctx.query)),
+    present: (d, ctx) => presentCommitDiff(d, ctx.query.unidiff ?? false),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:sha/refs`,
+    area,
+    summary: 'List the branches and tags (type: branch, tag or all) that contain a commit',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    params: shaParam,
+    ...withRepository,
+    query: commitRefsQuery,
+    response: z.array(basicRef),
+    handler: async (ctx) => pageOfList(await commits.refsContaining(ctx.repo.dir, ctx.params.sha, ctx.query.type ?? 'all'), pageRequest(ctx.query)),
+    present: presentRefOfCommit,
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:sha/comments`,
+    area,
+    summary: 'List the comments on a commit, oldest first',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    params: shaParam,
+    ...withRepository,
+    query: paginationQuery,
+    response: z.array(commitNote),
+    handler: async (ctx) => {
+      const page = pageRequest(ctx.query);
+      const { items, total } = await listCommitNotes(ctx.db, ctx.repo.dir, ctx.project.id, ctx.params.sha, page);
+      return new Page(items, page.page, page.perPage, total);
+    },
+    present: (n, ctx) => presentCommitNote(n, ctx.baseUrl),
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${base}/:sha/comments`,
+    area,
+    summary: 'Comment on a commit, on a line of its diff where path, line and line_type (new or old) name one',
+    load: 'project',
+    permission: 'download_code',
+    params: shaParam,
+    ...withRepository,
+    body: commitCommentBody,
+    response: commitNote,
+    handler: async (ctx) => createCommitNote(ctx.db, ctx.repo.dir, ctx.project.id, ctx.actor.user!, ctx.params.sha, ctx.body),
+    present: (n, ctx) => presentCommitNote(n, ctx.baseUrl),
   }),
 ];

@@ -41,7 +41,7 @@ describe('GET /projects/:id/repository/compare', () => {
     assert.equal(byPath['src/main.js'].renamed_file, true);
     assert.equal(byPath['src/main.js'].old_path, 'src/app.js');
     assert.equal(byPath['src/new.js'].new_file, true);
-    assert.equal(byPath['src/new.js'].a_mode, '000000');
+    assert.equal(byPath['src/new.js'].a_mode, '0');
     assert.equal(byPath['src/new.js'].b_mode, '100644');
   });
 

@@ -1,9 +1,22 @@
-import { repositoryFile, repositoryFileQuery, repositoryRawFileQuery } from '../../../shared/src/repository-files.ts';
+import {
+  blameQuery,
+  blameRange,
+  repositoryFile,
+  repositoryFileCommit,
+  repositoryFileDeleteBody,
+  repositoryFileQuery,
+  repositoryFileWriteBody,
+  repositoryRawFileQuery,
+} from '../../../shared/src/repository-files.ts';
+import { repositoryPath } from '../../../shared/src/commits.ts';
 import { z } from 'zod';
+import { ApiError } from '../http/errors.ts';
 import { defineRoute, FileAnswer } from '../http/route.ts';
 import * as files from '../services/git/repository-files.ts';
-import { presentRepositoryFile, repositoryFileFrame } from '../presenters/repository-files.ts';
+import { blame } from '../services/git/blame.ts';
+import { presentBlameRange, presentRepositoryFile, repositoryFileFrame } from '../presenters/repository-files.ts';
 import { withRepository } from './branches.ts';
+import { apiCommitTarget } from './commits.ts';
 
 const area = 'repository-files';
 const base = '/projects/:id/repository/files/:file_path';
@@ -32,6 +45,12 @@ function streamedFile(dir: string, blob: files.BlobAt, lastCommitId: string, ref
       out.destroy();
     }
   });
+}
+
+/** A path to write: relative, without `.`, `..` or empty parts, not in `.git`; otherwise the platform's 400 of its file path check. */
+function writablePath(p: string): string {
+  if (!repositoryPath.safeParse(p).success) throw new ApiError(400, { error: 'file_path should be a valid file path' });
+  return p;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -90,6 +109,67 @@ export const repositoryFileRoutes = [
     handler: async (ctx) => {
       const blob = await files.blobAt(ctx.repo.dir, ctx.query.ref ?? ctx.repo.defaultBranch, ctx.params.file_path);
       return rawFile(ctx.repo.dir, blob);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/blame`,
+    area,
+    summary: 'Blame a file at a ref: groups of consecutive lines with the commit that last changed them (range[start], range[end] limit the lines)',
+    auth: 'optional',
+    load: 'project',
+    permission: 'download_code',
+    params: fileParam,
+    ...withRepository,
+    query: blameQuery,
+    response: z.array(blameRange),
+    handler: async (ctx) => blame(ctx.repo.dir, ctx.query.ref, ctx.params.file_path, ctx.query.range),
+    present: presentBlameRange,
+  }),
+  defineRoute({
+    method: 'post',
+    path: base,
+    area,
+    summary: 'Create a file on a branch as one commit (Developer; the default branch: Maintainer), checked and announced as a commit through the API',
+    load: 'project',
+    permission: 'push_code',
+    params: fileParam,
+    ...withRepository,
+    body: repositoryFileWriteBody,
+    response: repositoryFileCommit,
+    handler: async (ctx) => {
+      await files.commitFile(apiCommitTarget(ctx), 'create', writablePath(ctx.params.file_path), ctx.body);
+      return { file_path: ctx.params.file_path, branch: ctx.body.branch };
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: base,
+    area,
+    summary: 'Update a file on a branch as one commit (last_commit_id: refused if the file changed since), checked and announced as a commit through the API',
+    load: 'project',
+    permission: 'push_code',
+    params: fileParam,
+    ...withRepository,
+    body: repositoryFileWriteBody,
+    response: repositoryFileCommit,
+    handler: async (ctx) => {
+      await files.commitFile(apiCommitTarget(ctx), 'update', writablePath(ctx.params.file_path), ctx.body);
+      return { file_path: ctx.params.file_path, branch: ctx.body.branch };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: base,
+    area,
+    summary: 'Delete a file on a branch as one commit, checked and announced as a commit through the API',
+    load: 'project',
+    permission: 'push_code',
+    params: fileParam,
+    ...withRepository,
+    body: repositoryFileDeleteBody,
+    handler: async (ctx) => {
+      await files.commitFile(apiCommitTarget(ctx), 'delete', writablePath(ctx.params.file_path), ctx.body);
     },
   }),
 ];

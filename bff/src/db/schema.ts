@@ -582,6 +582,20 @@ export interface NotesTable {
   updated_at: string;
 }
 
+/** A comment on a commit (migration 030); `path`, `line` and `line_type` only for one on a line of its diff. */
+export interface CommitNotesTable {
+  id: Generated<number>;
+  project_id: number;
+  commit_sha: string;
+  author_id: number | null;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: 'new' | 'old' | null;
+  created_at: string;
+}
+export type CommitNoteRow = Selectable<CommitNotesTable>;
+
 /** One per close, reopen, merge or lock of an issue, merge request or epic; none for creation. */
 export interface ResourceStateEventsTable {
   id: Generated<number>;
@@ -1014,6 +1028,7 @@ export interface Database {
   epics: EpicsTable;
   exports: ExportsTable;
   export_projects: ExportProjectsTable;
+  commit_notes: CommitNotesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

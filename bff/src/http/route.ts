@@ -300,7 +300,8 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
       rejectNul(req.body);
     }
 
-    const input = route.method === 'get' || route.method === 'delete' ? req.query : { ...req.query, ...(req.body ?? {}) };
+    // A DELETE's fields come in its query (python-gitlab) or its body (gitbeaker), as the platform reads either.
+    const input = route.method === 'get' ? req.query : { ...req.query, ...(req.body ?? {}) };
     ctx.query = parse(route.query, req.query);
     ctx.body = parse(route.body, input);
     ctx.params = parseParams(route.params, req.params as Record<string, string>);

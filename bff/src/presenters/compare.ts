@@ -14,6 +14,9 @@ export function presentComparison(c: ComparisonInfo, q: { from: string; to: stri
   };
 }
 
+/** A side's mode as the platform prints it: git's `000000` for a side that does not exist is `0` there. */
+const shownMode = (mode: string) => (/^0+$/.test(mode) ? '0' : mode);
+
 /** One file's change (compare, and a merge request's changes and diffs); a collapsed or too large one without its patch. */
 export function presentDiff(d: DiffInfo) {
   return {
@@ -22,8 +25,8 @@ export function presentDiff(d: DiffInfo) {
     too_large: d.tooLarge,
     new_path: d.newPath,
     old_path: d.oldPath,
-    a_mode: d.aMode,
-    b_mode: d.bMode,
+    a_mode: shownMode(d.aMode),
+    b_mode: shownMode(d.bMode),
     new_file: d.newFile,
     renamed_file: d.renamedFile,
     deleted_file: d.deletedFile,

@@ -1,4 +1,5 @@
-import type { RepositoryFile } from '../../../shared/src/repository-files.ts';
+import type { BlameRange, RepositoryFile } from '../../../shared/src/repository-files.ts';
+import type { BlameGroup } from '../services/git/blame.ts';
 import type { BlobAt, FileWithContent } from '../services/git/repository-files.ts';
 
 type FileMeta = Omit<RepositoryFile, 'content' | 'content_sha256'>;
@@ -31,5 +32,24 @@ export function repositoryFileFrame(f: BlobAt & { lastCommitId: string }, ref: s
   return {
     head: `${JSON.stringify(presentMeta(f, ref)).slice(0, -1)},"content":"`,
     tail: (sha256) => `","content_sha256":${JSON.stringify(sha256)}}`,
+  };
+}
+
+/** A blame range: its commit in the platform's few fields of a blame commit, and its lines. */
+export function presentBlameRange(g: BlameGroup): BlameRange {
+  const c = g.commit;
+  return {
+    commit: {
+      id: c.id,
+      parent_ids: c.parentIds,
+      message: c.message,
+      authored_date: c.authoredDate,
+      author_name: c.authorName,
+      author_email: c.authorEmail,
+      committed_date: c.committedDate,
+      committer_name: c.committerName,
+      committer_email: c.committerEmail,
+    },
+    lines: g.lines,
   };
 }

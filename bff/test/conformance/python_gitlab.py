@@ -26,6 +26,7 @@ import gitlab
 import scenarios_commits  # noqa: F401
 import scenarios_events  # noqa: F401
 import scenarios_features  # noqa: F401
+import scenarios_files  # noqa: F401
 import scenarios_groups  # noqa: F401
 import scenarios_merge_trains  # noqa: F401
 import scenarios_milestones  # noqa: F401

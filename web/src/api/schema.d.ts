@@ -2097,6 +2097,58 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/repository/commits/{sha}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the comments on a commit, oldest first */
+        get: operations["getProjectsIdRepositoryCommitsShaComments"];
+        put?: never;
+        /** Comment on a commit, on a line of its diff where path, line and line_type (new or old) name one */
+        post: operations["postProjectsIdRepositoryCommitsShaComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/commits/{sha}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the diff of a commit against its first parent, a file an entry, paginated (unidiff: with the ---/+++ header lines) */
+        get: operations["getProjectsIdRepositoryCommitsShaDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/commits/{sha}/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the branches and tags (type: branch, tag or all) that contain a commit */
+        get: operations["getProjectsIdRepositoryCommitsShaRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/repository/commits/{sha}/statuses": {
         parameters: {
             query?: never;
@@ -2140,6 +2192,26 @@ export type paths = {
         };
         /** Get a file at a ref: its metadata and its content in base64 (streamed past 1 MiB; past 10 MiB, 5 a minute for each project, then 429 pointing to the raw endpoint) */
         get: operations["getProjectsIdRepositoryFilesFile_path"];
+        /** Update a file on a branch as one commit (last_commit_id: refused if the file changed since), checked and announced as a commit through the API */
+        put: operations["putProjectsIdRepositoryFilesFile_path"];
+        /** Create a file on a branch as one commit (Developer; the default branch: Maintainer), checked and announced as a commit through the API */
+        post: operations["postProjectsIdRepositoryFilesFile_path"];
+        /** Delete a file on a branch as one commit, checked and announced as a commit through the API */
+        delete: operations["deleteProjectsIdRepositoryFilesFile_path"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/repository/files/{file_path}/blame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Blame a file at a ref: groups of consecutive lines with the commit that last changed them (range[start], range[end] limit the lines) */
+        get: operations["getProjectsIdRepositoryFilesFile_pathBlame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -27366,6 +27438,399 @@ export interface operations {
             };
         };
     };
+    getProjectsIdRepositoryCommitsShaComments: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        created_at: string;
+                        line: number | null;
+                        line_type: ("new" | "old") | null;
+                        note: string;
+                        path: string | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdRepositoryCommitsShaComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    line?: number | string;
+                    /** @enum {string} */
+                    line_type?: "new" | "old";
+                    note: string;
+                    path?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    line?: number | string;
+                    /** @enum {string} */
+                    line_type?: "new" | "old";
+                    note: string;
+                    path?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author: {
+                            avatar_url: string | null;
+                            id: number;
+                            locked: boolean;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        created_at: string;
+                        line: number | null;
+                        line_type: ("new" | "old") | null;
+                        note: string;
+                        path: string | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryCommitsShaDiff: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                unidiff?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a_mode: string;
+                        b_mode: string;
+                        collapsed: boolean;
+                        deleted_file: boolean;
+                        diff: string;
+                        generated_file: boolean;
+                        new_file: boolean;
+                        new_path: string;
+                        old_path: string;
+                        renamed_file: boolean;
+                        too_large: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryCommitsShaRefs: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                type?: "branch" | "tag" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        type: "branch" | "tag";
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdRepositoryCommitsShaStatuses: {
         parameters: {
             query?: {
@@ -27705,6 +28170,443 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdRepositoryFilesFile_path: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    content: string;
+                    /** @enum {string} */
+                    encoding?: "text" | "base64";
+                    execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    last_commit_id?: string;
+                    start_branch?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    content: string;
+                    /** @enum {string} */
+                    encoding?: "text" | "base64";
+                    execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    last_commit_id?: string;
+                    start_branch?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch: string;
+                        file_path: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdRepositoryFilesFile_path: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    content: string;
+                    /** @enum {string} */
+                    encoding?: "text" | "base64";
+                    execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    last_commit_id?: string;
+                    start_branch?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    content: string;
+                    /** @enum {string} */
+                    encoding?: "text" | "base64";
+                    execute_filemode?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N");
+                    last_commit_id?: string;
+                    start_branch?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch: string;
+                        file_path: string;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdRepositoryFilesFile_path: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    start_branch?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    author_email?: string;
+                    author_name?: string;
+                    branch: string;
+                    commit_message: string;
+                    start_branch?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRepositoryFilesFile_pathBlame: {
+        parameters: {
+            query: {
+                range?: {
+                    end: number | string;
+                    start: number | string;
+                };
+                ref: string;
+            };
+            header?: never;
+            path: {
+                file_path: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        commit: {
+                            author_email: string;
+                            author_name: string;
+                            authored_date: string;
+                            committed_date: string;
+                            committer_email: string;
+                            committer_name: string;
+                            id: string;
+                            message: string;
+                            parent_ids: string[];
+                        };
+                        lines: string[];
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { resolveCommit } from './branches.ts';
 import { lastCommitOf } from './commits.ts';
 import { git, gitSucceeds, gitText } from './git-run.ts';
-import { badRequest, forbidden } from '../../util/errors.ts';
+import { badRequest, DomainError, forbidden } from '../../util/errors.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { refUpdateRefusals } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
@@ -23,6 +23,13 @@ export interface CommitWriter {
    * the branch moves, as the platform checks commits made through the API; none: accept.
    */
   check?: (update: RefUpdate) => Promise<string[]>;
+}
+
+/** A file changed since the writer's `last_commit_id`: the commits API's 400 (the files API words its own). */
+export class FileChangedError extends DomainError {
+  constructor(readonly path: string) {
+    super('bad_request', `The file has changed since you started editing it: ${path}`);
+  }
 }
 
 interface Entry {
@@ -148,7 +155,7 @@ async function applyActions(dir: string, parent: string | undefined, entries: Ma
     if ((a.action === 'create' || a.action === 'move') && (entries.has(file) || clashes(entries, file))) throw badRequest('A file with this name already exists');
     if (a.last_commit_id && a.action !== 'create' && parent) {
       const last = await lastCommitOf(dir, parent, source);
-      if (last !== a.last_commit_id) throw badRequest(`The file has changed since you started editing it: ${source}`);
+      if (last !== a.last_commit_id) throw new FileChangedError(source);
     }
     const old = entries.get(source);
     const modeOf = (fallback: string) => (a.execute_filemode === undefined ? fallback : a.execute_filemode ? '100755' : '100644');

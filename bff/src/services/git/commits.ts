@@ -1,5 +1,6 @@
 import { COMMIT_LOG_FORMAT, parseCommitLog, resolveCommit, type CommitInfo } from './branches.ts';
 import { GitError, gitText } from './git-run.ts';
+import { readDiffs, type DiffInfo } from './diffs.ts';
 import { notFound } from '../../util/errors.ts';
 import type { CommitListQuery } from '../../../../shared/src/commits.ts';
 
@@ -89,4 +90,39 @@ export async function lastCommitOf(dir: string, commit: string, path: string): P
     if (e instanceof GitError) return undefined;
     throw e;
   }
+}
+
+/** The commit `ref` (a SHA, branch or tag) names, or 404 Commit. */
+export async function requireCommit(dir: string, ref: string): Promise<string> {
+  const sha = await resolveCommit(dir, ref);
+  if (!sha) throw notFound('Commit');
+  return sha;
+}
+
+/**
+ * What a commit changes against its first parent (a root commit: against the empty tree), every
+ * file expanded as the platform's commit diff shows them: a patch past the limit of one file is
+ * left out (too_large), none is collapsed.
+ */
+export async function commitDiffs(dir: string, ref: string): Promise<DiffInfo[]> {
+  const sha = await requireCommit(dir, ref);
+  const parent = (await gitText(dir, ['rev-list', '--parents', '-n', '1', sha])).trim().split(' ')[1];
+  const from = parent ?? (await gitText(dir, ['hash-object', '-t', 'tree', '--stdin'])).trim();
+  return (await readDiffs(dir, from, sha, { collapse: false })).diffs;
+}
+
+export interface RefOfCommit {
+  type: 'branch' | 'tag';
+  name: string;
+}
+
+/** The branches, then the tags, that contain the commit `ref` names, each by name. */
+export async function refsContaining(dir: string, ref: string, type: 'branch' | 'tag' | 'all'): Promise<RefOfCommit[]> {
+  const sha = await requireCommit(dir, ref);
+  const namespaces = [...(type !== 'tag' ? ['refs/heads/'] : []), ...(type !== 'branch' ? ['refs/tags/'] : [])];
+  const out = await gitText(dir, ['for-each-ref', '--contains', sha, '--format=%(refname)', ...namespaces]);
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((name) => (name.startsWith('refs/heads/') ? { type: 'branch' as const, name: name.slice(11) } : { type: 'tag' as const, name: name.slice(10) }));
 }

@@ -6,7 +6,10 @@ import { resolveCommit } from './branches.ts';
 import { lastCommitOf } from './commits.ts';
 import { git, GitError, gitText, spawnGit } from './git-run.ts';
 import { hit } from '../rate-limits.ts';
-import { notFound, tooManyRequests } from '../../util/errors.ts';
+import { commitAsPush, FileChangedError } from './commit-create.ts';
+import { badRequest, notFound, tooManyRequests } from '../../util/errors.ts';
+import type { CommitAction, CommitCreateBody } from '../../../../shared/src/commits.ts';
+import type { RepositoryFileDeleteBody, RepositoryFileWriteBody } from '../../../../shared/src/repository-files.ts';
 
 /** A file of the repository at a commit. */
 export interface BlobAt {
@@ -148,3 +151,47 @@ export function streamBlob(dir: string, sha: string, out: Writable, start: (head
 
 /** Text or binary as git decides: a NUL in the first 8,000 bytes. */
 export const looksBinary = (head: Buffer) => head.subarray(0, 8000).includes(0);
+
+/** The file writes of the files API, each one commit of one action. */
+export type FileWrite = 'create' | 'update' | 'delete';
+
+/** What the platform's Files services answer when `last_commit_id` is not the file's last commit. */
+const FILE_CHANGED: Record<FileWrite, string> = {
+  create: 'You are attempting to update a file that has changed since you started editing it.',
+  update: 'You are attempting to update a file that has changed since you started editing it.',
+  delete: 'You are attempting to delete a file that has been previously updated.',
+};
+
+/**
+ * A file created, updated or deleted as one commit made through the same path as the commits
+ * API's (commitAsPush): the same branch and push rule checks before the branch moves, and the
+ * same push event, webhooks and notifier events after, as a push of it would fire.
+ * Answers the new commit's id.
+ */
+export async function commitFile(
+  to: Parameters<typeof commitAsPush>[0],
+  write: FileWrite,
+  filePath: string,
+  body: RepositoryFileDeleteBody & Partial<Omit<RepositoryFileWriteBody, keyof RepositoryFileDeleteBody>>,
+): Promise<string> {
+  const action: CommitAction = {
+    action: write,
+    file_path: filePath,
+    ...(write === 'delete' ? {} : { content: body.content ?? '', encoding: body.encoding, execute_filemode: body.execute_filemode }),
+    ...(write === 'update' && body.last_commit_id ? { last_commit_id: body.last_commit_id } : {}),
+  };
+  const commit: CommitCreateBody = {
+    branch: body.branch,
+    commit_message: body.commit_message,
+    start_branch: body.start_branch,
+    author_email: body.author_email,
+    author_name: body.author_name,
+    actions: [action],
+  };
+  try {
+    return await commitAsPush(to, commit);
+  } catch (e) {
+    if (e instanceof FileChangedError) throw badRequest(FILE_CHANGED[write]);
+    throw e;
+  }
+}
