@@ -177,6 +177,9 @@ export const projectRules = {
   update_merge_request: atLeast(L.developer),
   /** Project labels: Reporters. */
   admin_label: atLeast(L.reporter),
+  /** Project milestones: Reporters create, change and delete them (the platform's admin_milestone). */
+  admin_milestones: atLeast(L.reporter),
+  destroy_milestones: atLeast(L.reporter),
   /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
   create_snippet: atLeast(L.reporter),
   create_vulnerability_export: byRead(PROJECT_READS.create_vulnerability_export),
