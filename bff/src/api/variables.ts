@@ -22,12 +22,16 @@ function makeVariableRoutes(scope: TwinScope) {
   const what = scope === 'groups' ? 'group' : 'project';
   const role = scope === 'groups' ? 'Owner' : 'Maintainer';
   const owner = (ctx: Loaded): TwinOwner => ({ scope, id: scope === 'groups' ? ctx.group.id : ctx.project!.id });
-  /** :key, with `filter[environment_scope]` (query, or the body of a PUT) when several scopes hold it. */
+  /**
+   * :key, with `filter[environment_scope]` when several scopes hold it: in the query or the body,
+   * a DELETE's body too (the platform reads parameters from either; gitbeaker sends a JSON body).
+   */
   const withVariable = {
     params: { key: recordKey('Variable') },
     with: {
       variable: (ctx: Loaded & { params: { key: string }; query: unknown; body: unknown }) => {
-        const filter = (ctx.body as Filter)?.filter ?? (ctx.query as Filter)?.filter;
+        const sent = variableFilterQuery.safeParse(ctx.req.body ?? {});
+        const filter = (ctx.body as Filter)?.filter ?? (ctx.query as Filter)?.filter ?? (sent.success ? sent.data.filter : undefined);
         return variables.findVariable(ctx.db, owner(ctx), ctx.params.key, filter?.environment_scope);
       },
     },
