@@ -18,6 +18,7 @@ export const TEST_HOMES: Record<string, { homes: string[]; shows: string }> = {
   'deploy-tokens': { homes: ['bff/src/api/token-revocation.test.ts', 'bff/test/git-http.test.ts'], shows: '/deploy_tokens' },
   exports: { homes: ['bff/src/api/vulnerability-exports.test.ts', 'bff/src/api/dependency-list-exports.test.ts', 'bff/test/export-durability.test.ts'], shows: '/download' },
   'feed-tokens': { homes: ['bff/src/api/token-revocation.test.ts'], shows: '/user/feed_token' },
+  'group-milestones': { homes: ['bff/src/api/project-milestones.test.ts'], shows: '/projects/' },
   groups: { homes: ['bff/src/api/token-revocation.test.ts'], shows: '/tokens/revoke' },
   'pipeline-triggers': { homes: ['bff/src/api/pipelines.test.ts'], shows: '/triggers' },
   'resource-iteration-events': { homes: ['bff/src/api/iteration-cadences.test.ts'], shows: '/resource_iteration_events' },

@@ -66,7 +66,10 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_dependency: DEVELOPER,
   // Planning (milestones, iteration cadences) by Reporters; deleting a group milestone by Developers.
   admin_milestones: REPORTER,
-  destroy_milestones: DEVELOPER,
+  // A project milestone is deleted by Reporters (the platform's admin_milestone).
+  destroy_milestones: { group: DEVELOPER, project: REPORTER },
+  // CI/CD variables, values and all: a project's Maintainers, a group's Owners.
+  admin_cicd_variables: { group: OWNER, project: MAINTAINER },
   // Work items: anyone who sees the (private) project opens issues and comments; Reporters triage; merge requests as the code.
   create_issue: GUEST,
   admin_issue: REPORTER,
@@ -445,6 +448,12 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String(other.id);
     }
     case 'key': {
+      if (route.path.includes('/variables/')) {
+        // A CI/CD variable of its own each time (a delete takes it).
+        const key = `matrix${++serial}`;
+        await ok(`/${resource}/${filled.id}/variables`, { method: 'POST', json: { key, value: 'matrix' } }, 201);
+        return key;
+      }
       if (!throwaway) return 'matrix';
       const key = `throwaway${++serial}`;
       await ok(`/${resource}/${filled.id}/custom_attributes/${key}`, { method: 'PUT', json: { value: 'v' } }, 200);
@@ -496,7 +505,7 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     case 'trigger_id':
       return String((await ok(`/projects/${filled.id}/triggers`, { method: 'POST', json: { description: 'matrix' } }, 201)).id);
     case 'milestone_id':
-      return String((await ok(`/groups/${filled.id}/milestones`, { method: 'POST', json: { title: `matrix ${++serial}` } }, 201)).id);
+      return String((await ok(`/${resource}/${filled.id}/milestones`, { method: 'POST', json: { title: `matrix ${++serial}` } }, 201)).id);
     case 'cadence_id':
       return String((await ok(`/groups/${filled.id}/iteration_cadences`, { method: 'POST', json: { title: 'matrix', automatic: false } }, 201)).id);
     // Work items: a fresh one each time (cheap), so destructive calls cannot take another case's.

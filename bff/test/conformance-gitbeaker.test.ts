@@ -802,6 +802,66 @@ describe('gitbeaker: group milestones', () => {
   });
 });
 
+describe('gitbeaker: project milestones', () => {
+  it('creates, lists with the group’s, edits, closes and removes project milestones; reads their issues', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-project-milestones'), namespaceId: group.id });
+    const m = await api.ProjectMilestones.create(project.id, 'P1', { description: 'Project first', dueDate: inDays(10) });
+    assert.deepEqual([m.title, m.state, m.iid, m.project_id], ['P1', 'active', 1, project.id]);
+    const g = await api.GroupMilestones.create(group.id, 'G1');
+    assert.equal((await api.ProjectMilestones.show(project.id, m.id)).description, 'Project first');
+    assert.deepEqual((await api.ProjectMilestones.all(project.id)).map((x) => x.id), [m.id]);
+    assert.deepEqual((await api.ProjectMilestones.all(project.id, { includeAncestors: true } as never)).map((x) => x.id).sort(), [m.id, g.id].sort());
+    const issue = await api.Issues.create(project.id, 'Project milestone work', { milestoneId: m.id });
+    assert.deepEqual((await api.ProjectMilestones.allAssignedIssues(project.id, m.id)).map((i) => i.id), [issue.id]);
+    assert.deepEqual(await api.ProjectMilestones.allAssignedMergeRequests(project.id, m.id), []);
+    assert.equal((await api.ProjectMilestones.edit(project.id, m.id, { stateEvent: 'close' })).state, 'closed');
+    await api.ProjectMilestones.remove(project.id, m.id);
+    await rejects(api.ProjectMilestones.show(project.id, m.id), 404, '404 Milestone Not Found');
+  });
+});
+
+describe('gitbeaker: CI/CD variables', () => {
+  it('project variables: create, show, list, edit, scopes picked by filter, remove; refused below Maintainer', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-variables'), namespaceId: group.id });
+    const v = await api.ProjectVariables.create(project.id, 'DEPLOY_KEY', 'value-1234', { protected: true, description: 'deploys' });
+    assert.deepEqual([v.key, v.value, v.protected, v.masked, v.variable_type, v.environment_scope], ['DEPLOY_KEY', 'value-1234', true, false, 'env_var', '*']);
+    assert.equal((await api.ProjectVariables.show(project.id, 'DEPLOY_KEY')).value, 'value-1234');
+    assert.deepEqual((await api.ProjectVariables.all(project.id)).map((x) => x.key), ['DEPLOY_KEY']);
+    const edited = await api.ProjectVariables.edit(project.id, 'DEPLOY_KEY', 'value-5678', { masked: true, variableType: 'file' } as never);
+    assert.deepEqual([edited.value, edited.masked, edited.variable_type], ['value-5678', true, 'file']);
+    await rejects(api.ProjectVariables.create(project.id, 'DEPLOY_KEY', 'again'), 400, 'has already been taken');
+    await rejects(api.ProjectVariables.create(project.id, 'MASKED', 'short', { masked: true }), 400);
+
+    await api.ProjectVariables.create(project.id, 'DEPLOY_KEY', 'prod-value', { environmentScope: 'production' });
+    await rejects(api.ProjectVariables.show(project.id, 'DEPLOY_KEY'), 409, 'filter[environment_scope]');
+    assert.equal((await api.ProjectVariables.show(project.id, 'DEPLOY_KEY', { filter: { environment_scope: 'production' } })).value, 'prod-value');
+    await api.ProjectVariables.remove(project.id, 'DEPLOY_KEY', { filter: { environment_scope: 'production' } });
+    assert.equal((await api.ProjectVariables.show(project.id, 'DEPLOY_KEY')).environment_scope, '*');
+
+    const { user, token } = await newUser();
+    await api.ProjectMembers.add(project.id, AccessLevel.DEVELOPER, { userId: user.id });
+    await rejects(as(token).ProjectVariables.all(project.id), 403);
+    await api.ProjectVariables.remove(project.id, 'DEPLOY_KEY');
+    await rejects(api.ProjectVariables.show(project.id, 'DEPLOY_KEY'), 404, '404 Variable Not Found');
+  });
+
+  it('group variables: create, show, list, edit, remove; refused to a Maintainer', async () => {
+    const group = await newGroup();
+    const v = await api.GroupVariables.create(group.id, 'REGISTRY_PASSWORD', 'pa55word-123', { masked: true });
+    assert.deepEqual([v.key, v.masked, v.value], ['REGISTRY_PASSWORD', true, 'pa55word-123']);
+    assert.deepEqual((await api.GroupVariables.all(group.id)).map((x) => x.key), ['REGISTRY_PASSWORD']);
+    assert.equal((await api.GroupVariables.edit(group.id, 'REGISTRY_PASSWORD', 'pa55word-456', { protected: true } as never)).protected, true);
+    assert.equal((await api.GroupVariables.show(group.id, 'REGISTRY_PASSWORD')).value, 'pa55word-456');
+    const { user, token } = await newUser();
+    await api.GroupMembers.add(group.id, AccessLevel.MAINTAINER, { userId: user.id });
+    await rejects(as(token).GroupVariables.show(group.id, 'REGISTRY_PASSWORD'), 403);
+    await api.GroupVariables.remove(group.id, 'REGISTRY_PASSWORD');
+    assert.deepEqual(await api.GroupVariables.all(group.id), []);
+  });
+});
+
 describe('gitbeaker: issues, merge requests, comments and reactions', () => {
   it('files, filters, comments on and closes issues; opens merge requests; reacts to issues, comments and snippets', async () => {
     const group = await newGroup();

@@ -65,6 +65,8 @@ export interface World {
   iterationEventId: number;
   /** A milestone of the group. */
   milestoneId: number;
+  /** A milestone of the project. */
+  projectMilestoneId: number;
   /** Work items of the project: an issue and a merge request, each with a note and a state event; a label of each owner. */
   issueIid: number;
   mergeRequestIid: number;
@@ -114,6 +116,8 @@ async function buildProjectFixtures(db: Db, world: World, receiver: Receiver) {
   // The private records' text carries the markers of who may read them (fuzz-leaks.ts).
   world.issueIid = (await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: `fuzz ${MARKERS.members}` } }, 201)).iid;
   await ok(`/projects/${project.id}/issues`, { method: 'POST', json: { title: `fuzz ${MARKERS.reporters}`, confidential: true, milestone_id: world.milestoneId } }, 201);
+  world.projectMilestoneId = (await ok(`/projects/${project.id}/milestones`, { method: 'POST', json: { title: `fuzz ${project.id}` } }, 201)).id;
+  await ok(`/projects/${project.id}/variables`, { method: 'POST', json: { key: 'fuzzkey', value: 'fuzz' } }, 201);
   await insertFindings(db, project.id, 2, { title: `fuzz ${MARKERS.reporters}` });
   world.mergeRequestIid = (await ok(`/projects/${project.id}/merge_requests`, { method: 'POST', json: { title: `fuzz ${MARKERS.reporters}`, source_branch: 'fuzz-mr', target_branch: 'main', milestone_id: world.milestoneId } }, 201)).iid;
   world.notes = { issues: 0, merge_requests: 0, snippets: 0 };
@@ -186,6 +190,8 @@ async function buildGroupFixtures(db: Db, world: World, receiver: Receiver) {
   world.epicId = epic.id;
   world.cadenceId = (await ok(`/groups/${group.id}/iteration_cadences`, { method: 'POST', json: { title: 'fuzz', automatic: false } }, 201)).id;
   world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
+  // The CI/CD variable the `key` fixture names on the variables routes.
+  await ok(`/groups/${group.id}/variables`, { method: 'POST', json: { key: 'fuzzkey', value: 'fuzz' } }, 201);
   await buildProjectFixtures(db, world, receiver);
 }
 
@@ -290,7 +296,7 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
     case 'cadence_id':
       return String(world.cadenceId);
     case 'milestone_id':
-      return String(world.milestoneId);
+      return String(scope === 'projects' ? world.projectMilestoneId : world.milestoneId);
     case 'issue_iid':
       return String(world.issueIid);
     case 'merge_request_iid':

@@ -20,6 +20,14 @@ export const groupMilestone = z.object({
 });
 export type GroupMilestone = z.infer<typeof groupMilestone>;
 
+/** The platform's project milestone: the same fields, with `project_id` where a group's has `group_id`. */
+export const projectMilestone = groupMilestone.omit({ group_id: true }).extend({ project_id: z.number().int() });
+export type ProjectMilestone = z.infer<typeof projectMilestone>;
+
+/** A milestone of either owner, as a project's list with include_ancestors mixes them. */
+export const milestone = z.union([projectMilestone, groupMilestone]);
+export type Milestone = z.infer<typeof milestone>;
+
 const nullableDate = () => z.union([dateParam(), z.literal('').transform(() => null), z.null()]);
 
 /** Terms of `search_title`: separated by `+` or spaces (`%20`), all of them must match. */

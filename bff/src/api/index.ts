@@ -45,6 +45,7 @@ import { vulnerabilityExportRoutes } from './vulnerability-exports.ts';
 import { dependencyListExportRoutes } from './dependency-list-exports.ts';
 import { exportConsoleRoutes } from './exports.ts';
 import { labelRoutes } from './labels.ts';
+import { variableRoutes } from './variables.ts';
 import { resourceStateEventRoutes } from './resource-state-events.ts';
 import { resourceIterationEventRoutes } from './resource-iteration-events.ts';
 import { featureConsoleRoutes, featureRoutes } from './features.ts';
@@ -95,6 +96,7 @@ export const apiRoutes: RouteSpec[] = [
   ...vulnerabilityExportRoutes,
   ...dependencyListExportRoutes,
   ...labelRoutes,
+  ...variableRoutes,
   ...resourceStateEventRoutes,
   ...resourceIterationEventRoutes,
   ...featureRoutes,

@@ -40,6 +40,19 @@ for (const scope of ['groups', 'projects'] as const) {
       expectStatus(await api(`${base()}/${l.id}`), 404);
     });
 
+    it('deletes a label named by `name` in the query or the body (the older form); 400 without, 404 for an unknown one', async () => {
+      for (const [n, how] of [[1, 'query'], [2, 'body']] as const) {
+        const name = `${scope}-old-form-${n}`;
+        expectStatus(await api(base(), { method: 'POST', token: reporter.token, json: { name, color: '#0000FF' } }), 201);
+        const gone = how === 'query' ? await api(`${base()}?name=${encodeURIComponent(name)}`, { method: 'DELETE', token: reporter.token }) : await api(base(), { method: 'DELETE', token: reporter.token, json: { name } });
+        expectStatus(gone, 204);
+        expectStatus(await api(`${base()}/${encodeURIComponent(name)}`), 404);
+      }
+      expectStatus(await api(base(), { method: 'DELETE', token: reporter.token }), 400);
+      expectStatus(await api(`${base()}?name=no-such-label`, { method: 'DELETE', token: reporter.token }), 404);
+      expectStatus(await api(`${base()}?name=no-such-label`, { method: 'DELETE', token: guest.token }), 403);
+    });
+
     it('refuses a taken name (409), a bad colour (400) and a Guest (403)', async () => {
       expectStatus(await api(base(), { method: 'POST', json: { name: `${scope}-once`, color: '#00ff00' } }), 201);
       expectStatus(await api(base(), { method: 'POST', json: { name: `${scope}-once`, color: '#00ff00' } }), 409);

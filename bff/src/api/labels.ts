@@ -3,11 +3,21 @@ import { label, labelCreateBody, labelListQuery, labelUpdateBody } from '../../.
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordKey } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
+import { badRequest } from '../util/errors.ts';
 import * as labels from '../services/planning/labels.ts';
 import { presentLabel } from '../presenters/labels.ts';
 import type { TwinScope } from '../db/twins.ts';
 
 type Loaded = RouteContext<unknown, unknown, unknown, 'group' | 'project'>;
+
+const labelName = z.string().min(1).max(255);
+const labelNameQuery = z.object({ name: labelName.optional() });
+/** `name` from a DELETE's body, or the platform's 400 for a missing one. */
+function parseLabelName(body: unknown): string {
+  const parsed = z.object({ name: labelName }).safeParse(body ?? {});
+  if (!parsed.success) throw badRequest('name is missing');
+  return parsed.data.name;
+}
 
 /** Group and project labels, written once (platform paths /groups/:id/labels and /projects/:id/labels). */
 function makeLabelRoutes(scope: TwinScope) {
@@ -89,6 +99,20 @@ function makeLabelRoutes(scope: TwinScope) {
       errors: [409],
       handler: async (ctx) => labels.updateLabel(ctx.db, of(ctx), labels.ownLabel(of(ctx), await labels.findLabel(ctx.db, of(ctx), ctx.body.name)), ctx.body),
       present: presentLabel,
+    }),
+    defineRoute({
+      method: 'delete',
+      path: base,
+      area,
+      summary: `Delete one of the ${what}'s own labels named by \`name\` (the platform's older form, in the query or the body) (Reporter)`,
+      load,
+      permission: 'admin_label',
+      query: labelNameQuery,
+      handler: async (ctx) => {
+        // A DELETE's body is read too, as the platform reads parameters from either.
+        const name = ctx.query.name ?? parseLabelName(ctx.req.body);
+        return labels.deleteLabel(ctx.db, labels.ownLabel(of(ctx), await labels.findLabel(ctx.db, of(ctx), name)));
+      },
     }),
     defineRoute({
       method: 'delete',

@@ -392,6 +392,26 @@ export interface PipelineTriggersTable {
   updated_at: string;
 }
 
+/** CI/CD variables of a group or a project (twins): the value kept encrypted (auth/vault.ts). */
+export interface CiVariablesTable {
+  id: Generated<number>;
+  group_id: number | null;
+  project_id: number | null;
+  key: string;
+  encrypted_value: string;
+  variable_type: 'env_var' | 'file';
+  protected: number;
+  masked: number;
+  /** Masked and never shown again through the API (the platform's masked_and_hidden). */
+  hidden: number;
+  raw: number;
+  environment_scope: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type CiVariableRow = Selectable<CiVariablesTable>;
+
 export interface PipelinesTable {
   id: Generated<number>;
   project_id: number;
@@ -996,6 +1016,7 @@ export interface Database {
   jobs: JobsTable;
   job_payloads: JobPayloadsTable;
   pipeline_triggers: PipelineTriggersTable;
+  ci_variables: CiVariablesTable;
   pipelines: PipelinesTable;
   pipeline_jobs: PipelineJobsTable;
   iteration_cadences: IterationCadencesTable;

@@ -134,6 +134,8 @@ export const groupRules = {
   admin_epic: atLeast(L.reporter),
   /** Group labels: Reporters manage them, as on the platform. */
   admin_label: atLeast(L.reporter),
+  /** Group CI/CD variables (their values among them): Owners, as the platform's admin_cicd_variables. */
+  admin_cicd_variables: atLeast(L.owner),
   create_vulnerability_export: atLeast(GROUP_READS.create_vulnerability_export.role),
   read_dependency: atLeast(GROUP_READS.read_dependency.role),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
@@ -154,6 +156,8 @@ export const projectRules = {
   /** Report an external CI's job (commit status API), cancel and retry pipelines, read their variables. */
   update_pipeline: atLeast(L.developer),
   destroy_pipeline: atLeast(L.owner),
+  /** Project CI/CD variables (their values among them): Maintainers, as the platform's admin_cicd_variables. */
+  admin_cicd_variables: atLeast(L.maintainer),
   /** Pipeline trigger tokens, as the platform's admin_build: Maintainers. */
   admin_pipeline_triggers: atLeast(L.maintainer),
   /** Upload scanner reports and SBOMs to a pipeline: as reporting a CI job. */
@@ -173,6 +177,9 @@ export const projectRules = {
   update_merge_request: atLeast(L.developer),
   /** Project labels: Reporters. */
   admin_label: atLeast(L.reporter),
+  /** Project milestones: Reporters create, change and delete them (the platform's admin_milestone). */
+  admin_milestones: atLeast(L.reporter),
+  destroy_milestones: atLeast(L.reporter),
   /** Project snippets: Reporters and up write them; changing one more is for its author or a Maintainer (services/snippets.ts). */
   create_snippet: atLeast(L.reporter),
   create_vulnerability_export: byRead(PROJECT_READS.create_vulnerability_export),

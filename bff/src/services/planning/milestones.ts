@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/index.ts';
-import type { GroupRow, MilestoneRow, UserRow } from '../../db/schema.ts';
+import type { GroupRow, MilestoneRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { searchTitleTerms, type GroupMilestoneListQuery, type groupMilestoneCreateBody, type groupMilestoneUpdateBody } from '../../../../shared/src/group-milestones.ts';
+import { ownerColumn, ownerColumns, type TwinOwner } from '../../db/twins.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { matchesSearch } from '../../db/search.ts';
 import { uniqueViolation } from '../../db/errors.ts';
@@ -12,17 +13,34 @@ import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { milestonePayload, type MilestoneAction } from './milestone-payloads.ts';
 import { nowIso } from '../../util/time.ts';
 
-/** A group milestone with the group path its web_url needs. */
-export type GroupMilestoneRow = MilestoneRow & { group_full_path: string };
+/**
+ * Milestones of groups and projects (twins), written once: a project's own sit beside those of
+ * its group and the group's ancestors, which its issues and merge requests may take as well.
+ */
+export interface MilestoneScope {
+  owner: TwinOwner;
+  /** The group itself, or the project's namespace. */
+  group: GroupRow;
+  /** The project, for a project's milestones. */
+  project?: ProjectRow;
+}
+
+/** A milestone with the path of its owner (a group's full path or a project's), which its web_url needs. */
+export type MilestoneWithOwner = MilestoneRow & { owner_path: string };
 
 const toIso = (v: string) => new Date(v).toISOString();
 const dateOf = (v: string) => (v.length === 10 ? v : new Date(v).toISOString().slice(0, 10));
 
-function withGroup(db: Db) {
-  return db.selectFrom('milestones').innerJoin('groups', 'groups.id', 'milestones.group_id').selectAll('milestones').select('groups.full_path as group_full_path');
+function withOwner(db: Db) {
+  return db
+    .selectFrom('milestones')
+    .leftJoin('groups', 'groups.id', 'milestones.group_id')
+    .leftJoin('projects', 'projects.id', 'milestones.project_id')
+    .selectAll('milestones')
+    .select(sql<string>`coalesce(groups.full_path, projects.path_with_namespace)`.as('owner_path'));
 }
 
-/** The groups a list covers: the group, its ancestors and its descendants as asked. */
+/** The groups a group's list covers: the group, its ancestors and its descendants as asked. */
 async function groupIdsFor(db: Db, group: GroupRow, q: GroupMilestoneListQuery): Promise<number[]> {
   const ancestors = q.include_ancestors || q.include_parent_milestones ? ancestorIds(group) : [group.id];
   if (!q.include_descendants) return ancestors;
@@ -30,8 +48,17 @@ async function groupIdsFor(db: Db, group: GroupRow, q: GroupMilestoneListQuery):
   return [...new Set([...ancestors, ...below.map((g) => g.id)])];
 }
 
-export async function listGroupMilestones(db: Db, group: GroupRow, q: GroupMilestoneListQuery, page: PageRequest): Promise<Page<GroupMilestoneRow>> {
-  let query = withGroup(db).where('milestones.group_id', 'in', await groupIdsFor(db, group, q));
+/**
+ * A group's milestones (with its ancestors' and descendants' as asked), or a project's (with its
+ * group's and their ancestors' when include_ancestors or include_parent_milestones asks).
+ */
+export async function listMilestones(db: Db, s: MilestoneScope, q: GroupMilestoneListQuery, page: PageRequest): Promise<Page<MilestoneWithOwner>> {
+  let query = withOwner(db);
+  if (s.owner.scope === 'groups') query = query.where('milestones.group_id', 'in', await groupIdsFor(db, s.group, q));
+  else {
+    const groups = q.include_ancestors || q.include_parent_milestones ? ancestorIds(s.group) : [];
+    query = query.where((eb) => eb.or([eb('milestones.project_id', '=', s.owner.id), ...(groups.length ? [eb('milestones.group_id', 'in', groups)] : [])]));
+  }
   // As on the platform, iids[] is ignored when ancestors are included.
   if (q.iids?.length && !(q.include_ancestors || q.include_parent_milestones)) query = query.where('milestones.iid', 'in', q.iids);
   if (q.state) query = query.where('milestones.state', '=', q.state);
@@ -51,8 +78,9 @@ export async function listGroupMilestones(db: Db, group: GroupRow, q: GroupMiles
   return offsetPage(query.orderBy(sql`milestones.due_date IS NULL`).orderBy('milestones.due_date').orderBy('milestones.title').orderBy('milestones.id'), page);
 }
 
-export async function getGroupMilestone(db: Db, group: GroupRow, id: number): Promise<GroupMilestoneRow> {
-  const row = await withGroup(db).where('milestones.group_id', '=', group.id).where('milestones.id', '=', id).executeTakeFirst();
+/** One of the owner's own milestones, by id. */
+export async function getMilestone(db: Db, s: MilestoneScope, id: number): Promise<MilestoneWithOwner> {
+  const row = await withOwner(db).where(`milestones.${ownerColumn(s.owner.scope)}`, '=', s.owner.id).where('milestones.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Milestone');
   return row;
 }
@@ -62,20 +90,21 @@ const titleTaken = (err: unknown) => {
   return index !== undefined && /title/.test(index);
 };
 
-async function announce(db: Db, group: GroupRow, milestone: MilestoneRow, action: MilestoneAction, user: UserRow | null, baseUrl: string) {
-  await fireHookEvent(db, group, 'milestone_events', milestonePayload({ milestone, group, action, user, baseUrl }));
+/** The milestone hook: a group's hooks for a group milestone; the project's and its groups' for a project one. */
+async function announce(db: Db, s: MilestoneScope, milestone: MilestoneRow, action: MilestoneAction, user: UserRow | null, baseUrl: string) {
+  const where = s.project ? { traversal: s.group.traversal, projectId: s.project.id } : s.group;
+  await fireHookEvent(db, where, 'milestone_events', milestonePayload({ milestone, group: s.group, project: s.project, action, user, baseUrl }));
 }
 
-export async function createGroupMilestone(db: Db, group: GroupRow, body: z.output<typeof groupMilestoneCreateBody>, who: { user: UserRow | null; baseUrl: string }): Promise<GroupMilestoneRow> {
+export async function createMilestone(db: Db, s: MilestoneScope, body: z.output<typeof groupMilestoneCreateBody>, who: { user: UserRow | null; baseUrl: string }): Promise<MilestoneWithOwner> {
   try {
     const id = await db.transaction().execute(async (trx) => {
-      const max = await trx.selectFrom('milestones').select((eb) => eb.fn.max('iid').as('max')).where('group_id', '=', group.id).executeTakeFirst();
+      const max = await trx.selectFrom('milestones').select((eb) => eb.fn.max('iid').as('max')).where(ownerColumn(s.owner.scope), '=', s.owner.id).executeTakeFirst();
       const now = nowIso();
       const { id } = await trx
         .insertInto('milestones')
         .values({
-          group_id: group.id,
-          project_id: null,
+          ...ownerColumns(s.owner),
           iid: Number(max?.max ?? 0) + 1,
           title: body.title,
           description: body.description ?? null,
@@ -87,17 +116,17 @@ export async function createGroupMilestone(db: Db, group: GroupRow, body: z.outp
         .returning('id')
         .executeTakeFirstOrThrow();
       const row = await trx.selectFrom('milestones').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      await announce(trx, group, row, 'create', who.user, who.baseUrl);
+      await announce(trx, s, row, 'create', who.user, who.baseUrl);
       return id;
     });
-    return getGroupMilestone(db, group, id);
+    return getMilestone(db, s, id);
   } catch (err) {
     if (titleTaken(err)) throw validationFailed({ title: ['has already been taken'] });
     throw err;
   }
 }
 
-export async function updateGroupMilestone(db: Db, group: GroupRow, milestone: MilestoneRow, body: z.output<typeof groupMilestoneUpdateBody>, who: { user: UserRow | null; baseUrl: string }): Promise<GroupMilestoneRow> {
+export async function updateMilestone(db: Db, s: MilestoneScope, milestone: MilestoneRow, body: z.output<typeof groupMilestoneUpdateBody>, who: { user: UserRow | null; baseUrl: string }): Promise<MilestoneWithOwner> {
   const { state_event, ...fields } = body;
   const start = fields.start_date === undefined ? milestone.start_date : fields.start_date;
   const due = fields.due_date === undefined ? milestone.due_date : fields.due_date;
@@ -119,19 +148,19 @@ export async function updateGroupMilestone(db: Db, group: GroupRow, milestone: M
         .execute();
       const row = await trx.selectFrom('milestones').selectAll().where('id', '=', milestone.id).executeTakeFirstOrThrow();
       const action: MilestoneAction = state !== milestone.state ? (state === 'closed' ? 'close' : 'reopen') : 'update';
-      await announce(trx, group, row, action, who.user, who.baseUrl);
+      await announce(trx, s, row, action, who.user, who.baseUrl);
     });
   } catch (err) {
     if (titleTaken(err)) throw validationFailed({ title: ['has already been taken'] });
     throw err;
   }
-  return getGroupMilestone(db, group, milestone.id);
+  return getMilestone(db, s, milestone.id);
 }
 
 /** Issues and merge requests keep their place and lose the milestone (the foreign key sets it null). */
-export async function deleteGroupMilestone(db: Db, group: GroupRow, milestone: MilestoneRow, who: { user: UserRow | null; baseUrl: string }): Promise<void> {
+export async function deleteMilestone(db: Db, s: MilestoneScope, milestone: MilestoneRow, who: { user: UserRow | null; baseUrl: string }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('milestones').where('id', '=', milestone.id).execute();
-    await announce(trx, group, milestone, 'delete', who.user, who.baseUrl);
+    await announce(trx, s, milestone, 'delete', who.user, who.baseUrl);
   });
 }
