@@ -28,6 +28,15 @@ export const TEST_HOMES: Record<string, { homes: string[]; shows: string }> = {
   users: { homes: ['bff/src/api/users-admin.test.ts'], shows: '/users/' },
 };
 
+/**
+ * Rules that hold for every route because the route mechanism (bff/src/http/) applies them, and
+ * where they are tested: each home exists and calls what it shows.
+ */
+export const MECHANISM_HOMES: Record<string, { homes: string[]; shows: string }> = {
+  // Arrays of hashes in form bodies as Rack reads them, booleans as Grape coerces them, Sudo.
+  'wire rules': { homes: ['bff/test/wire-rules.test.ts', 'bff/src/http/query-string.unit.test.ts'], shows: '[][' },
+};
+
 const API = path.join(repoRoot, 'bff/src/api');
 const files = fs.readdirSync(API);
 /** The route files: those that declare routes (the table, index.ts, and the OpenAPI document are not areas). */
@@ -49,6 +58,16 @@ describe('the tests of each area', () => {
         const file = path.join(repoRoot, home);
         assert.ok(fs.existsSync(file), `${slug}: ${home} does not exist`);
         assert.ok(fs.readFileSync(file, 'utf8').includes(shows), `${slug}: ${home} never calls ${shows}`);
+      }
+    }
+  });
+
+  it('finds the homes of the rules the route mechanism applies to every route', () => {
+    for (const [rule, { homes, shows }] of Object.entries(MECHANISM_HOMES)) {
+      for (const home of homes) {
+        const file = path.join(repoRoot, home);
+        assert.ok(fs.existsSync(file), `${rule}: ${home} does not exist`);
+        assert.ok(fs.readFileSync(file, 'utf8').includes(shows), `${rule}: ${home} never shows ${shows}`);
       }
     }
   });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
-import { parseQuery } from './http/query-string.ts';
+import { parseForm, parseQuery } from './http/query-string.ts';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -108,7 +108,16 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
   // Room for the platform's longest fields (descriptions of 1,048,576 characters, JSON-escaped),
   // so they are judged by their schemas' limits (a 400 naming the field), not refused whole.
   const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-  const urlencoded = express.urlencoded({ extended: true, limit: BODY_LIMIT });
+  // Form fields are read as the query is (http/query-string.ts: qs, with Rack's rule for arrays of hashes).
+  const formText = express.text({ type: 'application/x-www-form-urlencoded', limit: BODY_LIMIT });
+  const urlencoded = (req: express.Request, res: express.Response, then: (err?: unknown) => void) =>
+    formText(req, res, (err) => {
+      if (err || typeof req.body !== 'string') return then(err);
+      const fields = parseForm(req.body);
+      if (!fields) return then(new ApiError(413, { message: '413 too many parameters' }));
+      req.body = fields;
+      then();
+    });
 
   const parseBody = (req: express.Request, res: express.Response, then: (err?: unknown) => void) => {
     // Multipart is parsed by the routes that take an upload (after authentication); a body of

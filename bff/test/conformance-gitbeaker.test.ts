@@ -907,3 +907,38 @@ describe('gitbeaker: issues, merge requests, comments and reactions', () => {
     assert.equal(comment.noteable_type, 'Snippet');
   });
 });
+
+describe('gitbeaker: wire rules (booleans as 1/0, Sudo)', () => {
+  it('sends booleans as 1 and 0 (as Perl clients do), read as true and false', async () => {
+    await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: 1 as unknown as boolean });
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-wire'), namespaceId: group.id });
+    const hook = await api.ProjectHooks.add(project.id, `${receiver.url}/wire`, { pushEvents: 0, issuesEvents: 1, enableSslVerification: 0 } as object);
+    assert.deepEqual([hook.push_events, hook.issues_events, hook.enable_ssl_verification], [false, true, false]);
+    await rejects(api.ProjectHooks.add(project.id, `${receiver.url}/wire`, { pushEvents: 2 } as object), 400, 'push_events');
+  });
+
+  it('acts as another user with the sudo option (client-wide or per call), from an administrator’s token with the sudo scope', async () => {
+    const username = unique('gb_sudo_admin').replace(/-/g, '_');
+    const admin = await api.Users.create({ username, name: `Admin ${username}`, email: `${username}@example.com`, password: `pw-${crypto.randomBytes(8).toString('hex')}`, admin: true } as never);
+    const sudoToken = (await api.PersonalAccessTokens.create(admin.id, 'sudo', ['api', 'sudo'] as never, { expiresAt: inDays(30) })).token as string;
+    const member = await newUser();
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-sudo'), namespaceId: group.id });
+    await api.ProjectMembers.add(project.id, AccessLevel.DEVELOPER, { userId: member.user.id });
+
+    const asMember = new Gitlab({ host: server.url, token: sudoToken, sudo: member.user.username });
+    assert.equal((await asMember.Users.showCurrentUser()).id, member.user.id);
+    const issue = await asMember.Issues.create(project.id, 'made as the member');
+    assert.equal(issue.author.id, member.user.id);
+    const perCall = await as(sudoToken).Issues.create(project.id, 'per call', { sudo: member.user.id });
+    assert.equal(perCall.author.id, member.user.id);
+
+    const outsider = await newUser();
+    await rejects(new Gitlab({ host: server.url, token: sudoToken, sudo: outsider.user.username }).Projects.show(project.id), 404);
+    await rejects(new Gitlab({ host: server.url, token: sudoToken, sudo: 'no-such-user' }).Users.showCurrentUser(), 404, "404 User with ID or username 'no-such-user' Not Found");
+    await rejects(new Gitlab({ host: server.url, token: member.token, sudo: outsider.user.username }).Users.showCurrentUser(), 403, 'Must be admin to use sudo');
+    const plain = (await api.PersonalAccessTokens.create(admin.id, 'plain', ['api'], { expiresAt: inDays(30) })).token as string;
+    await rejects(new Gitlab({ host: server.url, token: plain, sudo: member.user.username }).Users.showCurrentUser(), 403);
+  });
+});

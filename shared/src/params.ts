@@ -10,10 +10,17 @@ const TRUE_SPELLINGS = ['1', 'on', 'On', 'ON', 't', 'true', 'True', 'TRUE', 'T',
 const FALSE_SPELLINGS = ['0', 'off', 'Off', 'OFF', 'f', 'false', 'False', 'FALSE', 'F', 'n', 'no', 'No', 'NO', 'N'] as const;
 const TRUE_SET: ReadonlySet<string> = new Set(TRUE_SPELLINGS);
 
+/**
+ * The coercion reads a value's text, so the JSON numbers 1 and 0 are true and false too (Perl
+ * clients send them so). An empty string is no value at all (Grape reads it as nil): an
+ * optional boolean sent empty is left out, a required one is missing.
+ */
 export const boolParam = () =>
   z.union([
     z.boolean(),
     z.enum([...TRUE_SPELLINGS, ...FALSE_SPELLINGS]).transform((v) => TRUE_SET.has(v)),
+    z.literal([1, 0]).transform((v) => v === 1),
+    z.literal('').transform(() => undefined),
   ]);
 
 /** Whole numbers within the database's integer range, so no value can overflow a column. */

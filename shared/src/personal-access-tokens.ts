@@ -1,6 +1,6 @@
 import { z } from './errors.ts';
 import { boolParam, dateParam, datetimeParam, intParam, paginationQuery } from './params.ts';
-import { tokenScope } from './roles.ts';
+import { personalTokenScope } from './roles.ts';
 
 export const personalAccessToken = z.object({
   id: z.number().int(),
@@ -22,7 +22,7 @@ export const personalAccessTokenWithToken = personalAccessToken.extend({ token: 
 export const personalAccessTokenCreateBody = z.object({
   name: z.string().trim().min(1).max(255),
   description: z.string().max(255).optional(),
-  scopes: z.preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(tokenScope).min(1)),
+  scopes: z.preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(personalTokenScope).min(1)),
   expires_at: dateParam().optional(),
 });
 export type PersonalAccessTokenCreateBody = z.infer<typeof personalAccessTokenCreateBody>;

@@ -25,6 +25,13 @@ export const TOKEN_SCOPES = [
 export const tokenScope = z.enum(TOKEN_SCOPES);
 export type TokenScope = z.infer<typeof tokenScope>;
 
+/**
+ * A personal access token's scopes: those of every token, and `sudo` (an administrator's token
+ * acting as another user; refused for anyone else's token). Group tokens' bots never have it.
+ */
+export const PERSONAL_TOKEN_SCOPES = [...TOKEN_SCOPES, 'sudo'] as const;
+export const personalTokenScope = z.enum(PERSONAL_TOKEN_SCOPES);
+
 export const SCOPE_DESCRIPTIONS: Record<TokenScope, string> = {
   api: 'Full read and write access to the API.',
   read_api: 'Read access to the API.',

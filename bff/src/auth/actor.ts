@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../db/schema.ts';
-import { TOKEN_SCOPES } from '../../../shared/src/roles.ts';
+import { PERSONAL_TOKEN_SCOPES } from '../../../shared/src/roles.ts';
 
 /** Who is calling, and through what credential. */
 export interface Actor {
@@ -9,6 +9,8 @@ export interface Actor {
   /** Scopes the credential grants; a console session grants everything its user may do. */
   scopes: readonly string[];
   session?: { idDigest: string; csrfToken: string; expiresAt: string };
+  /** The administrator whose token made the call, where it acts as `user` (Sudo). */
+  sudoBy?: UserRow;
 }
 
 export const anonymous: Actor = { user: null, via: 'anonymous', scopes: [] };
@@ -27,7 +29,7 @@ const SCOPES_FOR: Record<ScopeNeed, readonly string[]> = {
   read_repository: ['api', 'read_repository', 'write_repository'],
   write_repository: ['api', 'write_repository'],
   /** A token reading or revoking itself: any scope will do, as on the platform. */
-  any: TOKEN_SCOPES,
+  any: PERSONAL_TOKEN_SCOPES,
 };
 
 export function hasScope(actor: Actor, need: ScopeNeed): boolean {

@@ -2,10 +2,11 @@ import type { Request } from 'express';
 import { parse as parseCookies } from 'cookie';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
-import { anonymous, type Actor } from '../auth/actor.ts';
+import { anonymous, isAdmin, type Actor } from '../auth/actor.ts';
 import { safeEqual } from '../auth/secrets.ts';
 import { actorForToken } from '../services/access/authentication.ts';
 import { actorForSession } from '../services/access/session.ts';
+import { findUser, findUserByUsername } from '../services/access/users.ts';
 import { ApiError } from './errors.ts';
 import { unauthorized } from '../util/errors.ts';
 
@@ -55,4 +56,47 @@ export async function authenticate(req: Request, db: Db, config: Config): Promis
   }
   (req as Request & { actor?: Actor }).actor = actor;
   return actor;
+}
+
+/**
+ * Whom a request names to act as: its `sudo` parameter (query or body), else its `Sudo`
+ * header, as on the platform. Undefined when it names no one.
+ */
+export function sudoIdentifier(req: Request): string | undefined {
+  const fromParams = (value: unknown): string | undefined => {
+    if (Array.isArray(value)) return fromParams(value.at(-1));
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+  };
+  const body = req.body as Record<string, unknown> | undefined;
+  return fromParams(req.query.sudo) ?? fromParams(body && typeof body === 'object' ? body.sudo : undefined) ?? req.get('sudo');
+}
+
+const SUDO_SCOPE_MISSING = {
+  error: 'insufficient_scope',
+  error_description: 'The request requires higher privileges than provided by the access token.',
+  scope: 'sudo',
+};
+
+/**
+ * Sudo, as the platform has it: an administrator calling with an access token that has the
+ * `sudo` scope acts as the user the request names (by id, or username whatever its case), for
+ * everything the call does (permissions, authorship, events). Anyone else who names a user is
+ * refused with the platform's answers, in its order: 401 without a credential, 403 for a
+ * non-administrator, for a console session, for a token without the scope; 404 for no such user.
+ */
+export async function actingAs(req: Request, db: Db, actor: Actor): Promise<Actor> {
+  const identifier = sudoIdentifier(req);
+  if (identifier === undefined) return actor;
+  if (!actor.user) throw unauthorized();
+  if (!isAdmin(actor)) throw new ApiError(403, { message: '403 Forbidden - Must be admin to use sudo' });
+  if (actor.via !== 'token') throw new ApiError(403, { message: '403 Forbidden - Must be authenticated using an OAuth or Personal Access Token to use sudo' });
+  if (!actor.scopes.includes('sudo')) throw new ApiError(403, SUDO_SCOPE_MISSING);
+  const byId = /^\d+$/.test(identifier);
+  const user = byId
+    ? identifier.length <= 10 && Number(identifier) <= 2_147_483_647
+      ? await findUser(db, Number(identifier))
+      : undefined
+    : await findUserByUsername(db, identifier);
+  if (!user) throw new ApiError(404, { message: `404 User with ID or username '${identifier}' Not Found` });
+  return { ...actor, user, sudoBy: actor.user };
 }

@@ -21,8 +21,9 @@ import { ApiError, fromZodError, unsupportedMediaType } from './errors.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../util/errors.ts';
 import { setPaginationHeaders } from './pagination.ts';
 import { Page } from '../db/pagination.ts';
-import { authenticate } from './authenticate.ts';
+import { actingAs, authenticate } from './authenticate.ts';
 import { notFoundWording, recordId } from './params.ts';
+import { parseFields } from './query-string.ts';
 import { findGroupWithLevel } from '../services/groups/groups.ts';
 import { findProject } from '../services/groups/projects.ts';
 import { pipelineById } from '../services/ci/pipelines.ts';
@@ -251,7 +252,9 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
   const defaultStatus = successStatus(route);
   return async (req, res) => {
     rejectNul(req.params, req.query, req.body);
-    const actor = await authenticate(req, app.db, app.config);
+    const caller = await authenticate(req, app.db, app.config);
+    // Sudo is the platform API's: the console's own endpoints act as their session's user.
+    const actor = route.mount === 'console' ? caller : await actingAs(req, app.db, caller);
     if (actor.user === null && route.auth !== 'optional') throw unauthorized();
     if (!hasScope(actor, scope)) {
       throw new ApiError(403, {
@@ -356,18 +359,34 @@ async function sendFileAnswer(res: Response, answer: FileAnswer): Promise<void> 
  * to be allowed: fields join the body, files stay in memory. A malformed body is the client's
  * fault (400), never a 500.
  */
-const multipartParser = multer({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200, fieldSize: 1024 * 1024 } }).any();
+const multipartParser = multerKeepingFields({ storage: multer.memoryStorage(), limits: { fileSize: 1024 * 1024, files: 2, fields: 200, fieldSize: 1024 * 1024 } }).any();
 /** Large uploads (scanner reports, SBOMs) go to a temporary file as they arrive, up to their route's limit. */
 const diskMultipartParsers = new Map<number, RequestHandler>();
 const diskMultipartParser = (maxBytes: number) => {
   let parser = diskMultipartParsers.get(maxBytes);
-  if (!parser) diskMultipartParsers.set(maxBytes, (parser = multer({ dest: os.tmpdir(), limits: { fileSize: maxBytes, files: 1, fields: 50, fieldSize: 64 * 1024 } }).any()));
+  if (!parser) diskMultipartParsers.set(maxBytes, (parser = multerKeepingFields({ dest: os.tmpdir(), limits: { fileSize: maxBytes, files: 1, fields: 50, fieldSize: 64 * 1024 } }).any()));
   return parser;
 };
+/** The multipart fields of a request as they came, in order: multer's own reading of their names knows no `name[][key]`. */
+const FIELDS = Symbol('multipart fields');
+type WithFields = Request & { [FIELDS]?: [string, string][] };
+/** multer feeding busboy through keepFields (its `streamHandler` option, which its types do not list). */
+function multerKeepingFields(options: multer.Options) {
+  return multer({ ...options, streamHandler: keepFields } as multer.Options);
+}
+function keepFields(req: Request, busboy: NodeJS.WritableStream & { on(event: 'field', listener: (name: string, value: string) => void): unknown }) {
+  const fields: [string, string][] = ((req as WithFields)[FIELDS] = []);
+  busboy.on('field', (name, value) => void (typeof name === 'string' && fields.push([name, value])));
+  req.pipe(busboy);
+}
 function parseMultipart(req: Request, res: Response, toDiskUpTo: number | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     (toDiskUpTo === undefined ? multipartParser : diskMultipartParser(toDiskUpTo))(req, res, (err?: unknown) => {
-      if (!err) return resolve();
+      // The fields as a form body of the same pairs reads (http/query-string.ts), Rack's arrays of hashes among them.
+      if (!err) {
+        req.body = parseFields((req as WithFields)[FIELDS] ?? []);
+        return resolve();
+      }
       const e = err as { code?: string; message?: string };
       if (e.code === 'LIMIT_FILE_SIZE') return reject(new ApiError(413, { message: '413 Request Entity Too Large' }));
       reject(badRequest(`400 Bad request - malformed multipart body: ${e.message ?? 'cannot be read'}`));

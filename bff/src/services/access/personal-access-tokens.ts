@@ -28,6 +28,11 @@ export async function createPersonalAccessToken(
   const expiresAt = body.expires_at ?? maxDate;
   if (expiresAt <= today()) throw validationFailed({ expires_at: ['must be in the future'] });
   if (expiresAt > maxDate) throw validationFailed({ expires_at: [`must be before ${maxDate} (at most ${MAX_LIFETIME_DAYS} days)`] });
+  // `sudo` is among an administrator's scopes only, as on the platform.
+  if (body.scopes.includes('sudo')) {
+    const user = await db.selectFrom('users').select('is_admin').where('id', '=', userId).executeTakeFirst();
+    if (user?.is_admin !== 1) throw validationFailed({ scopes: ['can only contain available scopes'] });
+  }
   const plaintext = opts.plaintext ?? newToken(TOKEN_PREFIX);
   const inserted = await db
     .insertInto('personal_access_tokens')
