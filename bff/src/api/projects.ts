@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
+import { projectCreateBody, projectDetailQuery, projectListQuery, projectSimple, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
 import { settingsChanged } from '../services/merging/merge-trains.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
@@ -7,7 +7,7 @@ import { groupToCreateIn } from '../services/groups/groups.ts';
 import * as projects from '../services/groups/projects.ts';
 import { ensureRepository, removeRepository } from '../services/git/repositories.ts';
 import { pointHead } from '../services/git/default-branch.ts';
-import { presentProject } from '../presenters/projects.ts';
+import { presentProject, presentProjectSimple } from '../presenters/projects.ts';
 
 const area = 'projects';
 
@@ -19,13 +19,14 @@ export const projectRoutes = [
     summary: 'List projects visible to the caller',
     auth: 'optional',
     query: projectListQuery,
-    response: z.array(projectSummary),
+    response: z.array(z.union([projectSummary, projectSimple])),
     handler: async (ctx) => {
       const page = await projects.listProjects(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
       const namespaces = await projects.namespacesOf(ctx.db, page.items);
       return page.map((project) => ({ project, namespace: namespaces.get(project.namespace_id)! }));
     },
-    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
+    present: ({ project, namespace }, ctx) =>
+      (ctx.query.simple ? presentProjectSimple : presentProject)(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'get',
