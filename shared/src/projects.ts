@@ -4,6 +4,13 @@ import { visibility } from './roles.ts';
 
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
+/** A branch name git accepts (`git check-ref-format --branch`): no spaces, control characters, `~^:?*[\`, `..`, `@{`, `//`, no part starting with `.`, no `.lock` end. */
+export const branchName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => /^[^\s~^:?*[\\\x00-\x1f\x7f]+$/.test(v) && !/(^[-/.]|\/\.|\.\.|@\{|\/\/|[/.]$|\.lock$)/.test(v) && v !== '@', 'is not a valid branch name');
+
 /** An item of `shared_with_groups`, on groups and projects alike. */
 export const sharedWithGroup = z.object({
   group_id: z.number().int(),
@@ -103,7 +110,7 @@ export const projectCreateBody = z.object({
   description: z.string().max(2000).optional(),
   visibility: visibility.optional(),
   /** The first branch's name where initialize_with_readme (else the group's, the instance's default_branch_name, or main). */
-  default_branch: z.string().min(1).max(255).optional(),
+  default_branch: branchName.optional(),
   /** Make a first commit with a README.md on the default branch. */
   initialize_with_readme: boolParam().optional(),
   topics: z.array(z.string().min(1).max(255)).max(50).optional(),
@@ -174,5 +181,8 @@ export const groupProjectListQuery = projectListQuery.extend({
   with_merge_requests_enabled: boolParam().optional(),
 });
 export type GroupProjectListQuery = z.infer<typeof groupProjectListQuery>;
+
+/** GET /projects/:id/languages: language name → percentage of the bytes (two decimals). */
+export const projectLanguages = z.record(z.string(), z.number());
 
 export const projectDetailQuery = z.object({ with_custom_attributes: boolParam().optional(), statistics: boolParam().optional() });

@@ -8,6 +8,7 @@ import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { newToken } from '../../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from '../../util/errors.ts';
 import { customAttributeCondition } from '../instance/custom-attributes.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { canGroup, canInstance } from '../../policies/index.ts';
 import { keysetPage, preparedOffsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso, today } from '../../util/time.ts';
@@ -338,7 +339,7 @@ async function checkVisibility(db: Db, group: Pick<GroupRow, 'id'> | null, paren
 }
 
 export async function createGroup(db: Db, creator: { id: number }, body: GroupCreateBody, parent: GroupRow | null): Promise<GroupRow> {
-  const visibility = body.visibility ?? (parent ? parent.visibility : 'private');
+  const visibility = body.visibility ?? (parent ? parent.visibility : (await getSettings(db)).default_group_visibility);
   await checkVisibility(db, null, parent, visibility);
   if (await siblingPathTaken(db, parent?.id ?? null, body.path)) throw validationFailed({ path: ['has already been taken'] });
   const now = nowIso();

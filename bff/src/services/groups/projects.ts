@@ -4,6 +4,7 @@ import type { GroupRow, ProjectRow } from '../../db/schema.ts';
 import type { Actor } from '../../auth/actor.ts';
 import type { GroupProjectListQuery, ProjectCreateBody, ProjectUpdateBody } from '../../../../shared/src/projects.ts';
 import { ancestorIds } from '../../policies/access.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { badRequest, validationFailed } from '../../util/errors.ts';
 import { resolveCommit } from '../git/branches.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
@@ -46,7 +47,9 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
   if (!path) errors.path = ["can't be blank"];
   // As for group paths: a repository URL is the path plus .git, so these endings would be ambiguous.
   else if (/\.(git|atom)$/i.test(path)) errors.path = ['cannot end in .git or .atom'];
-  const visibility = body.visibility ?? 'private';
+  // Unasked, the instance's default, at most the group's (so a default never refuses a project).
+  const fallback = (await getSettings(db)).default_project_visibility;
+  const visibility = body.visibility ?? (VISIBILITY_RANK[fallback] > VISIBILITY_RANK[namespace.visibility] ? namespace.visibility : fallback);
   if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility]) {
     errors.visibility = [`${visibility} is not allowed in a ${namespace.visibility} group.`];
   }
