@@ -9,6 +9,7 @@ export const branchName = z
   .string()
   .min(1)
   .max(255)
+  // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
   .refine((v) => /^[^\s~^:?*[\\\x00-\x1f\x7f]+$/.test(v) && !/(^[-/.]|\/\.|\.\.|@\{|\/\/|[/.]$|\.lock$)/.test(v) && v !== '@', 'is not a valid branch name');
 
 /** An item of `shared_with_groups`, on groups and projects alike. */
