@@ -942,3 +942,43 @@ describe('gitbeaker: wire rules (booleans as 1/0, Sudo)', () => {
     await rejects(new Gitlab({ host: server.url, token: plain, sudo: member.user.username }).Users.showCurrentUser(), 403);
   });
 });
+
+describe('gitbeaker: namespaces, README-initialised projects, languages and settings', () => {
+  it('looks a namespace up by full path, checks a path, then creates a subgroup and a project under it', async () => {
+    const parent = await newGroup();
+    const ns = await api.Namespaces.show(parent.full_path as string);
+    assert.deepEqual([ns.id, ns.kind, ns.full_path], [parent.id, 'group', parent.full_path]);
+    const childPath = unique('gb-team');
+    assert.deepEqual(await api.Namespaces.exists(childPath, { parentId: String(ns.id) }), { exists: false, suggests: [] });
+    const sub = await newGroup({ parentId: ns.id as number, path: childPath });
+    assert.deepEqual(await api.Namespaces.exists(childPath, { parentId: String(ns.id) }), { exists: true, suggests: [`${childPath}1`] });
+    const project = await api.Projects.create({ name: unique('gb-svc'), namespaceId: sub.id, initializeWithReadme: true, defaultBranch: 'trunk' });
+    assert.deepEqual([project.default_branch, project.empty_repo], ['trunk', false]);
+    const readme = await api.RepositoryFiles.showRaw(project.id, 'README.md', 'trunk');
+    assert.equal(typeof readme === 'string' ? readme : await (readme as Blob).text(), `# ${project.name}\n`);
+    const listed = await api.Groups.allProjects(parent.id, { includeSubgroups: true, simple: true });
+    assert.deepEqual(listed.map((p) => p.id), [project.id]);
+    assert.deepEqual((await api.Groups.allDescendantGroups(parent.id, {})).map((g) => g.id), [sub.id]);
+    assert.ok((await api.Namespaces.all({ search: childPath })).some((n) => n.id === sub.id));
+    await rejects(api.Namespaces.show('no-such/namespace'), 404, '404 Namespace Not Found');
+  });
+  it('reads a project’s languages', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-langs'), namespaceId: group.id, initializeWithReadme: true });
+    await api.Commits.create(project.id, 'main', 'code', [
+      { action: 'create', filePath: 'index.ts', content: 't'.repeat(200) },
+      { action: 'create', filePath: 'run.sh', content: 's'.repeat(100) },
+    ]);
+    assert.deepEqual(await api.Projects.showLanguages(project.id), { TypeScript: 66.67, Shell: 33.33 });
+  });
+  it('reads settings under both names and changes one under its former name', async () => {
+    const before = await api.ApplicationSettings.show();
+    assert.equal(before.allow_local_requests_from_hooks_and_services, before.allow_local_requests_from_web_hooks_and_services);
+    try {
+      const changed = await api.ApplicationSettings.edit({ allowLocalRequestsFromHooksAndServices: !before.allow_local_requests_from_web_hooks_and_services });
+      assert.equal(changed.allow_local_requests_from_web_hooks_and_services, !before.allow_local_requests_from_web_hooks_and_services);
+    } finally {
+      await api.ApplicationSettings.edit({ allowLocalRequestsFromWebHooksAndServices: before.allow_local_requests_from_web_hooks_and_services });
+    }
+  });
+});

@@ -4,6 +4,14 @@ import { visibility } from './roles.ts';
 
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
+/** A branch name git accepts (`git check-ref-format --branch`): no spaces, control characters, `~^:?*[\`, `..`, `@{`, `//`, no part starting with `.`, no `.lock` end. */
+export const branchName = z
+  .string()
+  .min(1)
+  .max(255)
+  // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
+  .refine((v) => /^[^\s~^:?*[\\\x00-\x1f\x7f]+$/.test(v) && !/(^[-/.]|\/\.|\.\.|@\{|\/\/|[/.]$|\.lock$)/.test(v) && v !== '@', 'is not a valid branch name');
+
 /** An item of `shared_with_groups`, on groups and projects alike. */
 export const sharedWithGroup = z.object({
   group_id: z.number().int(),
@@ -68,13 +76,44 @@ export const projectSummary = z.object({
 });
 export type ProjectSummary = z.infer<typeof projectSummary>;
 
+/** A project as lists show it with `simple=true` (the platform's BasicProjectDetails). */
+export const projectSimple = projectSummary
+  .pick({
+    id: true,
+    description: true,
+    name: true,
+    name_with_namespace: true,
+    path: true,
+    path_with_namespace: true,
+    created_at: true,
+    default_branch: true,
+    tag_list: true,
+    topics: true,
+    ssh_url_to_repo: true,
+    http_url_to_repo: true,
+    web_url: true,
+    forks_count: true,
+    avatar_url: true,
+    star_count: true,
+    last_activity_at: true,
+    namespace: true,
+  })
+  .extend({
+    /** Gatehouse does not look for a README in lists: always null. */
+    readme_url: z.string().nullable(),
+  });
+export type ProjectSimple = z.infer<typeof projectSimple>;
+
 export const projectCreateBody = z.object({
   name: z.string().trim().min(1).max(255).optional(),
   path: z.string().min(1).max(255).regex(PATH_RE, 'can contain only letters, digits, "_", "-" and "."').optional(),
   namespace_id: intParam().pipe(z.number().int().min(1)),
   description: z.string().max(2000).optional(),
   visibility: visibility.optional(),
-  default_branch: z.string().max(255).optional(),
+  /** The first branch's name where initialize_with_readme (else the group's, the instance's default_branch_name, or main). */
+  default_branch: branchName.optional(),
+  /** Make a first commit with a README.md on the default branch. */
+  initialize_with_readme: boolParam().optional(),
   topics: z.array(z.string().min(1).max(255)).max(50).optional(),
   issues_enabled: boolParam().optional(),
   merge_requests_enabled: boolParam().optional(),
@@ -131,5 +170,20 @@ export const projectListQuery = paginationQuery.extend({
   with_custom_attributes: boolParam().optional(),
 });
 export type ProjectListQuery = z.infer<typeof projectListQuery>;
+
+/** GET /groups/:id/projects: the project list's filters, and the group's tree. */
+export const groupProjectListQuery = projectListQuery.extend({
+  order_by: z.enum(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count']).optional(),
+  include_subgroups: boolParam().optional(),
+  include_ancestor_groups: boolParam().optional(),
+  /** Projects shared with the group are included by default on the platform; Gatehouse shares none. */
+  with_shared: boolParam().optional(),
+  with_issues_enabled: boolParam().optional(),
+  with_merge_requests_enabled: boolParam().optional(),
+});
+export type GroupProjectListQuery = z.infer<typeof groupProjectListQuery>;
+
+/** GET /projects/:id/languages: language name → percentage of the bytes (two decimals). */
+export const projectLanguages = z.record(z.string(), z.number());
 
 export const projectDetailQuery = z.object({ with_custom_attributes: boolParam().optional(), statistics: boolParam().optional() });

@@ -1,6 +1,7 @@
 import { applicationSettings, applicationSettingsUpdateBody } from '../../../shared/src/application-settings.ts';
 import { defineRoute } from '../http/route.ts';
-import { getSettings, updateSettings } from '../services/instance/application-settings.ts';
+import { canonicalSettings, getSettings, updateSettings } from '../services/instance/application-settings.ts';
+import { presentApplicationSettings } from '../presenters/application-settings.ts';
 
 const area = 'application-settings';
 
@@ -9,19 +10,21 @@ export const applicationSettingsRoutes = [
     method: 'get',
     path: '/application/settings',
     area,
-    summary: 'Instance settings (administrators)',
+    summary: 'Instance settings (administrators), under their current and former names',
     permission: 'admin_instance',
     response: applicationSettings,
     handler: async (ctx) => getSettings(ctx.db),
+    present: presentApplicationSettings,
   }),
   defineRoute({
     method: 'put',
     path: '/application/settings',
     area,
-    summary: 'Change instance settings (administrators)',
+    summary: 'Change instance settings (administrators), by current or former name',
     permission: 'admin_instance',
     body: applicationSettingsUpdateBody,
     response: applicationSettings,
-    handler: async (ctx) => updateSettings(ctx.db, ctx.body),
+    handler: async (ctx) => updateSettings(ctx.db, canonicalSettings(ctx.body)),
+    present: presentApplicationSettings,
   }),
 ];

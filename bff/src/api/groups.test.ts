@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { groupDetail, groupListItem } from '../../../shared/src/groups.ts';
+import { projectSimple, projectSummary } from '../../../shared/src/projects.ts';
 import {
   addMember,
   buildGroup,
@@ -641,5 +642,72 @@ describe('GET /groups/:id/subgroups', () => {
   it('answers 404 for a group the caller cannot see', async () => {
     const priv = await buildGroup();
     expectStatus(await api(`/groups/${priv.id}/subgroups`, { token: null }), 404);
+  });
+});
+
+describe('GET /groups/:id/descendant_groups', () => {
+  it('lists the visible groups at every depth under the group, with the list filters', async () => {
+    const root = await buildGroup({ visibility: 'public' });
+    const child = await buildGroup({ parent_id: root.id, visibility: 'public', name: 'B descendant' });
+    const grandchild = await buildGroup({ parent_id: child.id, visibility: 'public', name: 'A descendant' });
+    const hidden = await buildGroup({ parent_id: child.id, visibility: 'private', name: 'C descendant' });
+    const elsewhere = await buildGroup({ visibility: 'public' });
+    await buildGroup({ parent_id: elsewhere.id, visibility: 'public' });
+    const asAdmin = await api(`/groups/${root.id}/descendant_groups`);
+    expectStatus(asAdmin, 200);
+    for (const g of asAdmin.body) expectShape(groupListItem, g);
+    assert.deepEqual(ids(asAdmin.body), [grandchild.id, child.id, hidden.id]);
+    assert.equal(asAdmin.headers.get('x-total'), '3');
+    assert.deepEqual(ids((await api(`/groups/${root.id}/descendant_groups`, { token: null })).body), [grandchild.id, child.id]);
+    assert.deepEqual(ids((await api(`/groups/${encodeURIComponent(root.full_path)}/descendant_groups?search=a%20desc`)).body), [grandchild.id]);
+    assert.deepEqual(ids((await api(`/groups/${root.id}/descendant_groups?order_by=id&sort=desc`)).body), [hidden.id, grandchild.id, child.id]);
+    assert.deepEqual(ids((await api(`/groups/${child.id}/descendant_groups?visibility=private`)).body), [hidden.id]);
+  });
+  it('answers 404 for a group the caller cannot see', async () => {
+    const priv = await buildGroup();
+    const res = await api(`/groups/${priv.id}/descendant_groups`, { token: null });
+    expectStatus(res, 404);
+    assert.deepEqual(res.body, { message: '404 Group Not Found' });
+  });
+});
+
+describe('GET /groups/:id/projects', () => {
+  let root: { id: number; full_path: string }, child: { id: number };
+  let a: { id: number }, b: { id: number }, inChild: { id: number }, priv: { id: number };
+  before(async () => {
+    root = await buildGroup({ visibility: 'public' });
+    child = await buildGroup({ parent_id: root.id, visibility: 'public' });
+    a = await buildProject(root.id, { visibility: 'public' });
+    b = await buildProject(root.id, { visibility: 'public' });
+    priv = await buildProject(root.id, { visibility: 'private' });
+    inChild = await buildProject(child.id, { visibility: 'public' });
+  });
+  it('lists the group’s own projects, newest first, with the project shape', async () => {
+    const res = await api(`/groups/${root.id}/projects`);
+    expectStatus(res, 200);
+    for (const p of res.body) expectShape(projectSummary, p);
+    assert.deepEqual(ids(res.body), [priv.id, b.id, a.id]);
+    assert.equal(res.headers.get('x-total'), '3');
+  });
+  it('includes the subgroups’ projects with include_subgroups, and only what the caller may see', async () => {
+    assert.deepEqual(ids((await api(`/groups/${root.id}/projects?include_subgroups=true&order_by=id&sort=asc`)).body), [a.id, b.id, priv.id, inChild.id]);
+    assert.deepEqual(ids((await api(`/groups/${root.id}/projects?include_subgroups=true&order_by=id&sort=asc`, { token: null })).body), [a.id, b.id, inChild.id]);
+    assert.deepEqual(ids((await api(`/groups/${child.id}/projects?include_ancestor_groups=true&order_by=id&sort=asc`, { token: null })).body), [a.id, b.id, inChild.id]);
+  });
+  it('filters by search, visibility and archived, and answers simple items with simple=true', async () => {
+    const one = await api(`/projects/${a.id}`);
+    assert.deepEqual(ids((await api(`/groups/${root.id}/projects?search=${encodeURIComponent(one.body.name)}`)).body), [a.id]);
+    assert.deepEqual(ids((await api(`/groups/${root.id}/projects?visibility=private`)).body), [priv.id]);
+    assert.deepEqual(ids((await api(`/groups/${root.id}/projects?archived=true`)).body), []);
+    const simple = await api(`/groups/${encodeURIComponent(root.full_path)}/projects?simple=true&per_page=1`);
+    expectStatus(simple, 200);
+    expectShape(projectSimple, simple.body[0]);
+    assert.equal('merge_method' in simple.body[0], false);
+    assert.equal(simple.headers.get('x-next-page'), '2');
+  });
+  it('answers 400 for an unknown order and 404 for a group the caller cannot see', async () => {
+    expectStatus(await api(`/groups/${root.id}/projects?order_by=color`), 400);
+    const hidden = await buildGroup();
+    expectStatus(await api(`/groups/${hidden.id}/projects`, { token: null }), 404);
   });
 });

@@ -15,7 +15,9 @@ import { revokeLeakedToken } from '../services/access/token-revocation.ts';
 import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-revocation.ts';
 import { namespacesOf, projectsOfGroup } from '../services/groups/projects.ts';
 import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
-import { presentProject } from '../presenters/projects.ts';
+import { presentProject, presentProjectSimple } from '../presenters/projects.ts';
+import { groupProjectListQuery, projectSimple, projectSummary } from '../../../shared/src/projects.ts';
+import { listProjects } from '../services/groups/projects.ts';
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 
 const area = 'groups';
@@ -77,6 +79,36 @@ export const groupRoutes = [
     handler: async (ctx) =>
       listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { parentId: ctx.group.id })),
     present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/descendant_groups',
+    area: 'groups',
+    summary: 'List the visible groups under a group at any depth (same filters as GET /groups/:id/subgroups)',
+    auth: 'optional',
+    load: 'group',
+    query: groupListQuery,
+    response: z.array(groupListItem),
+    handler: async (ctx) =>
+      listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { descendantsOf: ctx.group })),
+    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/groups/:id/projects',
+    area: 'groups',
+    summary: 'List the visible projects of a group (include_subgroups, include_ancestor_groups, archived, visibility, search, owned, min_access_level, order_by, sort, simple)',
+    auth: 'optional',
+    load: 'group',
+    query: groupProjectListQuery,
+    response: z.array(z.union([projectSummary, projectSimple])),
+    handler: async (ctx) => {
+      const page = await listProjects(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), ctx.group);
+      const namespaces = await namespacesOf(ctx.db, page.items, [ctx.group]);
+      return page.map((project) => ({ project, namespace: namespaces.get(project.namespace_id)! }));
+    },
+    present: ({ project, namespace }, ctx) =>
+      (ctx.query.simple ? presentProjectSimple : presentProject)(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'get',

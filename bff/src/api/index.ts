@@ -49,6 +49,7 @@ import { variableRoutes } from './variables.ts';
 import { resourceStateEventRoutes } from './resource-state-events.ts';
 import { resourceIterationEventRoutes } from './resource-iteration-events.ts';
 import { featureConsoleRoutes, featureRoutes } from './features.ts';
+import { namespaceRoutes } from './namespaces.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -100,6 +101,7 @@ export const apiRoutes: RouteSpec[] = [
   ...resourceStateEventRoutes,
   ...resourceIterationEventRoutes,
   ...featureRoutes,
+  ...namespaceRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

@@ -631,3 +631,96 @@ describe('PUT /projects/:id', () => {
     assert.deepEqual(hidden.body, NOT_FOUND);
   });
 });
+
+describe('POST /projects with initialize_with_readme', () => {
+  let group: Group;
+  let developer: BuiltUser;
+  before(async () => {
+    group = await buildGroup({ visibility: 'internal' });
+    developer = await userWithRole(group.id, 30);
+  });
+  const create = (json: Record<string, unknown>, token?: string) => api('/projects', { method: 'POST', json: { namespace_id: group.id, ...json }, token });
+
+  it('commits a README.md on main as the first commit, recorded as a push', async () => {
+    const name = unique('Readme ');
+    const res = await create({ name, description: 'What it does', initialize_with_readme: true }, developer.token);
+    expectStatus(res, 201);
+    const p = expectProject(res.body);
+    assert.deepEqual({ default_branch: p.default_branch, empty_repo: p.empty_repo }, { default_branch: 'main', empty_repo: false });
+    const raw = await api(`/projects/${p.id}/repository/files/README.md/raw?ref=main`, { token: developer.token });
+    expectStatus(raw, 200);
+    assert.equal(raw.text, `# ${name}\n\nWhat it does\n`);
+    const commits = await api(`/projects/${p.id}/repository/commits`, { token: developer.token });
+    assert.deepEqual(commits.body.map((c: { title: string; author_email: string }) => [c.title, c.author_email]), [['Initial commit', `${developer.user.username}@example.com`]]);
+    const events = await api(`/projects/${p.id}/events?action=pushed`, { token: developer.token });
+    expectStatus(events, 200);
+    assert.equal(events.body.length, 1);
+    assert.equal(events.body[0].push_data.ref, 'main');
+  });
+  it('names the first branch default_branch, and HEAD follows it', async () => {
+    const res = await create({ name: unique('trunk'), initialize_with_readme: 'true', default_branch: 'trunk' }, developer.token);
+    expectStatus(res, 201);
+    assert.equal(res.body.default_branch, 'trunk');
+    const branches = await api(`/projects/${res.body.id}/repository/branches`, { token: developer.token });
+    assert.deepEqual(branches.body.map((b: { name: string; default: boolean }) => [b.name, b.default]), [['trunk', true]]);
+  });
+  it('takes the instance’s default_branch_name where the request names none', async () => {
+    expectStatus(await api('/application/settings', { method: 'PUT', json: { default_branch_name: 'develop' } }), 200);
+    try {
+      const res = await create({ name: unique('develop'), initialize_with_readme: 'yes' }, developer.token);
+      expectStatus(res, 201);
+      assert.equal(res.body.default_branch, 'develop');
+      const plain = await create({ name: unique('empty') }, developer.token);
+      assert.deepEqual({ default_branch: plain.body.default_branch, empty_repo: plain.body.empty_repo }, { default_branch: null, empty_repo: true }, 'no README: still empty');
+    } finally {
+      expectStatus(await api('/application/settings', { method: 'PUT', json: { default_branch_name: null } }), 200);
+    }
+  });
+  it('refuses an invalid branch name with a 400, creating nothing', async () => {
+    const before = await projectTotal();
+    const res = await create({ name: unique('bad'), initialize_with_readme: true, default_branch: 'bad..name' }, developer.token);
+    expectStatus(res, 400);
+    assert.equal(await projectTotal(), before);
+  });
+  it('leaves no project behind when the push rule refuses the first commit', async () => {
+    const strict = await buildGroup({ visibility: 'internal' });
+    expectStatus(await api(`/groups/${strict.id}/push_rule`, { method: 'POST', json: { commit_message_regex: '^JIRA-\\d+' } }), 201);
+    const before = await projectTotal();
+    const res = await api('/projects', { method: 'POST', json: { name: unique('refused'), namespace_id: strict.id, initialize_with_readme: true } });
+    expectStatus(res, 400);
+    assert.match(res.body.message, /Commit message does not follow the pattern/);
+    assert.equal(await projectTotal(), before);
+  });
+});
+
+describe('GET /projects/:id/languages', () => {
+  it('answers each language’s share of the default branch’s bytes, largest first, leaving out docs, vendored code and data', async () => {
+    const group = await buildGroup();
+    const created = await api('/projects', { method: 'POST', json: { name: unique('langs'), namespace_id: group.id, initialize_with_readme: true } });
+    expectStatus(created, 201);
+    const id = created.body.id;
+    assert.deepEqual((await api(`/projects/${id}/languages`)).body, {}, 'a README alone is prose');
+    const actions = [
+      { action: 'create', file_path: 'app.rb', content: 'r'.repeat(600) },
+      { action: 'create', file_path: 'lib/util.py', content: 'p'.repeat(300) },
+      { action: 'create', file_path: 'web/index.js', content: 'j'.repeat(100) },
+      { action: 'create', file_path: 'vendor/lib.js', content: 'v'.repeat(5000) },
+      { action: 'create', file_path: 'docs/guide.rb', content: 'd'.repeat(5000) },
+      { action: 'create', file_path: 'config.json', content: '{}'.repeat(2000) },
+      { action: 'create', file_path: 'Makefile', content: 'm'.repeat(200) },
+    ];
+    expectStatus(await api(`/projects/${id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'code', actions } }), 201);
+    const res = await api(`/projects/${id}/languages`);
+    expectStatus(res, 200);
+    assert.deepEqual(res.body, { Ruby: 50, Python: 25, Makefile: 16.67, JavaScript: 8.33 });
+    assert.deepEqual(Object.keys(res.body), ['Ruby', 'Python', 'Makefile', 'JavaScript']);
+  });
+  it('answers {} for an empty repository and 404 for a project the caller cannot see', async () => {
+    const group = await buildGroup();
+    const p = await buildProject(group.id);
+    assert.deepEqual((await api(`/projects/${p.id}/languages`)).body, {});
+    const res = await api(`/projects/${p.id}/languages`, { token: null });
+    expectStatus(res, 404);
+    assert.deepEqual(res.body, NOT_FOUND);
+  });
+});

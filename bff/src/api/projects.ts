@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { projectCreateBody, projectDetailQuery, projectListQuery, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
+import { projectCreateBody, projectDetailQuery, projectLanguages, projectListQuery, projectSimple, projectSummary, projectUpdateBody } from '../../../shared/src/projects.ts';
 import { settingsChanged } from '../services/merging/merge-trains.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
@@ -7,7 +7,11 @@ import { groupToCreateIn } from '../services/groups/groups.ts';
 import * as projects from '../services/groups/projects.ts';
 import { ensureRepository, removeRepository } from '../services/git/repositories.ts';
 import { pointHead } from '../services/git/default-branch.ts';
-import { presentProject } from '../presenters/projects.ts';
+import { resolveCommit } from '../services/git/branches.ts';
+import { repositoryLanguages } from '../services/git/languages.ts';
+import { withRepository } from './branches.ts';
+import { initialBranchOf, initializeWithReadme } from '../services/groups/project-init.ts';
+import { presentProject, presentProjectSimple } from '../presenters/projects.ts';
 
 const area = 'projects';
 
@@ -19,13 +23,14 @@ export const projectRoutes = [
     summary: 'List projects visible to the caller',
     auth: 'optional',
     query: projectListQuery,
-    response: z.array(projectSummary),
+    response: z.array(z.union([projectSummary, projectSimple])),
     handler: async (ctx) => {
       const page = await projects.listProjects(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query));
       const namespaces = await projects.namespacesOf(ctx.db, page.items);
       return page.map((project) => ({ project, namespace: namespaces.get(project.namespace_id)! }));
     },
-    present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
+    present: ({ project, namespace }, ctx) =>
+      (ctx.query.simple ? presentProjectSimple : presentProject)(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
   }),
   defineRoute({
     method: 'get',
@@ -43,14 +48,34 @@ export const projectRoutes = [
     method: 'post',
     path: '/projects',
     area,
-    summary: 'Create a project in a group (namespace_id)',
+    summary: 'Create a project in a group (namespace_id); initialize_with_readme commits a README.md on default_branch',
     body: projectCreateBody,
     response: projectSummary,
     handler: async (ctx) => {
       const namespace = await groupToCreateIn(ctx.db, ctx.actor, ctx.body.namespace_id, 'create_project', 'namespace_id');
-      return { project: await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body), namespace };
+      if (!ctx.body.initialize_with_readme) return { project: await projects.createProject(ctx.db, ctx.actor.user!, namespace, ctx.body), namespace };
+      const branch = await initialBranchOf(ctx.db, namespace, ctx.body.default_branch);
+      let project = await projects.createProject(ctx.db, ctx.actor.user!, namespace, { ...ctx.body, default_branch: branch });
+      await initializeWithReadme({ db: ctx.db, repositoriesDir: ctx.config.repositoriesDir, baseUrl: ctx.baseUrl }, project, namespace, ctx.actor.user!, branch);
+      project = (await projects.findProject(ctx.db, String(project.id)))!.project;
+      return { project, namespace };
     },
     present: ({ project, namespace }, ctx) => presentProject(project, namespace, ctx.baseUrl, ctx.config.repositoriesDir),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/projects/:id/languages',
+    area,
+    summary: 'The languages of the default branch’s files, each a percentage of their bytes (two decimals), largest first',
+    auth: 'optional',
+    load: 'project',
+    permission: 'read_project',
+    ...withRepository,
+    response: projectLanguages,
+    handler: async (ctx) => {
+      const tip = await resolveCommit(ctx.repo.dir, `refs/heads/${ctx.repo.defaultBranch}`);
+      return tip ? repositoryLanguages(ctx.repo.dir, tip) : {};
+    },
   }),
   defineRoute({
     method: 'put',

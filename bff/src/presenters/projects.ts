@@ -1,5 +1,5 @@
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
-import type { ProjectSummary } from '../../../shared/src/projects.ts';
+import type { ProjectSimple, ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, json } from '../util/rows.ts';
 import { groupAvatarUrl, groupWebUrl } from './groups.ts';
 import { DEFAULT_BRANCH, repositoryPath } from '../services/git/repositories.ts';
@@ -60,5 +60,31 @@ export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, rep
     only_allow_merge_if_pipeline_succeeds: bool(p.only_allow_merge_if_pipeline_succeeds),
     remove_source_branch_after_merge: bool(p.remove_source_branch_after_merge),
     squash_option: p.squash_option as ProjectSummary['squash_option'],
+  };
+}
+
+/** A list item with `simple=true`: what identifies the project and where it lives (the platform's BasicProjectDetails). */
+export function presentProjectSimple(p: ProjectRow, ns: GroupRow, baseUrl: string, repositoriesDir: string): ProjectSimple {
+  const full = presentProject(p, ns, baseUrl, repositoriesDir);
+  return {
+    id: full.id,
+    description: full.description,
+    name: full.name,
+    name_with_namespace: full.name_with_namespace,
+    path: full.path,
+    path_with_namespace: full.path_with_namespace,
+    created_at: full.created_at,
+    default_branch: full.default_branch,
+    tag_list: full.tag_list,
+    topics: full.topics,
+    ssh_url_to_repo: full.ssh_url_to_repo,
+    http_url_to_repo: full.http_url_to_repo,
+    web_url: full.web_url,
+    readme_url: null,
+    forks_count: full.forks_count,
+    avatar_url: full.avatar_url,
+    star_count: full.star_count,
+    last_activity_at: full.last_activity_at,
+    namespace: full.namespace,
   };
 }

@@ -12,9 +12,9 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Instance settings (administrators) */
+        /** Instance settings (administrators), under their current and former names */
         get: operations["getApplicationSettings"];
-        /** Change instance settings (administrators) */
+        /** Change instance settings (administrators), by current or former name */
         put: operations["putApplicationSettings"];
         post?: never;
         delete?: never;
@@ -317,6 +317,23 @@ export type paths = {
         post?: never;
         /** Revoke a group deploy token */
         delete: operations["deleteGroupsIdDeploy_tokensToken_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}/descendant_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the visible groups under a group at any depth (same filters as GET /groups/:id/subgroups) */
+        get: operations["getGroupsIdDescendant_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -767,6 +784,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the visible projects of a group (include_subgroups, include_ancestor_groups, archived, visibility, search, owned, min_access_level, order_by, sort, simple) */
+        get: operations["getGroupsIdProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/push_rule": {
         parameters: {
             query?: never;
@@ -912,6 +946,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/namespaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the namespaces the caller is a direct member of (administrators: every namespace); search, owned_only, top_level_only, full_path_search */
+        get: operations["getNamespaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/namespaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a namespace by ID or URL-encoded full path */
+        get: operations["getNamespacesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/namespaces/{path}/exists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a namespace path is taken among the children of parent_id (top-level without it), with a free path suggested */
+        get: operations["getNamespacesPathExists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/personal_access_tokens": {
         parameters: {
             query?: never;
@@ -1009,7 +1094,7 @@ export type paths = {
         /** List projects visible to the caller */
         get: operations["getProjects"];
         put?: never;
-        /** Create a project in a group (namespace_id) */
+        /** Create a project in a group (namespace_id); initialize_with_readme commits a README.md on default_branch */
         post: operations["postProjects"];
         delete?: never;
         options?: never;
@@ -1512,6 +1597,23 @@ export type paths = {
         post?: never;
         /** Delete one of the project's own labels (Reporter) */
         delete: operations["deleteProjectsIdLabelsLabel_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The languages of the default branch’s files, each a percentage of their bytes (two decimals), largest first */
+        get: operations["getProjectsIdLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3146,7 +3248,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allow_local_requests_from_hooks_and_services: boolean;
                         allow_local_requests_from_web_hooks_and_services: boolean;
+                        default_branch_name: string | null;
+                        /** @enum {string} */
+                        default_group_visibility: "private" | "internal" | "public";
+                        /** @enum {string} */
+                        default_project_visibility: "private" | "internal" | "public";
                         group_token_revocation_enabled: boolean;
                         web_hook_event_resend_api_endpoint_rate_limit: boolean;
                     };
@@ -3190,12 +3298,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    allow_local_requests_from_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     allow_local_requests_from_web_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    default_branch_name?: ("" | string) | null;
+                    /** @enum {string} */
+                    default_group_visibility?: "private" | "internal" | "public";
+                    /** @enum {string} */
+                    default_project_visibility?: "private" | "internal" | "public";
                     group_token_revocation_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     web_hook_event_resend_api_endpoint_rate_limit?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                 };
                 "application/x-www-form-urlencoded": {
+                    allow_local_requests_from_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     allow_local_requests_from_web_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    default_branch_name?: ("" | string) | null;
+                    /** @enum {string} */
+                    default_group_visibility?: "private" | "internal" | "public";
+                    /** @enum {string} */
+                    default_project_visibility?: "private" | "internal" | "public";
                     group_token_revocation_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     web_hook_event_resend_api_endpoint_rate_limit?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                 };
@@ -3209,7 +3329,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        allow_local_requests_from_hooks_and_services: boolean;
                         allow_local_requests_from_web_hooks_and_services: boolean;
+                        default_branch_name: string | null;
+                        /** @enum {string} */
+                        default_group_visibility: "private" | "internal" | "public";
+                        /** @enum {string} */
+                        default_project_visibility: "private" | "internal" | "public";
                         group_token_revocation_enabled: boolean;
                         web_hook_event_resend_api_endpoint_rate_limit: boolean;
                     };
@@ -6426,6 +6552,164 @@ export interface operations {
             };
             /** @description Not allowed for this user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdDescendant_groups: {
+        parameters: {
+            query?: {
+                active?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                all_available?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                archived?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                cursor?: string;
+                custom_attributes?: {
+                    [key: string]: string;
+                };
+                marked_for_deletion_on?: string;
+                min_access_level?: number | string;
+                order_by?: "name" | "path" | "id" | "similarity";
+                owned?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                page?: number | string;
+                pagination?: "offset" | "keyset";
+                per_page?: number | string;
+                repository_storage?: string;
+                search?: string;
+                skip_groups?: (number | string)[];
+                sort?: "asc" | "desc";
+                statistics?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                top_level_only?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                visibility?: "private" | "internal" | "public";
+                with_custom_attributes?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        auto_devops_enabled: boolean | null;
+                        avatar_url: string | null;
+                        created_at: string;
+                        custom_attributes?: {
+                            key: string;
+                            value: string;
+                        }[];
+                        default_branch: string | null;
+                        default_branch_protection: number;
+                        default_branch_protection_defaults: {
+                            allow_force_push: boolean;
+                            allowed_to_merge: {
+                                access_level: number;
+                            }[];
+                            allowed_to_push: {
+                                access_level: number;
+                            }[];
+                            developer_can_initial_push?: boolean;
+                        };
+                        description: string;
+                        emails_disabled: boolean | null;
+                        emails_enabled: boolean | null;
+                        file_template_project_id: number | null;
+                        full_name: string;
+                        full_path: string;
+                        id: number;
+                        ip_restriction_ranges: string | null;
+                        lfs_enabled: boolean;
+                        lock_math_rendering_limits_enabled: boolean;
+                        marked_for_deletion_on: string | null;
+                        math_rendering_limits_enabled: boolean;
+                        mentions_disabled: boolean | null;
+                        name: string;
+                        parent_id: number | null;
+                        path: string;
+                        project_creation_level: string;
+                        repository_storage: string;
+                        request_access_enabled: boolean;
+                        require_two_factor_authentication: boolean;
+                        root_storage_statistics?: {
+                            container_registry_size: number;
+                            container_registry_size_is_estimated: boolean;
+                            job_artifacts_size: number;
+                            lfs_objects_size: number;
+                            packages_size: number;
+                            pipeline_artifacts_size: number;
+                            repository_size: number;
+                            snippets_size: number;
+                            storage_size: number;
+                            uploads_size: number;
+                            wiki_size: number;
+                        };
+                        share_with_group_lock: boolean;
+                        /** @enum {string} */
+                        shared_runners_setting: "enabled" | "disabled_and_overridable" | "disabled_and_unoverridable" | "disabled_with_override";
+                        statistics?: {
+                            job_artifacts_size: number;
+                            lfs_objects_size: number;
+                            packages_size: number;
+                            pipeline_artifacts_size: number;
+                            repository_size: number;
+                            snippets_size: number;
+                            storage_size: number;
+                            uploads_size: number;
+                            wiki_size: number;
+                        };
+                        subgroup_creation_level: string;
+                        two_factor_grace_period: number;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11837,6 +12121,176 @@ export interface operations {
             };
         };
     };
+    getGroupsIdProjects: {
+        parameters: {
+            query?: {
+                archived?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                include_ancestor_groups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                include_subgroups?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                membership?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                min_access_level?: number | string;
+                order_by?: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at" | "similarity" | "star_count";
+                owned?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                simple?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                sort?: "asc" | "desc";
+                visibility?: "private" | "internal" | "public";
+                with_custom_attributes?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                with_issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                with_merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                with_shared?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        archived: boolean;
+                        avatar_url: string | null;
+                        container_registry_enabled: boolean;
+                        created_at: string;
+                        creator_id: number;
+                        default_branch: string | null;
+                        description: string | null;
+                        empty_repo: boolean;
+                        forks_count: number;
+                        http_url_to_repo: string;
+                        id: number;
+                        issues_enabled: boolean;
+                        jobs_enabled: boolean;
+                        last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
+                        merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
+                        name: string;
+                        name_with_namespace: string;
+                        namespace: {
+                            avatar_url: string | null;
+                            full_path: string;
+                            id: number;
+                            /** @constant */
+                            kind: "group";
+                            name: string;
+                            parent_id: number | null;
+                            path: string;
+                            web_url: string;
+                        };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
+                        open_issues_count: number;
+                        path: string;
+                        path_with_namespace: string;
+                        public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
+                        request_access_enabled: boolean;
+                        shared_runners_enabled: boolean;
+                        shared_with_groups: {
+                            expires_at: string | null;
+                            group_access_level: number;
+                            group_full_path: string;
+                            group_id: number;
+                            group_name: string;
+                        }[];
+                        snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
+                        ssh_url_to_repo: string;
+                        star_count: number;
+                        tag_list: string[];
+                        topics: string[];
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                        wiki_enabled: boolean;
+                    } | {
+                        avatar_url: string | null;
+                        created_at: string;
+                        default_branch: string | null;
+                        description: string | null;
+                        forks_count: number;
+                        http_url_to_repo: string;
+                        id: number;
+                        last_activity_at: string;
+                        name: string;
+                        name_with_namespace: string;
+                        namespace: {
+                            avatar_url: string | null;
+                            full_path: string;
+                            id: number;
+                            /** @constant */
+                            kind: "group";
+                            name: string;
+                            parent_id: number | null;
+                            path: string;
+                            web_url: string;
+                        };
+                        path: string;
+                        path_with_namespace: string;
+                        readme_url: string | null;
+                        ssh_url_to_repo: string;
+                        star_count: number;
+                        tag_list: string[];
+                        topics: string[];
+                        web_url: string;
+                    })[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdPush_rule: {
         parameters: {
             query?: never;
@@ -13528,6 +13982,199 @@ export interface operations {
             };
         };
     };
+    getNamespaces: {
+        parameters: {
+            query?: {
+                full_path_search?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                owned_only?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                page?: number | string;
+                per_page?: number | string;
+                search?: string;
+                top_level_only?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        avatar_url: string | null;
+                        full_path: string;
+                        id: number;
+                        /** @constant */
+                        kind: "group";
+                        members_count_with_descendants?: number;
+                        name: string;
+                        parent_id: number | null;
+                        path: string;
+                        projects_count?: number;
+                        root_repository_size?: number | null;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNamespacesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        avatar_url: string | null;
+                        full_path: string;
+                        id: number;
+                        /** @constant */
+                        kind: "group";
+                        members_count_with_descendants?: number;
+                        name: string;
+                        parent_id: number | null;
+                        path: string;
+                        projects_count?: number;
+                        root_repository_size?: number | null;
+                        web_url: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNamespacesPathExists: {
+        parameters: {
+            query?: {
+                parent_id?: number | string;
+            };
+            header?: never;
+            path: {
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exists: boolean;
+                        suggests: string[];
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getPersonal_access_tokens: {
         parameters: {
             query?: {
@@ -14088,7 +14735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         archived: boolean;
                         avatar_url: string | null;
                         container_registry_enabled: boolean;
@@ -14148,7 +14795,37 @@ export interface operations {
                         visibility: "private" | "internal" | "public";
                         web_url: string;
                         wiki_enabled: boolean;
-                    }[];
+                    } | {
+                        avatar_url: string | null;
+                        created_at: string;
+                        default_branch: string | null;
+                        description: string | null;
+                        forks_count: number;
+                        http_url_to_repo: string;
+                        id: number;
+                        last_activity_at: string;
+                        name: string;
+                        name_with_namespace: string;
+                        namespace: {
+                            avatar_url: string | null;
+                            full_path: string;
+                            id: number;
+                            /** @constant */
+                            kind: "group";
+                            name: string;
+                            parent_id: number | null;
+                            path: string;
+                            web_url: string;
+                        };
+                        path: string;
+                        path_with_namespace: string;
+                        readme_url: string | null;
+                        ssh_url_to_repo: string;
+                        star_count: number;
+                        tag_list: string[];
+                        topics: string[];
+                        web_url: string;
+                    })[];
                 };
             };
             /** @description A required attribute is missing or an attribute failed validation */
@@ -14192,6 +14869,7 @@ export interface operations {
                     container_registry_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     default_branch?: string;
                     description?: string;
+                    initialize_with_readme?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
@@ -14211,6 +14889,7 @@ export interface operations {
                     container_registry_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     default_branch?: string;
                     description?: string;
+                    initialize_with_readme?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     issues_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     jobs_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     merge_requests_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
@@ -21075,6 +21754,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
+                };
             };
             /** @description Not authenticated or invalid credential */
             401: {

@@ -8,6 +8,7 @@ import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { newToken } from '../../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from '../../util/errors.ts';
 import { customAttributeCondition } from '../instance/custom-attributes.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { canGroup, canInstance } from '../../policies/index.ts';
 import { keysetPage, preparedOffsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso, today } from '../../util/time.ts';
@@ -152,11 +153,17 @@ export type GroupListRow = Pick<GroupRow, (typeof GROUP_LIST_COLUMNS)[number]>;
  * The list's form (GroupListShape) is decided from the caller and the filters, its values
  * gathered apart (GroupListValues), so that each form is compiled once (preparedByShape).
  */
-export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: PageRequest, opts: { parentId?: number } = {}): Promise<Page<GroupListRow>> {
+export async function listGroups(
+  db: Db,
+  actor: Actor,
+  q: GroupListQuery,
+  page: PageRequest,
+  opts: { parentId?: number; descendantsOf?: Pick<GroupRow, 'id' | 'traversal'> } = {},
+): Promise<Page<GroupListRow>> {
   const admin = actor.user?.is_admin === 1;
   const user = actor.user;
-  // The subgroups of one group list every visible child unless membership is asked for.
-  const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined);
+  // The subgroups (or descendants) of one group list every visible one unless membership is asked for.
+  const allAvailable = q.all_available ?? (admin || opts.parentId !== undefined || opts.descendantsOf !== undefined);
   // Membership filters: owned and min_access_level take precedence over all_available. Each
   // implies visibility; otherwise the visibility rules apply, and administrators see every
   // group (their memberships matter only when they ask for them).
@@ -171,6 +178,7 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
   const custom = admin && q.custom_attributes ? Object.entries(q.custom_attributes) : [];
   const shape: GroupListShape = {
     parent: opts.parentId !== undefined,
+    descendants: opts.descendantsOf !== undefined,
     reach,
     levels: reach === 'visible' ? visibleLevels(actor) : [],
     trees: trees.length,
@@ -187,7 +195,8 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
     dir: q.sort === 'desc' ? 'desc' : 'asc',
   };
   const values: GroupListValues = {
-    parentId: opts.parentId ?? 0,
+    parentId: opts.parentId ?? opts.descendantsOf?.id ?? 0,
+    tree: opts.descendantsOf ? treePattern(opts.descendantsOf.traversal) : '',
     userId: user?.id ?? 0,
     trees: trees.map(treePattern),
     skip: q.skip_groups ?? [],
@@ -207,6 +216,8 @@ export async function listGroups(db: Db, actor: Actor, q: GroupListQuery, page: 
 /** The form of a group list: which conditions it has, how many values each list of them holds, its order. */
 interface GroupListShape {
   parent: boolean;
+  /** Every group under the one of parentId (GET /groups/:id/descendant_groups). */
+  descendants: boolean;
   /** owned: groups the user owns; trees: those in the user's trees; visible: by visibility or in the trees; all: every group. */
   reach: 'owned' | 'trees' | 'visible' | 'all';
   levels: string[];
@@ -227,6 +238,8 @@ interface GroupListShape {
 /** The values of a group list's conditions (those its shape leaves out are not read). */
 interface GroupListValues extends Record<string, unknown> {
   parentId: number;
+  /** The LIKE pattern of the tree whose descendants are listed (treePattern). */
+  tree: string;
   userId: number;
   /** LIKE patterns of the user's trees (treePattern). */
   trees: string[];
@@ -244,6 +257,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 function groupList(db: Db, v: GroupListValues, s: GroupListShape) {
   let query = db.selectFrom('groups');
   if (s.parent) query = query.where('parent_id', '=', v.parentId);
+  if (s.descendants) query = query.where('traversal', 'like', v.tree).where('id', '!=', v.parentId);
   const trees = range(s.trees).map((i) => v.trees[i]!);
   if (s.reach === 'owned') {
     query = query.where((eb) =>
@@ -325,7 +339,7 @@ async function checkVisibility(db: Db, group: Pick<GroupRow, 'id'> | null, paren
 }
 
 export async function createGroup(db: Db, creator: { id: number }, body: GroupCreateBody, parent: GroupRow | null): Promise<GroupRow> {
-  const visibility = body.visibility ?? (parent ? parent.visibility : 'private');
+  const visibility = body.visibility ?? (parent ? parent.visibility : (await getSettings(db)).default_group_visibility);
   await checkVisibility(db, null, parent, visibility);
   if (await siblingPathTaken(db, parent?.id ?? null, body.path)) throw validationFailed({ path: ['has already been taken'] });
   const now = nowIso();

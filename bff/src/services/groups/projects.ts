@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { preparedByShape, type Db } from '../../db/index.ts';
 import type { GroupRow, ProjectRow } from '../../db/schema.ts';
 import type { Actor } from '../../auth/actor.ts';
-import type { ProjectCreateBody, ProjectListQuery, ProjectUpdateBody } from '../../../../shared/src/projects.ts';
+import type { GroupProjectListQuery, ProjectCreateBody, ProjectUpdateBody } from '../../../../shared/src/projects.ts';
+import { ancestorIds } from '../../policies/access.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { badRequest, validationFailed } from '../../util/errors.ts';
 import { resolveCommit } from '../git/branches.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
@@ -45,7 +47,9 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
   if (!path) errors.path = ["can't be blank"];
   // As for group paths: a repository URL is the path plus .git, so these endings would be ambiguous.
   else if (/\.(git|atom)$/i.test(path)) errors.path = ['cannot end in .git or .atom'];
-  const visibility = body.visibility ?? 'private';
+  // Unasked, the instance's default, at most the group's (so a default never refuses a project).
+  const fallback = (await getSettings(db)).default_project_visibility;
+  const visibility = body.visibility ?? (VISIBILITY_RANK[fallback] > VISIBILITY_RANK[namespace.visibility] ? namespace.visibility : fallback);
   if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility]) {
     errors.visibility = [`${visibility} is not allowed in a ${namespace.visibility} group.`];
   }
@@ -66,7 +70,7 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
   if (nameClash) errors.name = ['has already been taken'];
   if (Object.keys(errors).length) throw validationFailed(errors);
   const now = nowIso();
-  const { namespace_id: _ns, name: _n, path: _p, topics, ...flags } = body;
+  const { namespace_id: _ns, name: _n, path: _p, topics, initialize_with_readme: _readme, ...flags } = body;
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('projects')
@@ -117,8 +121,25 @@ export async function updateProject(db: Db, project: ProjectRow, namespace: Grou
   return db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
 }
 
-export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, page: PageRequest): Promise<Page<ProjectRow>> {
+/**
+ * GET /projects, and GET /groups/:id/projects with `inGroup`: the group's projects, its
+ * subgroups' too with include_subgroups, its ancestors' with include_ancestor_groups.
+ */
+export async function listProjects(db: Db, actor: Actor, q: GroupProjectListQuery, page: PageRequest, inGroup?: GroupRow): Promise<Page<ProjectRow>> {
   let query = visibleProjectsOf(db.selectFrom('projects'), actor);
+  if (inGroup) {
+    const ancestors = q.include_ancestor_groups ? ancestorIds(inGroup) : [inGroup.id];
+    query = query.where((eb) =>
+      q.include_subgroups
+        ? eb.or([
+            eb('namespace_id', 'in', ancestors),
+            eb('namespace_id', 'in', eb.selectFrom('groups').select('groups.id').where('groups.traversal', 'like', `${inGroup.traversal}%`)),
+          ])
+        : eb('namespace_id', 'in', ancestors),
+    );
+  }
+  if (q.with_issues_enabled) query = query.where('issues_enabled', '=', 1);
+  if (q.with_merge_requests_enabled) query = query.where('merge_requests_enabled', '=', 1);
   const user = actor.user;
   if (user && (q.membership || q.min_access_level !== undefined)) {
     query = query.where((eb) => projectMember(eb, user.id, q.min_access_level ?? 0));
@@ -135,6 +156,8 @@ export async function listProjects(db: Db, actor: Actor, q: ProjectListQuery, pa
   }
   if (q.visibility) query = query.where('visibility', '=', q.visibility);
   if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
+  // As the platform: by similarity without a search is by name, ascending unless asked otherwise.
+  if (q.order_by === 'similarity') return offsetPage(query.selectAll().orderBy('name', 'asc').orderBy('id', q.sort ?? 'asc'), page);
   const orderBy = q.order_by === 'updated_at' ? 'last_activity_at' : (q.order_by ?? 'created_at');
   const dir = q.sort ?? 'desc';
   return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);

@@ -13,7 +13,8 @@ import { QueryContent } from '../../components/states.tsx';
 import { AdminForbidden } from './admin-states.tsx';
 import { adminHref } from '../../paths.ts';
 
-type Key = keyof ApplicationSettings;
+/** The settings shown as switches here (the others are set through the API). */
+type Key = { [K in keyof ApplicationSettings]: ApplicationSettings[K] extends boolean ? K : never }[keyof ApplicationSettings];
 
 /** Each writable setting: its section and how it is explained. The two settings that stood in for feature flags are on the Feature flags tab. */
 const SETTINGS: { key: Key; section: 'outbound'; label: string; description: string }[] = [
