@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { commitCreateBody, commitDetail, commitGetQuery, commitListItem, commitListQuery } from '../../../shared/src/commits.ts';
 import { defineRoute } from '../http/route.ts';
 import { Page, pageRequest } from '../db/pagination.ts';
-import { canProject } from '../policies/index.ts';
 import * as commits from '../services/git/commits.ts';
 import { commitAsPush } from '../services/git/commit-create.ts';
 import { presentCommitDetail, presentCommitListItem } from '../presenters/commits.ts';
-import { withRepository } from './branches.ts';
+import { callerRole, withRepository } from './branches.ts';
 
 const area = 'commits';
 const base = '/projects/:id/repository/commits';
@@ -57,9 +56,8 @@ export const commitRoutes = [
     response: commitDetail,
     handler: async (ctx) => {
       const user = ctx.actor.user!;
-      const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
       const { dir, defaultBranch } = ctx.repo;
-      const sha = await commitAsPush({ db: ctx.db, dir, defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected }, ctx.body);
+      const sha = await commitAsPush({ db: ctx.db, dir, defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, role: callerRole(ctx) }, ctx.body);
       return commits.getCommit(dir, sha, ctx.body.stats ?? true);
     },
     present: (c, ctx) => presentCommitDetail(c, ctx.project, ctx.repo.projectUrl),
