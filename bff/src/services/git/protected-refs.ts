@@ -4,6 +4,7 @@ import { DEFAULT_BRANCH_PROTECTION_DEFAULTS } from '../../../../shared/src/prote
 import { bool, json } from '../../util/rows.ts';
 import { nowIso } from '../../util/time.ts';
 import { gitText } from './git-run.ts';
+import { DEFAULT_BRANCH } from './repositories.ts';
 import { isAncestor, isZero, type GitEnv, type RefUpdate } from './push-git.ts';
 
 /*
@@ -128,8 +129,8 @@ function virtualProtection(d: ProtectionDefaults, name: string): BranchProtectio
  * ProtectDefaultBranchService does, unless a record already names it or the defaults protect nothing.
  */
 export async function protectCreatedDefaultBranch(db: Db, project: Pick<ProjectRow, 'id' | 'default_branch' | 'namespace_id'>, updates: RefUpdate[]): Promise<void> {
-  const name = project.default_branch;
-  if (!name || !updates.some((u) => u.ref === `refs/heads/${name}` && isZero(u.before) && !isZero(u.after))) return;
+  const name = project.default_branch ?? DEFAULT_BRANCH;
+  if (!updates.some((u) => u.ref === `refs/heads/${name}` && isZero(u.before) && !isZero(u.after))) return;
   if (matching(await branchProtections(db, project.id), name).length) return;
   const defaults = await protectionDefaultsOf(db, project.namespace_id);
   if (!defaultsProtect(defaults)) return;
