@@ -2,7 +2,7 @@ import type { Db } from '../../db/index.ts';
 import type { ProtectedTagAccessLevelRow, ProtectedTagRow } from '../../db/schema.ts';
 import type { ProtectedTagCreateBody, ProtectedTagListQuery } from '../../../../shared/src/protected-tags.ts';
 import { pageOfList, type Page, type PageRequest } from '../../db/pagination.ts';
-import { conflict, notFound, unprocessable } from '../../util/errors.ts';
+import { notFound, unprocessable } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
 
 /** A protected tag as the API shows it: the row and who may create it. */
