@@ -19,7 +19,7 @@ type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
 
 /** :name is the branch name or wildcard exactly (URL-encoded: `release%2F*`), as on the platform. */
 const withProtectedBranch = {
-  params: { name: recordKey('Protected branch') },
+  params: { name: recordKey('') },
   with: { protection: (ctx: Ctx & { params: { name: string } }) => protectedBranches.findProtectedBranch(ctx.db, ctx.project.id, ctx.params.name) },
 };
 

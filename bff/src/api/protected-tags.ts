@@ -13,7 +13,7 @@ type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
 
 /** :name is the tag name or wildcard exactly (URL-encoded), as on the platform. */
 const withProtectedTag = {
-  params: { name: recordKey('Protected tag') },
+  params: { name: recordKey('') },
   with: { protection: (ctx: Ctx & { params: { name: string } }) => protectedTags.findProtectedTag(ctx.db, ctx.project.id, ctx.params.name) },
 };
 
