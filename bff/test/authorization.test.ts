@@ -550,6 +550,14 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
     case 'ref':
       return 'main';
     case 'name':
+      // A protected branch or tag (a throwaway one for calls that change or remove it).
+      for (const kind of ['protected_branches', 'protected_tags']) {
+        if (!route.path.includes(`/${kind}/`)) continue;
+        const name = throwaway ? `throwaway${++serial}` : 'matrix';
+        const made = await api(`/projects/${filled.id}/${kind}`, { method: 'POST', json: { name }, token: server.rootToken });
+        assert.ok(made.status === 201 || (!throwaway && (made.status === 409 || made.status === 422)), made.text);
+        return name;
+      }
       // A feature flag Gatehouse reads (a call that sets it sends no value: 400 for those let through).
       return 'vulnerabilities_pdf_export';
     case 'award_id': {

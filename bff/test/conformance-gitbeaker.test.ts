@@ -982,3 +982,42 @@ describe('gitbeaker: namespaces, README-initialised projects, languages and sett
     }
   });
 });
+
+describe('gitbeaker: protected branches and tags', () => {
+  it('protects, shows, edits and unprotects branches; a Developer’s commit is refused until main is unprotected', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-protect'), namespaceId: group.id });
+    await api.Commits.create(project.id, 'main', 'start', [{ action: 'create', filePath: 'README.md', content: '# gb\n' }]);
+    const dev = await newUser();
+    await api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: dev.user.id });
+    const main = await api.ProtectedBranches.show(project.id, 'main');
+    assert.deepEqual(main.push_access_levels?.map((l) => l.access_level), [40]);
+    const release = await api.ProtectedBranches.protect(project.id, 'release-*', { pushAccessLevel: 30, mergeAccessLevel: 40 });
+    assert.deepEqual([release.name, release.push_access_levels?.[0].access_level_description], ['release-*', 'Developers + Maintainers']);
+    await rejects(api.ProtectedBranches.protect(project.id, 'release-*'), 409, "Protected branch 'release-*' already exists");
+    const edited = await api.ProtectedBranches.edit(project.id, 'release-*', { allowForcePush: true, codeOwnerApprovalRequired: true });
+    assert.deepEqual([edited.allow_force_push, edited.code_owner_approval_required], [true, true]);
+    assert.deepEqual((await api.ProtectedBranches.all(project.id)).map((b) => b.name).sort(), ['main', 'release-*']);
+    const commit = () => as(dev.token).Commits.create(project.id, 'main', 'dev', [{ action: 'create', filePath: 'dev.txt', content: 'd' }]);
+    await rejects(commit(), 403, 'You are not allowed to push into this branch');
+    await api.ProtectedBranches.unprotect(project.id, 'main');
+    await rejects(api.ProtectedBranches.show(project.id, 'main'), 404);
+    assert.equal((await commit()).title, 'dev');
+    assert.equal((await api.Branches.show(project.id, 'main')).protected, false);
+  });
+
+  it('protects tags: a Developer may not create one the protection covers until it is unprotected', async () => {
+    const group = await newGroup();
+    const project = await api.Projects.create({ name: unique('gb-ptags'), namespaceId: group.id });
+    await api.Commits.create(project.id, 'main', 'start', [{ action: 'create', filePath: 'README.md', content: '# gb\n' }]);
+    const dev = await newUser();
+    await api.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: dev.user.id });
+    const created = await api.ProtectedTags.protect(project.id, 'v*', { createAccessLevel: 40 });
+    assert.deepEqual([created.name, created.create_access_levels?.[0].access_level], ['v*', 40]);
+    assert.equal((await api.ProtectedTags.show(project.id, 'v*')).name, 'v*');
+    assert.deepEqual((await api.ProtectedTags.all(project.id)).map((t) => t.name), ['v*']);
+    await rejects(as(dev.token).Tags.create(project.id, 'v1.0', 'main'), 400, 'You are not allowed to create this tag as it is protected.');
+    await api.ProtectedTags.unprotect(project.id, 'v*');
+    assert.equal((await as(dev.token).Tags.create(project.id, 'v1.0', 'main')).name, 'v1.0');
+  });
+});

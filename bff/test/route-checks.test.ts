@@ -43,6 +43,8 @@ const UNPAGINATED: Record<string, string> = {
 const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /groups/:id/access_tokens': { name: 'checks', scopes: ['api'] },
   'PUT /groups/:id': { description: 'checks' },
+  'POST /projects/:id/protected_branches': { name: 'checks-*' },
+  'POST /projects/:id/protected_tags': { name: 'checks-*' },
   'POST /groups/:id/tokens/revoke': { token: 'glpat-00000000000000000000' },
   'POST /groups/:id/push_rule': { commit_message_regex: '^checks' },
   'PUT /groups/:id/push_rule': { commit_message_regex: '^checks' },

@@ -8,6 +8,8 @@ import { refUpdateRefusals } from '../services/git/push-checks.ts';
 import * as branches from '../services/git/branches.ts';
 import { presentBranch } from '../presenters/branches.ts';
 import type { BranchInfo } from '../services/git/branches.ts';
+import { branchProtections, matching, writerRole, type BranchProtection, type WriterRole } from '../services/git/protected-refs.ts';
+import { isAdmin, type Actor } from '../auth/actor.ts';
 
 const area = 'branches';
 const base = '/projects/:id/repository/branches';
@@ -25,19 +27,31 @@ export const withRepository = {
   },
 };
 
+/** The caller's role as protected branches and tags read it (an administrator above every role). */
+export const callerRole = (ctx: { actor: Actor; level: number }): WriterRole => writerRole(isAdmin(ctx.actor), ctx.level);
+
 /** The check of a ref the caller makes or deletes through the API: the one a push of it meets (services/push-checks.ts). */
 export const refCheck = (ctx: Ctx & { repo: { dir: string } }): branches.RefCheck => {
-  const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
-  return (update) => refUpdateRefusals({ db: ctx.db, dir: ctx.repo.dir, project: ctx.project, user: ctx.actor.user ?? null, mayWriteProtected }, [update]);
+  const write = { role: callerRole(ctx), via: 'web' as const };
+  return (update) => refUpdateRefusals({ db: ctx.db, dir: ctx.repo.dir, project: ctx.project, user: ctx.actor.user ?? null, write }, [update]);
 };
 
-const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string; projectUrl: string } }) => {
+/** The project's protected branches, read once for a page of branches. */
+const withProtections = {
+  with: {
+    ...withRepository.with,
+    protections: (ctx: Ctx) => branchProtections(ctx.db, ctx.project.id),
+  },
+};
+
+const present = (b: BranchInfo, ctx: Ctx & { repo: { defaultBranch: string; projectUrl: string }; protections: BranchProtection[] }) => {
   const subject = { project: ctx.project, group: ctx.group, level: ctx.level };
   return presentBranch(b, {
     projectUrl: ctx.repo.projectUrl,
     defaultBranch: ctx.repo.defaultBranch,
+    protections: matching(ctx.protections, b.name),
     canPush: canProject(ctx.actor, 'push_code', subject),
-    canPushProtected: canProject(ctx.actor, 'push_to_default_branch', subject),
+    role: callerRole(ctx),
   });
 };
 
@@ -53,7 +67,7 @@ export const branchRoutes = [
     auth: 'optional',
     load: 'project',
     permission: 'download_code',
-    ...withRepository,
+    ...withProtections,
     query: branchListQuery,
     response: z.array(branch),
     handler: async (ctx) => pageOfList(await branches.listBranches(ctx.repo.dir, ctx.repo.defaultBranch, ctx.query), pageRequest(ctx.query)),
@@ -68,7 +82,7 @@ export const branchRoutes = [
     load: 'project',
     permission: 'download_code',
     params: branchParam,
-    ...withRepository,
+    ...withProtections,
     response: branch,
     handler: async (ctx) => branches.getBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch),
     present,
@@ -80,7 +94,7 @@ export const branchRoutes = [
     summary: 'Create a branch at a ref (Developer)',
     load: 'project',
     permission: 'push_code',
-    ...withRepository,
+    ...withProtections,
     body: branchCreateBody,
     response: branch,
     handler: async (ctx) => branches.createBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.body.branch, ctx.body.ref, refCheck(ctx)),
@@ -94,7 +108,7 @@ export const branchRoutes = [
     load: 'project',
     permission: 'push_code',
     params: branchParam,
-    ...withRepository,
+    ...withProtections,
     handler: async (ctx) => branches.deleteBranch(ctx.repo.dir, ctx.repo.defaultBranch, ctx.params.branch, refCheck(ctx)),
   }),
 ];

@@ -15,12 +15,11 @@ import { diff } from '../../../shared/src/compare.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute } from '../http/route.ts';
 import { Page, pageOfList, pageRequest } from '../db/pagination.ts';
-import { canProject } from '../policies/index.ts';
 import * as commits from '../services/git/commits.ts';
 import { commitAsPush } from '../services/git/commit-create.ts';
 import { createCommitNote, listCommitNotes } from '../services/git/commit-comments.ts';
 import { presentCommitDetail, presentCommitDiff, presentCommitListItem, presentCommitNote, presentRefOfCommit } from '../presenters/commits.ts';
-import { withRepository, type Ctx } from './branches.ts';
+import { callerRole, withRepository, type Ctx } from './branches.ts';
 
 const area = 'commits';
 const base = '/projects/:id/repository/commits';
@@ -30,8 +29,7 @@ const base = '/projects/:id/repository/commits';
  * and the files API write through this one path, so the same checks and events apply to both.
  */
 export function apiCommitTarget(ctx: Ctx & { repo: { dir: string; defaultBranch: string } }) {
-  const mayWriteProtected = canProject(ctx.actor, 'push_to_default_branch', { project: ctx.project, group: ctx.group, level: ctx.level });
-  return { db: ctx.db, dir: ctx.repo.dir, defaultBranch: ctx.repo.defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected };
+  return { db: ctx.db, dir: ctx.repo.dir, defaultBranch: ctx.repo.defaultBranch, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, role: callerRole(ctx) };
 }
 
 /** A commit by SHA, branch or tag in the path. */

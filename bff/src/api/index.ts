@@ -16,6 +16,8 @@ import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
+import { protectedBranchRoutes } from './protected-branches.ts';
+import { protectedTagRoutes } from './protected-tags.ts';
 import { commitRoutes } from './commits.ts';
 import { repositoryFileRoutes } from './repository-files.ts';
 import { repositoryTreeRoutes } from './repository-tree.ts';
@@ -69,6 +71,8 @@ export const apiRoutes: RouteSpec[] = [
   ...personalAccessTokenRoutes,
   ...branchRoutes,
   ...tagRoutes,
+  ...protectedBranchRoutes,
+  ...protectedTagRoutes,
   ...commitRoutes,
   ...repositoryFileRoutes,
   ...repositoryTreeRoutes,

@@ -1,11 +1,12 @@
 import { autoMergeCancelResult, mergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import { mergeRequest } from '../../../shared/src/merge-requests.ts';
-import { defineRoute, allowed, type RouteContext } from '../http/route.ts';
+import { defineRoute, type RouteContext } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import { ensureRepository } from '../services/git/repositories.ts';
 import { cancelMerge, mergeMergeRequest } from '../services/merging/merge-request-merge.ts';
 import { mergeRequestView } from '../services/planning/merge-requests.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
+import { callerRole } from './branches.ts';
 import { MergeConflict, NeedsRebase } from '../services/merging/trains/git-merge.ts';
 import { presentMergeRequest } from '../presenters/merge-requests.ts';
 
@@ -35,9 +36,8 @@ export const mergeRequestMergeRoutes = [
     response: mergeRequest,
     errors: [405, 406, 409, 422],
     handler: async (ctx) => {
-      const mayWriteProtected = allowed('push_to_default_branch', ctx);
       try {
-        const merged = await mergeMergeRequest({ db: ctx.db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, mayWriteProtected }, ctx.mergeRequest, ctx.body);
+        const merged = await mergeMergeRequest({ db: ctx.db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user: ctx.actor.user!, role: callerRole(ctx) }, ctx.mergeRequest, ctx.body);
         return await mergeRequestView(ctx.db, merged);
       } catch (e) {
         // The platform's 406: the branch cannot be merged as it stands.

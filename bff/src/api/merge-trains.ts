@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { mergeSettings, mergeSettingsBody, mergeTrain, mergeTrainAddBody, mergeTrainListQuery } from '../../../shared/src/merge-trains.ts';
-import { Answer, defineRoute, allowed, type RouteContext } from '../http/route.ts';
+import { Answer, defineRoute, type RouteContext } from '../http/route.ts';
 import { pageRequest } from '../db/pagination.ts';
 import { ensureRepository } from '../services/git/repositories.ts';
 import * as trains from '../services/merging/merge-trains.ts';
 import { mergeRequestLoader } from './merge-requests.ts';
+import { callerRole } from './branches.ts';
 import { presentMergeTrain } from '../presenters/merge-trains.ts';
 
 const area = 'merge-trains';
@@ -64,8 +65,7 @@ export const mergeTrainRoutes = [
     response: mergeTrain,
     errors: [409],
     handler: async (ctx) => {
-      const mayWriteProtected = allowed('push_to_default_branch', ctx);
-      const { view, scheduled } = await trains.addToTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, user: ctx.actor.user!, mayWriteProtected }, ctx.mergeRequest, ctx.body);
+      const { view, scheduled } = await trains.addToTrain({ db: ctx.db, dir: ctx.dir, project: ctx.project, user: ctx.actor.user!, role: callerRole(ctx) }, ctx.mergeRequest, ctx.body);
       // Scheduled rather than added: the platform's 202, same body.
       return new Answer(view, scheduled ? 202 : 201);
     },

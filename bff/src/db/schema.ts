@@ -991,6 +991,41 @@ export interface IterationsTable {
 export type IterationCadenceRow = Selectable<IterationCadencesTable>;
 export type IterationRow = Selectable<IterationsTable>;
 
+/** A protected branch or wildcard of a project (migration 031). */
+export interface ProtectedBranchesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  allow_force_push: number;
+  code_owner_approval_required: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Who may push, merge or unprotect a protected branch: a role (0 no one, 30, 40, 60 administrators). */
+export interface ProtectedBranchAccessLevelsTable {
+  id: Generated<number>;
+  protected_branch_id: number;
+  action: 'push' | 'merge' | 'unprotect';
+  access_level: number;
+}
+
+/** A protected tag or wildcard of a project (migration 031). */
+export interface ProtectedTagsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Who may create a protected tag: a role. */
+export interface ProtectedTagAccessLevelsTable {
+  id: Generated<number>;
+  protected_tag_id: number;
+  access_level: number;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -1008,6 +1043,10 @@ export interface Database {
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;
   features: FeaturesTable;
+  protected_branches: ProtectedBranchesTable;
+  protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
+  protected_tags: ProtectedTagsTable;
+  protected_tag_access_levels: ProtectedTagAccessLevelsTable;
   feature_actors: FeatureActorsTable;
   scim_identities: ScimIdentitiesTable;
   scim_tokens: ScimTokensTable;
@@ -1076,3 +1115,7 @@ export type SecurityReportRow = Selectable<SecurityReportsTable>;
 export type VulnerabilityRow = Selectable<VulnerabilitiesTable>;
 export type VulnerabilityTransitionRow = Selectable<VulnerabilityStateTransitionsTable>;
 export type DependencyRow = Selectable<DependenciesTable>;
+export type ProtectedBranchRow = Selectable<ProtectedBranchesTable>;
+export type ProtectedBranchAccessLevelRow = Selectable<ProtectedBranchAccessLevelsTable>;
+export type ProtectedTagRow = Selectable<ProtectedTagsTable>;
+export type ProtectedTagAccessLevelRow = Selectable<ProtectedTagAccessLevelsTable>;

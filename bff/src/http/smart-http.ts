@@ -66,8 +66,8 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
       return refuse(res, 403, "The command you're trying to execute is not allowed.\nOnly git's smart HTTP protocol is served: service=git-upload-pack or service=git-receive-pack (git 1.6.6 or later).");
     }
     const found = await findProject(deps.db, safeDecode(fullPath));
-    const access = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : 'hidden';
-    const allowed = service === 'receive' ? access === 'write' || access === 'write_protected' : access !== 'none' && access !== 'hidden';
+    const { access, role } = found ? await gitAccess(deps.db, caller, found.project, found.group, service) : { access: 'hidden' as const, role: 0 };
+    const allowed = service === 'receive' ? access === 'write' : access !== 'none' && access !== 'hidden';
     if (!allowed) {
       // Anonymous callers are asked to sign in (git then prompts); others are told what is wrong.
       if (caller.kind === 'anonymous') return refuse(res, 401, 'HTTP Basic: Access denied', CHALLENGE);
@@ -88,7 +88,7 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
               project,
               group,
               user: caller.kind === 'user' ? caller.actor.user! : null,
-              mayPushProtected: access === 'write_protected',
+              role,
             },
             hookUrlFor(req),
           )

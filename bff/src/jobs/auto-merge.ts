@@ -4,6 +4,7 @@ import { DomainError } from '../util/errors.ts';
 import { projectAccessLevel } from '../policies/access.ts';
 import { resolveCommit } from '../services/git/branches.ts';
 import { ensureRepository } from '../services/git/repositories.ts';
+import { writerRole } from '../services/git/protected-refs.ts';
 import { abortAutoMerge, autoMergeKey, autoMergeTicket, headPipelineStatus, mergeParams } from '../services/merging/auto-merge.ts';
 import { mergeMergeRequest, type MergeCaller } from '../services/merging/merge-request-merge.ts';
 import { PushRefused } from '../services/merging/merge-records.ts';
@@ -37,10 +38,10 @@ export async function processAutoMerge(deps: JobDeps, mergeRequestId: number): P
   if (source !== params.sha) return abort(SOURCE_UPDATED);
   // Not yet (still running), or failed: it stays set, as on the platform; a pipeline that passes later merges it.
   if ((await headPipelineStatus(db, project.id, mr.source_branch, params.sha)) !== 'success') return;
-  // Merged as that user may merge now (the platform checks the merge user at merge time): a Developer at least, a Maintainer into the default branch.
-  const level = bool(user.is_admin) ? 50 : await projectAccessLevel(db, user.id, project, group);
-  if (level < 30 || user.state !== 'active') return abort('the user who set it may no longer merge it');
-  const caller: MergeCaller = { db, dir, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, project, group, user, mayWriteProtected: params.may_write_protected && level >= 40 };
+  // Merged as that user may merge now (the platform checks the merge user at merge time): a Developer at least, and one the target's protection admits.
+  const role = writerRole(bool(user.is_admin), await projectAccessLevel(db, user.id, project, group));
+  if (role < 30 || user.state !== 'active') return abort('the user who set it may no longer merge it');
+  const caller: MergeCaller = { db, dir, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, project, group, user, role };
   try {
     await mergeMergeRequest(caller, mr, {
       sha: params.sha,

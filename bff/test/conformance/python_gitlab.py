@@ -32,6 +32,7 @@ import scenarios_merge_trains  # noqa: F401
 import scenarios_milestones  # noqa: F401
 import scenarios_namespaces  # noqa: F401
 import scenarios_pipelines  # noqa: F401
+import scenarios_protection  # noqa: F401
 import scenarios_repository  # noqa: F401
 import scenarios_settings  # noqa: F401
 import scenarios_social  # noqa: F401

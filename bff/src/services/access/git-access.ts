@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import type { DeployTokenRow, GroupRow, ProjectRow } from '../../db/schema.ts';
-import { anonymous, hasScope, type Actor } from '../../auth/actor.ts';
+import { anonymous, hasScope, isAdmin, type Actor } from '../../auth/actor.ts';
 import { tokenDigest } from '../../auth/secrets.ts';
 import { actorForToken } from './authentication.ts';
 import { verifySignIn } from './session.ts';
@@ -9,6 +9,7 @@ import { isExpired } from './deploy-tokens.ts';
 import { projectAccessLevel } from '../../policies/access.ts';
 import { canProject } from '../../policies/index.ts';
 import { json } from '../../util/rows.ts';
+import { writerRole, type WriterRole } from '../git/protected-refs.ts';
 
 /** Who a git client is: a user (through a token or a password), a group deploy token, or nobody. */
 export type GitCaller = { kind: 'user'; actor: Actor } | { kind: 'deploy_token'; token: DeployTokenRow } | { kind: 'anonymous' };
@@ -47,10 +48,10 @@ export async function gitCaller(
 export type GitService = 'upload' | 'receive';
 
 /**
- * What a caller may do with a project's repository: nothing visible, read, push to
- * unprotected branches, or push to the protected default branch as well.
+ * What a caller may do with a project's repository: nothing visible, read, or push (to the
+ * branches and tags their role admits: protected-refs.ts reads the role).
  */
-export type GitAccess = 'none' | 'hidden' | 'read' | 'write' | 'write_protected';
+export type GitAccess = 'none' | 'hidden' | 'read' | 'write';
 
 /**
  * `hidden`: the project exists but the caller may not even see it (answered like a missing
@@ -58,22 +59,22 @@ export type GitAccess = 'none' | 'hidden' | 'read' | 'write' | 'write_protected'
  * (`read_repository`, `write_repository`, or `api`); deploy tokens reach the projects of
  * their group's tree.
  */
-export async function gitAccess(db: Db, caller: GitCaller, project: ProjectRow, group: GroupRow, service: GitService): Promise<GitAccess> {
+export async function gitAccess(db: Db, caller: GitCaller, project: ProjectRow, group: GroupRow, service: GitService): Promise<{ access: GitAccess; role: WriterRole }> {
   if (caller.kind === 'deploy_token') {
     const t = caller.token;
     const owner = await db.selectFrom('groups').select('traversal').where('id', '=', t.group_id).executeTakeFirst();
-    if (!owner || !group.traversal.startsWith(owner.traversal)) return 'hidden';
+    // A deploy token has no role: it pushes to unprotected branches and tags only.
+    const as = (access: GitAccess) => ({ access, role: 0 });
+    if (!owner || !group.traversal.startsWith(owner.traversal)) return as('hidden');
     const scopes = json<string[]>(t.scopes, []);
-    if (service === 'receive') return scopes.includes('write_repository') ? 'write' : 'none';
-    return scopes.includes('read_repository') || scopes.includes('write_repository') ? 'read' : 'none';
+    if (service === 'receive') return as(scopes.includes('write_repository') ? 'write' : 'none');
+    return as(scopes.includes('read_repository') || scopes.includes('write_repository') ? 'read' : 'none');
   }
   const actor = caller.kind === 'user' ? caller.actor : anonymous;
   const level = actor.user ? await projectAccessLevel(db, actor.user.id, project, group) : 0;
   const subject = { project, group, level };
-  if (!canProject(actor, 'read_project', subject)) return 'hidden';
-  if (service === 'receive') {
-    if (!hasScope(actor, 'write_repository') || !canProject(actor, 'push_code', subject)) return 'none';
-    return canProject(actor, 'push_to_default_branch', subject) ? 'write_protected' : 'write';
-  }
-  return hasScope(actor, 'read_repository') && canProject(actor, 'download_code', subject) ? 'read' : 'none';
+  const as = (access: GitAccess) => ({ access, role: writerRole(isAdmin(actor), level) });
+  if (!canProject(actor, 'read_project', subject)) return as('hidden');
+  if (service === 'receive') return as(hasScope(actor, 'write_repository') && canProject(actor, 'push_code', subject) ? 'write' : 'none');
+  return as(hasScope(actor, 'read_repository') && canProject(actor, 'download_code', subject) ? 'read' : 'none');
 }

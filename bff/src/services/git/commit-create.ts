@@ -8,6 +8,7 @@ import { badRequest, DomainError, forbidden } from '../../util/errors.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
 import { refUpdateRefusals } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
+import { mayPushBranch, type WriterRole } from './protected-refs.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { CommitAction, CommitCreateBody } from '../../../../shared/src/commits.ts';
 
@@ -16,8 +17,8 @@ const ZERO = '0000000000000000000000000000000000000000';
 export interface CommitWriter {
   name: string;
   email: string;
-  /** May write to the default branch (protected: Maintainers). */
-  mayWriteProtected: boolean;
+  /** May the writer push to this branch (its protection)? The platform's 403 when not. */
+  mayPushTo?: (branch: string) => Promise<boolean>;
   /**
    * What a push of this commit would be refused for (the project's push rule), checked before
    * the branch moves, as the platform checks commits made through the API; none: accept.
@@ -45,12 +46,12 @@ interface Entry {
  * fail cleanly instead of being overwritten. Answers the branch's move (its `after` is the new
  * commit), which fires the push events a push of it would.
  */
-export async function createCommit(dir: string, defaultBranch: string, body: CommitCreateBody, writer: CommitWriter): Promise<RefUpdate> {
+export async function createCommit(dir: string, body: CommitCreateBody, writer: CommitWriter): Promise<RefUpdate> {
   const branch = body.branch;
   if (branch.startsWith('-') || !(await gitSucceeds(dir, ['check-ref-format', '--branch', branch]))) {
     throw badRequest(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
   }
-  if (branch === defaultBranch && !writer.mayWriteProtected) throw forbidden('You are not allowed to push into this branch');
+  if (writer.mayPushTo && !(await writer.mayPushTo(branch))) throw forbidden('You are not allowed to push into this branch');
 
   const current = await resolveCommit(dir, `refs/heads/${branch}`);
   const parent = await startingPoint(dir, branch, current, body);
@@ -91,12 +92,13 @@ export async function createCommit(dir: string, defaultBranch: string, body: Com
  * Answers the new commit's id.
  */
 export async function commitAsPush(
-  to: PushedTo & { defaultBranch: string; user: UserRow; mayWriteProtected: boolean },
+  to: PushedTo & { defaultBranch: string; user: UserRow; role: WriterRole },
   body: CommitCreateBody,
 ): Promise<string> {
-  const { dir, defaultBranch, user, mayWriteProtected } = to;
-  const check = (update: RefUpdate) => refUpdateRefusals(to, [update]);
-  const update = await createCommit(dir, defaultBranch, body, { name: user.name, email: user.email, mayWriteProtected, check });
+  const { db, dir, project, defaultBranch, user, role } = to;
+  const check = (update: RefUpdate) => refUpdateRefusals({ ...to, write: { role, via: 'web' } }, [update]);
+  const mayPushTo = (branch: string) => mayPushBranch(db, dir, project, branch, defaultBranch, role);
+  const update = await createCommit(dir, body, { name: user.name, email: user.email, mayPushTo, check });
   await recordPush(to, [update]);
   return update.after;
 }

@@ -5,6 +5,7 @@ import { refUpdateRefusals } from './push-checks.ts';
 import { recordPush, type PushedTo } from './push-events.ts';
 import { parseRefUpdates } from './push-git.ts';
 import { QUARANTINE_VARIABLES } from './hook-script.ts';
+import type { WriterRole } from './protected-refs.ts';
 
 /**
  * The channel between git's hooks and the server that spawned git. A push gets a random
@@ -16,9 +17,9 @@ import { QUARANTINE_VARIABLES } from './hook-script.ts';
  */
 export const HOOK_PATH = '/-/internal/git-hook';
 
-/** A push under way: where it goes and who pushes (services/push-events.ts), and whether they may push to the default branch. */
+/** A push under way: where it goes and who pushes (services/push-events.ts), and their role, which protected branches and tags read. */
 export interface PushSession extends PushedTo {
-  mayPushProtected: boolean;
+  role: WriterRole;
 }
 
 /** Pushes under way in this process, by their secret. The hook calls back the process that spawned git, so memory is enough. */
@@ -63,7 +64,7 @@ export function hookEndpoint(deps: { logger: Logger }): Router {
       if (body.kind === 'pre-receive') {
         const env = Object.fromEntries(QUARANTINE_VARIABLES.flatMap((name) => (typeof body.quarantine?.[name] === 'string' ? [[name, body.quarantine[name]]] : [])));
         // git http-backend runs with every other ref hidden (git/smart-http.ts): it refuses those refs itself.
-        const reasons = await refUpdateRefusals({ ...session, mayWriteProtected: session.mayPushProtected }, updates, { env, gitRefusesHiddenRefs: true });
+        const reasons = await refUpdateRefusals({ ...session, write: { role: session.role, via: 'push' } }, updates, { env, gitRefusesHiddenRefs: true });
         return void res.json({ ok: reasons.length === 0, messages: reasons });
       }
       if (body.kind === 'post-receive') {

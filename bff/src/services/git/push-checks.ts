@@ -5,7 +5,8 @@ import { Re2SyntaxError } from '../../../../shared/src/re2.ts';
 import { bool } from '../../util/rows.ts';
 import { pushRuleOf } from './group-push-rules.ts';
 import { DEFAULT_BRANCH } from './repositories.ts';
-import { blobSizes, isAncestor, isZero, readChanges, readCommits, revList, type FileChange, type GitEnv, type RefUpdate } from './push-git.ts';
+import { branchRefusal, tagRefusal, type ProtectedWrite } from './protected-refs.ts';
+import { blobSizes, isZero, readChanges, readCommits, revList, type FileChange, type GitEnv, type RefUpdate } from './push-git.ts';
 
 /** What a push is checked against: the repository (with git's quarantine), the project's rule, who pushes. */
 export interface PushCheckContext {
@@ -13,9 +14,10 @@ export interface PushCheckContext {
   dir: string;
   /** git's quarantine variables: the pushed objects are readable, not yet in the repository. */
   env: GitEnv;
+  project: Pick<ProjectRow, 'id' | 'default_branch' | 'namespace_id'>;
   defaultBranch: string;
-  /** May the pusher push to the protected default branch (Maintainer)? */
-  mayPushProtected: boolean;
+  /** Who writes, and how: what the protected branches and tags are checked with. */
+  write: ProtectedWrite;
   rule: PushRuleRow | undefined;
   /** The user who pushes; null for a deploy token. */
   user: Pick<UserRow, 'name' | 'email'> | null;
@@ -55,16 +57,10 @@ export const HIDDEN_REFS_GIT_CONFIG: Record<string, string> = {
 /** A refused push lists at most this many reasons: enough to fix, not a flood. */
 const MAX_REASONS = 20;
 
-/**
- * The default branch is protected as the platform protects it by default: Maintainers may
- * push to it, nobody may force-push or delete it.
- */
-export async function protectedBranchViolation(dir: string, env: GitEnv, update: RefUpdate, defaultBranch: string, mayPushProtected: boolean): Promise<string | undefined> {
-  if (update.ref !== `refs/heads/${defaultBranch}`) return undefined;
-  if (isZero(update.after)) return 'You can only delete protected branches using the web interface.';
-  if (!mayPushProtected) return 'You are not allowed to push code to protected branches on this project.';
-  if (!isZero(update.before) && !(await isAncestor(dir, update.before, update.after, env))) return 'You are not allowed to force push code to a protected branch on this project.';
-  return undefined;
+/** The protection of the branch or tag an update writes (protected-refs.ts); undefined when none refuses it. */
+function protectionRefusal(ctx: PushCheckContext, update: RefUpdate): Promise<string | undefined> {
+  if (update.ref.startsWith('refs/tags/')) return tagRefusal(ctx.db, ctx.project, update, ctx.write);
+  return branchRefusal(ctx.db, ctx.dir, ctx.env, ctx.project, ctx.defaultBranch, update, ctx.write);
 }
 
 const settingsOf = (r: PushRuleRow): PushRuleSettings => ({
@@ -109,7 +105,7 @@ async function userEmails(db: Db, emails: string[]): Promise<Set<string>> {
 const described = (v: PushRuleViolation, where: string) => `${v.message} (${where}; push rule ${v.check})`;
 
 /**
- * Checks a push before any ref moves: the protected default branch, then every check of the
+ * Checks a push before any ref moves: the protected branches and tags, then every check of the
  * project's push rule, worded as the platform words them and naming the commit and the rule.
  * Answers the reasons to refuse it (none: accept).
  */
@@ -121,7 +117,7 @@ export async function checkPush(ctx: PushCheckContext, updates: RefUpdate[]): Pr
       reasons.push(`deny ${isZero(update.after) ? 'deleting' : 'updating'} a hidden ref: only branches (refs/heads/) and tags (refs/tags/) take pushes (ref ${update.ref})`);
       continue;
     }
-    const refused = await protectedBranchViolation(ctx.dir, ctx.env, update, ctx.defaultBranch, ctx.mayPushProtected);
+    const refused = await protectionRefusal(ctx, update);
     if (refused) reasons.push(refused);
   }
   if (!ctx.rule) return reasons;
@@ -153,24 +149,24 @@ export async function checkPush(ctx: PushCheckContext, updates: RefUpdate[]): Pr
 export interface RefWriter {
   db: Db;
   dir: string;
-  project: Pick<ProjectRow, 'id' | 'default_branch'>;
+  project: Pick<ProjectRow, 'id' | 'default_branch' | 'namespace_id'>;
   /** The user it is done as; null for a deploy token. */
   user: Pick<UserRow, 'name' | 'email'> | null;
-  /** May write to the protected default branch (Maintainer). */
-  mayWriteProtected: boolean;
+  /** Their role, and how they write (a push, the API, a merge): what protected branches and tags admit. */
+  write: ProtectedWrite;
 }
 
 /**
  * The one check of every ref a user makes, moves or deletes, whichever way: a git push (its
  * pre-receive, with git's quarantine in `env`), the branches, tags and commits APIs, a merge,
  * and a merge train's move of its target. The refs outside branches and tags, the protected
- * default branch and the project's push rule, as a push of the same update would meet them.
+ * branches and tags, and the project's push rule, as a push of the same update would meet them.
  * Answers the reasons to refuse it, in the platform's words (none: accept).
  */
 export async function refUpdateRefusals(w: RefWriter, updates: RefUpdate[], opts: { env?: GitEnv; gitRefusesHiddenRefs?: boolean } = {}): Promise<string[]> {
   const rule = await pushRuleOf(w.db, { scope: 'projects', id: w.project.id });
   return checkPush(
-    { db: w.db, dir: w.dir, env: opts.env ?? {}, defaultBranch: w.project.default_branch ?? DEFAULT_BRANCH, mayPushProtected: w.mayWriteProtected, rule, user: w.user, gitRefusesHiddenRefs: opts.gitRefusesHiddenRefs },
+    { db: w.db, dir: w.dir, env: opts.env ?? {}, project: w.project, defaultBranch: w.project.default_branch ?? DEFAULT_BRANCH, write: w.write, rule, user: w.user, gitRefusesHiddenRefs: opts.gitRefusesHiddenRefs },
     updates,
   );
 }

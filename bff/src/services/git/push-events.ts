@@ -5,6 +5,7 @@ import { pushPayload, repositoryUpdatePayload, type PushData } from '../webhooks
 import { git, isZero, readChanges, readCommits, revList, type RefUpdate } from './push-git.ts';
 import { announce, type PushedTo } from '../notifier.ts';
 import { adoptDefaultBranch } from './default-branch.ts';
+import { branchProtections, matching, protectCreatedDefaultBranch, tagProtections } from './protected-refs.ts';
 
 /** The platform lists at most this many commits in a push event (total_commits_count counts them all). */
 export const PUSH_EVENT_COMMITS = 20;
@@ -78,6 +79,8 @@ function activityPushData(update: RefUpdate, data: PushData) {
 export async function recordPush(to: PushedTo, updates: RefUpdate[]): Promise<void> {
   // A first branch of a repository whose default branch does not exist becomes the default (the events name it so).
   const pushed = { ...to, project: await adoptDefaultBranch(to.db, to.dir, to.project, updates) };
+  // The default branch just created is protected by the group's default protection, as on the platform.
+  await protectCreatedDefaultBranch(pushed.db, pushed.project, updates);
   const prepared = await preparePush(pushed, updates);
   if (!prepared) return;
   await pushed.db.transaction().execute((trx) => writePush(trx, pushed, prepared));
@@ -93,7 +96,11 @@ export async function preparePush(pushed: PushedTo, updates: RefUpdate[]): Promi
   const defaultBranch = pushed.project.default_branch ?? 'main';
   const refs = updates.filter((u) => refKind(u.ref));
   if (!refs.length) return undefined;
-  return { refs, data: await Promise.all(refs.map((u) => pushDataOf(pushed, u, defaultBranch))) };
+  const [branches, tags] = await Promise.all([branchProtections(pushed.db, pushed.project.id), tagProtections(pushed.db, pushed.project.id)]);
+  const isProtected = (ref: string) =>
+    ref.startsWith('refs/tags/') ? matching(tags, ref.slice('refs/tags/'.length)).length > 0 : matching(branches, ref.slice('refs/heads/'.length)).length > 0;
+  const data = await Promise.all(refs.map(async (u) => ({ ...(await pushDataOf(pushed, u, defaultBranch)), refProtected: isProtected(u.ref) })));
+  return { refs, data };
 }
 
 /**

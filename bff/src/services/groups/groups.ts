@@ -5,6 +5,7 @@ import { columnsOf } from '../../db/columns.ts';
 import type { Actor } from '../../auth/actor.ts';
 import type { GroupCreateBody, GroupListQuery, GroupUpdateBody } from '../../../../shared/src/groups.ts';
 import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
+import { DEFAULT_BRANCH_PROTECTION_DEFAULTS } from '../../../../shared/src/protected-branches.ts';
 import { newToken } from '../../auth/secrets.ts';
 import { forbidden, validationFailed, notFound } from '../../util/errors.ts';
 import { customAttributeCondition } from '../instance/custom-attributes.ts';
@@ -18,12 +19,7 @@ import { inTraversal } from '../../db/dialect.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { subgroupPayload } from '../webhooks/hook-payloads.ts';
 
-export const DEFAULT_BRANCH_PROTECTION_DEFAULTS = {
-  allowed_to_push: [{ access_level: 40 }],
-  allow_force_push: false,
-  allowed_to_merge: [{ access_level: 40 }],
-  developer_can_initial_push: false,
-};
+export { DEFAULT_BRANCH_PROTECTION_DEFAULTS };
 
 /** Validated input as columns of groups: a body key without a column fails the type check. */
 const groupColumns = columnsOf<GroupsTable>();

@@ -2,10 +2,14 @@ import type { Db } from '../../db/index.ts';
 import type { GroupRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { commitCreateBody } from '../../../../shared/src/commits.ts';
 import { commitAsPush } from '../git/commit-create.ts';
+import { writerRole } from '../git/protected-refs.ts';
 import { pointHead } from '../git/default-branch.ts';
 import { DEFAULT_BRANCH, ensureRepository, removeRepository } from '../git/repositories.ts';
 import { getSettings } from '../instance/application-settings.ts';
 import { deleteProject } from './projects.ts';
+
+/** The README's commit is its creator's, who may create projects here: written as the project's Owner, past any protection of the first branch. */
+const CREATOR = writerRole(false, 50);
 
 /** A new project's first branch: the one asked for, else its group's default, the instance's, or main. */
 export async function initialBranchOf(db: Db, namespace: GroupRow, asked: string | undefined): Promise<string> {
@@ -33,7 +37,7 @@ export async function initializeWithReadme(
     const dir = await ensureRepository(repositoriesDir, project);
     await pointHead(dir, branch);
     const body = commitCreateBody.parse({ branch, commit_message: 'Initial commit', actions: [{ action: 'create', file_path: 'README.md', content: readmeOf(project) }] });
-    await commitAsPush({ db, dir, defaultBranch: branch, baseUrl, project, group: namespace, user, mayWriteProtected: true }, body);
+    await commitAsPush({ db, dir, defaultBranch: branch, baseUrl, project, group: namespace, user, role: CREATOR }, body);
   } catch (e) {
     await deleteProject(db, project, namespace);
     removeRepository(repositoriesDir, project);

@@ -34,8 +34,8 @@ export const mergeParams = z.object({
   should_remove_source_branch: z.boolean().optional(),
   merge_commit_message: z.string().optional(),
   squash_commit_message: z.string().optional(),
-  /** The caller could merge into the protected default branch (checked when asked). */
-  may_write_protected: z.boolean(),
+  /** Kept by earlier versions; the merge user's role is read at merge time instead. */
+  may_write_protected: z.boolean().optional(),
 });
 export type MergeParams = z.infer<typeof mergeParams>;
 

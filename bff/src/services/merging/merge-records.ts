@@ -6,6 +6,7 @@ import { recordPush, type PushedTo } from '../git/push-events.ts';
 import { fireMergeRequestHook } from '../planning/work-item-hook-payloads.ts';
 import { ZERO_SHA, type RefUpdate } from '../git/push-git.ts';
 import { swapRef } from './trains/git-merge.ts';
+import type { WriterRole } from '../git/protected-refs.ts';
 
 /*
  * What every way of merging records, beneath the merge API, auto-merge and the train engine:
@@ -15,10 +16,11 @@ import { swapRef } from './trains/git-merge.ts';
 /** A push rule refused the ref move (its reasons are the message). */
 export class PushRefused extends Error {}
 
-export type MoveAs = PushedTo & { mayWriteProtected: boolean };
+/** Where a branch moves and who moves it: their role, which the target's protection reads (its merge access levels as well as its push ones). */
+export type MoveAs = PushedTo & { role: WriterRole };
 
 /**
- * Moves a branch as a push of it would: checked against the protected branch rule and the
+ * Moves a branch as a push of it would: checked against the branch's protection and the
  * project's push rule first, moved by compare-and-swap, then the push event, hooks and
  * activity. False when the branch moved meanwhile (nothing happened).
  */
@@ -30,9 +32,9 @@ export async function moveBranchAsPush(to: MoveAs, update: RefUpdate): Promise<b
   return true;
 }
 
-/** The protected branch rule and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
+/** The branch's protection (as a merge) and the project's push rule, as a push of this move would meet them; PushRefused with their reasons. */
 export async function checkMove(to: MoveAs, update: RefUpdate): Promise<void> {
-  const refused = await refUpdateRefusals(to, [update]);
+  const refused = await refUpdateRefusals({ ...to, write: { role: to.role, via: 'web', merge: true } }, [update]);
   if (refused.length) throw new PushRefused(refused.join('\n'));
 }
 

@@ -6,6 +6,8 @@ import { bool } from '../../util/rows.ts';
 import { resolveCommit } from '../git/branches.ts';
 import { conflict, notAllowed, unauthorized, unprocessable } from '../../util/errors.ts';
 import { ZERO_SHA } from '../git/push-git.ts';
+import { mayMergeUnder, protectionsFor } from '../git/protected-refs.ts';
+import { DEFAULT_BRANCH } from '../git/repositories.ts';
 import { deleteRef, mergeResult, type MergeMethod } from './trains/git-merge.ts';
 import { kickTrain, trainRef } from './trains/run.ts';
 import { markMerged, moveBranchAsPush, PushRefused, type MoveAs } from './merge-records.ts';
@@ -32,13 +34,15 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   const source = await resolveCommit(to.dir, `refs/heads/${mr.source_branch}`);
   const target = await resolveCommit(to.dir, `refs/heads/${mr.target_branch}`);
   if (!source || !target) throw unprocessable('Branch cannot be merged');
-  if (mr.target_branch === (project.default_branch ?? 'main') && !to.mayWriteProtected) throw unauthorized();
+  // The target's protection: its push or merge access levels admit the caller (the platform's can_be_merged_by), else its 401.
+  const { rules } = await protectionsFor(db, to.dir, project, mr.target_branch, project.default_branch ?? DEFAULT_BRANCH);
+  if (!mayMergeUnder(rules, to.role)) throw unauthorized();
   const wantsAuto = body.auto_merge ?? body.merge_when_pipeline_succeeds ?? false;
   if (!car && bool(project.merge_trains_enabled) && !skip) {
     if (!wantsAuto) throw notAllowed('merge trains are enabled: add the merge request to the merge train, or merge with auto_merge');
     if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
     // The platform's merge train strategies: on the train now when its pipeline passed, scheduled to join while it runs.
-    await addToTrain({ db, dir: to.dir, project, user, mayWriteProtected: to.mayWriteProtected }, mr, { auto_merge: true, sha: source, squash: body.squash });
+    await addToTrain({ db, dir: to.dir, project, user, role: to.role }, mr, { auto_merge: true, sha: source, squash: body.squash });
     return db.selectFrom('merge_requests').selectAll().where('id', '=', mr.id).executeTakeFirstOrThrow();
   }
   // auto_merge (merge_when_pipeline_succeeds): set while the head pipeline runs, a merge now once it passed, 405 otherwise.
@@ -49,7 +53,7 @@ export async function mergeMergeRequest(to: MergeCaller, mr: MergeRequestRow, bo
   if (body.sha !== undefined && body.sha !== source) throw conflict(`SHA does not match HEAD of source branch: ${source}`);
   if (autoNow) {
     const { sha: _sha, auto_merge: _a, merge_when_pipeline_succeeds: _m, skip_merge_train: _s, ...how } = body;
-    return enableAutoMerge(db, project, mr, user, { ...how, sha: source, may_write_protected: to.mayWriteProtected });
+    return enableAutoMerge(db, project, mr, user, { ...how, sha: source });
   }
 
   // The project's squash option decides where it is 'always' or 'never'; otherwise the caller, then the merge request.

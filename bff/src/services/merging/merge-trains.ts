@@ -7,6 +7,8 @@ import { nowIso } from '../../util/time.ts';
 import { bool } from '../../util/rows.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../util/errors.ts';
 import { resolveCommit } from '../git/branches.ts';
+import { mayMergeUnder, protectionsFor, type WriterRole } from '../git/protected-refs.ts';
+import { DEFAULT_BRANCH } from '../git/repositories.ts';
 import { usersById } from '../access/users.ts';
 import { activeCars, dropCar, kickTrain, nextSequence } from './trains/run.ts';
 import type { MergeRequestRow } from '../../db/schema.ts';
@@ -87,8 +89,8 @@ export interface Adder {
   dir: string;
   project: ProjectRow;
   user: UserRow;
-  /** May merge into the protected default branch (Maintainer). */
-  mayWriteProtected: boolean;
+  /** Their role: the target's protection must admit them to merge (or push). */
+  role: WriterRole;
 }
 
 /**
@@ -105,7 +107,8 @@ export async function addToTrain(a: Adder, mr: MergeRequestRow, body: MergeTrain
   if (!source) throw conflict('The source branch does not exist');
   if (!(await resolveCommit(a.dir, `refs/heads/${mr.target_branch}`))) throw conflict('The target branch does not exist');
   if (body.sha !== undefined && body.sha !== source) throw badRequest('Failed to merge: sha does not match the head of the source branch');
-  if (mr.target_branch === (project.default_branch ?? 'main') && !a.mayWriteProtected) throw unauthorized('you may not merge into the protected branch');
+  const { rules } = await protectionsFor(db, a.dir, project, mr.target_branch, project.default_branch ?? DEFAULT_BRANCH);
+  if (!mayMergeUnder(rules, a.role)) throw unauthorized('you may not merge into the protected branch');
   const autoMerge = body.auto_merge ?? body.when_pipeline_succeeds ?? false;
   const headPipeline = await db.selectFrom('pipelines').select('status').where('project_id', '=', project.id).where('sha', '=', source).where('ref', '=', mr.source_branch).orderBy('id', 'desc').executeTakeFirst();
   const scheduled = autoMerge && headPipeline !== undefined && headPipeline.status !== 'success';

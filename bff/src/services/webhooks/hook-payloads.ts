@@ -68,6 +68,8 @@ export interface PushData {
   message: string | null;
   commits: { id: string; message: string; timestamp: string; author: { name: string; email: string }; added: string[]; modified: string[]; removed: string[] }[];
   totalCommitsCount: number;
+  /** Whether a protected branch or tag names the ref (a real push says; a sample guesses). */
+  refProtected?: boolean;
 }
 
 function samplePush(ctx: PayloadContext, project: ProjectRow, tag: boolean): PushData {
@@ -98,7 +100,7 @@ export function pushPayload(ctx: PayloadContext, opts: { tag?: boolean; push?: P
     before: push.before,
     after: push.after,
     ref: push.ref,
-    ref_protected: push.ref === `refs/heads/${project.default_branch ?? 'main'}` || !!opts.tag,
+    ref_protected: push.refProtected ?? (push.ref === `refs/heads/${project.default_branch ?? 'main'}` || !!opts.tag),
     checkout_sha: push.checkoutSha,
     message: push.message,
     user_id: user?.id ?? 0,

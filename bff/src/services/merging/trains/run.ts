@@ -8,6 +8,7 @@ import { resolveCommit } from '../../git/branches.ts';
 import { cancelPipeline, commitMeta, createPipeline, type PipelineScope } from '../../ci/pipelines.ts';
 import { ensureRepository, DEFAULT_BRANCH } from '../../git/repositories.ts';
 import { preparePush, writePush } from '../../git/push-events.ts';
+import { WRITER_ADMIN } from '../../git/protected-refs.ts';
 import { announce } from '../../notifier.ts';
 import { gitText } from '../../git/git-run.ts';
 import { isoPlus, nowIso } from '../../../util/time.ts';
@@ -255,7 +256,8 @@ async function apply(ctx: TrainContext, step: Exclude<Step, { kind: 'none' }>, c
   const user = (await userOf(db, car.user_id)) ?? (await userOf(db, mr.author_id));
   // The car was built on the target as it was (its train commit's first parent): that is what the push moved from.
   const update = { before: car.base_sha!, after: car.train_ref_sha!, ref: `refs/heads/${ctx.target}` };
-  const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, mayWriteProtected: true };
+  // The train's own move: who may merge was checked when the car joined.
+  const to = { db, dir: ctx.dir, baseUrl: ctx.baseUrl, project: ctx.project, group: ctx.group, user, role: WRITER_ADMIN };
   // Already moved by a run that stopped before recording it (killed): only the record is left to write.
   if (step.from !== car.train_ref_sha) {
     // Looked at again right before the move: a push since the plan takes the car off instead.
