@@ -41,11 +41,14 @@ const removeOutdir = () => fs.rmSync(outdir, { recursive: true, force: true });
 process.on('exit', removeOutdir);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
+// Node's runner starts the files in the order of their paths: each is bundled under a folder
+// named by its place in the list (000/, 001/, …), so they start in the order given here.
+const place = (i) => String(i).padStart(3, '0');
+const out = (f, i) => path.join(place(i), path.relative(root, path.resolve(root, f)).replace(/\.ts$/, ''));
 await build({
   absWorkingDir: root,
-  entryPoints: files,
+  entryPoints: files.map((f, i) => ({ in: f, out: out(f, i) })),
   outdir,
-  outbase: root,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   splitting: true,
@@ -58,7 +61,6 @@ await build({
   plugins: [ownImportMetaUrl],
 });
 
-// The files keep the order given (the runner starts them in that order).
-const bundled = files.map((f) => path.join(outdir, path.relative(root, path.resolve(root, f)).replace(/\.ts$/, '.mjs')));
+const bundled = files.map((f, i) => path.join(outdir, `${out(f, i)}.mjs`));
 const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...bundled], { cwd: root, stdio: 'inherit' });
 runner.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

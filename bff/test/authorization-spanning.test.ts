@@ -54,7 +54,7 @@ interface Exposure {
 
 let server: TestServer;
 /** Private group and project; a public group with a public and a private project. */
-const fx = {} as { group: { id: number }; project: { id: number }; open: { id: number }; openProject: { id: number }; closedProject: { id: number }; milestone: number; openMilestone: number; rootId: number };
+const fx = {} as { group: { id: number }; project: { id: number }; open: { id: number }; openProject: { id: number }; closedProject: { id: number }; milestone: number; openMilestone: number; projectMilestone: number; openProjectMilestone: number; rootId: number };
 /** The callers, each with a credential made before the tests run; the Developer (of both groups) is the member who may see every thing. */
 const CALLERS = [
   { name: 'anonymous' },
@@ -91,12 +91,12 @@ const EXPOSURES: Exposure[] = [
     make: async () => {
       const marker = mark('mr');
       const p = fx.project.id;
-      await ok(`/projects/${p}/repository/commits`, { method: 'POST', json: { branch: `topic-${marker}`, start_branch: 'main', commit_message: 'topic', actions: [{ action: 'create', file_path: 'topic.txt', content: marker }] } }, 201);
+      const topic = await ok(`/projects/${p}/repository/commits`, { method: 'POST', json: { branch: `topic-${marker}`, start_branch: 'main', commit_message: 'topic', actions: [{ action: 'create', file_path: 'topic.txt', content: marker }] } }, 201);
       const mr = await ok(`/projects/${p}/merge_requests`, { method: 'POST', json: { source_branch: `topic-${marker}`, target_branch: 'main', title: `Title ${marker}`, description: marker, milestone_id: fx.milestone } }, 201);
       await ok(`/projects/${p}/merge_requests/${mr.iid}`, { method: 'PUT', json: { state_event: 'close' } }, 200);
       await ok(`/projects/${p}/merge_requests/${mr.iid}`, { method: 'PUT', json: { state_event: 'reopen' } }, 200);
       const event = (await ok(`/projects/${p}/merge_requests/${mr.iid}/resource_state_events`, {}, 200))[0];
-      return { marker, ids: { iid: mr.iid, target: mr.id, event: event.id } };
+      return { marker, ids: { iid: mr.iid, target: mr.id, event: event.id, sha: topic.id } };
     },
     shows: (m, text, body) => inEventsAs('MergeRequest')(m, text, body) || (Array.isArray(body) ? body : [body]).some((e: { resource_type?: string; resource_id?: number }) => e?.resource_type === 'MergeRequest' && e.resource_id === m.ids.target),
     own: { route: 'GET /projects/:id/merge_requests/:merge_request_iid', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}` },
@@ -104,6 +104,7 @@ const EXPOSURES: Exposure[] = [
       { route: 'GET /projects/:id/merge_requests', path: () => `/projects/${fx.project.id}/merge_requests` },
       { route: 'GET /projects/:id/merge_requests/:merge_request_iid/changes', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}/changes` },
       { route: 'GET /projects/:id/merge_requests/:merge_request_iid/diffs', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}/diffs` },
+      { route: 'GET /projects/:id/repository/commits/:sha/diff', path: (m) => `/projects/${fx.project.id}/repository/commits/${m.ids.sha}/diff` },
       { route: 'GET /projects/:id/merge_requests/:merge_request_iid/resource_state_events', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}/resource_state_events` },
       { route: 'GET /projects/:id/merge_requests/:merge_request_iid/resource_state_events/:resource_state_event_id', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}/resource_state_events/${m.ids.event}` },
       { route: 'GET /groups/:id/merge_requests', path: () => `/groups/${fx.group.id}/merge_requests?per_page=100` },
@@ -143,6 +144,7 @@ const EXPOSURES: Exposure[] = [
       { route: 'GET /projects/:id/repository/branches', path: () => `/projects/${fx.project.id}/repository/branches?per_page=100` },
       { route: 'GET /projects/:id/repository/branches/:branch', path: (m) => `/projects/${fx.project.id}/repository/branches/${m.ids.branch}` },
       { route: 'GET /projects/:id/repository/compare', path: (m) => `/projects/${fx.project.id}/repository/compare?from=main&to=${m.ids.branch}` },
+      { route: 'GET /projects/:id/repository/commits/:sha/diff', path: (m) => `/projects/${fx.project.id}/repository/commits/${m.ids.sha}/diff` },
       { route: 'GET /projects/:id/merge_requests/:merge_request_iid/commits', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}/commits` },
       ...feeds(() => fx.project.id),
     ],
@@ -177,6 +179,36 @@ const EXPOSURES: Exposure[] = [
       ...feeds(() => fx.openProject.id),
     ],
     schemas: [issue, linkedIssue, issueLink, burndownEvent, resourceStateEvent, activityEvent],
+  },
+  {
+    thing: 'a merge request of a private project, on a milestone of its project',
+    refusedTo: ['anonymous', 'a signed-in non-member', 'a Guest'],
+    make: async () => {
+      const marker = mark('pmr');
+      const p = fx.project.id;
+      await ok(`/projects/${p}/repository/commits`, { method: 'POST', json: { branch: `pm-${marker}`, start_branch: 'main', commit_message: 'pm', actions: [{ action: 'create', file_path: 'pm.txt', content: 'pm' }] } }, 201);
+      const mr = await ok(`/projects/${p}/merge_requests`, { method: 'POST', json: { source_branch: `pm-${marker}`, target_branch: 'main', title: `Planned ${marker}`, milestone_id: fx.projectMilestone } }, 201);
+      return { marker, ids: { iid: mr.iid } };
+    },
+    own: { route: 'GET /projects/:id/merge_requests/:merge_request_iid', path: (m) => `/projects/${fx.project.id}/merge_requests/${m.ids.iid}` },
+    others: [{ route: 'GET /projects/:id/milestones/:milestone_id/merge_requests', path: () => `/projects/${fx.project.id}/milestones/${fx.projectMilestone}/merge_requests?per_page=100` }],
+    schemas: [mergeRequestBasic],
+  },
+  {
+    thing: 'a confidential issue of a public project, on a milestone of its project',
+    refusedTo: ['anonymous', 'a signed-in non-member', 'a Guest'],
+    make: async () => {
+      const marker = mark('pconf');
+      const made = await ok(`/projects/${fx.openProject.id}/issues`, { method: 'POST', json: { title: `Planned secret ${marker}`, confidential: true, milestone_id: fx.openProjectMilestone } }, 201);
+      return { marker, ids: { iid: made.iid, target: made.id } };
+    },
+    shows: (m, text, body) => text.includes(m.marker) || (Array.isArray(body) && body.some((e: { issue_id?: number }) => e.issue_id === m.ids.target)),
+    own: { route: 'GET /projects/:id/issues/:issue_iid', path: (m) => `/projects/${fx.openProject.id}/issues/${m.ids.iid}` },
+    others: [
+      { route: 'GET /projects/:id/milestones/:milestone_id/issues', path: () => `/projects/${fx.openProject.id}/milestones/${fx.openProjectMilestone}/issues?per_page=100` },
+      { route: 'GET /projects/:id/milestones/:milestone_id/burndown_events', path: () => `/projects/${fx.openProject.id}/milestones/${fx.openProjectMilestone}/burndown_events` },
+    ],
+    schemas: [issue, burndownEvent],
   },
   {
     thing: 'an issue of a private project in a public group',
@@ -283,6 +315,8 @@ before(async () => {
   await ok(`/projects/${fx.project.id}/repository/commits`, { method: 'POST', json: { branch: 'main', commit_message: 'First', actions: [{ action: 'create', file_path: 'README.md', content: 'readme\n' }] } }, 201);
   fx.milestone = (await ok(`/groups/${fx.group.id}/milestones`, { method: 'POST', json: { title: 'Private plan' } }, 201)).id;
   fx.openMilestone = (await ok(`/groups/${fx.open.id}/milestones`, { method: 'POST', json: { title: 'Public plan' } }, 201)).id;
+  fx.projectMilestone = (await ok(`/projects/${fx.project.id}/milestones`, { method: 'POST', json: { title: 'Private project plan' } }, 201)).id;
+  fx.openProjectMilestone = (await ok(`/projects/${fx.openProject.id}/milestones`, { method: 'POST', json: { title: 'Public project plan' } }, 201)).id;
   for (const c of CALLERS as readonly Caller[]) {
     if (c.name === 'anonymous') {
       tokens.set(c.name, null);
