@@ -69,6 +69,26 @@ function rawFile(dir: string, blob: files.BlobAt): FileAnswer {
   };
   return new FileAnswer(headers, (out) => files.streamBlob(dir, blob.sha, out, (head) => out.setHeader('Content-Type', files.looksBinary(head) ? BINARY : TEXT)));
 }
+/** POST creates a file, PUT updates one: a commit each, written and checked as any commit through the API. */
+function writeRoute(method: 'post' | 'put', action: 'create' | 'update', summary: string) {
+  return defineRoute({
+    method,
+    path: base,
+    area,
+    summary,
+    load: 'project',
+    permission: 'push_code',
+    params: fileParam,
+    ...withRepository,
+    body: repositoryFileWriteBody,
+    response: repositoryFileCommit,
+    handler: async (ctx) => {
+      await files.commitFile(apiCommitTarget(ctx), action, writablePath(ctx.params.file_path), ctx.body);
+      return { file_path: ctx.params.file_path, branch: ctx.body.branch };
+    },
+  });
+}
+
 export const repositoryFileRoutes = [
   defineRoute({
     method: 'get',
@@ -126,38 +146,8 @@ export const repositoryFileRoutes = [
     handler: async (ctx) => blame(ctx.repo.dir, ctx.query.ref, ctx.params.file_path, ctx.query.range),
     present: presentBlameRange,
   }),
-  defineRoute({
-    method: 'post',
-    path: base,
-    area,
-    summary: 'Create a file on a branch as one commit (Developer; the default branch: Maintainer), checked and announced as a commit through the API',
-    load: 'project',
-    permission: 'push_code',
-    params: fileParam,
-    ...withRepository,
-    body: repositoryFileWriteBody,
-    response: repositoryFileCommit,
-    handler: async (ctx) => {
-      await files.commitFile(apiCommitTarget(ctx), 'create', writablePath(ctx.params.file_path), ctx.body);
-      return { file_path: ctx.params.file_path, branch: ctx.body.branch };
-    },
-  }),
-  defineRoute({
-    method: 'put',
-    path: base,
-    area,
-    summary: 'Update a file on a branch as one commit (last_commit_id: refused if the file changed since), checked and announced as a commit through the API',
-    load: 'project',
-    permission: 'push_code',
-    params: fileParam,
-    ...withRepository,
-    body: repositoryFileWriteBody,
-    response: repositoryFileCommit,
-    handler: async (ctx) => {
-      await files.commitFile(apiCommitTarget(ctx), 'update', writablePath(ctx.params.file_path), ctx.body);
-      return { file_path: ctx.params.file_path, branch: ctx.body.branch };
-    },
-  }),
+  writeRoute('post', 'create', 'Create a file on a branch as one commit (Developer; the default branch: Maintainer), checked and announced as a commit through the API'),
+  writeRoute('put', 'update', 'Update a file on a branch as one commit (last_commit_id: refused if the file changed since), checked and announced as a commit through the API'),
   defineRoute({
     method: 'delete',
     path: base,
