@@ -1,12 +1,8 @@
 import { z } from './errors.ts';
 import { boolParam, intParam, paginationQuery } from './params.ts';
 
-/**
- * A namespace as the platform's Namespaces API shows it (its `Namespace` entity). Gatehouse's
- * namespaces are its groups: projects live in groups, and users have no personal namespace, so
- * `kind` is always `group` here. The counts are shown only to those who administer the group.
- */
-export const namespaceEntity = z.object({
+/** A namespace as the platform shows it inside a project (`namespace`): Gatehouse's are its groups, so `kind` is always `group`. */
+export const namespaceBasic = z.object({
   id: z.number().int(),
   name: z.string(),
   path: z.string(),
@@ -15,6 +11,14 @@ export const namespaceEntity = z.object({
   parent_id: z.number().int().nullable(),
   avatar_url: z.string().nullable(),
   web_url: z.string(),
+});
+
+/**
+ * A namespace as the platform's Namespaces API shows it (its `Namespace` entity). Gatehouse's
+ * namespaces are its groups: projects live in groups, and users have no personal namespace.
+ * The counts are shown only to those who administer the group.
+ */
+export const namespaceEntity = namespaceBasic.extend({
   /** Distinct members of the group and its subgroups (Owners and administrators only). */
   members_count_with_descendants: z.number().int().optional(),
   /** Repository bytes of the whole tree: null, as on the platform until its statistics are computed. */

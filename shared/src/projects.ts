@@ -1,6 +1,7 @@
 import { z } from './errors.ts';
 import { boolParam, intParam, paginationQuery } from './params.ts';
 import { visibility } from './roles.ts';
+import { namespaceBasic } from './namespaces.ts';
 
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
@@ -42,16 +43,7 @@ export const projectSummary = z.object({
   star_count: z.number().int(),
   forks_count: z.number().int(),
   last_activity_at: z.string(),
-  namespace: z.object({
-    id: z.number().int(),
-    name: z.string(),
-    path: z.string(),
-    kind: z.literal('group'),
-    full_path: z.string(),
-    parent_id: z.number().int().nullable(),
-    avatar_url: z.string().nullable(),
-    web_url: z.string(),
-  }),
+  namespace: namespaceBasic,
   archived: z.boolean(),
   visibility,
   issues_enabled: z.boolean(),

@@ -97,6 +97,18 @@ describe('GET /groups', () => {
       assert.deepEqual(ids((await api('/groups?min_access_level=30', { token: member.token })).body).sort(), [priv.id, sub.id].sort());
       assert.deepEqual((await api('/groups?owned=true', { token: member.token })).body, []);
     });
+    it('counts an Owner membership for owned only while it is in force, as /namespaces?owned_only does', async () => {
+      const group = await buildGroup({ visibility: 'public' });
+      const owner = await userWithRole(group.id, 50);
+      const owned = async () => ids((await api('/groups?owned=true', { token: owner.token })).body);
+      const ownedNamespaces = async () => ids((await api('/namespaces?owned_only=true', { token: owner.token })).body);
+      assert.deepEqual(await owned(), [group.id]);
+      assert.deepEqual(await ownedNamespaces(), [group.id]);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      await server.running.db.updateTable('members').set({ expires_at: yesterday }).where('source_type', '=', 'group').where('source_id', '=', group.id).where('user_id', '=', owner.user.id).execute();
+      assert.deepEqual(await owned(), []);
+      assert.deepEqual(await ownedNamespaces(), []);
+    });
     it('never shows administrator-only statistics', async () => {
       const res = await api('/groups?statistics=true', { token: member.token });
       assert.ok(res.body.every((g: Record<string, unknown>) => !('statistics' in g)));

@@ -36,6 +36,23 @@ export async function memberTraversals(db: Db, userId: number, minLevel = 0): Pr
   return kept;
 }
 
+/**
+ * Groups where the user holds a membership of the group itself of at least `minLevel`, in force
+ * on the day (no expiry, or one after it): the namespaces a user "belongs to", and those they own.
+ */
+export function groupMembership(eb: GroupsEb, userId: number, minLevel = 0, onDay = today()): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('members as m')
+      .select(sql`1`.as('one'))
+      .whereRef('m.source_id', '=', 'groups.id')
+      .where('m.source_type', '=', 'group')
+      .where('m.user_id', '=', userId)
+      .where('m.access_level', '>=', minLevel)
+      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', onDay)])),
+  );
+}
+
 /** Groups at or under one of the traversal paths. */
 export function inTrees(eb: GroupsEb, traversals: string[]): Expression<SqlBool> {
   return inTreesLike(eb, traversals.map(treePattern));

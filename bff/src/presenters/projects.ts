@@ -1,7 +1,7 @@
 import type { GroupRow, ProjectRow } from '../db/schema.ts';
 import type { ProjectSimple, ProjectSummary } from '../../../shared/src/projects.ts';
 import { bool, json } from '../util/rows.ts';
-import { groupAvatarUrl, groupWebUrl } from './groups.ts';
+import { presentNamespace } from './namespaces.ts';
 import { DEFAULT_BRANCH, repositoryPath } from '../services/git/repositories.ts';
 import { repositoryIsEmpty } from '../services/git/repository-state.ts';
 
@@ -29,16 +29,7 @@ export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, rep
     star_count: p.star_count,
     forks_count: p.forks_count,
     last_activity_at: p.last_activity_at,
-    namespace: {
-      id: ns.id,
-      name: ns.name,
-      path: ns.path,
-      kind: 'group',
-      full_path: ns.full_path,
-      parent_id: ns.parent_id,
-      avatar_url: groupAvatarUrl(baseUrl, ns),
-      web_url: groupWebUrl(baseUrl, ns),
-    },
+    namespace: presentNamespace(ns, baseUrl),
     archived: bool(p.archived),
     visibility: p.visibility as ProjectSummary['visibility'],
     issues_enabled: bool(p.issues_enabled),

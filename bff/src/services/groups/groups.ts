@@ -13,7 +13,7 @@ import { getSettings } from '../instance/application-settings.ts';
 import { canGroup, canInstance } from '../../policies/index.ts';
 import { keysetPage, preparedOffsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso, today } from '../../util/time.ts';
-import { groupVisibleWhere, inTreesLike, memberTraversals, treePattern, visibleLevels } from '../../policies/visibility.ts';
+import { groupMembership, groupVisibleWhere, inTreesLike, memberTraversals, treePattern, visibleLevels } from '../../policies/visibility.ts';
 import { matchesPattern, searchPattern } from '../../db/search.ts';
 import { inTraversal } from '../../db/dialect.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
@@ -200,6 +200,7 @@ export async function listGroups(
     visibility: q.visibility ?? '',
     storage: q.repository_storage ?? '',
     markedOn: q.marked_for_deletion_on ?? '',
+    today: today(),
     custom,
   };
   if (q.pagination === 'keyset') {
@@ -245,6 +246,8 @@ interface GroupListValues extends Record<string, unknown> {
   visibility: string;
   storage: string;
   markedOn: string;
+  /** The day memberships are in force on (owned). */
+  today: string;
   custom: [key: string, value: string][];
 }
 
@@ -256,17 +259,7 @@ function groupList(db: Db, v: GroupListValues, s: GroupListShape) {
   if (s.descendants) query = query.where('traversal', 'like', v.tree).where('id', '!=', v.parentId);
   const trees = range(s.trees).map((i) => v.trees[i]!);
   if (s.reach === 'owned') {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('members as m')
-          .select(sql`1`.as('one'))
-          .whereRef('m.source_id', '=', 'groups.id')
-          .where('m.source_type', '=', 'group')
-          .where('m.user_id', '=', v.userId)
-          .where('m.access_level', '>=', ACCESS_LEVELS.owner),
-      ),
-    );
+    query = query.where((eb) => groupMembership(eb, v.userId, ACCESS_LEVELS.owner, v.today));
   } else if (s.reach === 'trees') {
     query = query.where((eb) => inTreesLike(eb, trees));
   } else if (s.reach === 'visible') {

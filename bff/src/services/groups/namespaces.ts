@@ -10,6 +10,7 @@ import { canGroup } from '../../policies/index.ts';
 import { groupAccessLevel } from '../../policies/access.ts';
 import { notFound } from '../../util/errors.ts';
 import { today } from '../../util/time.ts';
+import { groupMembership } from '../../policies/visibility.ts';
 import { findGroupWithLevel } from './groups.ts';
 
 /**
@@ -21,19 +22,7 @@ export async function listNamespaces(db: Db, actor: Actor, q: NamespaceListQuery
   const user = actor.user!;
   let query = db.selectFrom('groups').selectAll();
   if (!user.is_admin || q.owned_only) {
-    const minLevel = q.owned_only ? ACCESS_LEVELS.owner : 0;
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('members as m')
-          .select(sql`1`.as('one'))
-          .whereRef('m.source_id', '=', 'groups.id')
-          .where('m.source_type', '=', 'group')
-          .where('m.user_id', '=', user.id)
-          .where('m.access_level', '>=', minLevel)
-          .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())])),
-      ),
-    );
+    query = query.where((eb) => groupMembership(eb, user.id, q.owned_only ? ACCESS_LEVELS.owner : 0));
   }
   if (q.top_level_only) query = query.where('parent_id', 'is', null);
   if (q.search) {
