@@ -63,6 +63,9 @@
  *
  * Then the milestones section (bench/milestones.ts, label "milestones"): a milestone's issues
  * list (page 1 and a deep page) and burndown events with 10,000 issues.
+ *
+ * Then the git spawn section (bench/git-spawn.ts, label "git spawn", BENCH_ONLY=spawn): the CPU
+ * of one git run started from a large process, directly or through the spawner.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -76,6 +79,7 @@ import { runMergeTrains, printMergeTrains, MERGE_TRAINS_LABEL } from './merge-tr
 import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
 import { runExports, printExports, EXPORTS_LABEL } from './exports.ts';
 import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
+import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import {
   ONLY,
   cleanUp,
@@ -517,6 +521,7 @@ async function main(): Promise<void> {
   const eventsReport = selectedLabel(EVENTS_LABEL) ? await runEvents(PG_ADMIN) : undefined;
   const exportsReport = selectedLabel(EXPORTS_LABEL) ? await runExports({ pgAdmin: PG_ADMIN }) : undefined;
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
+  const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (median of ${ROUNDS} rounds of ${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses; bare Express: all its rounds)\n`);
@@ -537,6 +542,7 @@ async function main(): Promise<void> {
   if (eventsReport) printEvents(eventsReport);
   if (exportsReport) printExports(exportsReport);
   if (milestonesReport) printMilestones(milestonesReport);
+  if (gitSpawn) printGitSpawn(gitSpawn);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
