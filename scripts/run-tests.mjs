@@ -11,8 +11,8 @@
  *
  * Each source file keeps its own `import.meta.url`, so code that reads files beside it (the
  * migrations, report schemas, package.json) or spawns the server from the repository's root
- * finds the same paths bundled as under tsx. Server processes that tests start themselves
- * still run the sources under tsx.
+ * finds the same paths bundled as under tsx. Server processes that tests start themselves run
+ * the server bundled the same way (GATEHOUSE_TEST_SERVER).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,14 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const flags = args.filter((a) => a.startsWith('--'));
-const files = args.filter((a) => !a.startsWith('--'));
+// A file whose subject does not touch the database (its first line says "Runs on SQLite only: <why>")
+// runs in the SQLite suite only: on PostgreSQL it would test the same thing again.
+const SQLITE_ONLY = /^\/\/ Runs on SQLite only: (.+)$/m;
+const files = args.filter((a) => !a.startsWith('--')).filter((f) => {
+  const why = process.env.GATEHOUSE_TEST_PG && SQLITE_ONLY.exec(fs.readFileSync(f, 'utf8').split('\n', 1)[0])?.[1];
+  if (why) console.log(`SKIPPED on PostgreSQL: ${f} (${why})`);
+  return !why;
+});
 
 const ownImportMetaUrl = {
   name: 'own-import-meta-url',
@@ -47,7 +54,9 @@ const place = (i) => String(i).padStart(3, '0');
 const out = (f, i) => path.join(place(i), path.relative(root, path.resolve(root, f)).replace(/\.ts$/, ''));
 await build({
   absWorkingDir: root,
-  entryPoints: files.map((f, i) => ({ in: f, out: out(f, i) })),
+  // The server too: tests that start server processes of their own (bff/test/instances.ts) run
+  // it bundled, named by GATEHOUSE_TEST_SERVER, rather than under tsx for each start.
+  entryPoints: [...files.map((f, i) => ({ in: f, out: out(f, i) })), { in: 'bff/src/main.ts', out: 'server/main' }],
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -62,5 +71,6 @@ await build({
 });
 
 const bundled = files.map((f, i) => path.join(outdir, `${out(f, i)}.mjs`));
-const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...bundled], { cwd: root, stdio: 'inherit' });
+const env = { ...process.env, GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs') };
+const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...bundled], { cwd: root, stdio: 'inherit', env });
 runner.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -8,6 +8,13 @@ import { pgConnection } from '../src/db/index.ts';
 import { repoRoot } from '../src/server.ts';
 
 /**
+ * How a server process starts: bundled once for the whole suite by scripts/run-tests.mjs (each
+ * start then skips the few seconds of CPU tsx spends loading the sources), or from the sources
+ * under tsx when a test file runs on its own.
+ */
+const SERVER_ARGS = process.env.GATEHOUSE_TEST_SERVER ? ['--enable-source-maps', process.env.GATEHOUSE_TEST_SERVER] : ['--import', 'tsx', 'bff/src/main.ts'];
+
+/**
  * Real server processes for tests of what survives a crash: each on a free port, started with
  * `bff/src/main.ts` and the given environment, ready once it answers `GET /api/v4/user` for the
  * token; stopped (or killed, SIGKILL) like an operator or a crash would.
@@ -15,7 +22,7 @@ import { repoRoot } from '../src/server.ts';
 export async function startInstance(token: string, env: Record<string, string>): Promise<Instance> {
   // Port 0: the server takes a free port itself and prints its URL. A port picked here and
   // handed over could be taken in between (both HTTP suites start servers side by side).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', GATEHOUSE_DEMO: '0', GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_ROOT_TOKEN: token, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,3 +1,4 @@
+// Runs on SQLite only: blobs and diffs are read from git; the database holds nothing of them that the engines could differ on
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
