@@ -321,19 +321,36 @@ async function sessionOf(browser: Browser, as: Row['as']) {
   return sessions.get(who);
 }
 
+/**
+ * One tab per role, kept for the rows that follow (each row loads its screen afresh): a user
+ * going from screen to screen, and the console's assets loaded once per role rather than per row.
+ */
+const tabs = new Map<string, Page>();
+async function tabOf(browser: Browser, as: Row['as']) {
+  const who = as ?? 'root';
+  if (!tabs.has(who)) {
+    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: await sessionOf(browser, as) });
+    tabs.set(who, await context.newPage());
+  }
+  return tabs.get(who)!;
+}
+test.afterAll(async () => {
+  for (const tab of tabs.values()) await tab.context().close();
+  tabs.clear();
+});
+
 test.describe('Accessibility (axe-core, WCAG 2.1 AA)', () => {
   // A full-page scan is slow on a busy machine; the verdict does not depend on time.
   test.describe.configure({ timeout: 120_000 });
   for (const row of ROWS) {
     test(`${row.name}${row.as && row.as !== 'root' ? ` as ${row.as === 'anonymous' ? 'a visitor' : 'a Maintainer'}` : ''}`, async ({ browser }) => {
-      const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: await sessionOf(browser, row.as), viewport: row.viewport ?? { width: 1280, height: 800 } });
-      const page = await context.newPage();
+      const page = await tabOf(browser, row.as);
+      await page.setViewportSize(row.viewport ?? { width: 1280, height: 800 });
       await page.goto(row.url());
       // Generous waits: screens load slowly on a busy machine, and only what axe finds decides.
       await expect(row.ready(page)).toBeVisible({ timeout: 60_000 });
       if (row.open) await expect(await row.open(page)).toBeVisible({ timeout: 30_000 });
       await expectAccessible(page, row.name);
-      await context.close();
     });
   }
 });
