@@ -96,6 +96,22 @@ test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
     await expect(page.getByRole('button', { name: 'Change Reporter 20' })).toBeVisible();
   });
 
+  test('a filter changed just before a search is typed stays changed when the search is written, on a slow machine too', async ({ page, api }) => {
+    const { group, owner } = await groupWithOwner(api, 'members-race');
+    await signInAt(page, `/groups/${group.full_path}/-/members?role=50`, owner);
+    await expect(page.getByLabel('Role')).toHaveValue('50');
+    // The role changes, then a search is typed: on a slow machine the role's render is still to
+    // come when the search reaches the URL (300 ms after the last key). A 20× slower CPU makes it so.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+    await page.getByLabel('Role').selectOption({ label: 'Any role' });
+    await page.getByLabel('Search').fill('owner');
+    await expect(page).toHaveURL(/[?&]search=owner/);
+    await expect(page).not.toHaveURL(/[?&]role=/);
+    await expect(page.getByLabel('Role')).toHaveValue('');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  });
+
   test('the last Owner cannot be demoted, and the refusal says why in plain words', async ({ page, api }) => {
     const { group, owner } = await groupWithOwner(api, 'last-owner');
     // Only the one Owner stays: root (the creator) leaves.

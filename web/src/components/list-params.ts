@@ -14,8 +14,11 @@ export function useListParams<K extends string = never>(opts: { sortKeys?: reado
   const [params, setParams] = useSearchParams();
   const { page, perPage, search, sort } = readListParams(params, opts);
 
+  // Changes apply to the URL as it is when they are made, not as this render saw it: a search
+  // typed before a filter changed is written after a pause (useSearchBox), and must not bring
+  // the old filter back. (React Router hands a function the search params of its own render.)
   const update = (changes: ParamChanges, { replace = false }: { replace?: boolean } = {}) => {
-    setParams((prev) => withChanges(prev, changes), { replace });
+    setParams(withChanges(new URLSearchParams(window.location.search), changes), { replace });
   };
 
   return {
