@@ -238,6 +238,7 @@ const ROWS: Row[] = [
     },
   },
   { name: 'milestones', url: () => '/groups/acme/-/milestones', ready: (page) => page.getByRole('table', { name: 'Open milestones' }) },
+  { name: 'project milestones', url: () => '/projects/acme/website/-/milestones', as: 'maintainer', ready: h2('Milestones') },
   {
     name: 'new milestone dialog',
     url: () => '/groups/acme/-/milestones',

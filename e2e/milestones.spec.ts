@@ -108,3 +108,59 @@ test.describe('Milestones of a group', () => {
     expect((await api<{ roll_over: boolean }>('GET', `/groups/${group.json.id}/iteration_cadences/${cadence.json.id}`)).json.roll_over).toBe(true);
   });
 });
+
+test.describe('Milestones of a project', () => {
+  test.describe.configure({ timeout: 180_000 });
+  test.use({ membership: { scope: 'projects', id: PROJECT } });
+
+  test('a Developer of the project plans a milestone of its own from the project page; its issues fill its board; it is deleted with confirmation', async ({ developerPage: page, api }) => {
+    const title = `Project release ${Date.now().toString(36)}`;
+    const project = await api<{ id: number; name_with_namespace: string }>('GET', `/projects/${encodeURIComponent(PROJECT)}`);
+
+    // From the project's page, as a member gets there: its Milestones tab.
+    await page.goto(`/projects/${PROJECT}`);
+    await page.getByRole('tab', { name: 'Milestones' }).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${PROJECT}/-/milestones$`));
+    await expect(page.getByText('Plan what the project delivers by a date')).toBeVisible();
+    await page.getByRole('button', { name: 'New milestone' }).first().click();
+    const form = page.getByRole('dialog', { name: 'New milestone' });
+    await form.getByRole('textbox', { name: 'Title' }).fill(title);
+    await form.getByLabel('Due date').fill(new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10));
+    await form.getByRole('button', { name: 'Create milestone' }).click();
+    const row = page.getByRole('table', { name: 'Open milestones' }).getByRole('row').filter({ hasText: title });
+    await expect(row).toBeVisible();
+    await expect(row.getByText('Due soon')).toBeVisible();
+
+    // It is the project's, not the group's: the project's API lists it, the group's does not.
+    const own = await api<{ id: number; iid: number; project_id: number }[]>('GET', `/projects/${project.json.id}/milestones?title=${encodeURIComponent(title)}`);
+    expect(own.json.map((m) => m.project_id)).toEqual([project.json.id]);
+    const groupsOwn = await api<unknown[]>('GET', `/groups/${GROUP}/milestones?title=${encodeURIComponent(title)}`);
+    expect(groupsOwn.json).toEqual([]);
+    const milestone = own.json[0];
+
+    for (const name of ['Draft the changelog', 'Cut the branch']) {
+      expect((await api('POST', `/projects/${project.json.id}/issues`, { title: `${name} ${title}`, milestone_id: milestone.id, weight: 2 })).status).toBe(201);
+    }
+    await row.getByRole('link', { name: title }).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${PROJECT}/-/milestones/${milestone.iid}$`));
+    await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+    await expect(page.getByLabel('Issues closed: 0 of 2 issues')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Unstarted issues' })).toContainText(`Cut the branch ${title}`);
+    await page.getByRole('tab', { name: /^Merge requests/ }).click();
+    await expect(page.getByText('Set this milestone on merge requests of the project to see them here.')).toBeVisible();
+
+    // An iid the project does not have is said so, with the way back.
+    await page.goto(`/projects/${PROJECT}/-/milestones/999999`);
+    await expect(page.getByRole('heading', { name: 'No such milestone' })).toBeVisible();
+    await expect(page.getByText(`${project.json.name_with_namespace} has no milestone 999999.`)).toBeVisible();
+    await page.getByRole('link', { name: 'All milestones' }).click();
+
+    const listed = page.getByRole('table', { name: 'Open milestones' }).getByRole('row').filter({ hasText: title });
+    await listed.getByRole('button', { name: `Actions for ${title}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete “${title}”?` });
+    await confirm.getByRole('button', { name: 'Delete milestone' }).click();
+    await expect(listed).toHaveCount(0);
+    expect((await api('GET', `/projects/${project.json.id}/milestones/${milestone.id}`)).status).toBe(404);
+  });
+});

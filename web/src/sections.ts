@@ -62,6 +62,7 @@ export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
   { slug: 'repository', label: 'Repository', icon: IconRepo, action: 'download_code', load: () => import('./screens/repository/RepositoryPage.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
+  { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/ProjectMilestonesPage.tsx') },
   { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },
   { slug: 'merge_trains', label: 'Merge trains', icon: IconRefresh, action: 'push_code', load: () => import('./screens/merge-trains/MergeTrainsPage.tsx') },
   { slug: 'pipeline_triggers', label: 'Trigger tokens', icon: IconKey, action: 'admin_pipeline_triggers', load: () => import('./screens/pipeline-triggers/PipelineTriggersPage.tsx') },

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { GroupMilestone, groupMilestoneCreateBody, groupMilestoneUpdateBody } from '../../../shared/src/group-milestones.ts';
+import type { Milestone, groupMilestoneCreateBody, groupMilestoneUpdateBody } from '../../../shared/src/group-milestones.ts';
 import type { BurndownEvent } from '../../../shared/src/burndown.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 
@@ -12,31 +12,46 @@ export interface MilestonesQuery {
   page?: number;
 }
 
-export const groupMilestonesKeys = {
-  all: ['group-milestones'] as const,
-  group: (groupId: number) => [...groupMilestonesKeys.all, groupId] as const,
-  list: (groupId: number, query: MilestonesQuery) => [...groupMilestonesKeys.group(groupId), 'list', query] as const,
-  byIid: (groupId: number, iid: number) => [...groupMilestonesKeys.group(groupId), 'iid', iid] as const,
+/**
+ * Whose milestones: a group's (/groups/:id/milestones) or a project's (/projects/:id/milestones).
+ * The two APIs take the same parameters and answer the same fields (project_id for group_id),
+ * so each call below is written once, on the group's path, and sent to the owner's.
+ */
+export interface MilestoneOwner {
+  scope: 'groups' | 'projects';
+  id: number;
+}
+
+type GroupPath = '/groups/{id}/milestones' | `/groups/{id}/milestones/{milestone_id}${'' | '/issues' | '/merge_requests' | '/burndown_events'}`;
+/** The owner's path for one of the group's: the types of the group's, for calls that are the same on both. */
+const at = <P extends GroupPath>(owner: MilestoneOwner, groupPath: P) => (owner.scope === 'groups' ? groupPath : (groupPath.replace('/groups/', '/projects/') as P));
+
+export const milestonesKeys = {
+  all: ['milestones'] as const,
+  owner: (o: MilestoneOwner) => [...milestonesKeys.all, o.scope, o.id] as const,
+  list: (o: MilestoneOwner, query: MilestonesQuery) => [...milestonesKeys.owner(o), 'list', query] as const,
+  byIid: (o: MilestoneOwner, iid: number) => [...milestonesKeys.owner(o), 'iid', iid] as const,
   /** What a milestone holds: its issues, merge requests and burndown events. */
-  contents: (groupId: number, milestoneId: number, what: string) => [...groupMilestonesKeys.group(groupId), milestoneId, what] as const,
+  contents: (o: MilestoneOwner, milestoneId: number, what: string) => [...milestonesKeys.owner(o), milestoneId, what] as const,
 };
 
-const gid = (groupId: number) => ({ id: String(groupId) });
+const ownerPath = (o: MilestoneOwner) => ({ id: String(o.id) });
+const milestonePath = (o: MilestoneOwner, milestoneId: number) => ({ ...ownerPath(o), milestone_id: String(milestoneId) });
 
-export function useGroupMilestones(groupId: number, query: MilestonesQuery) {
+export function useMilestones(owner: MilestoneOwner, query: MilestonesQuery) {
   return useQuery({
-    queryKey: groupMilestonesKeys.list(groupId, query),
-    queryFn: ({ signal }): Promise<Page<GroupMilestone>> => page(v4.GET('/groups/{id}/milestones', { params: { path: gid(groupId), query: { per_page: 20, ...query } }, signal })),
+    queryKey: milestonesKeys.list(owner, query),
+    queryFn: ({ signal }): Promise<Page<Milestone>> => page(v4.GET(at(owner, '/groups/{id}/milestones'), { params: { path: ownerPath(owner), query: { per_page: 20, ...query } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
 
 /** The console addresses a milestone by its iid, as the platform's pages do. */
-export function useGroupMilestoneByIid(groupId: number, iid: number) {
+export function useMilestoneByIid(owner: MilestoneOwner, iid: number) {
   return useQuery({
-    queryKey: groupMilestonesKeys.byIid(groupId, iid),
-    queryFn: async ({ signal }): Promise<GroupMilestone | null> => {
-      const found = await data(v4.GET('/groups/{id}/milestones', { params: { path: gid(groupId), query: { 'iids[]': [iid] } as never }, signal }));
+    queryKey: milestonesKeys.byIid(owner, iid),
+    queryFn: async ({ signal }): Promise<Milestone | null> => {
+      const found = await data(v4.GET(at(owner, '/groups/{id}/milestones'), { params: { path: ownerPath(owner), query: { 'iids[]': [iid] } as never }, signal }));
       return found[0] ?? null;
     },
   });
@@ -53,47 +68,46 @@ async function allPages<T>(fetchPage: (pageNo: number) => Promise<Page<T>>): Pro
   return items;
 }
 
-export function useMilestoneIssues(groupId: number, milestoneId: number) {
+export function useMilestoneIssues(owner: MilestoneOwner, milestoneId: number) {
   return useQuery({
-    queryKey: groupMilestonesKeys.contents(groupId, milestoneId, 'issues'),
+    queryKey: milestonesKeys.contents(owner, milestoneId, 'issues'),
     queryFn: ({ signal }) =>
-      allPages((p) => page(v4.GET('/groups/{id}/milestones/{milestone_id}/issues', { params: { path: { ...gid(groupId), milestone_id: String(milestoneId) }, query: { per_page: 100, page: p } }, signal }))),
+      allPages((p) => page(v4.GET(at(owner, '/groups/{id}/milestones/{milestone_id}/issues'), { params: { path: milestonePath(owner, milestoneId), query: { per_page: 100, page: p } }, signal }))),
   });
 }
 
-export function useMilestoneMergeRequests(groupId: number, milestoneId: number) {
+export function useMilestoneMergeRequests(owner: MilestoneOwner, milestoneId: number) {
   return useQuery({
-    queryKey: groupMilestonesKeys.contents(groupId, milestoneId, 'merge_requests'),
+    queryKey: milestonesKeys.contents(owner, milestoneId, 'merge_requests'),
     queryFn: ({ signal }) =>
-      allPages((p) => page(v4.GET('/groups/{id}/milestones/{milestone_id}/merge_requests', { params: { path: { ...gid(groupId), milestone_id: String(milestoneId) }, query: { per_page: 100, page: p } }, signal }))),
+      allPages((p) => page(v4.GET(at(owner, '/groups/{id}/milestones/{milestone_id}/merge_requests'), { params: { path: milestonePath(owner, milestoneId), query: { per_page: 100, page: p } }, signal }))),
   });
 }
 
-export function useBurndownEvents(groupId: number, milestoneId: number) {
+export function useBurndownEvents(owner: MilestoneOwner, milestoneId: number) {
   return useQuery({
-    queryKey: groupMilestonesKeys.contents(groupId, milestoneId, 'burndown'),
-    queryFn: ({ signal }): Promise<BurndownEvent[]> =>
-      data(v4.GET('/groups/{id}/milestones/{milestone_id}/burndown_events', { params: { path: { ...gid(groupId), milestone_id: String(milestoneId) } }, signal })),
+    queryKey: milestonesKeys.contents(owner, milestoneId, 'burndown'),
+    queryFn: ({ signal }): Promise<BurndownEvent[]> => data(v4.GET(at(owner, '/groups/{id}/milestones/{milestone_id}/burndown_events'), { params: { path: milestonePath(owner, milestoneId) }, signal })),
   });
 }
 
-export function useSaveGroupMilestone(groupId: number, options: MutationOptions = {}) {
+export function useSaveMilestone(owner: MilestoneOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
     mutationFn: ({ id, body }: { id: number | null; body: z.output<typeof groupMilestoneUpdateBody> }) =>
       id === null
-        ? data(v4.POST('/groups/{id}/milestones', { params: { path: gid(groupId) }, body: body as z.output<typeof groupMilestoneCreateBody> }))
-        : data(v4.PUT('/groups/{id}/milestones/{milestone_id}', { params: { path: { ...gid(groupId), milestone_id: String(id) } }, body })),
-    onSettled: () => qc.invalidateQueries({ queryKey: groupMilestonesKeys.group(groupId) }),
+        ? data(v4.POST(at(owner, '/groups/{id}/milestones'), { params: { path: ownerPath(owner) }, body: body as z.output<typeof groupMilestoneCreateBody> }))
+        : data(v4.PUT(at(owner, '/groups/{id}/milestones/{milestone_id}'), { params: { path: milestonePath(owner, id) }, body })),
+    onSettled: () => qc.invalidateQueries({ queryKey: milestonesKeys.owner(owner) }),
   });
 }
 
-export function useDeleteGroupMilestone(groupId: number, options: MutationOptions = {}) {
+export function useDeleteMilestone(owner: MilestoneOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: (id: number) => data(v4.DELETE('/groups/{id}/milestones/{milestone_id}', { params: { path: { ...gid(groupId), milestone_id: String(id) } } })),
-    onSettled: () => qc.invalidateQueries({ queryKey: groupMilestonesKeys.group(groupId) }),
+    mutationFn: (id: number) => data(v4.DELETE(at(owner, '/groups/{id}/milestones/{milestone_id}'), { params: { path: milestonePath(owner, id) } })),
+    onSettled: () => qc.invalidateQueries({ queryKey: milestonesKeys.owner(owner) }),
   });
 }

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import '@mantine/charts/styles.css';
 import { LineChart } from '@mantine/charts';
 import { SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
+import type { Milestone } from '../../../../shared/src/group-milestones.ts';
 import { burndownSeries, chartRange, type BurndownEvent } from '../../../../shared/src/burndown.ts';
-import { useBurndownEvents } from '../../api/group-milestones.ts';
+import { useBurndownEvents, type MilestoneOwner } from '../../api/milestones.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
 
 /**
@@ -13,8 +12,8 @@ import { EmptyState, QueryContent } from '../../components/states.tsx';
  * replayed from its burndown events; by issue count or by weight. Loaded lazily: it brings the
  * charting library.
  */
-export default function BurndownCharts({ group, milestone }: { group: GroupDetail; milestone: GroupMilestone }) {
-  const events = useBurndownEvents(group.id, milestone.id);
+export default function BurndownCharts({ of, milestone }: { of: MilestoneOwner; milestone: Milestone }) {
+  const events = useBurndownEvents(of, milestone.id);
   const range = events.data && chartRange(milestone, events.data, new Date().toISOString().slice(0, 10));
   return (
     <QueryContent

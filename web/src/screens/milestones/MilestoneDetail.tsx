@@ -1,26 +1,25 @@
 import { lazy, Suspense, useState } from 'react';
 import { Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
-import { useGroupMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveGroupMilestone } from '../../api/group-milestones.ts';
+import type { Milestone as MilestoneEntity } from '../../../../shared/src/group-milestones.ts';
+import { useMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveMilestone } from '../../api/milestones.ts';
 import { formatDate } from '../../format.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, LoadingState, NotFoundState, QueryContent, type QueryLike } from '../../components/states.tsx';
-import { groupHref } from '../../paths.ts';
 import { DueBadge } from './DueBadge.tsx';
 import { MilestoneDialog } from './MilestoneDialog.tsx';
 import { issueColumns, mergeRequestColumns, progressOf, type BoardItem } from './milestone-board.ts';
+import { itemsOf, type MilestonesOf } from './milestones-of.ts';
 
 // The charting library is large: only the milestone page loads it, when it shows the charts.
 const BurndownCharts = lazy(() => import('./BurndownCharts.tsx'));
 
 /** One milestone: its progress, its issues and merge requests in columns, and its charts. */
-export function MilestoneDetail({ group, iid, canPlan }: { group: GroupDetail; iid: number; canPlan: boolean }) {
-  const found = useGroupMilestoneByIid(group.id, iid);
+export function MilestoneDetail({ of, iid }: { of: MilestonesOf; iid: number }) {
+  const found = useMilestoneByIid(of, iid);
   const back = (
-    <Button component={Link} to={groupHref(group.full_path, 'milestones')} variant="default" leftSection={<IconArrowLeft size={16} />}>
+    <Button component={Link} to={of.href} variant="default" leftSection={<IconArrowLeft size={16} />}>
       All milestones
     </Button>
   );
@@ -28,10 +27,10 @@ export function MilestoneDetail({ group, iid, canPlan }: { group: GroupDetail; i
     <QueryContent query={found} what="the milestone">
       {(milestone) =>
         milestone ? (
-          <Milestone group={group} milestone={milestone} canPlan={canPlan} back={back} />
+          <Milestone of={of} milestone={milestone} back={back} />
         ) : (
           <NotFoundState title="No such milestone" action={back}>
-            {group.full_name} has no milestone {iid}.
+            {of.name} has no milestone {iid}.
           </NotFoundState>
         )
       }
@@ -39,11 +38,12 @@ export function MilestoneDetail({ group, iid, canPlan }: { group: GroupDetail; i
   );
 }
 
-function Milestone({ group, milestone, canPlan, back }: { group: GroupDetail; milestone: GroupMilestone; canPlan: boolean; back: React.ReactNode }) {
-  const issues = useMilestoneIssues(group.id, milestone.id);
-  const mrs = useMilestoneMergeRequests(group.id, milestone.id);
+function Milestone({ of, milestone, back }: { of: MilestonesOf; milestone: MilestoneEntity; back: React.ReactNode }) {
+  const { canPlan } = of;
+  const issues = useMilestoneIssues(of, milestone.id);
+  const mrs = useMilestoneMergeRequests(of, milestone.id);
   const [editing, setEditing] = useState(false);
-  const save = useSaveGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not changed' } });
+  const save = useSaveMilestone(of, { meta: { errorTitle: 'The milestone was not changed' } });
   const closing = milestone.state === 'active';
   const toggle = () =>
     save.mutate({ id: milestone.id, body: { state_event: closing ? 'close' : 'activate' } }, { onSuccess: () => notifySuccess(closing ? 'Milestone closed' : 'Milestone reopened', `“${milestone.title}”.`) });
@@ -96,7 +96,7 @@ function Milestone({ group, milestone, canPlan, back }: { group: GroupDetail; mi
           Burndown and burnup
         </Title>
         <Suspense fallback={<LoadingState label="Loading the charts…" />}>
-          <BurndownCharts group={group} milestone={milestone} />
+          <BurndownCharts of={of} milestone={milestone} />
         </Suspense>
       </Card>
 
@@ -106,13 +106,13 @@ function Milestone({ group, milestone, canPlan, back }: { group: GroupDetail; mi
           <Tabs.Tab value="merge_requests">Merge requests {mrs.data ? `(${mrs.data.length})` : ''}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="issues" pt="md">
-          <Board query={issues} columns={issueColumns} what="issues" />
+          <Board query={issues} columns={issueColumns} what="issues" from={itemsOf(of)} />
         </Tabs.Panel>
         <Tabs.Panel value="merge_requests" pt="md">
-          <Board query={mrs} columns={mergeRequestColumns} what="merge requests" />
+          <Board query={mrs} columns={mergeRequestColumns} what="merge requests" from={itemsOf(of)} />
         </Tabs.Panel>
       </Tabs>
-      <MilestoneDialog group={group} milestone={milestone} opened={editing} onClose={() => setEditing(false)} />
+      <MilestoneDialog of={of} milestone={milestone} opened={editing} onClose={() => setEditing(false)} />
     </Stack>
   );
 }
@@ -137,13 +137,13 @@ function ProgressCard({ label, done, total, unit }: { label: string; done: numbe
 type BoardColumn = { title: string; holds: (i: BoardItem) => boolean };
 
 /** The platform's milestone board: each column a state the items are in. */
-function Board({ query, columns, what }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string }) {
+function Board({ query, columns, what, from }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string; from: string }) {
   return (
     <QueryContent
       query={query}
       what={what}
       errorTitle={`The ${what} could not be loaded`}
-      empty={(data) => data.length === 0 && <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of the group’s projects to see them here.</EmptyState>}
+      empty={(data) => data.length === 0 && <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of {from} to see them here.</EmptyState>}
     >
       {(data) => <BoardColumns items={data as BoardItem[]} columns={columns} what={what} />}
     </QueryContent>

@@ -3,9 +3,9 @@ import { Button, Group, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { groupMilestoneCreateBody, type GroupMilestone } from '../../../../shared/src/group-milestones.ts';
-import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { useSaveGroupMilestone } from '../../api/group-milestones.ts';
+import { groupMilestoneCreateBody, type Milestone } from '../../../../shared/src/group-milestones.ts';
+import { useSaveMilestone } from '../../api/milestones.ts';
+import type { MilestonesOf } from './milestones-of.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { sentence } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
@@ -14,13 +14,13 @@ import { formShowsFieldErrors, showServerFieldErrors } from '../../components/se
 type Values = z.input<typeof groupMilestoneCreateBody>;
 type Parsed = z.output<typeof groupMilestoneCreateBody>;
 const FIELDS = ['title', 'description', 'start_date', 'due_date'] as const;
-const valuesOf = (m: GroupMilestone | null): Values => ({ title: m?.title ?? '', description: m?.description ?? '', start_date: m?.start_date ?? '', due_date: m?.due_date ?? '' });
+const valuesOf = (m: Milestone | null): Values => ({ title: m?.title ?? '', description: m?.description ?? '', start_date: m?.start_date ?? '', due_date: m?.due_date ?? '' });
 
 /** Creates a milestone, or edits one: title, description and dates, checked with the shared body schema. */
-export function MilestoneDialog({ group, milestone, opened, onClose }: { group: GroupDetail; milestone: GroupMilestone | null; opened: boolean; onClose: () => void }) {
+export function MilestoneDialog({ of, milestone, opened, onClose }: { of: MilestonesOf; milestone: Milestone | null; opened: boolean; onClose: () => void }) {
   const editing = milestone !== null;
   const errorTitle = editing ? 'The milestone was not saved' : 'The milestone was not created';
-  const save = useSaveGroupMilestone(group.id, { meta: { errorTitle, showsError: formShowsFieldErrors } });
+  const save = useSaveMilestone(of, { meta: { errorTitle, showsError: formShowsFieldErrors } });
   const form = useForm<Values, unknown, Parsed>({ resolver: zodResolver(groupMilestoneCreateBody), defaultValues: valuesOf(milestone), mode: 'onSubmit', reValidateMode: 'onChange' });
   useEffect(() => {
     if (opened) form.reset(valuesOf(milestone));

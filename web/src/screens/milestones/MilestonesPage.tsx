@@ -2,9 +2,8 @@ import { useMemo, useState } from 'react';
 import { Anchor, Button, Group, Menu, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useParams } from 'react-router';
-import type { GroupMilestone } from '../../../../shared/src/group-milestones.ts';
-import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { useDeleteGroupMilestone, useGroupMilestones, useSaveGroupMilestone, type MilestonesQuery } from '../../api/group-milestones.ts';
+import type { Milestone } from '../../../../shared/src/group-milestones.ts';
+import { useDeleteMilestone, useMilestones, useSaveMilestone, type MilestonesQuery } from '../../api/milestones.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { formatDate } from '../../format.ts';
@@ -17,20 +16,27 @@ import { useGroupContext } from '../groups/group-context.ts';
 import { DueBadge } from './DueBadge.tsx';
 import { MilestoneDetail } from './MilestoneDetail.tsx';
 import { MilestoneDialog } from './MilestoneDialog.tsx';
+import type { MilestonesOf } from './milestones-of.ts';
 
 /** /groups/<full path>/-/milestones[/<iid>]: the group's milestones, or one of them. */
-export default function MilestonesPage() {
-  const { '*': splat = '' } = useParams();
+export default function GroupMilestonesPage() {
   const { group, role } = useGroupContext();
+  const of: MilestonesOf = { scope: 'groups', id: group.id, name: group.full_name, href: groupHref(group.full_path, 'milestones'), canPlan: role.can('admin_milestones'), canDelete: role.can('destroy_milestones') };
+  return <MilestonesSection of={of} />;
+}
+
+/** The list, or the milestone the URL names after the section (`…/-/milestones/<iid>`). */
+export function MilestonesSection({ of }: { of: MilestonesOf }) {
+  const { '*': splat = '' } = useParams();
   const rest = sectionRest(splat);
-  const canPlan = role.can('admin_milestones');
-  if (rest.length === 0) return <MilestonesList key={group.id} group={group} canPlan={canPlan} canDelete={role.can('destroy_milestones')} />;
-  if (rest.length === 1 && /^\d{1,9}$/.test(rest[0])) return <MilestoneDetail key={rest[0]} group={group} iid={Number(rest[0])} canPlan={canPlan} />;
+  const key = `${of.scope}/${of.id}`;
+  if (rest.length === 0) return <MilestonesList key={key} of={of} />;
+  if (rest.length === 1 && /^\d{1,9}$/.test(rest[0])) return <MilestoneDetail key={`${key}/${rest[0]}`} of={of} iid={Number(rest[0])} />;
   return (
     <NotFoundState
       title="No such milestone page"
       action={
-        <Button component={Link} to={groupHref(group.full_path, 'milestones')} variant="default">
+        <Button component={Link} to={of.href} variant="default">
           All milestones
         </Button>
       }
@@ -53,18 +59,19 @@ function useMilestoneParams() {
   return { ...list, state, from, to, query, filtered: Boolean(list.search || ranged) };
 }
 
-const col = createColumnHelper<GroupMilestone>();
+const col = createColumnHelper<Milestone>();
 
-function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; canPlan: boolean; canDelete: boolean }) {
+function MilestonesList({ of }: { of: MilestonesOf }) {
+  const { canPlan, canDelete } = of;
   const params = useMilestoneParams();
   const searchBox = useSearchBox(params.search, params.update);
-  const milestones = useGroupMilestones(group.id, params.query);
-  const [editing, setEditing] = useState<GroupMilestone | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<GroupMilestone | null>(null);
-  const save = useSaveGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not changed' } });
-  const remove = useDeleteGroupMilestone(group.id, { meta: { errorTitle: 'The milestone was not deleted' } });
+  const milestones = useMilestones(of, params.query);
+  const [editing, setEditing] = useState<Milestone | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Milestone | null>(null);
+  const save = useSaveMilestone(of, { meta: { errorTitle: 'The milestone was not changed' } });
+  const remove = useDeleteMilestone(of, { meta: { errorTitle: 'The milestone was not deleted' } });
 
-  const setState = (m: GroupMilestone, state_event: 'close' | 'activate') =>
+  const setState = (m: Milestone, state_event: 'close' | 'activate') =>
     save.mutate({ id: m.id, body: { state_event } }, { onSuccess: () => notifySuccess(state_event === 'close' ? 'Milestone closed' : 'Milestone reopened', `“${m.title}” is ${state_event === 'close' ? 'closed' : 'open again'}.`) });
 
   const columns = useMemo(
@@ -72,7 +79,7 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
       col.accessor('title', {
         header: 'Milestone',
         cell: ({ row }) => (
-          <Anchor component={Link} to={`${groupHref(group.full_path, 'milestones')}/${row.original.iid}`} fw={600} size="sm">
+          <Anchor component={Link} to={`${of.href}/${row.original.iid}`} fw={600} size="sm">
             {row.original.title}
           </Anchor>
         ),
@@ -106,7 +113,7 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
       }),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [group.full_path, canPlan, canDelete],
+    [of.href, canPlan, canDelete],
   );
 
   const items = milestones.data?.items ?? [];
@@ -118,7 +125,7 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
             Milestones
           </Title>
           <Text c="dimmed" size="sm" maw={640}>
-            Plan what the group’s projects deliver by a date, and follow it with burndown and burnup charts.
+            Plan what {of.scope === 'groups' ? 'the group’s projects deliver' : 'the project delivers'} by a date, and follow it with burndown and burnup charts.
           </Text>
         </div>
         {canPlan && (
@@ -155,7 +162,7 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
                 <EmptyState title="No milestones match">Change the search or the dates.</EmptyState>
               ) : (
                 <EmptyState title={params.state === 'closed' ? 'No closed milestones' : 'No open milestones'} action={canPlan && params.state === 'active' && <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>New milestone</Button>}>
-                  A milestone gathers the issues and merge requests of {group.full_name}’s projects that are due together, and charts their progress.
+                  A milestone gathers the issues and merge requests of {of.scope === 'groups' ? `${of.name}’s projects` : of.name} that are due together, and charts their progress.
                 </EmptyState>
               ))
             }
@@ -165,7 +172,7 @@ function MilestonesList({ group, canPlan, canDelete }: { group: GroupDetail; can
         </Tabs.Panel>
       </Tabs>
       <TablePager info={milestones.data?.page} shown={items.length} what={(n) => (n === 1 ? 'milestone' : 'milestones')} onPage={params.setPage} />
-      <MilestoneDialog group={group} milestone={editing === 'new' ? null : editing} opened={editing !== null} onClose={() => setEditing(null)} />
+      <MilestoneDialog of={of} milestone={editing === 'new' ? null : editing} opened={editing !== null} onClose={() => setEditing(null)} />
       <ConfirmDialog
         opened={deleting !== null}
         title={deleting ? `Delete “${deleting.title}”?` : ''}
