@@ -1,0 +1,4 @@
+import { authorizationMatrix } from './authorization-matrix.ts';
+
+/** The authorisation matrix (authorization-matrix.ts), shard 2 of 3: every third route of the table. */
+authorizationMatrix(1, 3);
