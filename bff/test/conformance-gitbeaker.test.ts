@@ -1,3 +1,4 @@
+// Runs on SQLite only: the client's wire (headers, status codes, error bodies, pagination) is the same on both engines, and the API tests run each query on PostgreSQL
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';

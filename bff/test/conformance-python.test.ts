@@ -1,3 +1,4 @@
+// Runs on SQLite only: the client's wire (headers, status codes, error bodies, pagination) is the same on both engines, and the API tests run each query on PostgreSQL
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+// Runs on SQLite only: the protocol is git's; the credentials, roles and push records it reads are the API's, tested on PostgreSQL by the API and git-push tests
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
