@@ -11,12 +11,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each step's heading says how long the run has taken so far (CI must stay under 30 minutes).
-step() { printf '\n\033[1m== %s\033[0m (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
+# Each step's heading says how long the run has taken so far (CI must stay under 30 minutes), and
+# the last lines printed, pass or fail, say when each step and suite started and ended.
+mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+TIMES=()
+step() { printf '\n\033[1m== %s\033[0m (at %s)\n' "$*" "$(mmss $SECONDS)"; TIMES+=("$(mmss $SECONDS)  $*"); }
+# `timed NAME command…`: runs the command and writes when it ended (seconds into the run) for the summary.
+START=$(date +%s)
+timed() { local name=$1 rc=0; shift; "$@" || rc=$?; echo "$(( $(date +%s) - START ))" >"$LOGS/$name.end"; return $rc; }
+summary() {
+  local status=$?
+  echo
+  echo "Timeline (minutes into the run):"
+  printf '  %s\n' "${TIMES[@]}"
+  for name in sqlite postgres e2e; do
+    [ -f "$LOGS/$name.end" ] && printf '  %s  %s suite ended\n' "$(mmss "$(cat "$LOGS/$name.end")")" "$name"
+  done
+  printf '  %s  end (exit %d)\n' "$(mmss $SECONDS)" "$status"
+  rm -rf "$LOGS"
+}
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
 LOGS=$(mktemp -d)
-trap 'rm -rf "$LOGS"' EXIT
+trap summary EXIT
 # Debian packages (chromium, python3-gitlab) install in the background while the checks run.
 bash scripts/debian-packages.sh >"$LOGS/packages.log" 2>&1 &
 PACKAGES=$!
@@ -58,16 +75,16 @@ if ! wait "$VITE"; then cat "$LOGS/vite.log"; echo "The console's build failed."
 cat "$LOGS/vite.log"
 
 step "HTTP suites on SQLite and on PostgreSQL, and the console in Chromium, side by side"
-nice -n 5 npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
+timed sqlite nice -n 5 npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
 SQLITE=$!
 PG_PID=""
 if source scripts/postgres.sh; then
-  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" nice -n 5 npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
+  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" timed postgres nice -n 5 npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
   PG_PID=$!
 else
   echo "SKIPPED: no PostgreSQL server could be started on this machine (see above); the HTTP suite runs on SQLite only."
 fi
-CHROMIUM_PATH="$CHROMIUM_PATH" npx playwright test >"$LOGS/e2e.log" 2>&1 &
+CHROMIUM_PATH="$CHROMIUM_PATH" timed e2e npx playwright test >"$LOGS/e2e.log" 2>&1 &
 E2E=$!
 failed=0
 step "HTTP suite on SQLite"

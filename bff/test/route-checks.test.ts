@@ -15,7 +15,7 @@ import { buildWorld, countChanges, rowCounts, segmentText, type World } from './
  * - each path parameter that names a record answers `404 <Record> Not Found` for a record that
  *   does not exist, for a value that is not an id and for an id past 2³¹−1, and changes nothing.
  * Who may call each route (roles, scopes, credentials) is the authorisation matrix's part
- * (authorization-matrix.ts).
+ * (authorization.test.ts).
  */
 
 const paramsOf = (r: RouteSpec) => [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);

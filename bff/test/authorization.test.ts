@@ -1,3 +1,4 @@
+// Runs on SQLite only: the rules are the policies' code, the same on both engines; what they read is read by the API tests and authorization-spanning on PostgreSQL
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -597,78 +598,66 @@ const reached: Record<string, number[]> = {};
 
 const describeExpected = (e: Expected) => ('allowed' in e ? 'is let through' : `answers ${e.status}`);
 
+for (const route of routes) {
+  describe(routeKey(route), () => {
+    const destructive = route.method === 'delete' || route.path.endsWith('/rotate');
+    for (const caller of CALLERS) {
+      let title: string;
+      try {
+        title = describeExpected(expectation(route, caller));
+      } catch {
+        title = 'has no expectation: the route declares a name the tables do not know';
+      }
+      it(`as ${caller.name}: ${title}`, async () => {
+        const expected = expectation(route, caller);
+        // Throwaway records and credentials only where the call may destroy them: a refused call must not.
+        const throwaway = destructive && 'allowed' in expected;
+        const path = await pathFor(route, caller, throwaway);
+        const res = await fetch(`${server.url}${path}`, {
+          method: route.method.toUpperCase(),
+          headers: { ...(await credentialHeader(caller, throwaway)) },
+        });
+        const text = await res.text();
+        if ('allowed' in expected) (reached[routeKey(route)] ??= []).push(res.status);
+        const what = `${route.method.toUpperCase()} ${path} as ${caller.name}: ${res.status} ${text.slice(0, 300)}`;
+        assert.ok(res.status < 500, what);
+        if ('allowed' in expected) {
+          assert.ok(![401, 403].includes(res.status), `expected the call to be let through; ${what}`);
+          // A caller who may see the group or project is never told it does not exist.
+          if (route.load) assert.doesNotMatch(text, /"404 (Group|Project) Not Found"/, what);
+        } else {
+          assert.equal(res.status, expected.status, what);
+          const record = HANDLER_RULES[routeKey(route)]?.viaRecord ?? ({ project: 'Project', pipeline: 'Pipeline', group: 'Group' } as const)[route.load ?? 'group'];
+          if (expected.status === 404) assert.match(text, new RegExp(`"404 ${record} Not Found"`), what);
+        }
+      });
+    }
+  });
+}
+
 async function credentialHeader(caller: Caller, fresh: boolean): Promise<Record<string, string>> {
   const token = await credential(caller, fresh);
   return token ? { 'PRIVATE-TOKEN': token } : {};
 }
 
-/**
- * The matrix of one shard: every `shards`-th route of the table, from the `shard`-th (0-based),
- * against every caller, with the checks of the tables. The shards run as test files of their own
- * (authorization-matrix-<n>.test.ts), side by side: one file of ~9,000 sequential calls was the
- * longest file of the HTTP suites. Together the shards take every route once.
- */
-export function authorizationMatrix(shard: number, shards: number): void {
-  const shardRoutes = shardOf(shard, shards);
-  for (const route of shardRoutes) {
-    describe(routeKey(route), () => {
-      const destructive = route.method === 'delete' || route.path.endsWith('/rotate');
-      for (const caller of CALLERS) {
-        let title: string;
-        try {
-          title = describeExpected(expectation(route, caller));
-        } catch {
-          title = 'has no expectation: the route declares a name the tables do not know';
-        }
-        it(`as ${caller.name}: ${title}`, async () => {
-          const expected = expectation(route, caller);
-          // Throwaway records and credentials only where the call may destroy them: a refused call must not.
-          const throwaway = destructive && 'allowed' in expected;
-          const path = await pathFor(route, caller, throwaway);
-          const res = await fetch(`${server.url}${path}`, {
-            method: route.method.toUpperCase(),
-            headers: { ...(await credentialHeader(caller, throwaway)) },
-          });
-          const text = await res.text();
-          if ('allowed' in expected) (reached[routeKey(route)] ??= []).push(res.status);
-          const what = `${route.method.toUpperCase()} ${path} as ${caller.name}: ${res.status} ${text.slice(0, 300)}`;
-          assert.ok(res.status < 500, what);
-          if ('allowed' in expected) {
-            assert.ok(![401, 403].includes(res.status), `expected the call to be let through; ${what}`);
-            // A caller who may see the group or project is never told it does not exist.
-            if (route.load) assert.doesNotMatch(text, /"404 (Group|Project) Not Found"/, what);
-          } else {
-            assert.equal(res.status, expected.status, what);
-            const record = HANDLER_RULES[routeKey(route)]?.viaRecord ?? ({ project: 'Project', pipeline: 'Pipeline', group: 'Group' } as const)[route.load ?? 'group'];
-            if (expected.status === 404) assert.match(text, new RegExp(`"404 ${record} Not Found"`), what);
-          }
-        });
-      }
+describe('the tables of this matrix', () => {
+  it('know every permission and scope the route table declares', () => {
+    const unknown = routes.flatMap((r) => {
+      const scope = r.scope ?? (r.method === 'get' ? 'read' : 'write');
+      return [
+        ...(r.permission !== undefined && !(r.permission in MINIMUM_ROLE) ? [`${routeKey(r)}: permission ${r.permission}`] : []),
+        ...Object.entries(SCOPED_TOKEN_MAY).flatMap(([tokenScope, may]) => (scope in may ? [] : [`${routeKey(r)}: scope ${scope} for a ${tokenScope} token`])),
+      ];
     });
-  }
-
-  describe('the tables of this matrix', () => {
-    it('know every permission and scope the route table declares', () => {
-      const unknown = routes.flatMap((r) => {
-        const scope = r.scope ?? (r.method === 'get' ? 'read' : 'write');
-        return [
-          ...(r.permission !== undefined && !(r.permission in MINIMUM_ROLE) ? [`${routeKey(r)}: permission ${r.permission}`] : []),
-          ...Object.entries(SCOPED_TOKEN_MAY).flatMap(([tokenScope, may]) => (scope in may ? [] : [`${routeKey(r)}: scope ${scope} for a ${tokenScope} token`])),
-        ];
-      });
-      assert.deepEqual(unknown, [], 'add each to MINIMUM_ROLE or SCOPED_TOKEN_MAY with what it requires');
-    });
-    it('let some caller reach the handler of every route of this shard (past authentication, loading and authorisation)', () => {
-      // Answers of 404 only would mean the fixtures no longer fit the route, and the matrix proves little there.
-      const unreached = shardRoutes.map(routeKey).filter((k) => !(reached[k] ?? []).some((status) => status !== 404));
-      assert.deepEqual(unreached, [], JSON.stringify(Object.fromEntries(unreached.map((k) => [k, reached[k] ?? []]))));
-    });
-    it('name only routes that exist in HANDLER_RULES', () => {
-      const keys = new Set(routes.map(routeKey));
-      assert.deepEqual(Object.keys(HANDLER_RULES).filter((k) => !keys.has(k)), []);
-    });
+    assert.deepEqual(unknown, [], 'add each to MINIMUM_ROLE or SCOPED_TOKEN_MAY with what it requires');
   });
-}
-
-/** The routes of a shard: every `shards`-th of the table, from the `shard`-th. */
-export const shardOf = (shard: number, shards: number) => routes.filter((_, i) => i % shards === shard);
+  it('let some caller reach the handler of every route (past authentication, loading and authorisation)', () => {
+    // Answers of 404 only would mean the fixtures no longer fit the route, and the matrix proves little there.
+    const unreached = routes.map(routeKey).filter((k) => !(reached[k] ?? []).some((status) => status !== 404));
+    assert.deepEqual(unreached, [], JSON.stringify(Object.fromEntries(unreached.map((k) => [k, reached[k] ?? []]))));
+  });
+  it('name only routes that exist in HANDLER_RULES', () => {
+    const keys = new Set(routes.map(routeKey));
+    assert.deepEqual(Object.keys(HANDLER_RULES).filter((k) => !keys.has(k)), []);
+  });
+});
