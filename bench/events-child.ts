@@ -17,6 +17,8 @@ import { benchServerEnv, serveUntilParentGoes } from './lib.ts';
 export interface EventsChildReady {
   url: string;
   projectId: number;
+  /** The author of every event (root), for /users/:id/events. */
+  authorId: number;
   events: number;
   seedMs: number;
   /** When the first and the last event happened (ISO), for the date filters. */
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     SELECT ${project.id}, NULL, ${root.id}, ${action}, ${targetType}, NULL, ${data}, ${createdAt}, n${numbers.values} FROM (${series}) AS series`.execute(db);
   if (isPostgres(db)) await sql`ANALYZE events`.execute(db);
   else await sql`ANALYZE`.execute(db);
-  const ready: EventsChildReady = { url: serveUntilParentGoes(running), projectId: project.id, events: count, seedMs: performance.now() - started, firstAt: new Date(t0 + 1000).toISOString(), lastAt: new Date(t0 + count * 1000).toISOString() };
+  const ready: EventsChildReady = { url: serveUntilParentGoes(running), projectId: project.id, authorId: root.id, events: count, seedMs: performance.now() - started, firstAt: new Date(t0 + 1000).toISOString(), lastAt: new Date(t0 + count * 1000).toISOString() };
   process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
 }
 

@@ -8,6 +8,10 @@
  * target: its pages are ranges of the events' numbers among those of their kind, or of their
  * project between two dates (migration 033).
  *
+ * The same targets are read from the author's lists, where every event is the seed user's:
+ * GET /users/:id/events (as an administrator) and GET /events (as the author). These are pages
+ * of events by offset, each row checked against the projects the caller may read.
+ *
  * Requests are sequential (one connection): this measures what one page costs, not
  * throughput. It measures, never judges.
  *
@@ -50,6 +54,7 @@ function filters(info: EventsChildReady): [name: string, query: string][] {
 
 export interface EventsRow {
   engine: string;
+  list: string;
   target: string;
   p50: number;
   p90: number;
@@ -85,25 +90,35 @@ async function runEngine(engine: string, env: Record<string, string>, report: Ev
   const child = await startChild<EventsChildReady>('events-child.ts', [], { ...env, BENCH_ROOT_TOKEN: token, BENCH_EVENTS: String(EVENTS) }, 900_000);
   try {
     report.seedS[engine] = child.info.seedMs / 1000;
-    const base = `${child.info.url}/api/v4/projects/${child.info.projectId}/events?per_page=20`;
-    const deep = DEEP_PAGE.toLocaleString('en');
-    for (const [target, query] of [
+    const lists = [
+      ['/projects/:id/events', `/projects/${child.info.projectId}/events`],
+      ['/users/:id/events', `/users/${child.info.authorId}/events`],
+      ['/events', '/events'],
+    ] as const;
+    for (const [list, path] of lists) await runList(engine, list, `${child.info.url}/api/v4${path}?per_page=20`, child.info, token, report);
+  } finally {
+    await child.stop();
+  }
+}
+
+/** One list's targets: page 1, the deep page (both directions), each filter at page 1 and at its deep page. */
+async function runList(engine: string, list: string, base: string, info: EventsChildReady, token: string, report: EventsReport): Promise<void> {
+  const deep = DEEP_PAGE.toLocaleString('en');
+  // The author's lists read deep pages by offset: fewer requests for every target.
+  const requests = (filtered: boolean) => (list === '/projects/:id/events' && !filtered ? REQUESTS : FILTER_REQUESTS);
+  for (const [target, query] of [
       ['page 1', '&page=1'],
       [`page ${deep}`, `&page=${DEEP_PAGE}`],
       [`page ${deep} sort=asc`, `&page=${DEEP_PAGE}&sort=asc`],
-      ...filters(child.info).flatMap(([name, filter]) => [
+      ...filters(info).flatMap(([name, filter]) => [
         [`page 1 ${name}`, `&page=1&${filter}`],
         [`page ${FILTER_DEEP_PAGE.toLocaleString('en')} ${name}`, `&page=${FILTER_DEEP_PAGE}&${filter}`],
       ]),
     ] as const) {
-      const filtered = /action=|target_type=|before=|after=/.test(query);
-      const r = await timeRequests(base + query, token, filtered ? FILTER_REQUESTS : REQUESTS);
-      report.rows.push({ engine, target, ...r });
-      console.log(`  ${engine} ${target}: p50 ${fmtMs(r.p50)} ms (${r.ids})`);
+      const r = await timeRequests(base + query, token, requests(/action=|target_type=|before=|after=/.test(query)));
+      report.rows.push({ engine, list, target, ...r });
+      console.log(`  ${engine} ${list} ${target}: p50 ${fmtMs(r.p50)} ms (${r.ids})`);
     }
-  } finally {
-    await child.stop();
-  }
 }
 
 export async function runEvents(pgAdmin: string | undefined): Promise<EventsReport> {
@@ -116,14 +131,19 @@ export async function runEvents(pgAdmin: string | undefined): Promise<EventsRepo
 }
 
 export function printEvents(r: EventsReport): void {
-  console.log(`\nActivity events pages (${r.events.toLocaleString('en')} events in one project, per_page 20; inserted in ${Object.entries(r.seedS).map(([e, s]) => `${s.toFixed(1)} s on ${e}`).join(', ')})`);
-  const first = (engine: string) => r.rows.find((x) => x.engine === engine && x.target === 'page 1');
+  console.log(`\nActivity events pages (${r.events.toLocaleString('en')} events in one project, all by one user, per_page 20; inserted in ${Object.entries(r.seedS).map(([e, s]) => `${s.toFixed(1)} s on ${e}`).join(', ')})`);
+  const first = (row: EventsRow) => r.rows.find((x) => x.engine === row.engine && x.list === row.list && x.target === 'page 1')!;
+  const deepUnfiltered = (row: EventsRow) => r.rows.find((x) => x.engine === row.engine && x.list === row.list && x.target === `page ${FILTER_DEEP_PAGE.toLocaleString('en')}`);
   printAligned(
-    ['engine', 'target', 'p50 ms', 'p90 ms', '× page 1 (p50)', 'first page seen'],
-    r.rows.map((row) => [row.engine, row.target, fmtMs(row.p50), fmtMs(row.p90), `${(row.p50 / first(row.engine)!.p50).toFixed(2)}×`, row.ids]),
-    new Set([2, 3, 4]),
+    ['engine', 'list', 'target', 'p50 ms', 'p90 ms', '× page 1 (p50)', '× same page unfiltered', 'first page seen'],
+    r.rows.map((row) => {
+      const unfiltered = row.target.startsWith('page 1 ') ? first(row) : / (action|target_type|before|after)=/.test(row.target) ? deepUnfiltered(row) : undefined;
+      return [row.engine, row.list, row.target, fmtMs(row.p50), fmtMs(row.p90), `${(row.p50 / first(row).p50).toFixed(2)}×`, unfiltered ? `${(row.p50 / unfiltered.p50).toFixed(2)}×` : '', row.ids];
+    }),
+    new Set([3, 4, 5, 6]),
   );
-  console.log('  Target: every row (the deep page, each filter at page 1 and at the deep page) within 1.5× of the unfiltered page 1.');
+  console.log('  Target: every row of the project list (the deep page, each filter at page 1 and at the deep page) within 1.5× of its unfiltered page 1;');
+  console.log('  on the author\'s lists (by offset) each filter within 1.5× of the unfiltered list at the same depth.');
   if (r.pgNote) console.log(`  ${r.pgNote}`);
   console.log(`  load average now: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }

@@ -174,6 +174,11 @@ function bodyValueArb(op: Operation): fc.Arbitrary<unknown> {
   return fc.tuple(conforming(schema), mutationArb(schema)).map(([base, m]) => mutate(base, schema, m));
 }
 
+// Built once for every operation's generator (each of them is hundreds of kilobytes to megabytes).
+const RAW_FORMS = ['a[=1&&=&%%%', '%ZZ=1', `${'a['.repeat(30)}=1`, 'name[]=1&name[0]=2&name[a]=3', `${Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join('&')}`, 'name=%00', 'name=%C0%AF', '=', '&&&', `name=${'x'.repeat(2_000_000)}`];
+const UPLOADS: readonly (readonly number[])[] = [PNG_BYTES, [...Buffer.from('not an image')], [], [...PNG_BYTES, ...new Array<number>(300_000).fill(0)]];
+const OVERSIZE_JSON: WireBody = { kind: 'a JSON body over 1 MB', contentType: 'application/json', text: JSON.stringify({ name: 'x'.repeat(1_100_000) }) };
+
 function bodyArb(op: Operation): fc.Arbitrary<WireBody | undefined> {
   const value = bodyValueArb(op);
   const json = fc.tuple(value, fc.constantFrom(...JSON_TYPES)).map(([v, t]): WireBody => ({ kind: `JSON (${t})`, contentType: t, text: JSON.stringify(v) ?? 'null' }));
@@ -182,7 +187,7 @@ function bodyArb(op: Operation): fc.Arbitrary<WireBody | undefined> {
     .map((text): WireBody => ({ kind: 'malformed JSON', contentType: 'application/json', text }));
   const form = value.map((v): WireBody => ({ kind: 'form fields', contentType: 'application/x-www-form-urlencoded', text: encodePairs(formPairs(v)) }));
   const rawForm = fc
-    .constantFrom('a[=1&&=&%%%', '%ZZ=1', `${'a['.repeat(30)}=1`, 'name[]=1&name[0]=2&name[a]=3', `${Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join('&')}`, 'name=%00', 'name=%C0%AF', '=', '&&&', `name=${'x'.repeat(2_000_000)}`)
+    .constantFrom(...RAW_FORMS)
     .map((text): WireBody => ({ kind: 'malformed form fields', contentType: 'application/x-www-form-urlencoded', text }));
   const multipart = fc
     .tuple(
@@ -190,7 +195,7 @@ function bodyArb(op: Operation): fc.Arbitrary<WireBody | undefined> {
       fc.boolean(),
       fc.constantFrom('avatar', op.upload ?? 'file', 'x'),
       fc.constantFrom('a.png', '../../x.png', 'ü😀.png', '', 'a\u0000.png'),
-      fc.constantFrom(PNG_BYTES, [...Buffer.from('not an image')], [], [...PNG_BYTES, ...new Array<number>(300_000).fill(0)]),
+      fc.constantFrom(...UPLOADS),
     )
     .map(([v, withFile, field, name, content]): WireBody => {
       const pairs = formPairs(v).filter(([k]) => !k.includes('"') && !/[\r\n]/.test(k)).map(([k, s]) => [k, s.replace(/\r?\n--/g, '')] as [string, string]);
@@ -206,7 +211,7 @@ function bodyArb(op: Operation): fc.Arbitrary<WireBody | undefined> {
   const deepJson = fc
     .tuple(fc.constantFrom(10_000, 100_000), fc.constantFrom('{"a":', '['))
     .map(([n, open]): WireBody => ({ kind: `JSON nested ${n} deep`, contentType: 'application/json', text: `${open.repeat(n)}1${(open === '[' ? ']' : '}').repeat(n)}` }));
-  const oversizeJson = fc.constant<WireBody>({ kind: 'a JSON body over 1 MB', contentType: 'application/json', text: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+  const oversizeJson = fc.constant<WireBody>(OVERSIZE_JSON);
   return fc.oneof(
     { arbitrary: json, weight: 10 },
     { arbitrary: form, weight: 3 },

@@ -29,7 +29,9 @@ export async function startInstance(token: string, env: Record<string, string>):
   });
   const url = await new Promise<string>((resolve, reject) => {
     let printed = '';
-    const timer = setTimeout(() => reject(new Error('instance did not start: it printed no URL in 30 s')), 30_000);
+    // A ceiling, not an expectation: alone a start takes about a second, but the first start
+    // migrates a fresh database, and `npm test` runs both HTTP suites and Chromium on 2 cores.
+    const timer = setTimeout(() => reject(new Error('instance did not start: it printed no URL in 120 s')), 120_000);
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       printed += chunk;
@@ -45,7 +47,7 @@ export async function startInstance(token: string, env: Record<string, string>):
       reject(new Error(`instance exited before it started (${signal ?? `exit code ${code}`})`));
     });
   });
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': token } })).ok) return { url, child };
     } catch {

@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { gitText } from '../git/git-run.ts';
 import type { Db } from '../../db/index.ts';
 import type { PipelineJobRow, ProjectRow, UserRow } from '../../db/schema.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
@@ -10,7 +9,6 @@ import { resolveCommit } from '../git/branches.ts';
 import { nowIso } from '../../util/time.ts';
 import { commitMeta, createPipeline, moveJob, refreshPipeline, type PipelineScope } from './pipelines.ts';
 
-const run = promisify(execFile);
 
 /** The stage the platform gives jobs reported by an external CI (GenericCommitStatus). */
 export const EXTERNAL_STAGE = 'external';
@@ -31,7 +29,7 @@ const EVENTS: Record<CommitStatusState, { event: string; from: string[]; to: Pip
 
 /** The branch a commit is reported on when the caller names none: the default branch if it holds the commit, else the first that does. */
 async function branchContaining(dir: string, sha: string, defaultBranch: string): Promise<string | undefined> {
-  const { stdout } = await run('git', ['-C', dir, 'for-each-ref', '--format=%(refname:lstrip=2)', `--contains=${sha}`, 'refs/heads']);
+  const stdout = await gitText(dir, ['for-each-ref', '--format=%(refname:lstrip=2)', `--contains=${sha}`, 'refs/heads']);
   const names = stdout.split('\n').filter(Boolean);
   return names.includes(defaultBranch) ? defaultBranch : names[0];
 }

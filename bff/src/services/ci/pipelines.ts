@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { gitText } from '../git/git-run.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { GroupRow, PipelineJobRow, PipelineRow, ProjectRow, UserRow } from '../../db/schema.ts';
@@ -14,7 +13,6 @@ import { usersById } from '../access/users.ts';
 import { jobPayload, pipelinePayload } from '../webhooks/hook-payloads.ts';
 import { announce } from '../notifier.ts';
 
-const run = promisify(execFile);
 
 /** Where pipeline events happen: the project, its namespace, and the base of the URLs payloads carry. */
 export interface PipelineScope {
@@ -81,7 +79,7 @@ export interface CommitMeta {
 }
 
 export async function commitMeta(dir: string, sha: string): Promise<CommitMeta> {
-  const { stdout } = await run('git', ['-C', dir, 'show', '-s', '--format=%P%x00%an%x00%ae%x00%cI%x00%B', sha, '--']);
+  const stdout = await gitText(dir, ['show', '-s', '--format=%P%x00%an%x00%ae%x00%cI%x00%B', sha, '--']);
   const [parents, authorName, authorEmail, committed, message] = stdout.split('\x00');
   return {
     sha,

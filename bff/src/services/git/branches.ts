@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { re2Problem, re2Test } from '../../../../shared/src/re2.ts';
 import { badRequest, notFound, validationFailed } from '../../util/errors.ts';
 import { ZERO_SHA, type RefUpdate } from './push-git.ts';
+import { gitText } from './git-run.ts';
 
 /** What a ref update made through the API is refused for, as a push of it would be (services/push-checks.ts refUpdateRefusals); none: accept. */
 export type RefCheck = (update: RefUpdate) => Promise<string[]>;
@@ -12,8 +11,6 @@ export async function requireAllowed(check: RefCheck, update: RefUpdate): Promis
   const refused = await check(update);
   if (refused.length) throw badRequest(refused.join('\n'));
 }
-
-const run = promisify(execFile);
 
 /** A commit read from git, in the fields the platform shows. */
 export interface CommitInfo {
@@ -36,7 +33,7 @@ export interface BranchInfo {
   merged: boolean;
 }
 
-const git = async (dir: string, args: string[]) => (await run('git', ['-C', dir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+const git = (dir: string, args: string[]) => gitText(dir, args, { maxBytes: 64 * 1024 * 1024 });
 
 const FIELDS = ['%(refname:lstrip=2)', '%(objectname)', '%(parent)', '%(authorname)', '%(authoremail:trim)', '%(authordate:iso-strict)', '%(committername)', '%(committeremail:trim)', '%(committerdate:iso-strict)', '%(trailers:unfold,separator=%x1f)', '%(contents)'];
 const SEP = '\x1e';

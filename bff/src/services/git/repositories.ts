@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { ProjectRow } from '../../db/schema.ts';
 import { HOOK_SCRIPT, hookStub } from './hook-script.ts';
-
-const run = promisify(execFile);
+import { gitText } from './git-run.ts';
 
 /** The branch a new repository starts with, as on the platform. */
 export const DEFAULT_BRANCH = 'main';
@@ -19,8 +16,7 @@ export const repositoryPath = (repositoriesDir: string, project: Pick<ProjectRow
 /** The system's git, or why it cannot be used: said at start-up rather than at the first clone. */
 export async function gitVersion(): Promise<string | Error> {
   try {
-    const { stdout } = await run('git', ['--version']);
-    return stdout.trim();
+    return (await gitText('/', ['--version'])).trim();
   } catch (e) {
     return new Error(`git is not installed or not on PATH (${(e as Error).message}); on Debian: apt-get install -y git`);
   }
@@ -38,9 +34,9 @@ export async function ensureRepository(repositoriesDir: string, project: Pick<Pr
   }
   fs.mkdirSync(repositoriesDir, { recursive: true });
   const tmp = `${dir}.init-${process.pid}-${Date.now()}`;
-  await run('git', ['init', '--quiet', '--bare', `--initial-branch=${DEFAULT_BRANCH}`, tmp]);
+  await gitText(repositoriesDir, ['init', '--quiet', '--bare', `--initial-branch=${DEFAULT_BRANCH}`, tmp]);
   // Pushes over HTTP are allowed by the server's own checks, not by git's anonymous default.
-  await run('git', ['-C', tmp, 'config', 'http.receivepack', 'true']);
+  await gitText(tmp, ['config', 'http.receivepack', 'true']);
   installHooks(tmp);
   try {
     fs.renameSync(tmp, dir);

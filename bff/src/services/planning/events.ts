@@ -51,10 +51,15 @@ type EventsQuery = SelectQueryBuilder<Database, 'events', EventRow>;
 const beforeBound = (day: string) => `${day}T00:00:00.000Z`;
 const afterBound = (day: string) => `${day}T23:59:59.999Z`;
 
+/**
+ * The filters, on the filter values every project event carries (`action_key`, `target_key`:
+ * migration 033 sets them from ACTION_NAMES and TARGET_TYPES), which the (author, key, id)
+ * indexes of migration 034 hold in the lists' order.
+ */
 function filtered(query: EventsQuery, q: EventListQuery): EventsQuery {
   let out = query;
-  if (q.action) out = out.where('events.action_name', 'in', ACTION_NAMES[q.action]);
-  if (q.target_type) out = out.where('events.target_type', 'in', TARGET_TYPES[q.target_type]);
+  if (q.action) out = out.where('events.action_key', '=', q.action);
+  if (q.target_type) out = out.where('events.target_key', '=', q.target_type);
   if (q.before) out = out.where('events.created_at', '<', beforeBound(q.before));
   if (q.after) out = out.where('events.created_at', '>', afterBound(q.after));
   return out;
