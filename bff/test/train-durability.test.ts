@@ -82,8 +82,9 @@ after(() => installation.close());
 
 describe('a merge train', () => {
   it('survives a server killed between moving the target branch and recording the merge: the cars that passed, in order, each once', async () => {
-    // This instance waits 4 s after each move of a target branch: the kill lands there.
-    const a = await start({ GATEHOUSE_TEST_TRAIN_PAUSE_MS: '4000' });
+    // This instance waits 30 s after each move of a target branch: the kill lands there (the
+    // test kills it as soon as it sees main move; 4 s proved too short on a loaded machine).
+    const a = await start({ GATEHOUSE_TEST_TRAIN_PAUSE_MS: '30000' });
     const { project, iids } = await trainOf(a.url, ['alpha', 'bravo', 'charlie']);
     const [p1, p2, p3] = await Promise.all(iids.map((iid) => pipelineOf(a.url, project.id, iid)));
     await report(a.url, project.id, p2, 'failed');
