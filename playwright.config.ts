@@ -23,7 +23,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: 'list',
-  // Ceilings, not expectations: in \`npm test\` the suite shares 2 cores with both HTTP suites (load
+  // Ceilings, not expectations: in `npm test` the suite shares 2 cores with both HTTP suites (load
   // around 13), where a page that takes 1 s alone has taken over 7 s on CI.
   timeout: 60_000,
   expect: { timeout: 15_000 },

@@ -9,7 +9,6 @@ import { resolveCommit } from '../git/branches.ts';
 import { nowIso } from '../../util/time.ts';
 import { commitMeta, createPipeline, moveJob, refreshPipeline, type PipelineScope } from './pipelines.ts';
 
-
 /** The stage the platform gives jobs reported by an external CI (GenericCommitStatus). */
 export const EXTERNAL_STAGE = 'external';
 

@@ -13,7 +13,6 @@ import { usersById } from '../access/users.ts';
 import { jobPayload, pipelinePayload } from '../webhooks/hook-payloads.ts';
 import { announce } from '../notifier.ts';
 
-
 /** Where pipeline events happen: the project, its namespace, and the base of the URLs payloads carry. */
 export interface PipelineScope {
   project: ProjectRow;
