@@ -6,7 +6,8 @@
  * a fresh server of its own. Like the rest of the bench it never fails: without Chromium, or
  * when the spec cannot run, it prints why.
  *
- * Environment: CHROMIUM_PATH (default /usr/bin/chromium), as for the e2e suite.
+ * Environment: CHROMIUM_PATH (default /usr/bin/chromium: the full browser, as users run it; the
+ * e2e suite runs in Chromium's headless shell, scripts/chromium.sh).
  */
 import fs from 'node:fs';
 import net from 'node:net';
