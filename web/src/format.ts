@@ -56,6 +56,9 @@ export function formatRoundedDuration(seconds: number | null | undefined): strin
 
 /** 12345 → "12,345" (in the browser's locale). */
 export const formatNumber = (v: number) => v.toLocaleString();
+/** The server counts lists up to 10,000 records (as the platform does): null is a list longer than that. */
+export const UNCOUNTED = 'more than 10,000';
+export const formatTotal = (v: number | null) => (v === null ? UNCOUNTED : formatNumber(v));
 /** 1 → "1 webhook", 1200 → "1,200 webhooks". */
 export const formatCount = (v: number, one: string, many: string) => `${formatNumber(v)} ${v === 1 ? one : many}`;
 /** 25 → "25%", 12.5 → "12.5%", 33.333 → "33.33%". */

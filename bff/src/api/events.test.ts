@@ -345,3 +345,37 @@ describe('events of what the caller is refused on its own route', () => {
     assert.deepEqual((await list(`/projects/${p.id}/events`, dev.token)).body.map((e) => e.target_type), ['Vulnerability']);
   });
 });
+
+describe('a list past 10,000 records', () => {
+  it('is not counted, as on the platform: no X-Total, X-Total-Pages or last link, and its pages still link the next one', async () => {
+    const busy = await buildProject(group.id);
+    const author = await userWithRole(group.id, 30);
+    const db = server.running.db;
+    const count = 10_001;
+    const series =
+      server.engine === 'postgres'
+        ? sql`SELECT n FROM generate_series(1, ${count}) AS n`
+        : sql`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s`;
+    // Written as a push would write them, one row each; the triggers number them in the project.
+    await sql`INSERT INTO events (project_id, author_id, action_name, push_data, created_at)
+      SELECT ${busy.id}, ${author.user.id}, 'pushed to', ${JSON.stringify({ commit_count: 1, action: 'pushed', ref_type: 'branch', commit_from: null, commit_to: 'b'.repeat(40), ref: 'main', commit_title: 'step', ref_count: null })}, ${new Date().toISOString()} FROM (${series}) AS series`.execute(db);
+    for (const path of [`/projects/${busy.id}/events`, `/users/${author.user.id}/events`, `/projects/${busy.id}/events?action=pushed`]) {
+      const sep = path.includes('?') ? '&' : '?';
+      const first = await list(`${path}${sep}per_page=100`);
+      assert.equal(first.body.length, 100, path);
+      const h = (name: string) => first.res.headers.get(name);
+      assert.deepEqual([h('x-total'), h('x-total-pages'), h('x-page'), h('x-per-page'), h('x-next-page'), h('x-prev-page')], [null, null, '1', '100', '2', ''], path);
+      const rels = [...(h('link') ?? '').matchAll(/rel="(\w+)"/g)].map((m) => m[1]);
+      assert.deepEqual(rels, ['next', 'first'], path);
+      // 10,001 = 100 pages of 100 and one event: the last page knows there is none after it.
+      const last = await list(`${path}${sep}per_page=100&page=101`);
+      assert.equal(last.body.length, 1, path);
+      assert.deepEqual([last.res.headers.get('x-next-page'), last.res.headers.get('x-prev-page'), last.res.headers.get('x-total')], ['', '100', null], path);
+      assert.equal(last.body[0].id, Math.max(...first.body.map((e) => e.id)) - 10_000, path);
+    }
+    // One event fewer than the limit's reach is counted again.
+    await sql`DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE project_id = ${busy.id})`.execute(db);
+    const counted = await list(`/projects/${busy.id}/events?per_page=100`);
+    assert.deepEqual([counted.res.headers.get('x-total'), counted.res.headers.get('x-total-pages')], ['10000', '100']);
+  });
+});

@@ -4,7 +4,7 @@ import { preparedByShape, type Db } from './index.ts';
 
 /**
  * Pages of lists, counted and sliced in the database: offset pages (`page`/`per_page`, with a
- * total) and keyset pages (a cursor after the last row, no total). Every list uses these; the
+ * total up to MAX_COUNT) and keyset pages (a cursor after the last row, no total). Every list uses these; the
  * HTTP layer turns a Page into the platform's headers.
  */
 export const DEFAULT_PER_PAGE = 20;
@@ -16,18 +16,20 @@ export class Page<T> {
     readonly items: T[],
     readonly page: number,
     readonly perPage: number,
-    /** Total count for offset pagination; undefined for keyset pages. */
+    /** Total count for offset pagination; undefined for keyset pages and lists past MAX_COUNT. */
     readonly total?: number,
     /** Keyset pagination: the cursor of the next page, if there is one. */
     readonly nextCursor?: string | null,
+    /** An offset page of a list too long to count (no total): whether a next page exists. */
+    readonly hasNext?: boolean,
   ) {}
 
   map<U>(fn: (item: T) => U): Page<U> {
-    return new Page(this.items.map(fn), this.page, this.perPage, this.total, this.nextCursor);
+    return new Page(this.items.map(fn), this.page, this.perPage, this.total, this.nextCursor, this.hasNext);
   }
 
   async mapAsync<U>(fn: (items: T[]) => Promise<U[]>): Promise<Page<U>> {
-    return new Page(await fn(this.items), this.page, this.perPage, this.total, this.nextCursor);
+    return new Page(await fn(this.items), this.page, this.perPage, this.total, this.nextCursor, this.hasNext);
   }
 }
 
@@ -46,17 +48,43 @@ export function pageRequest(query: { page?: number; per_page?: number }): PageRe
 }
 
 /**
- * An offset page of a query that selects and orders its rows: the same query counted (its
- * selection and order replaced by count(*)) and sliced.
+ * Lists are counted up to this many rows: past it, as on the platform, a page carries no
+ * X-Total, X-Total-Pages or "last" link (counting a million rows for a header would cost more
+ * than the page), and whether a next page exists is learnt by reading one row more.
  */
-export async function offsetPage<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, page: PageRequest): Promise<Page<O>> {
-  const counted = await query
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)`.as('total'))
-    .executeTakeFirst();
-  const items = await query.limit(page.limit).offset(page.offset).execute();
-  return new Page(items, page.page, page.perPage, Number((counted as { total?: number } | undefined)?.total ?? 0));
+export const MAX_COUNT = 10_000;
+
+/** The rows of `query` counted, up to MAX_COUNT + 1 (its selection and order dropped, its rows limited). */
+const cappedCount = (db: Db, query: SelectQueryBuilder<any, any, unknown>) => // eslint-disable-line @typescript-eslint/no-explicit-any
+  db
+    .selectFrom(
+      query
+        .clearSelect()
+        .clearOrderBy()
+        .select(sql<number>`1`.as('one'))
+        .limit(MAX_COUNT + 1)
+        .as('capped'),
+    )
+    .select(sql<number>`count(*)`.as('total'));
+
+/** The page from its rows (one more than asked, to see a next page) and its count (capped or exact). */
+export function offsetPageOf<O>(rows: O[], counted: number, page: PageRequest): Page<O> {
+  const items = rows.slice(0, page.limit);
+  if (counted <= MAX_COUNT) return new Page(items, page.page, page.perPage, counted);
+  return new Page(items, page.page, page.perPage, undefined, undefined, rows.length > page.limit || page.offset + page.limit < counted);
+}
+
+/**
+ * An offset page of a query that selects and orders its rows: the same query counted (up to
+ * MAX_COUNT) and sliced.
+ */
+export async function offsetPage<DB, TB extends keyof DB, O>(db: Db, query: SelectQueryBuilder<DB, TB, O>, page: PageRequest): Promise<Page<O>> {
+  const counted = await cappedCount(db, query).executeTakeFirst();
+  const items = await query
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .execute();
+  return offsetPageOf(items, Number(counted?.total ?? 0), page);
 }
 
 /**
@@ -66,12 +94,12 @@ export async function offsetPage<DB, TB extends keyof DB, O>(query: SelectQueryB
 export function preparedOffsetPage<S, V extends Record<string, unknown>, O>(
   build: (db: Db, values: V, shape: S) => SelectQueryBuilder<any, any, O>, // eslint-disable-line @typescript-eslint/no-explicit-any
 ): (db: Db, shape: S, values: V, page: PageRequest) => Promise<Page<O>> {
-  const counted = preparedByShape((db, v: V, shape: S) => build(db, v, shape).clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total')));
+  const counted = preparedByShape((db, v: V, shape: S) => cappedCount(db, build(db, v, shape)));
   const sliced = preparedByShape((db, v: V & { limit: number; offset: number }, shape: S) => build(db, v, shape).limit(v.limit).offset(v.offset));
   return async (db, shape, values, page) => {
     const [counts] = await counted(db, shape, values);
-    const items = await sliced(db, shape, { ...values, limit: page.limit, offset: page.offset });
-    return new Page(items, page.page, page.perPage, Number((counts as { total?: number } | undefined)?.total ?? 0));
+    const items = await sliced(db, shape, { ...values, limit: page.limit + 1, offset: page.offset });
+    return offsetPageOf(items, Number(counts?.total ?? 0), page);
   };
 }
 

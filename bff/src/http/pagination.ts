@@ -30,29 +30,32 @@ function pageUrls(baseUrl: string, req: Request): (params: Record<string, string
   };
 }
 
-/** Sets X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page and Link. */
+/**
+ * Sets X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page and Link. An offset
+ * page of a list too long to count (db/pagination.ts, MAX_COUNT) has them all but X-Total,
+ * X-Total-Pages and the "last" link, as on the platform.
+ */
 export function setPaginationHeaders(req: Request, res: Response, baseUrl: string, page: Page<unknown>): void {
   const links: string[] = [];
   const pageUrl = pageUrls(baseUrl, req);
   res.set('X-Per-Page', String(page.perPage));
-  if (page.total === undefined) {
+  if (page.total === undefined && page.hasNext === undefined) {
     if (page.nextCursor) links.push(`<${pageUrl({ cursor: page.nextCursor, per_page: page.perPage })}>; rel="next"`);
     if (links.length) res.set('Link', links.join(', '));
     return;
   }
-  const totalPages = Math.max(1, Math.ceil(page.total / page.perPage));
-  const next = page.page < totalPages ? page.page + 1 : null;
+  const totalPages = page.total === undefined ? undefined : Math.max(1, Math.ceil(page.total / page.perPage));
+  const next = (totalPages === undefined ? page.hasNext : page.page < totalPages) ? page.page + 1 : null;
   const prev = page.page > 1 ? page.page - 1 : null;
+  if (totalPages !== undefined) res.set({ 'X-Total': String(page.total), 'X-Total-Pages': String(totalPages) });
   res.set({
-    'X-Total': String(page.total),
-    'X-Total-Pages': String(totalPages),
     'X-Page': String(page.page),
     'X-Next-Page': next ? String(next) : '',
     'X-Prev-Page': prev ? String(prev) : '',
   });
-  if (prev) links.push(`<${pageUrl({ page: Math.min(prev, totalPages), per_page: page.perPage })}>; rel="prev"`);
+  if (prev) links.push(`<${pageUrl({ page: totalPages === undefined ? prev : Math.min(prev, totalPages), per_page: page.perPage })}>; rel="prev"`);
   if (next) links.push(`<${pageUrl({ page: next, per_page: page.perPage })}>; rel="next"`);
   links.push(`<${pageUrl({ page: 1, per_page: page.perPage })}>; rel="first"`);
-  links.push(`<${pageUrl({ page: totalPages, per_page: page.perPage })}>; rel="last"`);
+  if (totalPages !== undefined) links.push(`<${pageUrl({ page: totalPages, per_page: page.perPage })}>; rel="last"`);
   res.set('Link', links.join(', '));
 }

@@ -42,6 +42,24 @@ describe('pagination headers', () => {
     assert.equal(h['X-Next-Page'], '');
   });
 
+  it('leave out X-Total, X-Total-Pages and the last link of a list too long to count, and still link the next page', () => {
+    const h = headersFor('/api/v4/events?page=2&per_page=20', new Page([], 2, 20, undefined, undefined, true));
+    assert.equal(h['X-Total'], undefined);
+    assert.equal(h['X-Total-Pages'], undefined);
+    assert.deepEqual([h['X-Page'], h['X-Per-Page'], h['X-Next-Page'], h['X-Prev-Page']], ['2', '20', '3', '1']);
+    assert.equal(
+      h.Link,
+      [
+        '<http://gh.example/api/v4/events?page=1&per_page=20>; rel="prev"',
+        '<http://gh.example/api/v4/events?page=3&per_page=20>; rel="next"',
+        '<http://gh.example/api/v4/events?page=1&per_page=20>; rel="first"',
+      ].join(', '),
+    );
+    const last = headersFor('/api/v4/events?page=600', new Page([], 600, 20, undefined, undefined, false));
+    assert.equal(last['X-Next-Page'], '');
+    assert.ok(!last.Link.includes('rel="next"'));
+  });
+
   it('link the next keyset page by its cursor', () => {
     const page = new Page([], 1, 20, undefined, 'abc');
     const h = headersFor('/api/v4/groups?pagination=keyset&per_page=20&cursor=old', page);

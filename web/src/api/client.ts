@@ -163,8 +163,9 @@ export async function page<T>(call: Promise<{ data?: T[]; error?: unknown; respo
 
 /** Pagination headers of the platform's offset pagination. */
 export interface PageInfo {
-  total: number;
-  totalPages: number;
+  /** X-Total and X-Total-Pages: null for a list too long for the server to count (over 10,000 records, as on the platform). */
+  total: number | null;
+  totalPages: number | null;
   page: number;
   perPage: number;
   nextPage: number | null;
@@ -178,9 +179,11 @@ export function pageInfo(headers: Headers): PageInfo {
   };
   const next = num('X-Next-Page', 0);
   const prev = num('X-Prev-Page', 0);
+  // A paged answer without X-Total is a list past the server's count limit.
+  const counted = headers.get('X-Total') !== null || headers.get('X-Page') === null;
   return {
-    total: num('X-Total', 0),
-    totalPages: num('X-Total-Pages', 1),
+    total: counted ? num('X-Total', 0) : null,
+    totalPages: counted ? num('X-Total-Pages', 1) : null,
     page: num('X-Page', 1),
     perPage: num('X-Per-Page', 20),
     nextPage: next || null,

@@ -69,8 +69,9 @@ export function useHook(owner: HookOwner, hookId: number) {
 
 /** A hook's deliveries of the past seven days in figures: how many, how many failed, the newest and the newest failure. */
 export interface HookHealth {
-  total: number;
-  failed: number;
+  /** Counts up to 10,000; null past it (the server does not count further). */
+  total: number | null;
+  failed: number | null;
   latest: HookEvent | null;
   lastFailure: HookEvent | null;
 }
@@ -88,7 +89,8 @@ export function useHookHealth(owner: HookOwner, hookId: number) {
       const [all, client, server] = await Promise.all([newest(), newest('client_failure'), newest('server_failure')]);
       const failures = [client.items[0], server.items[0]].filter((e): e is HookEvent => e !== undefined);
       const lastFailure = failures.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)[0] ?? null;
-      return { total: all.page.total, failed: client.page.total + server.page.total, latest: all.items[0] ?? null, lastFailure };
+      const failed = client.page.total === null || server.page.total === null ? null : client.page.total + server.page.total;
+      return { total: all.page.total, failed, latest: all.items[0] ?? null, lastFailure };
     },
   });
 }

@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Pagination, Paper, Table, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { PageInfo } from '../api/client.ts';
+import { formatTotal } from '../format.ts';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
 import type { Sort } from './list-params.ts';
 
@@ -229,14 +230,14 @@ export function TablePager({
   if (!info || shown === 0) return null;
   const first = (info.page - 1) * info.perPage + 1;
   const last = first + shown - 1;
+  // A list too long to count pages up to the next one the server says exists.
+  const pages = info.totalPages ?? (info.nextPage ?? info.page);
   return (
     <Group justify="space-between" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
-        Showing {first.toLocaleString()}–{last.toLocaleString()} of {info.total.toLocaleString()} {what(info.total)}
+        Showing {first.toLocaleString()}–{last.toLocaleString()} of {formatTotal(info.total)} {what(info.total ?? Number.POSITIVE_INFINITY)}
       </Text>
-      {info.totalPages > 1 && (
-        <Pagination total={info.totalPages} value={info.page} onChange={onPage} size="sm" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
-      )}
+      {pages > 1 && <Pagination total={pages} value={info.page} onChange={onPage} size="sm" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />}
     </Group>
   );
 }

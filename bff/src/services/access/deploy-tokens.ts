@@ -15,7 +15,7 @@ export async function listDeployTokens(db: Db, group: GroupRow, active: boolean 
   let q = db.selectFrom('deploy_tokens').where('group_id', '=', group.id);
   if (active === true) q = q.where('revoked', '=', 0).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso())]));
   if (active === false) q = q.where((eb) => eb.or([eb('revoked', '=', 1), eb('expires_at', '<=', nowIso())]));
-  return offsetPage(q.selectAll().orderBy('id'), page);
+  return offsetPage(db, q.selectAll().orderBy('id'), page);
 }
 
 export async function getDeployToken(db: Db, group: GroupRow, id: number): Promise<DeployTokenRow> {

@@ -64,7 +64,7 @@ export async function listGroupAccessTokens(db: Db, group: GroupRow, q: GroupAcc
   if (q.state === 'active') query = query.where('t.revoked', '=', 0).where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]));
   if (q.state === 'inactive') query = query.where((eb) => eb.or([eb('t.revoked', '=', 1), eb('t.expires_at', '<=', now)]));
   const [column, dir] = SORTS[q.sort ?? 'created_desc'];
-  return (await offsetPage(query.orderBy(sql.ref(column), dir).orderBy('t.id', dir), page)).map(toRecord(group));
+  return (await offsetPage(db, query.orderBy(sql.ref(column), dir).orderBy('t.id', dir), page)).map(toRecord(group));
 }
 
 export async function getGroupAccessToken(db: Db, group: GroupRow, id: number): Promise<GroupAccessTokenRecord> {

@@ -70,7 +70,7 @@ export async function listMembers(
   // One row per user, ranked in the database: the highest level wins, then the oldest membership.
   const ranked = q.select(['members.id as member_id', sql<number>`row_number() over (partition by members.user_id order by members.access_level desc, members.id)`.as('rank')]);
   const best = db.selectFrom(ranked.as('r')).innerJoin('members', 'members.id', 'r.member_id').where('r.rank', '=', 1).selectAll('members').orderBy('members.id');
-  return (await offsetPage(best, page)).mapAsync((rows) => attachUsers(db, rows));
+  return (await offsetPage(db, best, page)).mapAsync((rows) => attachUsers(db, rows));
 }
 
 export async function getMember(db: Db, source: MemberSource, userId: number, inherited: boolean): Promise<MemberWithUser> {

@@ -78,7 +78,7 @@ export async function listPersonalAccessTokens(
   if (q.created_before) query = query.where('created_at', '<=', new Date(q.created_before).toISOString());
   if (q.last_used_after) query = query.where('last_used_at', '>=', new Date(q.last_used_after).toISOString());
   if (q.last_used_before) query = query.where('last_used_at', '<=', new Date(q.last_used_before).toISOString());
-  return offsetPage(query.selectAll().orderBy('id', 'desc'), page);
+  return offsetPage(db, query.selectAll().orderBy('id', 'desc'), page);
 }
 
 /** A token the caller may see: their own, or any for an administrator. `self` is the calling token. */

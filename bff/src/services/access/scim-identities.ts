@@ -11,7 +11,7 @@ import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts'
 /* ---------- The spec's identity operations (group Owners) ---------- */
 
 export async function listIdentities(db: Db, group: GroupRow, page: PageRequest): Promise<Page<ScimIdentityRow>> {
-  return offsetPage(db.selectFrom('scim_identities').selectAll().where('group_id', '=', group.id).orderBy('id'), page);
+  return offsetPage(db, db.selectFrom('scim_identities').selectAll().where('group_id', '=', group.id).orderBy('id'), page);
 }
 
 export async function getIdentity(db: Db, group: GroupRow, uid: string): Promise<ScimIdentityRow> {

@@ -151,7 +151,7 @@ export async function listUsers(db: Db, q: z.infer<typeof userListQuery>, page: 
   }
   const orderBy = q.order_by === 'updated_at' ? 'updated_at' : (q.order_by ?? 'id');
   const dir = q.sort ?? (q.order_by ? 'asc' : 'desc');
-  return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
+  return offsetPage(db, query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
 
 /** The users of `ids` (nulls and repeats left out), by id: one query for a page of rows naming users. */

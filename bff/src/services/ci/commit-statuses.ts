@@ -120,5 +120,5 @@ export async function listStatuses(
   const dir2 = q.sort ?? 'asc';
   query = query.orderBy(q.order_by ?? 'id', dir2);
   if (q.order_by === 'pipeline_id') query = query.orderBy('id', dir2);
-  return offsetPage(query, page);
+  return offsetPage(db, query, page);
 }

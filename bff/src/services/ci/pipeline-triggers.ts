@@ -37,7 +37,7 @@ async function views(db: Db, vault: Vault, viewer: UserRow | null, rows: Pipelin
 }
 
 export async function listTriggers(db: Db, vault: Vault, viewer: UserRow | null, project: ProjectRow, page: PageRequest): Promise<Page<TriggerView>> {
-  const rows = await offsetPage(db.selectFrom('pipeline_triggers').selectAll().where('project_id', '=', project.id).orderBy('id', 'desc'), page);
+  const rows = await offsetPage(db, db.selectFrom('pipeline_triggers').selectAll().where('project_id', '=', project.id).orderBy('id', 'desc'), page);
   return rows.mapAsync((items) => views(db, vault, viewer, items));
 }
 

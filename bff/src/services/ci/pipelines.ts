@@ -244,7 +244,7 @@ export async function listPipelines(db: Db, project: ProjectRow, q: PipelineList
   const dir = q.sort ?? 'desc';
   query = query.orderBy(`pipelines.${column}`, dir);
   if (column !== 'id') query = query.orderBy('pipelines.id', dir);
-  return (await offsetPage(query, page)).mapAsync((rows) => withUsers(db, rows));
+  return (await offsetPage(db, query, page)).mapAsync((rows) => withUsers(db, rows));
 }
 
 /** A pipeline by its own id, wherever it is (the caller checks who may read it). */
@@ -261,7 +261,7 @@ export async function listJobs(db: Db, pipeline: PipelineRow, q: { scope?: strin
   let query = db.selectFrom('pipeline_jobs').selectAll().where('pipeline_id', '=', pipeline.id);
   if (!q.include_retried) query = query.where('retried', '=', 0);
   if (q.scope?.length) query = query.where('status', 'in', q.scope);
-  return offsetPage(query.orderBy('id', 'desc'), page);
+  return offsetPage(db, query.orderBy('id', 'desc'), page);
 }
 
 /** Moves a job to a new status with its timestamps, and queues its event. */

@@ -24,7 +24,7 @@ export interface VariableView {
 const view = (vault: Vault, row: CiVariableRow): VariableView => ({ row, value: row.hidden ? null : vault.decrypt(row.encrypted_value) });
 
 export async function listVariables(db: Db, vault: Vault, owner: TwinOwner, page: PageRequest): Promise<Page<VariableView>> {
-  const rows = await offsetPage(db.selectFrom('ci_variables').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
+  const rows = await offsetPage(db, db.selectFrom('ci_variables').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
   return rows.map((row) => view(vault, row));
 }
 

@@ -29,7 +29,7 @@ export async function listNamespaces(db: Db, actor: Actor, q: NamespaceListQuery
     const columns = q.full_path_search ? ['groups.name', 'groups.path', 'groups.full_path'] : ['groups.name', 'groups.path'];
     query = query.where(matchesPattern(columns, searchPattern(q.search)));
   }
-  return offsetPage(query.orderBy('id', 'asc'), page);
+  return offsetPage(db, query.orderBy('id', 'asc'), page);
 }
 
 /** GET /namespaces/:id: a namespace the caller may read, by ID or full path; else the platform's 404. */

@@ -157,10 +157,10 @@ export async function listProjects(db: Db, actor: Actor, q: GroupProjectListQuer
   if (q.visibility) query = query.where('visibility', '=', q.visibility);
   if (q.archived !== undefined) query = query.where('archived', '=', q.archived ? 1 : 0);
   // As the platform: by similarity without a search is by name, ascending unless asked otherwise.
-  if (q.order_by === 'similarity') return offsetPage(query.selectAll().orderBy('name', 'asc').orderBy('id', q.sort ?? 'asc'), page);
+  if (q.order_by === 'similarity') return offsetPage(db, query.selectAll().orderBy('name', 'asc').orderBy('id', q.sort ?? 'asc'), page);
   const orderBy = q.order_by === 'updated_at' ? 'last_activity_at' : (q.order_by ?? 'created_at');
   const dir = q.sort ?? 'desc';
-  return offsetPage(query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
+  return offsetPage(db, query.selectAll().orderBy(orderBy, dir).orderBy('id', dir), page);
 }
 
 /**

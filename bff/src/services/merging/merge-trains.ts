@@ -73,7 +73,7 @@ export async function listCars(db: Db, project: ProjectRow, q: MergeTrainListQue
   if (q.scope === 'dropped') query = query.where('dropped_reason', 'is not', null);
   // Train order within a branch is the sequence; ids follow it.
   query = query.orderBy('id', q.sort ?? 'desc');
-  return (await offsetPage(query, page)).mapAsync((cars) => views(db, cars));
+  return (await offsetPage(db, query, page)).mapAsync((cars) => views(db, cars));
 }
 
 export async function carOf(db: Db, mr: MergeRequestRow): Promise<CarView> {

@@ -45,7 +45,7 @@ const ofAwardable = (db: Db, a: Pick<Awardable, 'type' | 'id'>) =>
   db.selectFrom('award_emoji').selectAll().where('awardable_type', '=', a.type).where('awardable_id', '=', a.id);
 
 export async function listAwards(db: Db, awardable: Awardable, page: PageRequest): Promise<Page<AwardView>> {
-  const rows = await offsetPage(ofAwardable(db, awardable).orderBy('id'), page);
+  const rows = await offsetPage(db, ofAwardable(db, awardable).orderBy('id'), page);
   return rows.mapAsync((items) => views(db, items));
 }
 

@@ -90,7 +90,7 @@ export async function listEpics(db: Db, actor: Actor, group: GroupRow, q: EpicLi
   if (q.updated_before) query = query.where('epics.updated_at', '<=', iso(q.updated_before));
   query = labelFilters(query, q);
   const dir = q.sort ?? 'desc';
-  return offsetPage(query.orderBy(`epics.${q.order_by ?? 'created_at'}`, dir).orderBy('epics.id', dir), page);
+  return offsetPage(db, query.orderBy(`epics.${q.order_by ?? 'created_at'}`, dir).orderBy('epics.id', dir), page);
 }
 
 const iso = (v: string) => new Date(v).toISOString();

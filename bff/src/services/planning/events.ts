@@ -4,7 +4,7 @@ import type { Database, EventRow, NoteRow, UserRow } from '../../db/schema.ts';
 import { usersById } from '../access/users.ts';
 import type { Actor } from '../../auth/actor.ts';
 import { canProject, type ProjectReadAction, type ProjectSubject } from '../../policies/index.ts';
-import { offsetPage, Page, type PageRequest } from '../../db/pagination.ts';
+import { offsetPage, offsetPageOf, type Page, type PageRequest } from '../../db/pagination.ts';
 import type { EventListQuery } from '../../../../shared/src/events.ts';
 import { projectMember, projectVisibleTo } from '../../policies/visibility.ts';
 import { EVENT_READ_ACTIONS, eventsReadable, readsAcrossProjects, readsInProject } from '../../policies/readable.ts';
@@ -77,14 +77,14 @@ export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSu
   const may = (read: ProjectReadAction) => canProject(actor, read, subject);
   const seesAll = EVENT_READ_ACTIONS.every(may);
   const range = seesAll ? await numberedRange(db, subject.project.id, q) : undefined;
-  if (!range) return offsetPage(sorted(filtered(seesAll ? base : base.where(eventsReadable(actor, readsInProject(may))), q), q), page);
+  if (!range) return offsetPage(db, sorted(filtered(seesAll ? base : base.where(eventsReadable(actor, readsInProject(may))), q), q), page);
   const { column, key, first, last } = range;
   const total = Math.max(0, last - first + 1);
   const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [Math.max(first, last - page.offset - page.limit + 1), last - page.offset] : [first + page.offset, Math.min(last, first + page.offset + page.limit - 1)];
   let rows = base.where(`events.${column}`, '>=', lo).where(`events.${column}`, '<=', hi);
   if (key) rows = rows.where(key.column, '=', key.value);
   const items = lo > hi ? [] : await rows.orderBy(`events.${column}`, q.sort ?? 'desc').execute();
-  return new Page(items, page.page, page.perPage, total);
+  return offsetPageOf(items, total, page);
 }
 
 /** The numbers a project's events are paged by: in the project, or among those of one filter value. */
@@ -157,7 +157,7 @@ export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: Eve
     .selectAll('events')
     .where('events.author_id', '=', user.id)
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectVisibleTo(p, actor)));
-  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
+  return offsetPage(db, sorted(filtered(readableTargets(db, query, actor), q), q), page);
 }
 
 /** A user named by numeric id or username, as /users/:id/events takes either. */
@@ -176,7 +176,7 @@ export async function listOwnEvents(db: Db, actor: Actor & { user: UserRow }, q:
     .selectFrom('events')
     .selectAll('events')
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectMember(p, actor.user.id)));
-  return offsetPage(sorted(filtered(readableTargets(db, query, actor), q), q), page);
+  return offsetPage(db, sorted(filtered(readableTargets(db, query, actor), q), q), page);
 }
 
 /** What the presenter needs besides the row: its author, project and target. */

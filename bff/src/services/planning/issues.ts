@@ -172,7 +172,7 @@ export function listIssues(db: Db, where: IssueListWhere, viewer: IssueViewer, q
   const order = ISSUE_ORDER[q.order_by ?? 'created_at'] ?? 'created_at';
   // Nulls (no due date, no weight) last whichever the direction, as on the platform.
   const ordered = order === 'due_date' || order === 'weight' ? query.orderBy(sql`${sql.ref(`issues.${order}`)} IS NULL`).orderBy(`issues.${order}`, dir) : query.orderBy(`issues.${order}`, dir);
-  return offsetPage(ordered.orderBy('issues.id', dir), page);
+  return offsetPage(db, ordered.orderBy('issues.id', dir), page);
 }
 
 const ISSUE_ORDER: Record<string, 'created_at' | 'updated_at' | 'title' | 'due_date' | 'weight'> = {

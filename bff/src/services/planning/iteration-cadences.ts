@@ -25,7 +25,7 @@ const cadenceColumns = columnsOf<IterationCadencesTable>();
 const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 
 export async function listCadences(db: Db, group: GroupRow, page: PageRequest): Promise<Page<IterationCadenceRow>> {
-  return offsetPage(db.selectFrom('iteration_cadences').selectAll().where('group_id', '=', group.id).orderBy('id'), page);
+  return offsetPage(db, db.selectFrom('iteration_cadences').selectAll().where('group_id', '=', group.id).orderBy('id'), page);
 }
 
 export async function getCadence(db: Db, group: GroupRow, id: number): Promise<IterationCadenceRow> {
@@ -129,7 +129,7 @@ export const stateFilter =
 export async function listCadenceIterations(db: Db, cadence: IterationCadenceRow, state: (typeof ITERATION_LIST_STATES)[number] | undefined, page: PageRequest): Promise<Page<IterationRow>> {
   await scheduleCadence(db, cadence);
   const q = db.selectFrom('iterations').selectAll().where('iteration_cadence_id', '=', cadence.id).where(stateFilter(state));
-  return offsetPage(q.orderBy('start_date').orderBy('id'), page);
+  return offsetPage(db, q.orderBy('start_date').orderBy('id'), page);
 }
 
 /** A manual iteration: its dates may not overlap another iteration of the cadence. Its state is its dates' on `on`. */

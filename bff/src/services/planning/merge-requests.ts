@@ -240,7 +240,7 @@ export function listMergeRequests(db: Db, where: MergeRequestListWhere, me: numb
   query = query.where(sharedConditions('merge_requests', q, me));
   const dir = q.sort ?? 'desc';
   const order = q.order_by === 'updated_at' || q.order_by === 'title' || q.order_by === 'merged_at' ? q.order_by : 'created_at';
-  return offsetPage(query.orderBy(`merge_requests.${order}`, dir).orderBy('merge_requests.id', dir), page);
+  return offsetPage(db, query.orderBy(`merge_requests.${order}`, dir).orderBy('merge_requests.id', dir), page);
 }
 
 /**

@@ -30,13 +30,13 @@ async function attachProjects<V>(db: Db, o: ContentsOwner, views: V[], projectOf
 /** The milestone's issues the caller may see, by the issue list's rule (services/readable.ts). */
 export async function milestoneIssues(db: Db, o: ContentsOwner, milestone: MilestoneRow, actor: Actor, level: number, page: PageRequest): Promise<Page<WithProject<IssueView>>> {
   const q = db.selectFrom('issues').selectAll().where('milestone_id', '=', milestone.id).where('project_id', 'in', ownerProjects(db, o)).where(issuesReadable(db, actor, level));
-  const rows = await offsetPage(q.orderBy('id'), page);
+  const rows = await offsetPage(db, q.orderBy('id'), page);
   return rows.mapAsync(async (items) => attachProjects(db, o, await issueViews(db, items), (v) => v.issue.project_id));
 }
 
 /** The milestone's merge requests, of the projects whose merge requests the caller may read. */
 export async function milestoneMergeRequests(db: Db, o: ContentsOwner, milestone: MilestoneRow, actor: Actor, level: number, page: PageRequest): Promise<Page<WithProject<MergeRequestView>>> {
   const projects = ownerProjects(db, o).where(projectsReadable(actor, 'read_merge_request', level));
-  const rows = await offsetPage(db.selectFrom('merge_requests').selectAll().where('milestone_id', '=', milestone.id).where('project_id', 'in', projects).orderBy('id'), page);
+  const rows = await offsetPage(db, db.selectFrom('merge_requests').selectAll().where('milestone_id', '=', milestone.id).where('project_id', 'in', projects).orderBy('id'), page);
   return rows.mapAsync(async (items) => attachProjects(db, o, await mergeRequestViews(db, items), (v) => v.mr.project_id));
 }

@@ -75,7 +75,7 @@ export async function listMilestones(db: Db, s: MilestoneScope, q: GroupMileston
     query = query.where('milestones.due_date', '>=', dateOf(q.start_date)).where('milestones.start_date', '<=', dateOf(q.end_date));
   }
   // The platform's default order: due date (none last), then title.
-  return offsetPage(query.orderBy(sql`milestones.due_date IS NULL`).orderBy('milestones.due_date').orderBy('milestones.title').orderBy('milestones.id'), page);
+  return offsetPage(db, query.orderBy(sql`milestones.due_date IS NULL`).orderBy('milestones.due_date').orderBy('milestones.title').orderBy('milestones.id'), page);
 }
 
 /** One of the owner's own milestones, by id. */

@@ -26,7 +26,7 @@ export function listNotes(db: Db, noteable: Noteable, q: NoteListQuery, page: Pa
   if (q.activity_filter === 'only_comments') query = query.where('system', '=', 0);
   if (q.activity_filter === 'only_activity') query = query.where('system', '=', 1);
   const dir = q.sort ?? 'desc';
-  return offsetPage(query.orderBy(q.order_by ?? 'created_at', dir).orderBy('id', dir), page);
+  return offsetPage(db, query.orderBy(q.order_by ?? 'created_at', dir).orderBy('id', dir), page);
 }
 
 /** The note `id` of this noteable, or the platform's 404 (also for an internal note the caller may not see). */

@@ -39,7 +39,7 @@ export async function listProjectIterations(db: Db, namespace: GroupRow, q: Proj
   }
   if (q.updated_before) query = query.where('iterations.updated_at', '<', new Date(q.updated_before).toISOString());
   if (q.updated_after) query = query.where('iterations.updated_at', '>', new Date(q.updated_after).toISOString());
-  return offsetPage(query.orderBy('iterations.due_date').orderBy(sql.ref('iterations.id')), page);
+  return offsetPage(db, query.orderBy('iterations.due_date').orderBy(sql.ref('iterations.id')), page);
 }
 
 /** These iterations with their groups' paths, by id (what an issue shows of its iteration). */

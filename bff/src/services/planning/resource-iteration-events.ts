@@ -40,7 +40,7 @@ async function iterationEventViews(db: Db, rows: ResourceIterationEventRow[]): P
 /** The iteration events of one issue, oldest first. */
 export async function listIterationEvents(db: Db, issueId: number, page: PageRequest): Promise<Page<IterationEventView>> {
   const query = db.selectFrom('resource_iteration_events').selectAll().where('issue_id', '=', issueId).orderBy('created_at').orderBy('id');
-  return (await offsetPage(query, page)).mapAsync((rows) => iterationEventViews(db, rows));
+  return (await offsetPage(db, query, page)).mapAsync((rows) => iterationEventViews(db, rows));
 }
 
 /** One iteration event of that issue, or the platform's 404. */

@@ -72,7 +72,7 @@ async function stateEventViews(db: Db, rows: ResourceStateEventRow[]): Promise<S
 /** The state events of one issue, merge request or epic, oldest first, with their users (the epics API reuses this). */
 export async function listStateEvents(db: Db, owner: EventOwner, page: PageRequest): Promise<Page<StateEventView>> {
   const query = db.selectFrom('resource_state_events').selectAll().where(ownerColumn(owner), '=', ownerId(owner)).orderBy('created_at').orderBy('id');
-  return (await offsetPage(query, page)).mapAsync((rows) => stateEventViews(db, rows));
+  return (await offsetPage(db, query, page)).mapAsync((rows) => stateEventViews(db, rows));
 }
 
 /** One state event of that resource with its user, or the platform's 404. */

@@ -54,7 +54,7 @@ export async function listSnippets(db: Db, actor: Actor, level: number, project:
   const levels = visibleTo(actor, level);
   let q = db.selectFrom('snippets').selectAll().where('project_id', '=', project.id);
   if (levels) q = q.where('visibility', 'in', levels);
-  const rows = await offsetPage(q.orderBy('id', 'desc'), page);
+  const rows = await offsetPage(db, q.orderBy('id', 'desc'), page);
   return rows.mapAsync((items) => views(db, project, items));
 }
 

@@ -24,7 +24,7 @@ export async function listDependencies(db: Db, projectId: number, q: DependencyL
   if (pipelineId === null) return new Page([], page.page, page.perPage, 0);
   let query = db.selectFrom('dependencies').selectAll().where('pipeline_id', '=', pipelineId);
   if (q.package_manager?.length) query = query.where('package_manager', 'in', q.package_manager);
-  return offsetPage(query.orderBy('name').orderBy('version').orderBy('id'), page);
+  return offsetPage(db, query.orderBy('name').orderBy('version').orderBy('id'), page);
 }
 
 /** The project's open vulnerabilities of these packages (dependency and container scanning), by package name and version. */

@@ -30,7 +30,7 @@ const entry = ({ added_at, ...project }: ProjectRow & { added_at: string }): Das
 
 /** The projects on the user's instance security dashboard that they may still read, by full path. */
 export async function dashboardProjects(db: Db, actor: Actor & { user: UserRow }, page: PageRequest): Promise<Page<DashboardEntry>> {
-  return (await offsetPage(dashboardQuery(db, actor).orderBy('p.path_with_namespace'), page)).map(entry);
+  return (await offsetPage(db, dashboardQuery(db, actor).orderBy('p.path_with_namespace'), page)).map(entry);
 }
 
 /** The ids of the dashboard's projects whose vulnerabilities the user may read now (what a dashboard export covers), as a subquery. */

@@ -43,7 +43,7 @@ export async function listVulnerabilities(db: Db, projectId: number, q: Vulnerab
   if (q.state?.length) query = query.where('state', 'in', q.state);
   if (q.report_type?.length) query = query.where('report_type', 'in', q.report_type);
   if (q.scanner?.length) query = query.where('scanner_external_id', 'in', q.scanner);
-  return offsetPage(query.orderBy('severity_level', 'desc').orderBy('id', 'desc'), page);
+  return offsetPage(db, query.orderBy('severity_level', 'desc').orderBy('id', 'desc'), page);
 }
 
 export async function findVulnerability(db: Db, id: number): Promise<VulnerabilityRow> {

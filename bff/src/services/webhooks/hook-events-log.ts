@@ -29,7 +29,7 @@ export async function listHookLogs(db: Db, hook: WebHookRow, q: { status?: strin
     query = query.where('response_status', '=', q.status);
   }
   if (q.trigger) query = query.where('trigger', '=', q.trigger);
-  return offsetPage(query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
+  return offsetPage(db, query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
 }
 
 export async function findHookLog(db: Db, hook: WebHookRow, id: number): Promise<WebHookLogRow> {

@@ -31,7 +31,7 @@ export interface HookOwner extends TwinOwner {
 
 /** A page of the group's or project's hooks, oldest first (paginated like every list of the platform). */
 export async function listHooks(db: Db, owner: HookOwner, page: PageRequest): Promise<Page<WebHookRow>> {
-  return offsetPage(db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
+  return offsetPage(db, db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
 }
 
 export async function findHook(db: Db, owner: HookOwner, id: number): Promise<WebHookRow> {

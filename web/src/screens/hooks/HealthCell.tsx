@@ -1,6 +1,7 @@
 import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
 import { useHookHealth } from '../../api/hooks.ts';
+import { formatTotal } from '../../format.ts';
 import { failureText, statusCategory } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 import { AlertStatusBadge, RelativeTime, StatusBadge } from './status-parts.tsx';
@@ -32,7 +33,7 @@ export function HealthCell({ hook }: { hook: Webhook }) {
     );
   }
   const { total, failed, latest, lastFailure } = health.data;
-  const rate = failed === 0 ? 'teal' : failed === total ? 'red' : 'orange';
+  const rate = failed === 0 ? 'teal' : failed !== null && failed === total ? 'red' : 'orange';
   return (
     <Stack gap={6} align="flex-start" miw={170}>
       <AlertStatusBadge hook={hook} />
@@ -44,7 +45,7 @@ export function HealthCell({ hook }: { hook: Webhook }) {
         <Stack gap={4}>
           <Group gap={6} wrap="wrap">
             <Badge color={rate} variant="light" tt="none" size="md" fw={650}>
-              {failed > 0 ? `${failed} of ${total} failed` : total === 1 ? '1 succeeded' : `All ${total} succeeded`}
+              {failed !== 0 ? `${formatTotal(failed)} of ${formatTotal(total)} failed` : total === 1 ? '1 succeeded' : `All ${formatTotal(total)} succeeded`}
             </Badge>
             <Text size="xs" c="dimmed">
               in the past 7 days

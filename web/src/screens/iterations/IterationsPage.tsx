@@ -16,7 +16,7 @@ import type { GroupDetail } from '../../../../shared/src/groups.ts';
 import { useCadenceIterations, useCreateIteration, useCreateIterationCadence, useIterationCadences, useIterationIssues, useUpdateIterationCadence } from '../../api/iteration-cadences.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
-import { formatDate, sentence } from '../../format.ts';
+import { formatDate, formatTotal, sentence } from '../../format.ts';
 import { IconPlus } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
@@ -181,7 +181,7 @@ function CurrentIssues({ group, iteration }: { group: GroupDetail; iteration: Pr
     <Stack gap={4} mt="md" component="section" aria-label={`Open issues of ${name}`}>
       <Title order={4} size="h5">
         Open issues of {name}
-        {issues.data ? ` (${total})` : ''}
+        {issues.data ? ` (${formatTotal(total)})` : ''}
       </Title>
       <QueryContent
         query={issues}
@@ -209,9 +209,9 @@ function CurrentIssues({ group, iteration }: { group: GroupDetail; iteration: Pr
           </List>
         )}
       </QueryContent>
-      {total > items.length && (
+      {(total === null || total > items.length) && (
         <Text size="xs" c="dimmed">
-          The first {items.length} of {total}.
+          The first {items.length} of {formatTotal(total)}.
         </Text>
       )}
     </Stack>

@@ -112,7 +112,7 @@ export async function listOwnExports(db: Db, actor: Actor & { user: UserRow }, f
   if (filter.project_id !== undefined) q = q.where('project_id', '=', filter.project_id);
   else if (filter.group_id !== undefined) q = q.where('group_id', '=', filter.group_id);
   else if (filter.dashboard) q = q.where('project_id', 'is', null).where('group_id', 'is', null).where('pipeline_id', 'is', null);
-  return offsetPage(q.orderBy('id', 'desc'), page);
+  return offsetPage(db, q.orderBy('id', 'desc'), page);
 }
 
 /**
