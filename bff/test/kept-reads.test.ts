@@ -202,8 +202,22 @@ describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHO
     assert.equal(await actorForToken(db, plaintext), 'revoked');
   });
 
+  /**
+   * Until this process has heard every notice of `table` sent so far: notices come in the order
+   * their transactions committed, so once ours is heard, so are those of the writes before it
+   * (another instance's, whose notice could otherwise land after a read and unkeep it).
+   */
+  async function heardUpTo(table: string) {
+    const changes = tableChangesOf(db)!;
+    const before = changes.generationOf([table]) ?? 0;
+    await raw.query(`notify gatehouse_changes, '${table}'`);
+    const started = performance.now();
+    while ((changes.generationOf([table]) ?? 0) <= before && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 5));
+  }
+
   it('a group read is kept until a notice names its table, and a write of this process counts the moment it returns', async () => {
     const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Kept in process', path: 'kept-in-process' })).body;
+    await heardUpTo('groups');
     const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
     assert.equal(await name(), 'Kept in process');
     await raw.query('set session_replication_role = replica');
@@ -235,6 +249,7 @@ describe('the reads an instance keeps on PostgreSQL', { skip: process.env.GATEHO
 
   it('a read keeps at most 10,000 rows: the oldest answer goes first', async () => {
     const { id } = (await call(a, 'POST', '/groups', ROOT, { name: 'Kept longest', path: 'kept-longest' })).body;
+    await heardUpTo('groups');
     const name = async () => (await findGroupWithLevel(db, String(id), 1))?.group.name;
     assert.equal(await name(), 'Kept longest');
     await raw.query('set session_replication_role = replica');
