@@ -252,6 +252,30 @@ describe('Sudo', () => {
     assert.equal(commit.body.committer_name, member.user.name);
   });
 
+  it('reads a sudo field of a multipart body too (clients send uploads so): the call has the named user’s permissions', async () => {
+    const multipart = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      return fetch(`${server.url}/api/v4/users/${outsider.user.id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': admin.token }, body: form });
+    };
+    // As the member (no administrator): the admin-only change is refused, and nothing changes.
+    const asMember = await multipart({ bio: 'written as the member', sudo: member.user.username });
+    assert.equal(asMember.status, 403, await asMember.text());
+    assert.notEqual((await api(`/users/${outsider.user.id}`)).body.bio, 'written as the member');
+    // The same form without sudo is the administrator's own, and is made.
+    const asAdmin = await multipart({ bio: 'written as the administrator' });
+    assert.equal(asAdmin.status, 200, await asAdmin.text());
+    assert.equal((await api(`/users/${outsider.user.id}`)).body.bio, 'written as the administrator');
+    // Named by id and refused without the scope, as from any other place.
+    const plain = await buildUser({ admin: true, scopes: ['api'] });
+    const form = new FormData();
+    form.append('bio', 'x');
+    form.append('sudo', String(member.user.id));
+    const noScope = await fetch(`${server.url}/api/v4/users/${outsider.user.id}`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': plain.token }, body: form });
+    assert.equal(noScope.status, 403);
+    assert.equal(((await noScope.json()) as { scope?: string }).scope, 'sudo');
+  });
+
   it('has the named user’s permissions: a project the user cannot see is 404, an admin-only route 403', async () => {
     const hidden = await api(`/projects/${project.id}`, { token: admin.token, headers: { Sudo: outsider.user.username } });
     expectStatus(hidden, 404);

@@ -253,6 +253,19 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
   return async (req, res) => {
     rejectNul(req.params, req.query, req.body);
     const caller = await authenticate(req, app.db, app.config);
+    const multipart = Boolean(req.is('multipart/form-data'));
+    const readMultipart = async () => {
+      await parseMultipart(req, res, route.streamUpload?.maxBytes);
+      // A streamed upload's temporary file goes when the answer has gone, whatever it was.
+      res.on('close', () => {
+        for (const f of ((req as Request & { files?: { path?: string }[] }).files ?? [])) if (f.path) fs.rm(f.path, { force: true }, () => {});
+      });
+      rejectNul(req.body);
+    };
+    // A signed-in caller's multipart fields are read before Sudo is, so a `sudo` field among
+    // them names whom the call acts as, as on the platform (anyone else's wait for the checks).
+    const early = multipart && (route.upload || route.multipart) && caller.user !== null && route.mount !== 'console';
+    if (early) await readMultipart();
     // Sudo is the platform API's: the console's own endpoints act as their session's user.
     const actor = route.mount === 'console' ? caller : await actingAs(req, app.db, caller);
     if (actor.user === null && route.auth !== 'optional') throw unauthorized();
@@ -293,14 +306,9 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
     }
 
     if (route.permission && !allowed(route.permission, ctx)) throw forbidden();
-    if (req.is('multipart/form-data')) {
+    if (multipart) {
       if (!route.upload && !route.multipart) throw unsupportedMediaType('multipart/form-data is taken only where a file is uploaded; send JSON or form fields');
-      await parseMultipart(req, res, route.streamUpload?.maxBytes);
-      // A streamed upload's temporary file goes when the answer has gone, whatever it was.
-      res.on('close', () => {
-        for (const f of ((req as Request & { files?: { path?: string }[] }).files ?? [])) if (f.path) fs.rm(f.path, { force: true }, () => {});
-      });
-      rejectNul(req.body);
+      if (!early) await readMultipart();
     }
 
     // A DELETE's fields come in its query (python-gitlab) or its body (gitbeaker), as the platform reads either.
