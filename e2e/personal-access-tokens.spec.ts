@@ -33,6 +33,8 @@ test.describe('Personal access tokens of the signed-in user', () => {
     await create.getByLabel('Description').fill('Scripts on my laptop.');
     await expect(create.getByText('21/255')).toBeVisible();
     await expect(create.getByRole('checkbox', { name: 'api', exact: true })).toBeVisible();
+    // Only an administrator's token may act as someone else.
+    await expect(create.getByRole('checkbox', { name: 'sudo' })).toHaveCount(0);
     await create.getByRole('checkbox', { name: 'read_api' }).check();
     await create.getByRole('button', { name: 'Create token' }).click();
     const token = await takeRevealed(page, 'laptop');
@@ -58,5 +60,21 @@ test.describe('Personal access tokens of the signed-in user', () => {
     await page.getByRole('tab', { name: 'Inactive' }).click();
     await expect(page).toHaveURL(/state=inactive/);
     await expect(page.getByRole('row').filter({ hasText: 'laptop' })).toHaveCount(2);
+  });
+
+  test('an administrator’s token may have sudo, and then acts as another user through the Sudo header', async ({ page }) => {
+    const other = await createUser('sudo-target');
+    await signInAt(page, '/user/access_tokens');
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create a personal access token' });
+    await create.getByLabel('Token name').fill('acting');
+    await expect(create.getByText('Only an administrator’s token may have it.')).toBeVisible();
+    await create.getByRole('checkbox', { name: 'api', exact: true }).check();
+    await create.getByRole('checkbox', { name: 'sudo' }).check();
+    await create.getByRole('button', { name: 'Create token' }).click();
+    const token = await takeRevealed(page, 'acting');
+    const asOther = await fetch(`${BASE_URL}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': token, Sudo: other.username } });
+    expect(asOther.status).toBe(200);
+    expect((await asOther.json()).username).toBe(other.username);
   });
 });

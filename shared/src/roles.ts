@@ -31,6 +31,7 @@ export type TokenScope = z.infer<typeof tokenScope>;
  */
 export const PERSONAL_TOKEN_SCOPES = [...TOKEN_SCOPES, 'sudo'] as const;
 export const personalTokenScope = z.enum(PERSONAL_TOKEN_SCOPES);
+export type PersonalTokenScope = z.infer<typeof personalTokenScope>;
 
 export const SCOPE_DESCRIPTIONS: Record<TokenScope, string> = {
   api: 'Full read and write access to the API.',
@@ -45,4 +46,10 @@ export const SCOPE_DESCRIPTIONS: Record<TokenScope, string> = {
   ai_features: 'Use AI features.',
   k8s_proxy: 'Call the Kubernetes API through the agent.',
   self_rotate: 'Rotate this token itself.',
+};
+
+/** A personal token's scopes described: those of every token, and `sudo`. */
+export const PERSONAL_SCOPE_DESCRIPTIONS: Record<PersonalTokenScope, string> = {
+  ...SCOPE_DESCRIPTIONS,
+  sudo: 'Act as any other user through the API (the Sudo header). Only an administrator’s token may have it.',
 };

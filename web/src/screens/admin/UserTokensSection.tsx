@@ -72,6 +72,7 @@ export function UserTokensSection({ user }: { user: User }) {
       </Stack>
       <CreatePersonalTokenDialog
         title={`New token for @${user.username}`}
+        ownerIsAdmin={Boolean(user.is_admin)}
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={actions.showCreated}

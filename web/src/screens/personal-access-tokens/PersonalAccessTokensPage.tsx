@@ -81,6 +81,7 @@ export default function PersonalAccessTokensPage() {
       </StateTabs>
 
       <CreatePersonalTokenDialog
+        ownerIsAdmin={user.is_admin}
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={actions.showCreated}
