@@ -5,10 +5,10 @@ import { migrate, openDb, type Db } from '../../db/index.ts';
 import { up as numberByFilter } from '../../db/migrations/033_event_filter_numbers.ts';
 import { ACTION_NAMES, TARGET_TYPES } from './events.ts';
 
-/** The database as it was before migration 033: its columns, table, trigger and indexes gone (and 034's indexes on its columns). */
+/** The database as it was before migration 033: its columns, table, trigger and indexes gone (and 034's and 035's indexes on its columns). */
 async function before033(db: Db): Promise<void> {
   await sql`DROP TRIGGER events_number_by_filter`.execute(db);
-  for (const index of ['events_action_seq', 'events_target_seq', 'events_project_created_seq', 'events_author_action', 'events_author_target']) await db.schema.dropIndex(index).execute();
+  for (const index of ['events_action_seq', 'events_target_seq', 'events_project_created_seq', 'events_author_action', 'events_author_target', 'events_author_listed']) await db.schema.dropIndex(index).execute();
   await db.schema.createIndex('events_project_created').on('events').columns(['project_id', 'created_at']).execute();
   await db.schema.dropTable('event_dates_unordered').execute();
   for (const column of ['action_key', 'action_seq', 'target_key', 'target_seq']) await db.schema.alterTable('events').dropColumn(column).execute();
