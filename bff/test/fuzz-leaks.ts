@@ -42,6 +42,17 @@ export async function buildRefusedCallers(): Promise<RefusedCallers> {
   return { guest: { id: guest.user.id, token: guest.token }, former: { id: former.user.id, token: former.token }, exports: { vulnerability: 0, dependency_list: 0 } };
 }
 
+/** Where the former member's export files are written: one folder for this process, removed when it exits. */
+let exportFiles: string | undefined;
+function exportsDir(): string {
+  if (!exportFiles) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-fuzz-exports-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    exportFiles = dir;
+  }
+  return exportFiles;
+}
+
 /**
  * Makes (again, after a fuzzed DELETE took the group or project away) what the refused callers
  * stand for in the world's group and project: the Guest's role, the former member's records and
@@ -59,7 +70,7 @@ export async function placeRefusedCallers(db: Db, callers: RefusedCallers, world
   for (const kind of ['vulnerability', 'dependency_list'] as const) {
     // Finished, with the file it wrote while they could read the project (this run has no workers).
     const made = await createExport(db, { kind, authorId: former.id, exportable: { project_id: world.project.id }, format: 'csv', sendEmail: false, oneAtATime: false });
-    const file = path.join(os.tmpdir(), `gatehouse-fuzz-export-${made.id}-${process.pid}.csv`);
+    const file = path.join(exportsDir(), `export-${made.id}.csv`);
     fs.writeFileSync(file, `Title\nfinding ${MARKERS.reporters}\n`);
     await db.updateTable('exports').set({ status: 'finished', file_path: file, file_size: fs.statSync(file).size }).where('id', '=', made.id).execute();
     callers.exports[kind] = made.id;
