@@ -357,6 +357,29 @@ describe('a commit’s diff, refs and comments', () => {
       assert.deepEqual((await of(first, '/comments')).body, []);
     });
 
+    it('sends a note event for a comment to the project’s hooks with note events: the note on the commit, and the commit', async () => {
+      const receiver = await startReceiver();
+      try {
+        expectStatus(await api('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }), 200);
+        expectStatus(await api(`/projects/${target.id}/hooks`, { method: 'POST', json: { url: `${receiver.url}/notes`, note_events: true, push_events: false } }), 201);
+        const made = await api(`/projects/${target.id}/repository/commits/${first}/comments`, { method: 'POST', json: { note: 'Hooked comment', path: 'a.txt', line: 2 } });
+        expectStatus(made, 201);
+        const [delivery] = await receiver.waitFor(1, 15_000);
+        assert.equal(delivery.headers['x-gitlab-event'], 'Note Hook');
+        const body = delivery.json;
+        assert.deepEqual([body.object_kind, body.event_type, body.project_id, body.user.username], ['note', 'note', target.id, 'root']);
+        const a = body.object_attributes;
+        assert.deepEqual([a.note, a.noteable_type, a.noteable_id, a.commit_id, a.type, a.action], ['Hooked comment', 'Commit', null, first, 'DiffNote', 'create']);
+        assert.match(a.url, new RegExp(`/-/commit/${first}#note_\\d+$`));
+        assert.deepEqual([body.commit.id, body.commit.title, body.commit.message], [first, 'Start', 'Start']);
+        assert.match(body.commit.url, new RegExp(`/-/commit/${first}$`));
+        assert.ok(body.commit.author.name && body.commit.author.email && !Number.isNaN(Date.parse(body.commit.timestamp)));
+        assert.equal(body.repository.name, body.project.name);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('answers 400 for a missing note or a path without a line, 404 Commit, and needs a Reporter of a private project', async () => {
       const post = (json: object, sha = second, token?: string | null) => api(`/projects/${target.id}/repository/commits/${sha}/comments`, { method: 'POST', json, token });
       assert.deepEqual((await post({})).body, { message: 'note is missing' });

@@ -18,6 +18,8 @@ import { Page, pageOfList, pageRequest } from '../db/pagination.ts';
 import * as commits from '../services/git/commits.ts';
 import { commitAsPush } from '../services/git/commit-create.ts';
 import { createCommitNote, listCommitNotes } from '../services/git/commit-comments.ts';
+import { fireCommitNoteHook } from '../services/planning/work-item-hook-payloads.ts';
+import { commitMeta } from '../services/ci/pipelines.ts';
 import { presentCommitDetail, presentCommitDiff, presentCommitListItem, presentCommitNote, presentRefOfCommit } from '../presenters/commits.ts';
 import { callerRole, withRepository, type Ctx } from './branches.ts';
 
@@ -145,7 +147,11 @@ export const commitRoutes = [
     ...withRepository,
     body: commitCommentBody,
     response: commitNote,
-    handler: async (ctx) => createCommitNote(ctx.db, ctx.repo.dir, ctx.project.id, ctx.actor.user!, ctx.params.sha, ctx.body),
+    handler: async (ctx) => {
+      const note = await createCommitNote(ctx.db, ctx.repo.dir, ctx.project.id, ctx.actor.user!, ctx.params.sha, ctx.body);
+      await fireCommitNoteHook(ctx.db, { project: ctx.project, group: ctx.group, user: ctx.actor.user!, baseUrl: ctx.baseUrl }, note, await commitMeta(ctx.repo.dir, note.commit_sha));
+      return note;
+    },
     present: (n, ctx) => presentCommitNote(n, ctx.baseUrl),
   }),
 ];

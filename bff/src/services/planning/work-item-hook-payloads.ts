@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index.ts';
-import type { IssueRow, LabelRow, MergeRequestRow, NoteRow, UserRow } from '../../db/schema.ts';
+import type { CommitNoteRow, IssueRow, LabelRow, MergeRequestRow, NoteRow, UserRow } from '../../db/schema.ts';
 import { bool, boolOrNull } from '../../util/rows.ts';
 import { fireHookEvent } from '../webhooks/hook-delivery.ts';
 import { projectObject } from '../webhooks/hook-payloads.ts';
@@ -258,6 +258,74 @@ export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: N
 /** A stable 40-hex discussion id for a note that starts its own discussion. */
 export const discussionId = (note: Pick<NoteRow, 'id' | 'noteable_type' | 'noteable_id'>) =>
   crypto.createHash('sha1').update(`${note.noteable_type}:${note.noteable_id}:${note.id}`).digest('hex');
+
+/** The commit a comment is on, as a note event embeds it. */
+export interface CommentedCommit {
+  sha: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  /** ISO 8601. */
+  committedAt: string;
+}
+
+/**
+ * A comment on a commit as the platform's note event carries it: `noteable_type` Commit, the
+ * commit's id in `commit_id`, no `noteable_id`, and the commit beside the note.
+ */
+export function commitNotePayload(s: HookScope, note: CommitNoteRow, commit: CommentedCommit) {
+  const commitUrl = `${projectUrl(s)}/-/commit/${commit.sha}`;
+  return {
+    object_kind: 'note',
+    event_type: 'note',
+    user: hookUser(s.user),
+    project_id: s.project.id,
+    project: projectObject(s.baseUrl, s.project, s.group),
+    object_attributes: {
+      attachment: null,
+      author_id: note.author_id,
+      change_position: null,
+      commit_id: commit.sha,
+      created_at: note.created_at,
+      discussion_id: crypto.createHash('sha1').update(`Commit:${commit.sha}:${note.id}`).digest('hex'),
+      id: note.id,
+      line_code: null,
+      note: note.note,
+      noteable_id: null,
+      noteable_type: 'Commit',
+      original_position: null,
+      position: null,
+      project_id: note.project_id,
+      resolved_at: null,
+      resolved_by_id: null,
+      resolved_by_push: null,
+      st_diff: null,
+      system: false,
+      type: note.path === null ? null : 'DiffNote',
+      updated_at: note.created_at,
+      updated_by_id: null,
+      description: note.note,
+      internal: false,
+      confidential: false,
+      url: `${commitUrl}#note_${note.id}`,
+      action: 'create',
+    },
+    repository: repository(s),
+    commit: {
+      id: commit.sha,
+      message: commit.message,
+      title: commit.message.split('\n', 1)[0],
+      timestamp: commit.committedAt,
+      url: commitUrl,
+      author: { name: commit.authorName, email: commit.authorEmail },
+    },
+  };
+}
+
+/** A comment on a commit, to the project's and its groups' hooks with note events. */
+export async function fireCommitNoteHook(db: Db, s: HookScope, note: CommitNoteRow, commit: CommentedCommit): Promise<void> {
+  await fireHookEvent(db, { traversal: s.group.traversal, projectId: s.project.id }, 'note_events', commitNotePayload(s, note, commit));
+}
 
 export async function fireNoteHook(db: Db, s: HookScope, note: NoteRow, target: NoteTarget, action: 'create' | 'update'): Promise<void> {
   const payload = await notePayload(db, s, note, target, action);
