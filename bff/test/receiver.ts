@@ -17,11 +17,18 @@ export interface Receiver {
   /** Status (and optional delay) of the next answers; default 200. */
   respond: (status: number, opts?: { delayMs?: number; body?: string; headers?: Record<string, string> }) => void;
   waitFor: (count: number, timeoutMs?: number) => Promise<Received[]>;
+  /** Requests received and not answered yet. */
+  unanswered: () => number;
+  /** Answers wait (held) until release(): what is on its way stays on its way. */
+  hold: () => void;
+  release: () => void;
   close: () => Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const requests: Received[] = [];
+  let unanswered = 0;
+  let held: (() => void)[] | undefined;
   let answer = { status: 200, delayMs: 0, body: '{"ok":true}', headers: { 'Content-Type': 'application/json', 'X-Receiver': 'test' } as Record<string, string> };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -36,9 +43,12 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const { status, delayMs, body: out, headers } = answer;
       requests.push({ method: req.method!, url: req.url!, headers: req.headers, body, json: parsed });
-      setTimeout(() => {
+      unanswered++;
+      const send = () => {
+        unanswered--;
         if (!res.destroyed) res.writeHead(status, headers).end(out);
-      }, delayMs);
+      };
+      setTimeout(() => (held ? held.push(send) : send()), delayMs);
     });
   });
   server.keepAliveTimeout = 1000;
@@ -57,6 +67,15 @@ export async function startReceiver(): Promise<Receiver> {
         await new Promise((r) => setTimeout(r, 25));
       }
       return requests;
+    },
+    unanswered: () => unanswered,
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const send of waiting) send();
     },
     close: () =>
       new Promise<void>((r) => {
