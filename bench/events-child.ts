@@ -57,14 +57,22 @@ async function main(): Promise<void> {
     () => true,
     () => false,
   );
+  const byAuthor = await sql`SELECT author_seq FROM events WHERE 1 = 0`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  const actionSeq = kind(sql`(n / 4) * 2 + n % 4`, sql`n / 4 + 1`, sql`n / 4 + 1`);
+  const targetSeq = kind(nothing, sql`n / 4 + 1`, sql`n / 4 + 1`);
   const numbers = numbered
     ? {
         columns: sql`, action_key, action_seq, target_key, target_seq`,
-        values: sql`, ${kind('pushed', 'created', 'commented')}, ${kind(sql`(n / 4) * 2 + n % 4`, sql`n / 4 + 1`, sql`n / 4 + 1`)}, ${kind(nothing, 'issue', 'note')}, ${kind(nothing, sql`n / 4 + 1`, sql`n / 4 + 1`)}`,
+        values: sql`, ${kind('pushed', 'created', 'commented')}, ${actionSeq}, ${kind(nothing, 'issue', 'note')}, ${targetSeq}`,
       }
     : { columns: sql``, values: sql`` };
-  await sql`INSERT INTO events (project_id, group_id, author_id, action_name, target_type, target_id, push_data, created_at, project_seq${numbers.columns})
-    SELECT ${project.id}, NULL, ${root.id}, ${action}, ${targetType}, NULL, ${data}, ${createdAt}, n${numbers.values} FROM (${series}) AS series`.execute(db);
+  // The author's numbers (migration 036): one author in one project, so the same as the project's.
+  const authorNumbers = byAuthor ? { columns: sql`, author_seq, author_action_seq, author_target_seq`, values: sql`, n, ${actionSeq}, ${targetSeq}` } : { columns: sql``, values: sql`` };
+  await sql`INSERT INTO events (project_id, group_id, author_id, action_name, target_type, target_id, push_data, created_at, project_seq${numbers.columns}${authorNumbers.columns})
+    SELECT ${project.id}, NULL, ${root.id}, ${action}, ${targetType}, NULL, ${data}, ${createdAt}, n${numbers.values}${authorNumbers.values} FROM (${series}) AS series`.execute(db);
   // As autovacuum leaves a table that took many inserts (PostgreSQL 13+ vacuums after inserts
   // alone): its pages marked all-visible, so an index-only scan reads no rows.
   if (isPostgres(db)) await sql`VACUUM (ANALYZE) events`.execute(db);

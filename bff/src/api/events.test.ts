@@ -6,8 +6,8 @@ import { activityEvent } from '../../../shared/src/events.ts';
 import { addMember, buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { fillRepository } from '../../test/repository-fixture.ts';
 import { insertFindings } from '../../test/export-fixtures.ts';
-import { ACTION_NAMES, TARGET_TYPES } from '../services/planning/events.ts';
-import { EVENT_ACTIONS, EVENT_TARGET_TYPES } from '../../../shared/src/events.ts';
+import { ACTION_NAMES, TARGET_TYPES, renumberAuthorEvents } from '../services/planning/events.ts';
+import { EVENT_ACTIONS, EVENT_TARGET_TYPES, type EventListQuery } from '../../../shared/src/events.ts';
 
 let server: TestServer;
 let group: { id: number };
@@ -94,10 +94,10 @@ describe('GET /projects/:id/events', () => {
     const names = [...new Set(Object.values(ACTION_NAMES).flat())].concat('something else');
     const types = [null, ...new Set(Object.values(TARGET_TYPES).flat())];
     const start = Date.parse('2025-03-10T20:00:00.000Z');
-    const seed = async (projectId: number, at: (i: number) => string) => {
+    const seed = async (projectId: number, at: (i: number) => string, author_id = developer.user.id) => {
       for (let i = 0; i < 70; i++) {
         const [action_name, target_type] = [names[i % names.length], types[(i * 7) % types.length]];
-        await server.running.db.insertInto('events').values({ project_id: projectId, group_id: null, author_id: developer.user.id, action_name, target_type, target_id: null, push_data: null, created_at: at(i) }).execute();
+        await server.running.db.insertInto('events').values({ project_id: projectId, group_id: null, author_id, action_name, target_type, target_id: null, push_data: null, created_at: at(i) }).execute();
       }
     };
     const ordered = await buildProject(group.id);
@@ -139,22 +139,61 @@ describe('GET /projects/:id/events', () => {
         }
       }
     }
-    // The author's list (GET /users/:id/events, here as an administrator) takes the same filters
-    // across both projects, read through the (author, filter value, id) indexes.
-    for (const f of filters) {
-      let expected = server.running.db.selectFrom('events').select('id').where('author_id', '=', developer.user.id).where('project_id', 'is not', null);
-      if ('action' in f && f.action) expected = expected.where('action_name', 'in', ACTION_NAMES[f.action]);
-      if ('target_type' in f && f.target_type) expected = expected.where('target_type', 'in', TARGET_TYPES[f.target_type]);
-      if ('before' in f && f.before) expected = expected.where('created_at', '<', `${f.before}T00:00:00.000Z`);
-      if ('after' in f && f.after) expected = expected.where('created_at', '>', `${f.after}T23:59:59.999Z`);
-      const want = (await expected.orderBy('id', 'desc').execute()).map((r) => r.id);
-      const query = new URLSearchParams(f as Record<string, string>).toString();
-      for (const page of [1, 2, Math.ceil(want.length / 10) + 1]) {
-        const { res, body } = await list(`/users/${developer.user.id}/events?${query}&per_page=10&page=${page}`);
-        assert.deepEqual(body.map((e) => e.id), want.slice((page - 1) * 10, page * 10), `user events ${query} page ${page}`);
-        assert.equal(res.headers.get('x-total'), String(want.length), `user events ${query} total`);
+    // The author's lists take the same filters across both projects: GET /users/:id/events as an
+    // administrator (ranges of the author's numbers, migration 036) and GET /events as the author
+    // (read by offset, each row checked), in both orders.
+    // One of each kind of filter, for the states after the first.
+    const someFilters = [{}, { action: 'pushed' as const }, { target_type: 'note' as const }, { after: '2025-03-11' }, { before: '2025-03-14' }, { after: '2025-03-11', before: '2025-03-13' }, { action: 'created' as const, target_type: 'issue' as const }];
+    const authorLists = async (author: { user: { id: number }; token: string }, label: string, which: Partial<Pick<EventListQuery, 'action' | 'target_type' | 'before' | 'after'>>[], asAuthor: boolean) => {
+      // What the author may read of their own (the read rule hides some kinds from a Developer).
+      const own: number[] = [];
+      for (let page = 1; ; page++) {
+        const { body } = await list(`/events?per_page=100&page=${page}`, author.token);
+        own.push(...body.map((e) => e.id));
+        if (body.length < 100) break;
       }
-    }
+      const everything = (await server.running.db.selectFrom('events').select('id').where('author_id', '=', author.user.id).where('project_id', 'is not', null).orderBy('id', 'desc').execute()).map((r) => r.id);
+      assert.deepEqual(own, everything.filter((id) => own.includes(id)), `${label}: the author's own, newest first`);
+      assert.ok(own.length >= 20 && own.length < everything.length, `${label}: the author reads ${own.length} of their own ${everything.length} (some kinds are hidden from a Developer)`);
+      for (const f of which) {
+        let expected = server.running.db.selectFrom('events').select('id').where('author_id', '=', author.user.id).where('project_id', 'is not', null);
+        if (f.action) expected = expected.where('action_name', 'in', ACTION_NAMES[f.action]);
+        if (f.target_type) expected = expected.where('target_type', 'in', TARGET_TYPES[f.target_type]);
+        if (f.before) expected = expected.where('created_at', '<', `${f.before}T00:00:00.000Z`);
+        if (f.after) expected = expected.where('created_at', '>', `${f.after}T23:59:59.999Z`);
+        const want = (await expected.orderBy('id', 'desc').execute()).map((r) => r.id);
+        const query = new URLSearchParams(f as Record<string, string>).toString();
+        for (const sort of ['desc', 'asc'] as const) {
+          const all = sort === 'desc' ? want : [...want].reverse();
+          for (const page of [1, 2, Math.ceil(all.length / 10) + 1]) {
+            const lists = [[`/users/${author.user.id}/events`, undefined, all] as const, ['/events', author.token, all.filter((id) => own.includes(id))] as const];
+            for (const [path, token, rows] of asAuthor ? lists : lists.slice(0, 1)) {
+              const { res, body } = await list(`${path}?${query}&sort=${sort}&per_page=10&page=${page}`, token);
+              assert.deepEqual(body.map((e) => e.id), rows.slice((page - 1) * 10, page * 10), `${label}: ${path} ${query} ${sort} page ${page}`);
+              assert.equal(res.headers.get('x-total'), String(rows.length), `${label}: ${path} ${query} total`);
+            }
+          }
+        }
+      }
+    };
+    const marks = async (table: 'author_event_gaps' | 'author_event_dates_unordered', id: number) => (await server.running.db.selectFrom(table).select('author_id').where('author_id', '=', id).execute()).length;
+    // The developer wrote events dated out of order (the shuffled project): their date filters read by offset.
+    assert.equal(await marks('author_event_dates_unordered', developer.user.id), 1);
+    await authorLists(developer, 'dates out of order', [{}, ...filters], false);
+    // A second author, in the order of the dates: every filter alone is a range of their numbers.
+    const writer = await userWithRole(group.id, 30);
+    await seed(ordered.id, (i) => new Date(start + i * 1.5 * 3_600_000).toISOString(), writer.user.id);
+    await seed(shuffled.id, (i) => new Date(start + (70 + i) * 1.5 * 3_600_000).toISOString(), writer.user.id);
+    assert.equal(await marks('author_event_dates_unordered', writer.user.id), 0);
+    await authorLists(writer, 'in date order', [{}, ...filters], false);
+    // Deleting a project leaves gaps in both authors' numbers: their lists read by offset, until
+    // housekeeping numbers their events again.
+    expectStatus(await api(`/projects/${shuffled.id}`, { method: 'DELETE' }), 202);
+    assert.deepEqual([await marks('author_event_gaps', developer.user.id), await marks('author_event_gaps', writer.user.id)], [1, 1]);
+    await authorLists(writer, 'with gaps', someFilters, false);
+    assert.ok((await renumberAuthorEvents(server.running.db)) >= 2);
+    assert.deepEqual([await marks('author_event_gaps', developer.user.id), await marks('author_event_gaps', writer.user.id)], [0, 0]);
+    await authorLists(writer, 'numbered again', someFilters, true);
     // A Guest, whom the read rule refuses some events, gets its rows filtered: a filter takes
     // from what the caller may see, and the numbers (which count every event) are not used.
     const guest = await userWithRole(group.id, 10);

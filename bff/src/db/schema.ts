@@ -222,6 +222,15 @@ export interface EventsTable {
   action_seq: Generated<number | null>;
   target_key: Generated<string | null>;
   target_seq: Generated<number | null>;
+  /** The event's number among its author's events in projects, overall and among those of its `action` and `target_type` values (triggers set them: see migration 036). */
+  author_seq: Generated<number | null>;
+  author_action_seq: Generated<number | null>;
+  author_target_seq: Generated<number | null>;
+}
+
+/** An author one of whose events was written dated before an earlier one, or whose numbers have gaps (migration 036): their lists read by offset. */
+export interface AuthorEventsMarkTable {
+  author_id: number;
 }
 
 /** A project one of whose events was written dated before an earlier one (migration 033): its date filters read by offset. */
@@ -1039,6 +1048,8 @@ export interface Database {
   push_rules: PushRulesTable;
   events: EventsTable;
   event_dates_unordered: EventDatesUnorderedTable;
+  author_event_dates_unordered: AuthorEventsMarkTable;
+  author_event_gaps: AuthorEventsMarkTable;
   deploy_tokens: DeployTokensTable;
   feed_tokens: FeedTokensTable;
   application_settings: ApplicationSettingsTable;

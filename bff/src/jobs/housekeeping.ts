@@ -5,12 +5,14 @@ import { purgeHookLogs } from '../services/webhooks/hook-delivery.ts';
 import { purgeExpiredSessions } from '../services/access/session.ts';
 import { purgeExpiredExports } from '../services/security/exports/exports.ts';
 import { purgeStaleQuarantines } from '../services/git/repositories.ts';
+import { renumberAuthorEvents } from '../services/planning/events.ts';
 import { HOUR, runAgainIn } from './periodic.ts';
 
 /**
  * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
  * sessions, expired exports and the quarantine folders of pushes killed mid-way (nothing
- * written in them for an hour), then schedules its next run (one row with a unique key,
+ * written in them for an hour), numbers again the events of authors whose numbers have gaps
+ * (a deleted project took some), then schedules its next run (one row with a unique key,
  * whichever instance runs it).
  */
 export const housekeepingJob = defineJob({
@@ -24,7 +26,8 @@ export const housekeepingJob = defineJob({
     const sessions = await purgeExpiredSessions(db);
     const exports = await purgeExpiredExports(db);
     const quarantines = await purgeStaleQuarantines(config.repositoriesDir, HOUR);
-    logger.info({ logs, jobs, sessions, exports, quarantines }, 'housekeeping');
+    const renumberedAuthors = await renumberAuthorEvents(db);
+    logger.info({ logs, jobs, sessions, exports, quarantines, renumberedAuthors }, 'housekeeping');
     await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
   },
 });

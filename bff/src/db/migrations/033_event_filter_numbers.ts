@@ -60,11 +60,15 @@ const TARGET_KEYS: Record<string, string> = {
 };
 
 /** `CASE column WHEN 'a' THEN 'x' … END` (NULL for a value no filter names). */
-const keyOf = (column: RawBuilder<unknown>, keys: Record<string, string>) =>
+const keyOf = (column: RawBuilder<unknown>, keys: Record<string, string>): RawBuilder<unknown> =>
   sql`CASE ${column} ${sql.join(
     Object.entries(keys).map(([from, to]) => sql`WHEN ${sql.lit(from)} THEN ${sql.lit(to)}`),
     sql` `,
   )} ELSE NULL END`;
+
+/** The `action` and `target_type` filter values of a stored action name and target type, in SQL (migration 036's trigger). */
+export const actionKeyOf = (column: RawBuilder<unknown>) => keyOf(column, ACTION_KEYS);
+export const targetKeyOf = (column: RawBuilder<unknown>) => keyOf(column, TARGET_KEYS);
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const column of ['action_key', 'target_key']) await db.schema.alterTable('events').addColumn(column, 'text').execute();

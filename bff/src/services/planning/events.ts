@@ -1,4 +1,6 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { isPostgres } from '../../db/dialect.ts';
+import { numberAuthorEvents } from '../../db/migrations/036_author_event_numbers.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database, EventRow, NoteRow, UserRow } from '../../db/schema.ts';
 import { usersById } from '../access/users.ts';
@@ -53,8 +55,8 @@ const afterBound = (day: string) => `${day}T23:59:59.999Z`;
 
 /**
  * The filters, on the filter values every project event carries (`action_key`, `target_key`:
- * migration 033 sets them from ACTION_NAMES and TARGET_TYPES), which the (author, key, id)
- * indexes of migration 034 hold in the lists' order.
+ * migration 033 sets them from ACTION_NAMES and TARGET_TYPES), which the indexes of the
+ * filters' numbers (migrations 033 and 036) hold in the lists' order.
  */
 function filtered<O>(query: EventsQuery<O>, q: EventListQuery): EventsQuery<O> {
   let out = query;
@@ -67,82 +69,134 @@ function filtered<O>(query: EventsQuery<O>, q: EventListQuery): EventsQuery<O> {
 
 const sorted = <O>(query: EventsQuery<O>, q: EventListQuery) => query.orderBy('events.id', q.sort ?? 'desc');
 
+/** The numbers a list's events carry (migrations 015, 033 and 036): overall, and among those of one filter value. */
+const PROJECT_NUMBERS = { all: 'project_seq', action: 'action_seq', target: 'target_seq' } as const;
+const AUTHOR_NUMBERS = { all: 'author_seq', action: 'author_action_seq', target: 'author_target_seq' } as const;
+type Numbers = typeof PROJECT_NUMBERS | typeof AUTHOR_NUMBERS;
+type NumberColumn = Numbers[keyof Numbers];
+
+/** A list whose events are numbered: one project's, or one author's in projects. */
+interface NumberedList {
+  /** Its events, unfiltered. */
+  scope: <O>(query: EventsQuery<O>) => EventsQuery<O>;
+  numbers: Numbers;
+  /** Whether its numbers have gaps (an author's, after a project was deleted), and whether its events' dates go back somewhere. */
+  marks: () => Promise<{ gaps: boolean; datesUnordered: boolean }>;
+}
+
+const projectList = (db: Db, projectId: number): NumberedList => ({
+  scope: (query) => query.where('events.project_id', '=', projectId),
+  numbers: PROJECT_NUMBERS,
+  marks: async () => ({
+    gaps: false,
+    datesUnordered: Boolean(await db.selectFrom('event_dates_unordered').select('project_id').where('project_id', '=', projectId).executeTakeFirst()),
+  }),
+});
+
+const authorList = (db: Db, authorId: number): NumberedList => ({
+  scope: (query) => query.where('events.author_id', '=', authorId).where('events.project_id', 'is not', null),
+  numbers: AUTHOR_NUMBERS,
+  marks: async () => {
+    const [gaps, unordered] = await Promise.all(
+      (['author_event_gaps', 'author_event_dates_unordered'] as const).map((table) => db.selectFrom(table).select('author_id').where('author_id', '=', authorId).executeTakeFirst()),
+    );
+    return { gaps: Boolean(gaps), datesUnordered: Boolean(unordered) };
+  },
+});
+
 /**
- * A project's events the caller may see, each by the read its kind needs (services/readable.ts).
- * A caller who may do every such read here sees them all: a page is then a range of numbers
- * (see numberedRange), so page 10,000 costs what page 1 does, filtered or not.
+ * The column a list is read in order by: the number of its one filter, which its index holds in
+ * the order of the events' ids (a project's lists read by offset use its (project, id) index).
  */
-export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSubject, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
-  const base = db.selectFrom('events').selectAll('events').where('events.project_id', '=', subject.project.id);
-  const may = (read: ProjectReadAction) => canProject(actor, read, subject);
-  const seesAll = EVENT_READ_ACTIONS.every(may);
-  const range = seesAll ? await numberedRange(db, subject.project.id, q) : undefined;
-  if (!range) return offsetPage(db, sorted(filtered(seesAll ? base : base.where(eventsReadable(actor, readsInProject(may))), q), q), page);
+function orderColumn(numbers: Numbers, q: EventListQuery): NumberColumn {
+  if (q.action && !q.target_type) return numbers.action;
+  if (q.target_type && !q.action) return numbers.target;
+  return numbers.all;
+}
+
+/**
+ * A page of a numbered list the caller may read whole: a range of numbers when its events are
+ * one (see numberedRange), so page 10,000 costs what page 1 does, filtered or not; undefined when
+ * they are not.
+ */
+async function numberedPage(db: Db, list: NumberedList, q: EventListQuery, page: PageRequest): Promise<Page<EventRow> | undefined> {
+  const range = await numberedRange(db, list, q);
+  if (!range) return undefined;
   const { column, key, first, last } = range;
   const total = Math.max(0, last - first + 1);
   const [lo, hi] = (q.sort ?? 'desc') === 'desc' ? [Math.max(first, last - page.offset - page.limit + 1), last - page.offset] : [first + page.offset, Math.min(last, first + page.offset + page.limit - 1)];
-  let rows = base.where(`events.${column}`, '>=', lo).where(`events.${column}`, '<=', hi);
+  let rows = list.scope(db.selectFrom('events').selectAll('events')).where(`events.${column}`, '>=', lo).where(`events.${column}`, '<=', hi);
   if (key) rows = rows.where(key.column, '=', key.value);
   const items = lo > hi ? [] : await rows.orderBy(`events.${column}`, q.sort ?? 'desc').execute();
   return offsetPageOf(items, total, page);
 }
 
-/** The numbers a project's events are paged by: in the project, or among those of one filter value. */
+/**
+ * A project's events the caller may see, each by the read its kind needs (services/readable.ts).
+ * A caller who may do every such read here sees them all: a page is then a range of numbers.
+ */
+export async function listProjectEvents(db: Db, actor: Actor, subject: ProjectSubject, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
+  const may = (read: ProjectReadAction) => canProject(actor, read, subject);
+  const seesAll = EVENT_READ_ACTIONS.every(may);
+  const list = projectList(db, subject.project.id);
+  const numbered = seesAll ? await numberedPage(db, list, q, page) : undefined;
+  if (numbered) return numbered;
+  const base = list.scope(db.selectFrom('events').selectAll('events'));
+  return offsetPage(db, sorted(filtered(seesAll ? base : base.where(eventsReadable(actor, readsInProject(may))), q), q), page);
+}
+
+/** The numbers a list's page is a range of: all its events', or those among one filter value's. */
 interface NumberedRange {
-  column: 'project_seq' | 'action_seq' | 'target_seq';
+  column: NumberColumn;
   key?: { column: 'events.action_key' | 'events.target_key'; value: string };
   first: number;
   last: number;
 }
 
 /**
- * The events a list shows as a range of numbers (migrations 015 and 033), found through an index
- * without reading the rows before the page; undefined when they are not one (filters combined,
- * or dates in a project whose events were not written in the order of their dates).
- * - none: 1 to the project's highest `project_seq` (events are append-only);
- * - `action` alone: 1 to the highest `action_seq` of that value, likewise `target_type`;
- * - `before` and/or `after` alone: the `project_seq` of the first event after the day `after`
- *   names to that of the last event before the day `before` names.
+ * The events a list shows as a range of numbers, found through an index without reading the
+ * rows before the page; undefined when they are not one (filters combined, numbers with gaps, or
+ * dates in a list whose events were not written in the order of their dates).
+ * - none: 1 to the list's highest number (its events are numbered without gaps);
+ * - `action` alone: 1 to the highest number among that value's, likewise `target_type`;
+ * - `before` and/or `after` alone: the number of the first event after the day `after` names to
+ *   that of the last event before the day `before` names.
  */
-async function numberedRange(db: Db, projectId: number, q: EventListQuery): Promise<NumberedRange | undefined> {
+async function numberedRange(db: Db, list: NumberedList, q: EventListQuery): Promise<NumberedRange | undefined> {
   const dated = Boolean(q.before || q.after);
   if ([q.action, q.target_type, dated].filter(Boolean).length > 1) return undefined;
-  const highest = async (column: NumberedRange['column'], key?: NumberedRange['key']) => {
-    let query = db
-      .selectFrom('events')
-      .select((eb) => eb.fn.max(column).as('n'))
-      .where('events.project_id', '=', projectId);
+  const marks = await list.marks();
+  if (marks.gaps || (dated && marks.datesUnordered)) return undefined;
+  const { numbers } = list;
+  const highest = async (column: NumberColumn, key?: NumberedRange['key']) => {
+    let query = list.scope(db.selectFrom('events').select((eb) => eb.fn.max(column).as('n')));
     if (key) query = query.where(key.column, '=', key.value);
     return Number((await query.executeTakeFirst())?.n ?? 0);
   };
   if (q.action) {
     const key = { column: 'events.action_key', value: q.action } as const;
-    return { column: 'action_seq', key, first: 1, last: await highest('action_seq', key) };
+    return { column: numbers.action, key, first: 1, last: await highest(numbers.action, key) };
   }
   if (q.target_type) {
     const key = { column: 'events.target_key', value: q.target_type } as const;
-    return { column: 'target_seq', key, first: 1, last: await highest('target_seq', key) };
+    return { column: numbers.target, key, first: 1, last: await highest(numbers.target, key) };
   }
-  if (!dated) return { column: 'project_seq', first: 1, last: await highest('project_seq') };
-  const unordered = await db.selectFrom('event_dates_unordered').select('project_id').where('project_id', '=', projectId).executeTakeFirst();
-  if (unordered) return undefined;
-  // The ends, each one entry of the (project, date, number) index.
+  if (!dated) return { column: numbers.all, first: 1, last: await highest(numbers.all) };
+  // The ends, each one entry of the (owner, date, number) index.
   const end = async (op: '>' | '<', at: string, direction: 'asc' | 'desc') => {
-    const row = await db
-      .selectFrom('events')
-      .select('project_seq')
-      .where('events.project_id', '=', projectId)
+    const row = await list
+      .scope(db.selectFrom('events').select(`events.${numbers.all} as n`))
       .where('events.created_at', op, at)
       .orderBy('events.created_at', direction)
-      .orderBy('events.project_seq', direction)
+      .orderBy(`events.${numbers.all}`, direction)
       .limit(1)
       .executeTakeFirst();
-    return row?.project_seq ?? undefined;
+    return row?.n ?? undefined;
   };
   const first = q.after ? await end('>', afterBound(q.after), 'asc') : 1;
-  const last = q.before ? await end('<', beforeBound(q.before), 'desc') : await highest('project_seq');
-  if (first === undefined || last === undefined) return { column: 'project_seq', first: 1, last: 0 };
-  return { column: 'project_seq', first, last };
+  const last = q.before ? await end('<', beforeBound(q.before), 'desc') : await highest(numbers.all);
+  if (first === undefined || last === undefined) return { column: numbers.all, first: 1, last: 0 };
+  return { column: numbers.all, first, last };
 }
 
 /** Across projects: each event by the read its kind needs on its own project. */
@@ -150,28 +204,55 @@ const readableTargets = (db: Db, query: EventsQuery, actor: Actor): EventsQuery 
 
 /**
  * A user's events in the projects the caller may read (the caller's own events in theirs). An
- * administrator reads every one in a project: a page's ids then come from the author's partial
- * indexes alone (migration 035), offset and count included, and only its rows are read.
+ * administrator reads every one in a project: a page is then a range of the author's numbers
+ * (migration 036). Otherwise, and while those have gaps, the list is read by offset in the order
+ * of the filter's number, which its index holds.
  */
 export async function listUserEvents(db: Db, actor: Actor, user: UserRow, q: EventListQuery, page: PageRequest): Promise<Page<EventRow>> {
+  const list = authorList(db, user.id);
+  const order = orderColumn(list.numbers, q);
+  const inOrder = <O>(query: EventsQuery<O>) => filtered(query, q).orderBy(`events.${order}`, q.sort ?? 'desc');
   if (isAdmin(actor)) {
-    const ids = db.selectFrom('events').select('events.id').where('events.author_id', '=', user.id).where('events.project_id', 'is not', null);
-    return (await offsetPage(db, sorted(filtered(ids, q), q), page)).mapAsync(async (found) => {
+    const numbered = await numberedPage(db, list, q, page);
+    if (numbered) return numbered;
+    // The page's ids from the index alone, then its rows.
+    return (await offsetPage(db, inOrder(list.scope(db.selectFrom('events').select('events.id'))), page)).mapAsync(async (found) => {
       if (!found.length) return [];
       return db
         .selectFrom('events')
         .selectAll()
         .where('id', 'in', found.map((r) => r.id))
-        .orderBy('id', q.sort ?? 'desc')
+        .orderBy(`events.${order}`, q.sort ?? 'desc')
         .execute();
     });
   }
-  const query = db
-    .selectFrom('events')
-    .selectAll('events')
-    .where('events.author_id', '=', user.id)
+  const query = list
+    .scope(db.selectFrom('events').selectAll('events'))
     .where('events.project_id', 'in', (eb) => eb.selectFrom('projects').select('projects.id').where((p) => projectVisibleTo(p, actor)));
-  return offsetPage(db, sorted(filtered(readableTargets(db, query, actor), q), q), page);
+  return offsetPage(db, inOrder(readableTargets(db, query, actor)), page);
+}
+
+/**
+ * Numbers again, without gaps, the events of the authors whose numbers have some (a project
+ * holding some of them was deleted), each under the lock their new events take; housekeeping
+ * runs it. Returns how many authors it numbered.
+ */
+export async function renumberAuthorEvents(db: Db): Promise<number> {
+  const authors = (await db.selectFrom('author_event_gaps').select('author_id').orderBy('author_id').execute()).map((r) => r.author_id);
+  for (const authorId of authors) {
+    await db.transaction().execute(async (trx) => {
+      if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(1701147746, ${authorId})`.execute(trx);
+      await numberAuthorEvents(trx, sql<boolean>`author_id = ${authorId}`);
+      // Read again, after the numbering: a deletion that committed while it ran (PostgreSQL) left
+      // gaps again, and the mark stays for the next run. (Removing the highest numbers, which
+      // are the highest of each filter value too, leaves none.)
+      const { n, top } = (await authorList(trx, authorId)
+        .scope(trx.selectFrom('events').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('events.author_seq').as('top')]))
+        .executeTakeFirstOrThrow()) as { n: number | string; top: number | null };
+      if (Number(n) === Number(top ?? 0)) await trx.deleteFrom('author_event_gaps').where('author_id', '=', authorId).execute();
+    });
+  }
+  return authors.length;
 }
 
 /** A user named by numeric id or username, as /users/:id/events takes either. */
