@@ -212,9 +212,34 @@ async function noteParent(db: Db, s: HookScope, target: NoteTarget): Promise<{ p
   }
 }
 
-export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: NoteTarget, action: 'create' | 'update') {
-  const confidential = note.internal === 1 || (target.type === 'Issue' && target.issue.confidential === 1);
-  const { path, embedded } = await noteParent(db, s, target);
+/** The fields of a note event's `object_attributes` that depend on the note and its noteable. */
+interface NoteEventAttributes {
+  id: number;
+  author_id: number | null;
+  project_id: number | null;
+  note: string;
+  noteable_type: string;
+  noteable_id: number | null;
+  commit_id: string | null;
+  discussion_id: string;
+  type: string | null;
+  system: boolean;
+  internal: boolean;
+  resolved_at: string | null;
+  resolved_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+  updated_by_id: number | null;
+  url: string;
+  action: 'create' | 'update';
+}
+
+/**
+ * A note event, whatever the note is on: the envelope and `object_attributes` in the platform's
+ * field order, `confidential` for its event type (an internal note, or any note on a
+ * confidential issue), and the noteable embedded beside it.
+ */
+function noteEvent(s: HookScope, a: NoteEventAttributes, confidential: boolean, embedded: Record<string, unknown>) {
   return {
     object_kind: 'note',
     event_type: confidential ? 'confidential_note' : 'note',
@@ -223,36 +248,61 @@ export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: N
     project: projectObject(s.baseUrl, s.project, s.group),
     object_attributes: {
       attachment: null,
-      author_id: note.author_id,
+      author_id: a.author_id,
       change_position: null,
-      commit_id: null,
-      created_at: note.created_at,
-      discussion_id: discussionId(note),
-      id: note.id,
+      commit_id: a.commit_id,
+      created_at: a.created_at,
+      discussion_id: a.discussion_id,
+      id: a.id,
       line_code: null,
-      note: note.body,
-      noteable_id: note.noteable_id,
-      noteable_type: note.noteable_type,
+      note: a.note,
+      noteable_id: a.noteable_id,
+      noteable_type: a.noteable_type,
       original_position: null,
       position: null,
-      project_id: note.project_id,
-      resolved_at: note.resolved_at,
-      resolved_by_id: note.resolved_by_id,
+      project_id: a.project_id,
+      resolved_at: a.resolved_at,
+      resolved_by_id: a.resolved_by_id,
       resolved_by_push: null,
       st_diff: null,
-      system: bool(note.system),
-      type: null,
-      updated_at: note.updated_at,
-      updated_by_id: note.updated_by_id,
-      description: note.body,
-      internal: bool(note.internal),
-      confidential: bool(note.internal),
-      url: `${projectUrl(s)}/-/${path}#note_${note.id}`,
-      action,
+      system: a.system,
+      type: a.type,
+      updated_at: a.updated_at,
+      updated_by_id: a.updated_by_id,
+      description: a.note,
+      internal: a.internal,
+      confidential: a.internal,
+      url: a.url,
+      action: a.action,
     },
     repository: repository(s),
     ...embedded,
   };
+}
+
+export async function notePayload(db: Db, s: HookScope, note: NoteRow, target: NoteTarget, action: 'create' | 'update') {
+  const { path, embedded } = await noteParent(db, s, target);
+  const attributes: NoteEventAttributes = {
+    id: note.id,
+    author_id: note.author_id,
+    project_id: note.project_id,
+    note: note.body,
+    noteable_type: note.noteable_type,
+    noteable_id: note.noteable_id,
+    commit_id: null,
+    discussion_id: discussionId(note),
+    type: null,
+    system: bool(note.system),
+    internal: bool(note.internal),
+    resolved_at: note.resolved_at,
+    resolved_by_id: note.resolved_by_id,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    updated_by_id: note.updated_by_id,
+    url: `${projectUrl(s)}/-/${path}#note_${note.id}`,
+    action,
+  };
+  return noteEvent(s, attributes, note.internal === 1 || (target.type === 'Issue' && target.issue.confidential === 1), embedded);
 }
 
 /** A stable 40-hex discussion id for a note that starts its own discussion. */
@@ -275,42 +325,27 @@ export interface CommentedCommit {
  */
 export function commitNotePayload(s: HookScope, note: CommitNoteRow, commit: CommentedCommit) {
   const commitUrl = `${projectUrl(s)}/-/commit/${commit.sha}`;
-  return {
-    object_kind: 'note',
-    event_type: 'note',
-    user: hookUser(s.user),
-    project_id: s.project.id,
-    project: projectObject(s.baseUrl, s.project, s.group),
-    object_attributes: {
-      attachment: null,
-      author_id: note.author_id,
-      change_position: null,
-      commit_id: commit.sha,
-      created_at: note.created_at,
-      discussion_id: crypto.createHash('sha1').update(`Commit:${commit.sha}:${note.id}`).digest('hex'),
-      id: note.id,
-      line_code: null,
-      note: note.note,
-      noteable_id: null,
-      noteable_type: 'Commit',
-      original_position: null,
-      position: null,
-      project_id: note.project_id,
-      resolved_at: null,
-      resolved_by_id: null,
-      resolved_by_push: null,
-      st_diff: null,
-      system: false,
-      type: note.path === null ? null : 'DiffNote',
-      updated_at: note.created_at,
-      updated_by_id: null,
-      description: note.note,
-      internal: false,
-      confidential: false,
-      url: `${commitUrl}#note_${note.id}`,
-      action: 'create',
-    },
-    repository: repository(s),
+  const attributes: NoteEventAttributes = {
+    id: note.id,
+    author_id: note.author_id,
+    project_id: note.project_id,
+    note: note.note,
+    noteable_type: 'Commit',
+    noteable_id: null,
+    commit_id: commit.sha,
+    discussion_id: crypto.createHash('sha1').update(`Commit:${commit.sha}:${note.id}`).digest('hex'),
+    type: note.path === null ? null : 'DiffNote',
+    system: false,
+    internal: false,
+    resolved_at: null,
+    resolved_by_id: null,
+    created_at: note.created_at,
+    updated_at: note.created_at,
+    updated_by_id: null,
+    url: `${commitUrl}#note_${note.id}`,
+    action: 'create',
+  };
+  return noteEvent(s, attributes, false, {
     commit: {
       id: commit.sha,
       message: commit.message,
@@ -319,7 +354,7 @@ export function commitNotePayload(s: HookScope, note: CommitNoteRow, commit: Com
       url: commitUrl,
       author: { name: commit.authorName, email: commit.authorEmail },
     },
-  };
+  });
 }
 
 /** A comment on a commit, to the project's and its groups' hooks with note events. */
