@@ -130,9 +130,7 @@ export const commitRoutes = [
     query: paginationQuery,
     response: z.array(commitNote),
     handler: async (ctx) => {
-      const page = pageRequest(ctx.query);
-      const { items, total } = await listCommitNotes(ctx.db, ctx.repo.dir, ctx.project.id, ctx.params.sha, page);
-      return new Page(items, page.page, page.perPage, total);
+      return listCommitNotes(ctx.db, ctx.repo.dir, ctx.project.id, ctx.params.sha, pageRequest(ctx.query));
     },
     present: (n, ctx) => presentCommitNote(n, ctx.baseUrl),
   }),

@@ -67,7 +67,13 @@ const cappedCount = (db: Db, query: SelectQueryBuilder<any, any, unknown>) => //
     )
     .select(sql<number>`count(*)`.as('total'));
 
-/** The page from its rows (one more than asked, to see a next page) and its count (capped or exact). */
+/**
+ * The page from its rows and its count. The count is either capped (cappedCount: MAX_COUNT + 1
+ * means "more") or exact (the events' numbered ranges know theirs); past MAX_COUNT both are shown
+ * as uncounted, as on the platform. A next page exists when a row beyond the page was read (the
+ * rows may hold one more than asked) or, for an exact count, when the count reaches past the
+ * page (those lists read exactly the page's rows).
+ */
 export function offsetPageOf<O>(rows: O[], counted: number, page: PageRequest): Page<O> {
   const items = rows.slice(0, page.limit);
   if (counted <= MAX_COUNT) return new Page(items, page.page, page.perPage, counted);

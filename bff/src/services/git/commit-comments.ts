@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import type { CommitNoteRow, UserRow } from '../../db/schema.ts';
-import type { PageRequest } from '../../db/pagination.ts';
+import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
+import { usersById } from '../access/users.ts';
 import { nowIso } from '../../util/time.ts';
 import { commitDiffs, requireCommit } from './commits.ts';
 import type { CommitCommentBody } from '../../../../shared/src/commits.ts';
@@ -53,17 +54,13 @@ async function diffPosition(dir: string, sha: string, b: CommitCommentBody): Pro
 }
 
 /** The comments on the commit `ref` names, oldest first, with their authors. */
-export async function listCommitNotes(db: Db, dir: string, projectId: number, ref: string, page: PageRequest): Promise<{ items: CommitNoteWithAuthor[]; total: number }> {
+export async function listCommitNotes(db: Db, dir: string, projectId: number, ref: string, page: PageRequest): Promise<Page<CommitNoteWithAuthor>> {
   const sha = await requireCommit(dir, ref);
-  const where = db.selectFrom('commit_notes').where('project_id', '=', projectId).where('commit_sha', '=', sha);
-  const [rows, count] = await Promise.all([
-    where.selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
-    where.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const authorIds = [...new Set(rows.map((r) => r.author_id).filter((id): id is number => id !== null))];
-  const authors = authorIds.length ? await db.selectFrom('users').selectAll().where('id', 'in', authorIds).execute() : [];
-  const byId = new Map(authors.map((u) => [u.id, u]));
-  return { items: rows.map((r) => ({ ...r, author: r.author_id === null ? null : (byId.get(r.author_id) ?? null) })), total: Number(count.n) };
+  const rows = db.selectFrom('commit_notes').selectAll().where('project_id', '=', projectId).where('commit_sha', '=', sha).orderBy('created_at').orderBy('id');
+  return (await offsetPage(db, rows, page)).mapAsync(async (notes) => {
+    const authors = await usersById(db, notes.map((n) => n.author_id));
+    return notes.map((n) => ({ ...n, author: n.author_id === null ? null : (authors.get(n.author_id) ?? null) }));
+  });
 }
 
 /** A comment on the commit `ref` names, on a line of its diff where `path`, `line` and `line_type` name one. */
