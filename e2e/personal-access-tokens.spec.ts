@@ -77,4 +77,33 @@ test.describe('Personal access tokens of the signed-in user', () => {
     expect(asOther.status).toBe(200);
     expect((await asOther.json()).username).toBe(other.username);
   });
+
+  test('a failed create is told inside the dialog, in plain words, with focus on it, until the next try', async ({ page }) => {
+    const me = await createUser('pat-fails');
+    await signInAt(page, '/user/access_tokens', me);
+    let fail = true;
+    await page.route('**/personal_access_tokens', (route) =>
+      route.request().method() === 'POST' && fail
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: '500 Internal Server Error' }) })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create a personal access token' });
+    await create.getByLabel('Token name').fill('flaky');
+    await create.getByRole('checkbox', { name: 'read_api' }).check();
+    await create.getByRole('button', { name: 'Create token' }).click();
+    const problem = create.getByRole('alert');
+    await expect(problem).toContainText('The token was not created');
+    await expect(problem).toContainText('The server failed to do this (error 500)');
+    await expect(problem).not.toContainText('Internal Server Error');
+    await expect(problem).toBeFocused();
+    // No toast over the dialog, and the dialog keeps what was typed.
+    await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
+    await expect(create.getByLabel('Token name')).toHaveValue('flaky');
+    await page.waitForTimeout(5000);
+    await expect(problem).toBeVisible();
+    fail = false;
+    await create.getByRole('button', { name: 'Create token' }).click();
+    await takeRevealed(page, 'flaky');
+  });
 });

@@ -19,6 +19,8 @@ test.describe('Console session (/api/console/session)', () => {
       await fillSignIn(page, 'root', 'not-the-password');
 
       await expect(page.getByRole('alert')).toContainText('Invalid username or password');
+      // Focus goes to why it failed, so a screen reader reads it first.
+      await expect(page.getByRole('alert')).toBeFocused();
       await expect(page).toHaveURL(/\/sign-in$/);
       expect((await page.request.get('/api/console/session')).status()).toBe(401);
     });

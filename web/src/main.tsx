@@ -15,11 +15,13 @@ import { ApiError, setUnauthorizedHandler } from './api/client.ts';
 import { fetchSession, sessionKeys } from './api/session.ts';
 import { buildRouter } from './router.tsx';
 import { notifyMutationError } from './components/notify.ts';
+import { clearDialogError } from './components/dialog-errors.ts';
 
 const queryClient = new QueryClient({
   queryCache: new QueryCache(),
   // Every failed write says so, unless its screen shows the error itself (meta.showsError).
-  mutationCache: new MutationCache({ onError: (error, _variables, _context, mutation) => notifyMutationError(error, mutation.meta) }),
+  // A new try clears the failure its dialog shows (dialog-errors.ts).
+  mutationCache: new MutationCache({ onMutate: () => clearDialogError(), onError: (error, _variables, _context, mutation) => notifyMutationError(error, mutation.meta) }),
   defaultOptions: {
     queries: {
       staleTime: 30_000,

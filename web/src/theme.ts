@@ -92,6 +92,9 @@ export const theme = createTheme({
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     // Mantine's focus placeholder is a focusable box inside role=menu, where only items may be.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // WAI-ARIA's manual activation: arrows move between tabs, Enter or Space opens one. Each of
+    // our tabs loads a screen or a list; arrowing across a row must not load those on the way.
+    Tabs: { defaultProps: { activateTabWithKeyboard: false } },
     // A toast's message under its title is Mantine's grey-6 (3.3:1 on white): the readable dimmed instead.
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } }, styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
   },

@@ -1,11 +1,14 @@
-import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text, type ModalProps } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text, type ModalProps } from '@mantine/core';
 import { useDialogFocus } from './dialog-focus.ts';
+import { useDialogError } from './dialog-errors.ts';
+import { IconAlert } from './icons.tsx';
 
 /**
  * Every dialog of the console: a Mantine modal that takes focus when it opens and gives it back
- * to what opened it (or the screen's heading when that is gone), and that asks before Escape,
- * the close button or a click outside throws away a filled form (`dirty`).
+ * to what opened it (or the screen's heading when that is gone), that asks before Escape,
+ * the close button or a click outside throws away a filled form (`dirty`), and that tells a
+ * failed write made from it at its top, with focus on it, until the next try.
  */
 export function Dialog({
   opened,
@@ -24,6 +27,11 @@ export function Dialog({
 }) {
   const [asking, setAsking] = useState(false);
   useDialogFocus(opened, focusFallback);
+  const error = useDialogError(opened);
+  const errorRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
   const requestClose = () => {
     if (busy || asking) return;
     if (dirty) setAsking(true);
@@ -32,6 +40,11 @@ export function Dialog({
   return (
     <>
       <Modal {...props} opened={opened} onClose={requestClose} returnFocus={false} closeOnClickOutside={!busy && (props.closeOnClickOutside ?? true)}>
+        {error && (
+          <Alert ref={errorRef} tabIndex={-1} role="alert" color="red" variant="light" icon={<IconAlert />} title={error.title} mb="md">
+            {error.message}
+          </Alert>
+        )}
         {children}
       </Modal>
       <DiscardQuestion

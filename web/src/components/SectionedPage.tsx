@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { Button, Skeleton, Stack, Tabs } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Skeleton, Stack, Tabs } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconDots } from './icons.tsx';
 import { Link, useNavigate } from 'react-router';
 import { ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
 
@@ -51,11 +53,17 @@ export function resourceStates(kind: Kind, fullPath: string) {
   };
 }
 
+/** From this width on, a page's sections are a column of tabs beside its screen, each in view. */
+const SIDE_TABS = '(min-width: 62em)';
+
 /**
  * The sections the server's rules open to the caller, as tabs over the chosen section's screen
- * (`children`, the panel of the current tab); on a narrow screen the current tab stays in view.
+ * (`children`, the panel of the current tab). Every section is in view or one click away:
+ * - on a wide screen, a column of tabs beside the screen (13 sections fit in its height);
+ * - on a narrow one, a row that scrolls sideways (the current tab kept in view) and, after it,
+ *   an "All sections" menu that lists every one.
  * While the role loads, the tabs that need one are held by placeholders of their size, so the
- * row does not jump when they appear.
+ * tabs do not jump when they appear.
  */
 export function SectionTabs({
   sections,
@@ -76,40 +84,75 @@ export function SectionTabs({
 }) {
   const navigate = useNavigate();
   const tabList = useRef<HTMLDivElement>(null);
+  const side = useMediaQuery(SIDE_TABS, true, { getInitialValueInEffect: false });
   const tabs = sections.filter((s) => !s.action || can(s.action));
   const waiting = pending ? sections.filter((s) => s.action) : [];
   const value = section || OVERVIEW;
   const hasTab = tabs.some((s) => (s.slug || OVERVIEW) === value);
+  const name = `${kind.charAt(0).toUpperCase()}${kind.slice(1)} sections`;
   useEffect(() => {
     tabList.current?.querySelector('[data-active]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [section, tabs.length]);
+  }, [section, tabs.length, side]);
+  const list = (
+    <Tabs.List ref={tabList} className={side ? 'gh-tabs-side' : 'gh-tabs-scroll'} aria-label={name}>
+      {tabs.map((s) => (
+        <Tabs.Tab
+          key={s.slug}
+          value={s.slug || OVERVIEW}
+          leftSection={<s.icon size={16} />}
+          // Only the current tab has its panel on the page; the others lead to another URL.
+          {...((s.slug || OVERVIEW) !== value && { 'aria-controls': undefined })}
+        >
+          {s.label}
+        </Tabs.Tab>
+      ))}
+      {waiting.map((s) => (
+        <Skeleton key={s.slug} aria-hidden="true" height={20} width={`${s.label.length + 4}ch`} my={10} mx="md" radius="sm" />
+      ))}
+    </Tabs.List>
+  );
+  const panel = hasTab ? (
+    <Tabs.Panel value={value} className="gh-tabs-panel">
+      {children}
+    </Tabs.Panel>
+  ) : (
+    <div className="gh-tabs-panel">{children}</div>
+  );
   return (
     <Tabs
       // Mantine needs a non-empty tab value; the overview's slug is empty.
       value={value}
       onChange={(v) => navigate(hrefOf(v === OVERVIEW ? '' : (v ?? '')))}
       keepMounted={false}
-      aria-label={`${kind.charAt(0).toUpperCase()}${kind.slice(1)} sections`}
+      orientation={side ? 'vertical' : 'horizontal'}
     >
-      <Stack gap="lg">
-        <Tabs.List ref={tabList} className="gh-tabs-scroll">
-          {tabs.map((s) => (
-            <Tabs.Tab
-              key={s.slug}
-              value={s.slug || OVERVIEW}
-              leftSection={<s.icon size={16} />}
-              // Only the current tab has its panel on the page; the others lead to another URL.
-              {...((s.slug || OVERVIEW) !== value && { 'aria-controls': undefined })}
-            >
-              {s.label}
-            </Tabs.Tab>
-          ))}
-          {waiting.map((s) => (
-            <Skeleton key={s.slug} aria-hidden="true" height={20} width={`${s.label.length + 4}ch`} my={10} mx="md" radius="sm" />
-          ))}
-        </Tabs.List>
-        {hasTab ? <Tabs.Panel value={value}>{children}</Tabs.Panel> : children}
-      </Stack>
+      {side ? (
+        <Group align="flex-start" wrap="nowrap" gap="lg" w="100%">
+          {list}
+          {panel}
+        </Group>
+      ) : (
+        <Stack gap="lg">
+          <Group gap={4} wrap="nowrap" align="stretch">
+            {list}
+            <Menu position="bottom-end" shadow="md" width={240}>
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" size="lg" mt={4} aria-label={`All ${kind} sections`}>
+                  <IconDots size={18} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown aria-label={name}>
+                {tabs.map((s) => (
+                  <Menu.Item key={s.slug} component={Link} to={hrefOf(s.slug)} leftSection={<s.icon size={16} />} aria-current={(s.slug || OVERVIEW) === value ? 'page' : undefined}>
+                    {s.label}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+          {panel}
+        </Stack>
+      )}
     </Tabs>
   );
 }

@@ -7,8 +7,8 @@ import type { ReactNode } from 'react';
  */
 export function StateTabs({ state, onChange, children }: { state: 'active' | 'inactive'; onChange: (state: 'active' | 'inactive') => void; children: ReactNode }) {
   return (
-    <Tabs value={state} onChange={(v) => onChange(v === 'inactive' ? 'inactive' : 'active')} variant="outline" aria-label="Token state">
-      <Tabs.List>
+    <Tabs value={state} onChange={(v) => onChange(v === 'inactive' ? 'inactive' : 'active')} variant="outline">
+      <Tabs.List aria-label="Token state">
         {(['active', 'inactive'] as const).map((s) => (
           <Tabs.Tab key={s} value={s} {...(s !== state && { 'aria-controls': undefined })}>
             {s === 'active' ? 'Active' : 'Inactive'}

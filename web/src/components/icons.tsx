@@ -219,3 +219,10 @@ export const IconEyeOff = (p: IconProps) => (
     <path d="M3 3l18 18" />
   </Icon>
 );
+export const IconDots = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="5" cy="12" r="1" />
+    <circle cx="12" cy="12" r="1" />
+    <circle cx="19" cy="12" r="1" />
+  </Icon>
+);

@@ -1,14 +1,17 @@
 import { notifications, notificationsStore, type NotificationData } from '@mantine/notifications';
 import { isApiError, type ApiError, type MutationMeta } from '../api/client.ts';
 import { errorMessage } from './states.tsx';
+import { showInDialog } from './dialog-errors.ts';
 
 /**
- * The toast after a failed write. A 401 has already sent the user to sign in, so it says
- * nothing; a 403 says which role is missing when the caller knows.
+ * What a failed write says, in the dialog it was made from (dialog-errors.ts) or else in a
+ * toast. A 401 has already sent the user to sign in, so it says nothing; a 403 says which role
+ * is missing when the caller knows.
  */
 export function notifyError(title: string, error: unknown, forbidden?: string) {
   if (isApiError(error) && error.status === 401) return;
   const message = isApiError(error) && error.status === 403 && forbidden ? forbidden : errorMessage(error);
+  if (showInDialog({ title, message })) return;
   notifications.show({ color: 'red', title, message });
 }
 

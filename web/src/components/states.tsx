@@ -23,6 +23,8 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
 }
 
 export function errorMessage(error: unknown): string {
+  // A server failure's own words ("500 Internal Server Error") tell a user nothing they can act on.
+  if (isApiError(error) && error.status >= 500) return `The server failed to do this (error ${error.status}). Try again; if it keeps failing, your administrator will find the cause in the server's log.`;
   if (isApiError(error)) return error.message;
   if (error instanceof Error) return error.message;
   return 'Something went wrong.';

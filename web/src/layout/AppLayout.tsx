@@ -1,4 +1,4 @@
-import { memo, Suspense } from 'react';
+import { memo, Suspense, useRef } from 'react';
 import { AppShell, Avatar, Badge, Box, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -6,6 +6,7 @@ import { useCurrentUser, useSignOut, type SessionUser } from '../api/session.ts'
 import { isActiveAt, navEntries } from '../routes.ts';
 import { IconChevronDown, IconExternal, IconGatehouse, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
+import { useHeadingFocus } from './heading-focus.ts';
 
 const initials = (name: string) =>
   name
@@ -20,9 +21,20 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const user = useCurrentUser();
   const signOut = useSignOut({ meta: { errorTitle: 'Signing out failed' } });
+  const main = useRef<HTMLElement>(null);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <a
+        href="#main"
+        className="gh-skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -88,7 +100,8 @@ export function AppLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <HeadingFocus main={main} />
+      <AppShell.Main id="main" ref={main} tabIndex={-1} style={{ outline: 'none' }}>
         <Box maw={1180} mx="auto" pb="xl">
           <Suspense fallback={<LoadingState />}>
             <Outlet />
@@ -99,8 +112,14 @@ export function AppLayout() {
   );
 }
 
+/** Moves focus to the new screen's heading on each navigation; reads the location apart, like NavEntries. */
+function HeadingFocus({ main }: { main: React.RefObject<HTMLElement | null> }) {
+  useHeadingFocus(main, useLocation().pathname);
+  return null;
+}
+
 /**
- * The navigation, the one part of the frame that follows the URL (which entry is current): it
+ * The navigation, one of the two parts of the frame that follow the URL (which entry is current): it
  * alone reads the location, so a change of URL (a list's filter) draws it, not the whole frame.
  */
 const NavEntries = memo(function NavEntries({ user, onNavigate }: { user: SessionUser; onNavigate: () => void }) {

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import type { CommitNoteRow, UserRow } from '../../db/schema.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
-import { usersById } from '../access/users.ts';
 import { nowIso } from '../../util/time.ts';
 import { commitDiffs, requireCommit } from './commits.ts';
 import type { CommitCommentBody } from '../../../../shared/src/commits.ts';
@@ -58,7 +57,9 @@ export async function listCommitNotes(db: Db, dir: string, projectId: number, re
   const sha = await requireCommit(dir, ref);
   const rows = db.selectFrom('commit_notes').selectAll().where('project_id', '=', projectId).where('commit_sha', '=', sha).orderBy('created_at').orderBy('id');
   return (await offsetPage(db, rows, page)).mapAsync(async (notes) => {
-    const authors = await usersById(db, notes.map((n) => n.author_id));
+    // The git room reads users itself: services/access is a room above it.
+    const ids = [...new Set(notes.map((n) => n.author_id).filter((id): id is number => id !== null))];
+    const authors = new Map((ids.length ? await db.selectFrom('users').selectAll().where('id', 'in', ids).execute() : []).map((u) => [u.id, u]));
     return notes.map((n) => ({ ...n, author: n.author_id === null ? null : (authors.get(n.author_id) ?? null) }));
   });
 }

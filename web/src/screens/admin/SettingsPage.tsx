@@ -111,7 +111,7 @@ function SettingsForm({ saved }: { saved: ApplicationSettings }) {
         ))}
         <Paper withBorder radius="md" p="sm" className={isDirty ? 'gh-save-bar' : undefined} shadow={isDirty ? 'md' : undefined}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" c={isDirty ? 'orange.8' : 'dimmed'} fw={isDirty ? 600 : 400} aria-live="polite">
+            <Text size="sm" c={isDirty ? 'var(--mantine-color-orange-text)' : 'dimmed'} fw={isDirty ? 600 : 400} aria-live="polite">
               {isDirty ? 'Unsaved changes' : 'No unsaved changes'}
             </Text>
             <Group gap="xs" wrap="nowrap">

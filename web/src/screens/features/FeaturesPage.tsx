@@ -120,7 +120,7 @@ export default function FeaturesPage() {
               return (
                 <Group key={a.flipper_id} gap={4} wrap="nowrap" align="flex-start">
                   <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    <Text span fw={600} c={a.opt_out ? 'orange.9' : 'teal.9'}>
+                    <Text span fw={600} c={a.opt_out ? 'var(--mantine-color-orange-text)' : 'var(--mantine-color-teal-text)'}>
                       {a.opt_out ? 'Off' : 'On'}
                     </Text>{' '}
                     for {actorName(a)}

@@ -72,9 +72,8 @@ function AccessTokens({ group }: { group: GroupDetail }) {
         value={list.state}
         onChange={(v) => list.update({ state: v === 'inactive' ? 'inactive' : null, expires: null, status: null })}
         variant="outline"
-        aria-label="Token state"
       >
-        <Tabs.List>
+        <Tabs.List aria-label="Token state">
           {(['active', 'inactive'] as const).map((state) => (
             // Only the current tab's panel is on the page.
             <Tabs.Tab key={state} value={state} {...(state !== list.state && { 'aria-controls': undefined })}>

@@ -128,7 +128,7 @@ export function PushRuleForm({ groupId, rule, onCancel }: { groupId: number; rul
           {/* Stays in view while there is something to save; otherwise it ends the form. */}
           <Paper withBorder radius="md" p="sm" className={pending ? 'gh-save-bar' : undefined} shadow={pending ? 'md' : undefined}>
             <Group justify="space-between" gap="xs" wrap="wrap">
-              <Text size="sm" c={pending ? 'orange.8' : 'dimmed'} fw={pending ? 600 : 400} aria-live="polite" lh={1.3} style={{ flex: '1 1 auto' }}>
+              <Text size="sm" c={pending ? 'var(--mantine-color-orange-text)' : 'dimmed'} fw={pending ? 600 : 400} aria-live="polite" lh={1.3} style={{ flex: '1 1 auto' }}>
                 {!exists ? 'Not saved yet' : isDirty ? 'Unsaved changes' : 'No unsaved changes'}
               </Text>
               <Group gap="xs" wrap="nowrap" ml="auto">

@@ -116,7 +116,7 @@ export function EventFields({ scope }: { scope: HookScope }) {
   return (
     <Stack gap="md">
       <Group gap="sm" justify="space-between">
-        <Text size="sm" c={count === 0 ? 'orange.8' : 'dimmed'} aria-live="polite">
+        <Text size="sm" c={count === 0 ? 'var(--mantine-color-orange-text)' : 'dimmed'} aria-live="polite">
           {count === 0 ? 'No events chosen: the webhook will only receive tests.' : `${count} of ${flags.length} event kinds chosen.`}
         </Text>
         <Group gap="sm">

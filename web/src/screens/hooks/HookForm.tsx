@@ -206,7 +206,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
 
           <Paper withBorder radius="md" p="sm" className="gh-save-bar" shadow="md">
             <Group justify="space-between" gap="xs" wrap="wrap">
-              <Text size="sm" c={isDirty || !editing ? 'orange.8' : 'dimmed'} fw={isDirty || !editing ? 600 : 400} aria-live="polite" style={{ flex: '1 1 auto' }}>
+              <Text size="sm" c={isDirty || !editing ? 'var(--mantine-color-orange-text)' : 'dimmed'} fw={isDirty || !editing ? 600 : 400} aria-live="polite" style={{ flex: '1 1 auto' }}>
                 {!editing ? 'Not added yet' : isDirty ? 'Unsaved changes' : 'No unsaved changes'}
               </Text>
               <Group gap="xs" wrap="nowrap" ml="auto">

@@ -100,8 +100,8 @@ function Milestone({ of, milestone, back }: { of: MilestonesOf; milestone: Miles
         </Suspense>
       </Card>
 
-      <Tabs defaultValue="issues" variant="outline" aria-label="Milestone contents">
-        <Tabs.List>
+      <Tabs defaultValue="issues" variant="outline">
+        <Tabs.List aria-label="Milestone contents">
           <Tabs.Tab value="issues">Issues {issues.data ? `(${issues.data.length})` : ''}</Tabs.Tab>
           <Tabs.Tab value="merge_requests">Merge requests {mrs.data ? `(${mrs.data.length})` : ''}</Tabs.Tab>
         </Tabs.List>

@@ -144,8 +144,8 @@ function MilestonesList({ of }: { of: MilestonesOf }) {
           </Button>
         )}
       </Group>
-      <Tabs value={params.state} onChange={(v) => params.update({ state: v === 'closed' ? 'closed' : null })} variant="outline" aria-label="Milestone state">
-        <Tabs.List>
+      <Tabs value={params.state} onChange={(v) => params.update({ state: v === 'closed' ? 'closed' : null })} variant="outline">
+        <Tabs.List aria-label="Milestone state">
           {(['active', 'closed'] as const).map((s) => (
             <Tabs.Tab key={s} value={s} {...(s !== params.state && { 'aria-controls': undefined })}>
               {s === 'active' ? 'Open' : 'Closed'}

@@ -36,8 +36,8 @@ export function RefsSection({ projectId }: { projectId: number }) {
   };
 
   return (
-    <Tabs value={kind} onChange={(v) => list.update({ refs: v === 'tags' ? 'tags' : null, search: null })} variant="outline" aria-label="Branches and tags">
-      <Tabs.List>
+    <Tabs value={kind} onChange={(v) => list.update({ refs: v === 'tags' ? 'tags' : null, search: null })} variant="outline">
+      <Tabs.List aria-label="Branches and tags">
         {(['branches', 'tags'] as const).map((k) => (
           // The other tab leads to another URL and claims no panel.
           <Tabs.Tab key={k} value={k} {...(k !== kind && { 'aria-controls': undefined })}>

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useSearchParams } from 'react-router';
@@ -28,6 +29,11 @@ export default function SignInPage() {
   // The page shows why signing in failed, next to the form.
   const signIn = useSignIn({ meta: { showsError: () => true } });
   const form = useForm<SignInBody>({ resolver: zodResolver(signInBody), defaultValues: { username: '', password: '' } });
+  // After a failed try, focus goes to why, so that it is read first and the form follows it.
+  const problemRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (signIn.isError) problemRef.current?.focus();
+  }, [signIn.isError, signIn.submittedAt]);
 
   if (session.data) return <Navigate to={returnTo} replace />;
 
@@ -57,7 +63,7 @@ export default function SignInPage() {
             <form onSubmit={onSubmit} noValidate>
               <Stack gap="md">
                 {problem && (
-                  <Alert color="red" variant="light" icon={<IconAlert />} title={problem.title} role="alert">
+                  <Alert ref={problemRef} tabIndex={-1} color="red" variant="light" icon={<IconAlert />} title={problem.title} role="alert">
                     {problem.text}
                   </Alert>
                 )}
