@@ -306,6 +306,14 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     const refused = await make('Refused', `http://127.0.0.1:${closedPort}/gone`);
     expect((await testPush(refused)).status).toBe(422);
 
+    // The health column of the whole list is one request, not a few per hook.
+    const healthRequests: string[] = [];
+    const logRequests: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === `/api/console/groups/${groupId}/hooks/health`) healthRequests.push(r.url());
+      else if (/\/hooks\/[^/]+\/events$/.test(path)) logRequests.push(r.url());
+    });
     await signInAt(page, `/groups/${GROUP_PATH}/-/hooks`);
     const table = page.getByRole('table', { name: 'Webhooks' });
     const flakyRow = table.getByRole('row', { name: /Flaky/ });
@@ -316,6 +324,9 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     const refusedRow = table.getByRole('row', { name: /Refused/ });
     await expect(refusedRow).toContainText('1 of 1 failed');
     await expect(refusedRow).toContainText('Last failure: connection refused');
+    expect(await table.getByRole('row').count()).toBeGreaterThan(2);
+    expect(healthRequests).toHaveLength(1);
+    expect(logRequests).toEqual([]);
 
     await refusedRow.getByRole('link', { name: 'Deliveries of Refused' }).click();
     await page.getByRole('table', { name: 'Deliveries' }).getByRole('button', { name: /^Details of delivery \d+: Push events$/ }).click();

@@ -20,6 +20,7 @@ export const TEST_HOMES: Record<string, { homes: string[]; shows: string }> = {
   'feed-tokens': { homes: ['bff/src/api/token-revocation.test.ts'], shows: '/user/feed_token' },
   'group-milestones': { homes: ['bff/src/api/project-milestones.test.ts'], shows: '/projects/' },
   groups: { homes: ['bff/src/api/token-revocation.test.ts'], shows: '/tokens/revoke' },
+  hooks: { homes: ['bff/src/api/hooks-health.test.ts'], shows: '/hooks/health' },
   'pipeline-triggers': { homes: ['bff/src/api/pipelines.test.ts'], shows: '/triggers' },
   'resource-iteration-events': { homes: ['bff/src/api/iteration-cadences.test.ts'], shows: '/resource_iteration_events' },
   scim: { homes: ['bff/src/api/scim-identities.test.ts'], shows: '/scim/v2/' },

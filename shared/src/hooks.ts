@@ -126,6 +126,22 @@ export const hookEvent = z.object({
 });
 export type HookEvent = z.infer<typeof hookEvent>;
 
+/**
+ * How one hook's deliveries of the past seven days went, for the console's list of hooks: the
+ * figures its delivery log gives. Counts go up to 10,000 like every list, and are null past it;
+ * `failed` adds the client failures (4xx) and the server failures (5xx, timeouts, refused
+ * connections) and is null when either is past 10,000. `latest` and `last_failure` are the
+ * log's first record unfiltered and filtered by either failure category.
+ */
+export const hookHealth = z.object({
+  hook_id: z.number().int(),
+  total: z.number().int().nullable(),
+  failed: z.number().int().nullable(),
+  latest: hookEvent.nullable(),
+  last_failure: hookEvent.nullable(),
+});
+export type HookHealth = z.infer<typeof hookHealth>;
+
 export const HOOK_STATUS_CATEGORIES = ['successful', 'client_failure', 'server_failure'] as const;
 export const hookEventsQuery = paginationQuery.extend({
   status: z

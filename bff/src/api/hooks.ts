@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
+import { hookCreateBody, hookEvent, hookEventsQuery, hookFlagsFor, hookHealth, hookTestResult, hookUpdateBody, resendResult, webhook, type HookFlag } from '../../../shared/src/hooks.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
@@ -9,10 +9,11 @@ import type { WebHookRow } from '../db/schema.ts';
 import * as hooks from '../services/webhooks/hooks.ts';
 import { deliver, newEvent, testHook, type DeliveryDeps } from '../services/webhooks/hook-delivery.ts';
 import { findHookLog, flagOfTrigger, listHookLogs } from '../services/webhooks/hook-events-log.ts';
+import { hooksHealth } from '../services/webhooks/hook-health.ts';
 import { samplePayload } from '../services/webhooks/hook-payloads.ts';
 import { flags } from '../services/instance/features.ts';
 import { hit } from '../services/rate-limits.ts';
-import { presentHook, presentHookEvent } from '../presenters/hooks.ts';
+import { presentHook, presentHookEvent, presentHookHealth } from '../presenters/hooks.ts';
 
 type Scope = hooks.HookScope;
 
@@ -23,14 +24,18 @@ const deps = (ctx: RouteContext): DeliveryDeps => ({ db: ctx.db, vault: ctx.vaul
 /** Resends: 5 a minute per hook and user, unless the instance lifts the limit. */
 const RESEND_LIMIT = 5;
 
-/** Group and project hooks, written once: the group ones need an Owner, the project ones a Maintainer. */
+/** The area, the loading and the permission of every hook route of a scope: the group ones need an Owner, the project ones a Maintainer. */
+const commonOf = (scope: Scope) => ({
+  area: scope === 'groups' ? 'group-hooks' : 'project-hooks',
+  load: scope === 'groups' ? ('group' as const) : ('project' as const),
+  permission: 'admin_hooks' as const,
+});
+
+/** Group and project hooks, written once. */
 export function makeHooksRoutes(scope: Scope) {
-  const area = scope === 'groups' ? 'group-hooks' : 'project-hooks';
-  const load = scope === 'groups' ? ('group' as const) : ('project' as const);
-  const permission = 'admin_hooks' as const;
   const base = `/${scope}/:id/hooks`;
   const what = scope === 'groups' ? 'group' : 'project';
-  const common = { area, load, permission };
+  const common = commonOf(scope);
   /** The hook named by :hook_id, among this group's or project's own. */
   const withHook = {
     params: { hook_id: recordId('Hook') },
@@ -146,3 +151,25 @@ export function makeHooksRoutes(scope: Scope) {
 }
 
 export const hookRoutes = [...makeHooksRoutes('groups'), ...makeHooksRoutes('projects')];
+
+/**
+ * The console's list of hooks reads their health in one request, whatever their number: for
+ * each hook of the list's page (same order and paging as GET …/hooks), what the delivery log
+ * would say of it. Under /api/console: the platform has no such endpoint. Whoever may list the
+ * hooks may read it.
+ */
+function makeHookHealthRoute(scope: Scope) {
+  return defineRoute({
+    ...commonOf(scope),
+    mount: 'console',
+    method: 'get',
+    path: `/${scope}/:id/hooks/health`,
+    summary: `How each of the ${scope === 'groups' ? 'group' : 'project'}'s webhooks (a page, as listed) delivered in the past seven days: deliveries and failures counted up to 10,000, the newest delivery and the newest failure`,
+    query: paginationQuery,
+    response: z.array(hookHealth),
+    handler: async (ctx) => hooksHealth(ctx.db, owner(scope, ctx), pageRequest(ctx.query)),
+    present: (h) => presentHookHealth(h),
+  });
+}
+
+export const hookConsoleRoutes = [makeHookHealthRoute('groups'), makeHookHealthRoute('projects')];

@@ -1,6 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
-import { hookRoutes } from './hooks.ts';
+import { hookConsoleRoutes, hookRoutes } from './hooks.ts';
 import { scimIdentityRoutes } from './scim-identities.ts';
 import { deployTokenRoutes } from './deploy-tokens.ts';
 import { feedTokenRoutes } from './feed-tokens.ts';
@@ -109,7 +109,7 @@ export const apiRoutes: RouteSpec[] = [
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -1,8 +1,9 @@
 import type { WebHookLogRow, WebHookRow } from '../db/schema.ts';
 import type { Vault } from '../auth/vault.ts';
-import { hookFlagsFor, type HookEvent, type Webhook } from '../../../shared/src/hooks.ts';
+import { hookFlagsFor, type HookEvent, type HookHealth, type Webhook } from '../../../shared/src/hooks.ts';
 import { bool, json } from '../util/rows.ts';
 import { alertStatus, hookSecrets, maskUrlCredentials } from '../services/webhooks/hooks.ts';
+import type { HookHealth as HookHealthFigures } from '../services/webhooks/hook-health.ts';
 
 /** A hook as the spec shows it: header and variable keys without values, never the token. */
 export function presentHook(h: WebHookRow, vault: Vault): Webhook {
@@ -41,5 +42,16 @@ export function presentHookEvent(l: WebHookLogRow): HookEvent {
     response_status: l.response_status,
     internal_error_message: l.internal_error_message,
     created_at: l.created_at,
+  };
+}
+
+/** A hook's health: its figures, and its newest delivery and newest failure shown as the log shows them. */
+export function presentHookHealth(h: HookHealthFigures): HookHealth {
+  return {
+    hook_id: h.hookId,
+    total: h.total,
+    failed: h.failed,
+    latest: h.latest && presentHookEvent(h.latest),
+    last_failure: h.lastFailure && presentHookEvent(h.lastFailure),
   };
 }

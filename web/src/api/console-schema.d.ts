@@ -73,6 +73,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/hooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How each of the group's webhooks (a page, as listed) delivered in the past seven days: deliveries and failures counted up to 10,000, the newest delivery and the newest failure */
+        get: operations["getGroupsIdHooksHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/instance": {
         parameters: {
             query?: never;
@@ -99,6 +116,23 @@ export type paths = {
         };
         /** What the caller may do on a project (every action of the permission rules) and the caller's role */
         get: operations["getProjectsIdAbilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/hooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How each of the project's webhooks (a page, as listed) delivered in the past seven days: deliveries and failures counted up to 10,000, the newest delivery and the newest failure */
+        get: operations["getProjectsIdHooksHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -389,6 +423,122 @@ export interface operations {
             };
         };
     };
+    getGroupsIdHooksHealth: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        failed: number | null;
+                        hook_id: number;
+                        last_failure: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        latest: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        total: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getInstance: {
         parameters: {
             query?: never;
@@ -493,6 +643,122 @@ export interface operations {
             };
             /** @description Not authenticated or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdHooksHealth: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        failed: number | null;
+                        hook_id: number;
+                        last_failure: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        latest: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        total: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HookCreateInput, HookEvent, HookFlag, Webhook } from '../../../shared/src/hooks.ts';
-import { data, page, v4, type DataOf, type Page, type MutationOptions } from './client.ts';
+import type { HookCreateInput, HookEvent, HookFlag, HookHealth, Webhook } from '../../../shared/src/hooks.ts';
+import { consoleApi, data, page, v4, type DataOf, type Page, type MutationOptions } from './client.ts';
 
 /** Group hooks and project hooks are one area: the same endpoints under /groups/:id or /projects/:id. */
 export type HookScope = 'groups' | 'projects';
@@ -28,8 +28,8 @@ export const hooksKeys = {
   owner: (scope: HookScope, id: number) => [...hooksKeys.all, scope, id] as const,
   list: (scope: HookScope, id: number) => [...hooksKeys.owner(scope, id), 'list'] as const,
   detail: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'detail', hookId] as const,
-  /** How a hook's recent deliveries went, for the health column. */
-  health: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'health', hookId] as const,
+  /** How the listed hooks' recent deliveries went, for the health column: one entry per hook. */
+  health: (scope: HookScope, id: number) => [...hooksKeys.owner(scope, id), 'health'] as const,
   events: (scope: HookScope, id: number, hookId: number) => [...hooksKeys.owner(scope, id), 'events', hookId] as const,
   eventList: (scope: HookScope, id: number, hookId: number, query: HookEventsQuery) => [...hooksKeys.events(scope, id, hookId), query] as const,
 };
@@ -48,11 +48,13 @@ const testCall = (o: HookOwner, hookId: number, flag: HookFlag) =>
 const resendCall = (o: HookOwner, hookId: number, eventId: number) =>
   v4.POST(at(o, '/{hook_id}/events/{hook_event_id}/resend'), { params: { path: { ...ids(o, hookId), hook_event_id: String(eventId) } } });
 
+/** A page of 100, the most a page holds: the screen shows every hook of a group or project, and the health of each. */
+const HOOKS_PER_PAGE = 100;
+
 export function useHooks(owner: HookOwner) {
   return useQuery({
     queryKey: hooksKeys.list(owner.scope, owner.id),
-    // A page of 100, the most a page holds: the screen shows every hook of a group or project.
-    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { params: { ...owned(owner).params, query: { per_page: 100 } }, signal })),
+    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { params: { ...owned(owner).params, query: { per_page: HOOKS_PER_PAGE } }, signal })),
   });
 }
 
@@ -67,31 +69,19 @@ export function useHook(owner: HookOwner, hookId: number) {
   });
 }
 
-/** A hook's deliveries of the past seven days in figures: how many, how many failed, the newest and the newest failure. */
-export interface HookHealth {
-  /** Counts up to 10,000; null past it (the server does not count further). */
-  total: number | null;
-  failed: number | null;
-  latest: HookEvent | null;
-  lastFailure: HookEvent | null;
-}
+const byHookId = (list: HookHealth[]): ReadonlyMap<number, HookHealth> => new Map(list.map((h) => [h.hook_id, h]));
 
 /**
- * Read from the log's own filter and X-Total: one record of each of all deliveries, client
- * failures (4xx) and server failures (5xx, timeouts, refused connections), not the log itself.
+ * The deliveries of the past seven days of every listed hook, in figures (how many, how many
+ * failed, the newest and the newest failure), by hook ID: one request for the whole list
+ * (the same page as useHooks), however many hooks it holds.
  */
-export function useHookHealth(owner: HookOwner, hookId: number) {
+export function useHooksHealth(owner: HookOwner) {
   return useQuery({
-    queryKey: hooksKeys.health(owner.scope, owner.id, hookId),
-    queryFn: async ({ signal }): Promise<HookHealth> => {
-      const newest = (status?: 'client_failure' | 'server_failure') =>
-        page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { per_page: 1, status } }, signal }));
-      const [all, client, server] = await Promise.all([newest(), newest('client_failure'), newest('server_failure')]);
-      const failures = [client.items[0], server.items[0]].filter((e): e is HookEvent => e !== undefined);
-      const lastFailure = failures.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)[0] ?? null;
-      const failed = client.page.total === null || server.page.total === null ? null : client.page.total + server.page.total;
-      return { total: all.page.total, failed, latest: all.items[0] ?? null, lastFailure };
-    },
+    queryKey: hooksKeys.health(owner.scope, owner.id),
+    queryFn: ({ signal }) =>
+      data(consoleApi.GET(`/${owner.scope}/{id}/hooks/health`, { params: { path: { id: String(owner.id) }, query: { per_page: HOOKS_PER_PAGE } }, signal })),
+    select: byHookId,
   });
 }
 

@@ -1,6 +1,6 @@
 import { Badge, Group, Skeleton, Stack, Text } from '@mantine/core';
 import type { Webhook } from '../../../../shared/src/hooks.ts';
-import { useHookHealth } from '../../api/hooks.ts';
+import { useHooksHealth } from '../../api/hooks.ts';
 import { formatTotal } from '../../format.ts';
 import { failureText, statusCategory } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
@@ -9,12 +9,15 @@ import { AlertStatusBadge, RelativeTime, StatusBadge } from './status-parts.tsx'
 /**
  * How a hook is doing: paused or not, how many of its deliveries of the past seven days failed,
  * the last failure (status or why there was no answer, and when) and the newest delivery. A hook
- * whose newest delivery is a 200 among timeouts must not look healthy.
+ * whose newest delivery is a 200 among timeouts must not look healthy. Every cell reads its
+ * hook's entry from the one health request of the list.
  */
 export function HealthCell({ hook }: { hook: Webhook }) {
   const { owner } = useHookScope();
-  const health = useHookHealth(owner, hook.id);
-  if (health.isPending) {
+  const health = useHooksHealth(owner);
+  const entry = health.data?.get(hook.id);
+  // A hook the list knows and the health answer does not yet (just added): its health is being read again.
+  if (health.isPending || (!entry && health.isFetching)) {
     return (
       <Stack gap={6} align="flex-start" miw={170}>
         <AlertStatusBadge hook={hook} />
@@ -22,17 +25,17 @@ export function HealthCell({ hook }: { hook: Webhook }) {
       </Stack>
     );
   }
-  if (health.isError) {
+  if (health.isError || !entry) {
     return (
       <Stack gap={6} align="flex-start" miw={170}>
         <AlertStatusBadge hook={hook} />
         <Text size="xs" c="dimmed">
-          Health unknown ({health.error.status === 403 ? 'not allowed' : 'could not be read'})
+          Health unknown ({health.error?.status === 403 ? 'not allowed' : 'could not be read'})
         </Text>
       </Stack>
     );
   }
-  const { total, failed, latest, lastFailure } = health.data;
+  const { total, failed, latest, last_failure: lastFailure } = entry;
   const rate = failed === 0 ? 'teal' : failed !== null && failed === total ? 'red' : 'orange';
   return (
     <Stack gap={6} align="flex-start" miw={170}>
