@@ -362,6 +362,28 @@ test.describe('Group webhooks (/groups/:id/hooks)', () => {
     for (const id of [flaky, refused]) expect((await api('DELETE', `/groups/${groupId}/hooks/${id}`)).status).toBe(204);
   });
 
+  test('as an Owner: a resend that the log\'s status filter hides says so, and shows all deliveries on request', async ({ page, api }) => {
+    const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url: `http://127.0.0.1:${receiver.port}/filtered`, name: 'Filtered', push_events: true });
+    expect(created.status).toBe(201);
+    receiver.status = 500;
+    expect((await api('POST', `/groups/${groupId}/hooks/${created.json.id}/test/push_events`)).status).toBe(422);
+    receiver.status = 200;
+    await signInAt(page, `/groups/${GROUP_PATH}/-/hooks/${created.json.id}/events?status=server_failure`);
+    const log = page.getByRole('table', { name: 'Deliveries' });
+    await log.getByRole('button', { name: /^Details of delivery \d+: Push events$/ }).click();
+    const drawer = page.getByRole('dialog', { name: /^Delivery \d+ · Push events$/ });
+    await drawer.getByRole('button', { name: 'Resend' }).click();
+    const outcome = drawer.getByRole('status').filter({ hasText: 'Resent: HTTP 200' });
+    await expect(outcome).toContainText('The log’s status filter hides the new delivery.');
+    await outcome.getByRole('button', { name: 'Show all deliveries' }).click();
+    await expect(page).not.toHaveURL(/status=/);
+    await page.keyboard.press('Escape');
+    // Both deliveries, the resend (200) on top.
+    await expect(log.getByRole('row')).toHaveCount(3);
+    await expect(log.getByRole('row').nth(1)).toContainText('200');
+    expect((await api('DELETE', `/groups/${groupId}/hooks/${created.json.id}`)).status).toBe(204);
+  });
+
   test('the delivery log reads 50 records a page from the server and pages with its headers', async ({ page, api }) => {
     const created = await api<{ id: number }>('POST', `/groups/${groupId}/hooks`, { url: `http://127.0.0.1:${receiver.port}/busy`, name: 'Busy', push_events: true });
     expect(created.status).toBe(201);

@@ -47,6 +47,7 @@ test.describe('Merge trains of a project', () => {
     await page.getByRole('switch', { name: 'Merge trains' }).click();
     await expect(page.getByRole('switch', { name: 'Merge trains' })).toBeChecked();
     await expect(page.getByText('No merge request is on a train')).toBeVisible();
+    await expect(page.getByText('A merge request gets on when it is added here')).toBeVisible();
     for (const mr of mrs) {
       await page.getByRole('textbox', { name: 'Merge request number' }).fill(String(mr.iid));
       await page.getByRole('button', { name: 'Add to merge train' }).click();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { ActionIcon, Button, Group, Menu, Skeleton, Stack, Tabs } from '@mantine/core';
+import { ActionIcon, Button, Menu, Skeleton, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDots } from './icons.tsx';
 import { Link, useNavigate } from 'react-router';
@@ -126,15 +126,11 @@ export function SectionTabs({
       keepMounted={false}
       orientation={side ? 'vertical' : 'horizontal'}
     >
-      {side ? (
-        <Group align="flex-start" wrap="nowrap" gap="lg" w="100%">
+      {/* One tree at every width: a resize that moves the tabs must not mount the screen again (and lose its state). */}
+      <div className={side ? 'gh-sections gh-sections-side' : 'gh-sections'}>
+        <div className="gh-sections-nav">
           {list}
-          {panel}
-        </Group>
-      ) : (
-        <Stack gap="lg">
-          <Group gap={4} wrap="nowrap" align="stretch">
-            {list}
+          {!side && (
             <Menu position="bottom-end" shadow="md" width={240}>
               <Menu.Target>
                 <ActionIcon variant="subtle" color="gray" size="lg" mt={4} aria-label={`All ${kind} sections`}>
@@ -149,10 +145,10 @@ export function SectionTabs({
                 ))}
               </Menu.Dropdown>
             </Menu>
-          </Group>
-          {panel}
-        </Stack>
-      )}
+          )}
+        </div>
+        {panel}
+      </div>
     </Tabs>
   );
 }

@@ -217,7 +217,7 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
         onPage={list.setPage}
       />
 
-      <DeliveryDrawer owner={owner} hookId={hookId} event={open} onClose={() => setOpen(null)} />
+      <DeliveryDrawer owner={owner} hookId={hookId} event={open} onClose={() => setOpen(null)} filter={{ status: list.status, clear: list.clearFilters }} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Drawer, Group, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Code, CopyButton, Drawer, Group, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
 import { isApiError } from '../../api/client.ts';
@@ -9,6 +9,7 @@ import { errorMessage } from '../../components/states.tsx';
 import { formatPreciseDuration, fromNow, fullDateTime } from '../../format.ts';
 import { CATEGORY_LABELS, explainDeliveryError, prettyBody, statusCategory, triggerLabel } from './hook-format.ts';
 import { StatusBadge } from './status-parts.tsx';
+import { hiddenByStatus } from './deliveries-params.ts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -89,9 +90,28 @@ function Body({ value, label }: { value: unknown; label: string }) {
   );
 }
 
-type ResendOutcome = { kind: 'sent'; status: number } | { kind: 'limited'; seconds: number | null } | { kind: 'failed'; message: string };
+type ResendOutcome = { kind: 'sent'; status: number } | { kind: 'limited'; seconds: number | null } | { kind: 'failed'; message: string; attempt: string | null };
 
-function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
+/** The delivery log's filter, as the drawer needs it to say where a new attempt went. */
+export interface LogFilter {
+  status: string;
+  clear: () => void;
+}
+
+/** Where the new attempt (`what`) is: at the top of the log, or hidden by its filter, with the way to show it. */
+function WhereItIs({ what, status, filter }: { what: string; status: string; filter: LogFilter }) {
+  if (!hiddenByStatus(filter.status, status)) return <>The {what} is at the top of the log.</>;
+  return (
+    <>
+      The log’s status filter hides the {what}.{' '}
+      <Anchor component="button" type="button" onClick={filter.clear} inherit>
+        Show all deliveries
+      </Anchor>
+    </>
+  );
+}
+
+function OutcomeAlert({ outcome, filter }: { outcome: ResendOutcome; filter: LogFilter }) {
   if (outcome.kind === 'sent') {
     const category = statusCategory(String(outcome.status));
     const ok = category === 'successful';
@@ -100,7 +120,7 @@ function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
         {ok
           ? 'The receiver accepted the event again, with the same Idempotency-Key. If the webhook was disabled, it is enabled again.'
           : `The receiver answered with a ${CATEGORY_LABELS[category].toLowerCase()} again.`}{' '}
-        The new delivery is at the top of the log.
+        <WhereItIs what="new delivery" status={String(outcome.status)} filter={filter} />
       </Alert>
     );
   }
@@ -114,7 +134,7 @@ function OutcomeAlert({ outcome }: { outcome: ResendOutcome }) {
   }
   return (
     <Alert color="red" variant="light" title="Resend failed" role="alert">
-      {outcome.message}
+      {outcome.message} {outcome.attempt !== null && <WhereItIs what="attempt" status={outcome.attempt} filter={filter} />}
     </Alert>
   );
 }
@@ -124,9 +144,7 @@ function failedResend(e: unknown): string {
   if (!isApiError(e)) return errorMessage(e);
   if (e.status === 403) return 'You no longer have the role to manage these webhooks.';
   // 422: the receiver gave no HTTP answer; the message is the outbound client's ("ECONNREFUSED: …").
-  if (e.status === 422) {
-    return `${explainDeliveryError(e.message).long} The attempt is at the top of the log.`;
-  }
+  if (e.status === 422) return explainDeliveryError(e.message).long;
   return errorMessage(e);
 }
 
@@ -134,7 +152,20 @@ function failedResend(e: unknown): string {
  * One delivery in full: what was sent, what came back, and a Resend that delivers the same
  * event again. The record comes from the log's page; nothing more is fetched.
  */
-export function DeliveryDrawer({ owner, hookId, event, onClose }: { owner: HookOwner; hookId: number; event: HookEvent | null; onClose: () => void }) {
+export function DeliveryDrawer({
+  owner,
+  hookId,
+  event,
+  onClose,
+  filter,
+}: {
+  owner: HookOwner;
+  hookId: number;
+  event: HookEvent | null;
+  onClose: () => void;
+  /** The log's status filter (a category or a code, '' for none), and how to clear the log's filters. */
+  filter: LogFilter;
+}) {
   const narrow = useMediaQuery('(max-width: 48em)');
   return (
     <Drawer
@@ -147,12 +178,12 @@ export function DeliveryDrawer({ owner, hookId, event, onClose }: { owner: HookO
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {/* A fresh panel per delivery, so a resend outcome stays with the delivery it was for. */}
-      {event && <DeliveryDetail key={event.id} owner={owner} hookId={hookId} event={event} />}
+      {event && <DeliveryDetail key={event.id} owner={owner} hookId={hookId} event={event} filter={filter} />}
     </Drawer>
   );
 }
 
-function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: number; event: HookEvent }) {
+function DeliveryDetail({ owner, hookId, event, filter }: { owner: HookOwner; hookId: number; event: HookEvent; filter: LogFilter }) {
   // The outcome shows in the panel, beside the button.
   const resend = useResendHookEvent(owner, hookId, { meta: { showsError: () => true } });
   const [outcome, setOutcome] = useState<ResendOutcome | null>(null);
@@ -166,7 +197,9 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
     } catch (e) {
       if (isApiError(e) && e.status === 401) return;
       // One outcome, in the panel beside the button: a toast would cover the drawer it is about.
-      setOutcome(isApiError(e) && e.status === 429 ? { kind: 'limited', seconds: e.retryAfterSeconds } : { kind: 'failed', message: failedResend(e) });
+      // A 422 is an attempt without an HTTP answer: logged, as a server failure.
+      const attempt = isApiError(e) && e.status === 422 ? 'no response' : null;
+      setOutcome(isApiError(e) && e.status === 429 ? { kind: 'limited', seconds: e.retryAfterSeconds } : { kind: 'failed', message: failedResend(e), attempt });
     }
   };
 
@@ -218,7 +251,7 @@ function DeliveryDetail({ owner, hookId, event }: { owner: HookOwner; hookId: nu
           Sends the same payload again with the same Idempotency-Key, so the receiver can tell it is a repeat.
         </Text>
       </Group>
-      {outcome && <OutcomeAlert outcome={outcome} />}
+      {outcome && <OutcomeAlert outcome={outcome} filter={filter} />}
 
       <Tabs defaultValue="request" keepMounted={false}>
         <Tabs.List>

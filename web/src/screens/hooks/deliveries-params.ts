@@ -1,6 +1,7 @@
 import { HOOK_STATUS_CATEGORIES } from '../../../../shared/src/hooks.ts';
 import type { HookEventsQuery } from '../../api/hooks.ts';
 import { useListParams } from '../../components/list-params.ts';
+import { statusCategory } from './hook-format.ts';
 
 export const STATUS_FILTERS: { value: (typeof HOOK_STATUS_CATEGORIES)[number]; label: string }[] = [
   { value: 'successful', label: 'Successful (2xx)' },
@@ -9,6 +10,13 @@ export const STATUS_FILTERS: { value: (typeof HOOK_STATUS_CATEGORIES)[number]; l
 ];
 
 export const isStatusCode = (v: string) => /^[1-5]\d\d$/.test(v);
+/**
+ * Whether the log's status filter (a category, a code, or '' for none) hides a delivery with this
+ * response status. A resend is of the same event as the delivery it repeats, so only its status
+ * can take it out of the log's view.
+ */
+export const hiddenByStatus = (filter: string, status: string) => filter !== '' && (isStatusCode(filter) ? filter !== status : statusCategory(status) !== filter);
+
 const isStatusFilter = (v: string) => (HOOK_STATUS_CATEGORIES as readonly string[]).includes(v) || isStatusCode(v);
 
 /** The log's filter and page as the URL has them (an unknown status is no filter). */

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { MergeTrain } from '../../../../shared/src/merge-trains.ts';
 import { useAddToTrain, useHistoryFollowsQueue, useMergeSettings, useMergeTrains, useRemoveFromTrain, useUpdateMergeSettings } from '../../api/merge-trains.ts';
@@ -141,7 +141,14 @@ function Trains({ enabled }: { enabled: boolean }) {
           what="the queue"
           errorTitle="The merge trains could not be loaded"
           forbidden={<RoleForbidden title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT} />}
-          empty={() => queues.size === 0 && <EmptyState title="No merge request is on a train">Add a merge request: it merges when its train pipeline passes.</EmptyState>}
+          empty={() =>
+            queues.size === 0 && (
+              <EmptyState title="No merge request is on a train">
+                A merge request gets on when it is added here (or by a script: <Code>POST /projects/:id/merge_trains/merge_requests/:iid</Code>). It then waits
+                for its own pipeline if that has not passed yet, joins the queue of its target branch, and merges when its train pipeline passes.
+              </EmptyState>
+            )
+          }
         >
           {() =>
             [...queues.entries()].map(([branch, cars]) => (
