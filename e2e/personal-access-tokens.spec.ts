@@ -106,4 +106,23 @@ test.describe('Personal access tokens of the signed-in user', () => {
     await create.getByRole('button', { name: 'Create token' }).click();
     await takeRevealed(page, 'flaky');
   });
+
+  test('a date picked with the keyboard returns focus to its field, inside the dialog', async ({ page }) => {
+    const me = await createUser('pat-dates');
+    await signInAt(page, '/user/access_tokens', me);
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create a personal access token' });
+    const field = create.getByRole('button', { name: /^Expiration date/ });
+    await field.focus();
+    await page.keyboard.press('Enter');
+    // The calendar has focus on a day; arrows move it, Enter picks it.
+    const focusedDay = page.locator('table button:focus');
+    await expect(focusedDay).toHaveCount(1);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('table button:focus')).toHaveCount(0);
+    await expect(field).toBeFocused();
+    await expect(field).not.toHaveText('');
+    await expect(create).toBeVisible();
+  });
 });

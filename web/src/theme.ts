@@ -95,6 +95,8 @@ export const theme = createTheme({
     // WAI-ARIA's manual activation: arrows move between tabs, Enter or Space opens one. Each of
     // our tabs loads a screen or a list; arrowing across a row must not load those on the way.
     Tabs: { defaultProps: { activateTabWithKeyboard: false } },
+    // After a day is picked (or Escape), focus goes back to the date field, inside its dialog.
+    DatePickerInput: { defaultProps: { popoverProps: { returnFocus: true } } },
     // A toast's message under its title is Mantine's grey-6 (3.3:1 on white): the readable dimmed instead.
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } }, styles: { description: { color: 'var(--mantine-color-dimmed)' } } },
   },

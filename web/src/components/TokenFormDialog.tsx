@@ -165,7 +165,7 @@ export function TokenFormDialog<V extends TokenFormValues, B, R>(props: TokenFor
                   maxDate={expiry === 'required' ? bounds.max : undefined}
                   valueFormat="MMM D, YYYY"
                   error={sentence(fieldState.error?.message)}
-                  popoverProps={{ withinPortal: true }}
+                  popoverProps={{ withinPortal: true, returnFocus: true }}
                 />
               )}
             />
