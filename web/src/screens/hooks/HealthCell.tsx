@@ -56,7 +56,7 @@ export function HealthCell({ hook }: { hook: Webhook }) {
           </Group>
           {lastFailure && (
             <Group gap={4} wrap="wrap">
-              <Text span size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} c={statusCategory(lastFailure.response_status) === 'client_failure' ? 'orange.9' : 'red.9'}>
+              <Text span size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} c={statusCategory(lastFailure.response_status) === 'client_failure' ? 'var(--mantine-color-orange-text)' : 'var(--mantine-color-red-text)'}>
                 Last failure: {failureText(lastFailure)}
               </Text>
               <RelativeTime iso={lastFailure.created_at} size="xs" />
