@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { hookEvent, hookHealth, type HookEvent, type HookHealth } from '../../../shared/src/hooks.ts';
-import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { addMember, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from '../../test/harness.ts';
+import { hookOwner } from '../../test/hook-fixtures.ts';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
 import { MAX_COUNT } from '../db/pagination.ts';
 
@@ -22,16 +23,6 @@ after(async () => {
   await receiver.close();
   await server.close();
 });
-
-/** A group (or a project in one) with an admin of its hooks: an Owner for groups, a Maintainer for projects. */
-async function hookOwner(scope: 'groups' | 'projects') {
-  const group = await buildGroup();
-  if (scope === 'groups') return { id: group.id, group, admin: await userWithRole(group.id, 50), base: `/groups/${group.id}/hooks` };
-  const project = await buildProject(group.id);
-  const admin = await buildUser();
-  await addMember('projects', project.id, admin.user.id, 40);
-  return { id: project.id, group, admin, base: `/projects/${project.id}/hooks` };
-}
 
 type Owner = Awaited<ReturnType<typeof hookOwner>>;
 

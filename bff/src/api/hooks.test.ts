@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { hookEvent, webhook } from '../../../shared/src/hooks.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { expectPlatformSchema } from '../../test/platform-schemas.ts';
+import { hookOwner } from '../../test/hook-fixtures.ts';
 import { startPlatformReceiver, startReceiver, type PlatformReceiver, type Receiver } from '../../test/receiver.ts';
 import { branchMatches } from '../services/webhooks/hook-delivery.ts';
 
@@ -31,16 +32,6 @@ beforeEach(() => {
 
 const allowLocal = async (on: boolean) =>
   expectStatus(await api('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: on } }), 200);
-
-/** A group (or a project in one) with an admin of its hooks: an Owner for groups, a Maintainer for projects. */
-async function hookOwner(scope: 'groups' | 'projects') {
-  const group = await buildGroup();
-  if (scope === 'groups') return { id: group.id, group, admin: await userWithRole(group.id, 50), base: `/groups/${group.id}/hooks` };
-  const project = await buildProject(group.id);
-  const admin = await buildUser();
-  await addMember('projects', project.id, admin.user.id, 40);
-  return { id: project.id, group, admin, base: `/projects/${project.id}/hooks` };
-}
 
 for (const scope of ['groups', 'projects'] as const) {
   describe(`/${scope}/:id/hooks`, () => {
