@@ -187,7 +187,7 @@ const ROWS: Row[] = [
     ready: (page) => page.getByRole('table', { name: 'Members' }),
     open: async (page) => {
       await page.getByRole('button', { name: 'Add member' }).first().click();
-      return dialog(page, /Add a member to/);
+      return dialog(page, /Add members to/);
     },
   },
   { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },

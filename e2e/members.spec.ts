@@ -11,23 +11,44 @@ async function groupWithOwner(api: Parameters<Parameters<typeof test>[2]>[0]['ap
 }
 
 test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
-  test('an Owner adds a user with a role, filters by role, changes the role and removes them', async ({ page, api }) => {
+  test('an Owner adds users with a role (several at once, bots not offered), filters by role, changes the role and removes them', async ({ page, api }) => {
     const { group, owner } = await groupWithOwner(api, 'members');
     const newcomer = await createUser('newcomer', `Newcomer ${Date.now().toString(36)}`);
+    const second = await createUser('second', `Second ${Date.now().toString(36)}`);
+    // Another group's access token has a bot user: the picker does not offer it.
+    const other = await api<{ id: number }>('POST', '/groups', { name: `bots-${Date.now().toString(36)}`, path: `bots-${Date.now().toString(36)}` });
+    const token = await api<{ user_id: number }>('POST', `/groups/${other.json.id}/access_tokens`, { name: 'ci', scopes: ['read_api'], access_level: 30, expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) });
+    expect(token.status).toBe(201);
+    const bot = await api<{ username: string }>('GET', `/users/${token.json.user_id}`);
     await signInAt(page, `/groups/${group.full_path}/-/members`, owner);
     await expect(page.getByRole('table', { name: 'Members' }).getByText(`@${owner.username}`)).toBeVisible();
 
     await page.getByRole('button', { name: 'Add member' }).click();
-    const dialog = page.getByRole('dialog', { name: `Add a member to ${group.full_path}` });
+    const dialog = page.getByRole('dialog', { name: `Add members to ${group.full_path}` });
     await dialog.getByRole('button', { name: 'Add member' }).click();
-    await expect(dialog.getByText('Choose a user from the list')).toBeVisible();
-    await dialog.getByLabel('User').fill(newcomer.username);
-    await page.getByRole('option', { name: new RegExp(newcomer.username) }).click();
+    await expect(dialog.getByText('Choose at least one user from the list')).toBeVisible();
+    const users = dialog.getByRole('textbox', { name: 'Users' });
+    await users.fill(bot.json.username);
+    await expect(page.getByText('No user matches')).toBeVisible();
+    // Two users picked, one of them already the Owner: the other is added and the refusal is told in the dialog.
+    for (const who of [newcomer.username, owner.username]) {
+      await users.fill(who);
+      await page.getByRole('option', { name: new RegExp(who) }).click();
+    }
     await dialog.getByLabel('Role').selectOption({ label: 'Developer' });
-    await dialog.getByRole('button', { name: 'Add member' }).click();
-    await expect(dialog).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Add 2 members' }).click();
+    await expect(dialog.getByRole('alert')).toContainText(/Added Newcomer .*Not added: Owner of .*already a member/);
     const added = await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${newcomer.id}`);
     expect([added.status, added.json.access_level]).toEqual([200, 30]);
+    expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${owner.id}`)).json.access_level).toBe(50);
+    // The added user left the picker; the refused one stays. Swapped for another user, the dialog closes.
+    await expect(dialog.getByRole('button', { name: 'Add member' })).toBeVisible();
+    await dialog.locator('.mantine-Pill-remove').first().click();
+    await users.fill(second.username);
+    await page.getByRole('option', { name: new RegExp(second.username) }).click();
+    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await expect(dialog).toHaveCount(0);
+    expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${second.id}`)).json.access_level).toBe(30);
 
     // The role filter lives in the URL and narrows the list.
     await page.getByLabel('Role').selectOption({ label: 'Developer' });

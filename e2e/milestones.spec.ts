@@ -38,6 +38,8 @@ test.describe('Milestones of a group', () => {
     await expect(page.getByLabel('Issues closed: 0 of 4 issues')).toBeVisible();
     await expect(page.getByLabel('Weight completed: 0 of 11 weight')).toBeVisible();
     await expect(page.getByTestId('burnup-summary')).toContainText('0 of 4 issues completed');
+    // The chart runs to the due date; the ideal line falls from the 4 planned issues to none by then (4 × 12/14 today).
+    await expect(page.getByTestId('burndown-summary')).toContainText(`4 issues open on ${day(0)} (ideal: 3.43); due ${day(12)}`);
     await expect(page.getByRole('region', { name: 'Unstarted issues' })).toContainText('Tag the build');
 
     for (const iid of iids.slice(0, 2)) expect((await api('PUT', `/projects/${project.json.id}/issues/${iid}`, { state_event: 'close' })).status).toBe(200);

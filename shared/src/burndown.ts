@@ -78,13 +78,30 @@ function totals(date: string, issues: Map<number, { inMilestone: boolean; closed
 }
 
 /**
- * The days a milestone's chart covers: its start date (or its first event) to its due date,
- * stopping at today for a milestone still under way.
+ * The days a milestone's chart covers: its start date (or its first event) to its due date (or
+ * to today without one), and `until`, the last day with figures: today for a milestone still
+ * under way, so the chart shows the days left to the due date without inventing their values.
  */
-export function chartRange(m: { start_date: string | null; due_date: string | null }, events: readonly BurndownEvent[], today: string): { from: string; to: string } | null {
+export function chartRange(
+  m: { start_date: string | null; due_date: string | null },
+  events: readonly BurndownEvent[],
+  today: string,
+): { from: string; to: string; until: string } | null {
   const first = events.length ? dayOf(events.reduce((a, e) => (e.created_at < a ? e.created_at : a), events[0].created_at)) : null;
   const from = m.start_date ?? first;
   if (!from) return null;
-  const to = m.due_date && m.due_date < today ? m.due_date : today;
-  return to < from ? { from, to: from } : { from, to };
+  const to = m.due_date && m.due_date >= from ? m.due_date : m.due_date ? from : today < from ? from : today;
+  const until = today < from ? from : today < to ? today : to;
+  return { from, to, until };
+}
+
+/**
+ * The ideal burndown: a straight line from what was open on the first day down to nothing on
+ * the last, one value per day from `from` to `to` (as the platform's guideline).
+ */
+export function idealLine(openAtStart: number, from: string, to: string): { date: string; ideal: number }[] {
+  const dates: string[] = [];
+  for (let date = from; date <= to && dates.length < 3660; date = nextDay(date)) dates.push(date);
+  const steps = Math.max(1, dates.length - 1);
+  return dates.map((date, i) => ({ date, ideal: Math.round(openAtStart * (1 - i / steps) * 100) / 100 }));
 }

@@ -97,13 +97,13 @@ export function useRemoveMember(scope: MemberScope, id: number, options: Mutatio
   });
 }
 
-/** Users whose name, username or email matches, for the "add a member" picker (GET /users?search=). */
+/** Active people whose name, username or email matches, for the "add members" picker (GET /users?search=; bots left out). */
 export function useUserSearch(search: string) {
   const term = search.trim();
   return useQuery({
     queryKey: ['users', 'search', term] as const,
     enabled: term.length >= 2,
-    queryFn: ({ signal }) => data(v4.GET('/users', { params: { query: { search: term, active: true, per_page: 10 } }, signal })),
+    queryFn: ({ signal }) => data(v4.GET('/users', { params: { query: { search: term, active: true, exclude_bots: true, per_page: 10 } }, signal })),
     placeholderData: keepPreviousData,
   });
 }

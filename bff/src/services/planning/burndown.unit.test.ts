@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { burndownSeries, chartRange, type BurndownEvent } from '../../../../shared/src/burndown.ts';
+import { burndownSeries, chartRange, idealLine, type BurndownEvent } from '../../../../shared/src/burndown.ts';
 
 const ev = (created_at: string, issue_id: number, action: BurndownEvent['action'], weight: number | null = null): BurndownEvent => ({ created_at, issue_id, action, weight });
 
@@ -31,14 +31,34 @@ describe('burndownSeries', () => {
 });
 
 describe('chartRange', () => {
-  it('runs from the start date to today while the milestone is under way', () => {
-    assert.deepEqual(chartRange({ start_date: '2026-03-01', due_date: '2026-03-31' }, [], '2026-03-10'), { from: '2026-03-01', to: '2026-03-10' });
+  it('runs from the start date to the due date, with figures until today while the milestone is under way', () => {
+    assert.deepEqual(chartRange({ start_date: '2026-03-01', due_date: '2026-03-31' }, [], '2026-03-10'), { from: '2026-03-01', to: '2026-03-31', until: '2026-03-10' });
   });
-  it('stops at the due date once it has passed', () => {
-    assert.deepEqual(chartRange({ start_date: '2026-03-01', due_date: '2026-03-05' }, [], '2026-03-10'), { from: '2026-03-01', to: '2026-03-05' });
+  it('has figures up to the due date once it has passed', () => {
+    assert.deepEqual(chartRange({ start_date: '2026-03-01', due_date: '2026-03-05' }, [], '2026-03-10'), { from: '2026-03-01', to: '2026-03-05', until: '2026-03-05' });
   });
-  it('starts at the first event without a start date, and is empty without either', () => {
-    assert.deepEqual(chartRange({ start_date: null, due_date: null }, [ev('2026-03-02T01:00:00.000Z', 1, 'created')], '2026-03-04'), { from: '2026-03-02', to: '2026-03-04' });
+  it('starts at the first event without a start date, runs to today without a due date, and is empty without either', () => {
+    assert.deepEqual(chartRange({ start_date: null, due_date: null }, [ev('2026-03-02T01:00:00.000Z', 1, 'created')], '2026-03-04'), { from: '2026-03-02', to: '2026-03-04', until: '2026-03-04' });
     assert.equal(chartRange({ start_date: null, due_date: null }, [], '2026-03-04'), null);
+  });
+  it('keeps a milestone that has not started, or ends before it starts, to its first day', () => {
+    assert.deepEqual(chartRange({ start_date: '2026-04-01', due_date: '2026-04-10' }, [], '2026-03-10'), { from: '2026-04-01', to: '2026-04-10', until: '2026-04-01' });
+    assert.deepEqual(chartRange({ start_date: '2026-04-01', due_date: '2026-03-20' }, [], '2026-05-10'), { from: '2026-04-01', to: '2026-04-01', until: '2026-04-01' });
+  });
+});
+
+describe('idealLine', () => {
+  it('falls in a straight line from the open total on the first day to zero on the last', () => {
+    assert.deepEqual(idealLine(8, '2026-03-01', '2026-03-05'), [
+      { date: '2026-03-01', ideal: 8 },
+      { date: '2026-03-02', ideal: 6 },
+      { date: '2026-03-03', ideal: 4 },
+      { date: '2026-03-04', ideal: 2 },
+      { date: '2026-03-05', ideal: 0 },
+    ]);
+  });
+  it('rounds to hundredths and has one point for a one-day milestone', () => {
+    assert.deepEqual(idealLine(10, '2026-03-01', '2026-03-04').map((d) => d.ideal), [10, 6.67, 3.33, 0]);
+    assert.deepEqual(idealLine(3, '2026-03-01', '2026-03-01'), [{ date: '2026-03-01', ideal: 3 }]);
   });
 });

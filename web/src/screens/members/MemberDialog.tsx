@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Autocomplete, Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, NativeSelect, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { memberAccessLevels, ROLE_NAMES } from '../../../../shared/src/roles.ts';
 import { useUserSearch, type ListedMember } from '../../api/members.ts';
@@ -9,14 +9,16 @@ import { daysFromToday } from '../../components/token-expiry.ts';
 export const ROLE_OPTIONS = memberAccessLevels.map((l) => ({ value: String(l), label: ROLE_NAMES[l] }));
 
 export interface MemberValues {
-  userId: number;
+  /** The users to add (one or more), or the one member being changed, with the names to tell them by. */
+  users: { id: number; label: string }[];
   access_level: number;
   expires_at: string | null;
 }
 
 /**
- * Adds a member (a user picked by searching /users) or changes one's role and expiry. The
- * server's refusal is shown in the dialog, in plain words, and the dialog stays open.
+ * Adds members (one or more users, picked by searching /users; bots, which belong to the group
+ * or project whose token they serve, are not offered) or changes one's role and expiry. The
+ * server's refusals are shown in the dialog, in plain words, and the dialog stays open.
  */
 export function MemberDialog({
   opened,
@@ -33,33 +35,36 @@ export function MemberDialog({
   where: string;
   busy: boolean;
   refusal: string | null;
-  onSubmit: (values: MemberValues) => void;
+  /** Resolves with the users it added, which leave the picker (the refused ones stay, to try again). */
+  onSubmit: (values: MemberValues) => Promise<number[]>;
   onClose: () => void;
 }) {
   return (
-    <Modal opened={opened} onClose={busy ? () => {} : onClose} title={editing ? `Change ${editing.name}’s membership` : `Add a member to ${where}`} size="lg">
+    <Modal opened={opened} onClose={busy ? () => {} : onClose} title={editing ? `Change ${editing.name}’s membership` : `Add members to ${where}`} size="lg">
       {opened && <MemberForm key={editing?.id ?? 'new'} editing={editing} busy={busy} refusal={refusal} onSubmit={onSubmit} onClose={onClose} />}
     </Modal>
   );
 }
 
-function MemberForm({ editing, busy, refusal, onSubmit, onClose }: { editing: ListedMember | null; busy: boolean; refusal: string | null; onSubmit: (v: MemberValues) => void; onClose: () => void }) {
+function MemberForm({ editing, busy, refusal, onSubmit, onClose }: { editing: ListedMember | null; busy: boolean; refusal: string | null; onSubmit: (v: MemberValues) => Promise<number[]>; onClose: () => void }) {
   const [search, setSearch] = useState('');
-  const [picked, setPicked] = useState<{ id: number; label: string } | null>(null);
+  // The picked users' labels, kept while the search shows other users.
+  const [picked, setPicked] = useState<{ value: string; label: string }[]>([]);
   const [level, setLevel] = useState(String(editing?.access_level ?? 30));
   const [expires, setExpires] = useState<string | null>(editing?.expires_at ?? null);
   const [missing, setMissing] = useState(false);
   const users = useUserSearch(search);
-  const options = (users.data ?? []).map((u) => ({ value: `${u.name} (@${u.username})`, id: u.id }));
+  const found = (users.data ?? []).map((u) => ({ value: String(u.id), label: `${u.name} (@${u.username})` }));
+  const options = [...picked, ...found.filter((o) => !picked.some((p) => p.value === o.value))];
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const userId = editing?.id ?? picked?.id;
-    if (!userId) {
+    const users = editing ? [{ id: editing.id, label: editing.name }] : picked.map((p) => ({ id: Number(p.value), label: p.label }));
+    if (!users.length) {
       setMissing(true);
       return;
     }
-    onSubmit({ userId, access_level: Number(level), expires_at: expires });
+    void onSubmit({ users, access_level: Number(level), expires_at: expires }).then((added) => setPicked((p) => p.filter((x) => !added.includes(Number(x.value)))));
   };
 
   return (
@@ -75,26 +80,28 @@ function MemberForm({ editing, busy, refusal, onSubmit, onClose }: { editing: Li
             {editing.name} <Text span c="dimmed">@{editing.username}</Text>
           </Text>
         ) : (
-          <Autocomplete
-            label="User"
-            description="Type at least two letters of a name, username or email."
-            placeholder="Search users"
+          <MultiSelect
+            label="Users"
+            description="Type at least two letters of a name, username or email; pick as many users as you like."
+            placeholder={picked.length ? undefined : 'Search users'}
             withAsterisk
             data-autofocus
-            value={search}
-            onChange={(v) => {
+            searchable
+            searchValue={search}
+            onSearchChange={(v) => {
               setSearch(v);
-              // Choosing an option also types its label: keep the pick then, drop it on any other edit.
-              setPicked((p) => (p && p.label === v ? p : null));
               setMissing(false);
             }}
-            data={options.map((o) => o.value)}
-            onOptionSubmit={(v) => {
-              const o = options.find((x) => x.value === v);
-              if (o) setPicked({ id: o.id, label: v });
+            data={options}
+            value={picked.map((p) => p.value)}
+            onChange={(values) => {
+              setPicked(values.map((v) => options.find((o) => o.value === v)!).filter(Boolean));
+              setMissing(false);
             }}
-            error={missing ? 'Choose a user from the list' : undefined}
+            nothingFoundMessage={search.trim().length >= 2 && users.data ? 'No user matches' : undefined}
+            error={missing ? 'Choose at least one user from the list' : undefined}
             filter={({ options: all }) => all}
+            hidePickedOptions
           />
         )}
         <Group grow align="flex-start">
@@ -115,7 +122,7 @@ function MemberForm({ editing, busy, refusal, onSubmit, onClose }: { editing: Li
             Cancel
           </Button>
           <Button type="submit" loading={busy}>
-            {editing ? 'Save' : 'Add member'}
+            {editing ? 'Save' : picked.length > 1 ? `Add ${picked.length} members` : 'Add member'}
           </Button>
         </Group>
       </Stack>

@@ -92,6 +92,7 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
   const [dialog, setDialog] = useState<{ editing: ListedMember | null } | null>(null);
   const [removing, setRemoving] = useState<ListedMember | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
   // Refusals are explained in the dialogs, in plain words: no toast for them.
   const quiet = { meta: { showsError: () => true } };
   const add = useAddMember(scope, id, quiet);
@@ -103,16 +104,36 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
     setDialog(null);
     setRefusal(null);
   };
-  const submit = (v: MemberValues) => {
+  const submit = async (v: MemberValues): Promise<number[]> => {
     const editing = dialog?.editing;
-    const mutation = editing ? update : add;
-    mutation.mutate(v, {
-      onSuccess: (m) => {
-        notifySuccess(editing ? 'Membership changed' : 'Member added', `${m.name} is ${roleName(m.access_level)} of ${name}.`);
+    setRefusal(null);
+    if (editing) {
+      try {
+        const m = await update.mutateAsync({ ...v, userId: editing.id });
+        notifySuccess('Membership changed', `${m.name} is ${roleName(m.access_level)} of ${name}.`);
         closeDialog();
-      },
-      onError: (e) => setRefusal(memberRefusal(e)),
-    });
+      } catch (e) {
+        setRefusal(memberRefusal(e));
+      }
+      return [];
+    }
+    // One request per user, as the platform's API adds one member at a time; each outcome is told.
+    const added: { id: number; name: string }[] = [];
+    const refused: string[] = [];
+    setAdding(true);
+    for (const user of v.users) {
+      try {
+        added.push(await add.mutateAsync({ ...v, userId: user.id }));
+      } catch (e) {
+        refused.push(`${user.label}: ${memberRefusal(e)}`);
+      }
+    }
+    setAdding(false);
+    const names = added.map((m) => m.name).join(', ');
+    if (added.length) notifySuccess(added.length === 1 ? 'Member added' : `${added.length} members added`, `${names} ${added.length === 1 ? 'is' : 'are'} ${roleName(v.access_level)} of ${name}.`);
+    if (refused.length) setRefusal(`${added.length ? `Added ${names}. ` : ''}Not added: ${refused.join(' ')}`);
+    else closeDialog();
+    return added.map((m) => m.id);
   };
   const confirmRemove = () => {
     if (!removing) return;
@@ -176,7 +197,7 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
         {() => <DataTable label="Members" items={items} columns={cols} getRowId={(m) => String(m.id)} busy={members.isFetching} />}
       </QueryContent>
       <TablePager info={info} shown={pageItems.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
-      <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={add.isPending || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
+      <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={adding || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
       <ConfirmDialog
         opened={removing !== null}
         title={removing ? `Remove ${removing.name}?` : ''}
