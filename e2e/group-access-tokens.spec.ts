@@ -94,7 +94,11 @@ test.describe('Group access tokens (/groups/:id/access_tokens)', () => {
       // Both tokens are listed as inactive, and neither plaintext is kept anywhere in the browser.
       await page.getByRole('tab', { name: 'Inactive' }).click();
       await expect(page).toHaveURL(/state=inactive/);
-      await expect(page.getByRole('table', { name: 'Access tokens' }).getByRole('row').filter({ hasText: name })).toHaveCount(2);
+      const inactive = page.getByRole('table', { name: 'Access tokens' }).getByRole('row').filter({ hasText: name });
+      await expect(inactive).toHaveCount(2);
+      // The first was rotated, the second revoked: told apart.
+      await expect(inactive.filter({ hasText: /Rotated \w+ \d+/ })).toHaveCount(1);
+      await expect(inactive.filter({ hasText: 'Revoked' })).toHaveCount(1);
       for (const token of [first, second]) expect(await traces(page, token)).toEqual({ dom: false, local: false, session: false });
     });
 

@@ -59,7 +59,11 @@ test.describe('Personal access tokens of the signed-in user', () => {
 
     await page.getByRole('tab', { name: 'Inactive' }).click();
     await expect(page).toHaveURL(/state=inactive/);
-    await expect(page.getByRole('row').filter({ hasText: 'laptop' })).toHaveCount(2);
+    const inactive = page.getByRole('row').filter({ hasText: 'laptop' });
+    await expect(inactive).toHaveCount(2);
+    // The first token was rotated, the second revoked by hand: the list tells them apart.
+    await expect(inactive.filter({ hasText: /Rotated \w+ \d+/ })).toHaveCount(1);
+    await expect(inactive.filter({ hasText: 'Revoked' })).toHaveCount(1);
   });
 
   test('an administrator’s token may have sudo, and then acts as another user through the Sudo header', async ({ page }) => {

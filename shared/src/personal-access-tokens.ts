@@ -1,5 +1,5 @@
 import { z } from './errors.ts';
-import { boolParam, dateParam, datetimeParam, intParam, paginationQuery } from './params.ts';
+import { boolParam, dateParam, datetimeParam, intListParam, intParam, paginationQuery } from './params.ts';
 import { personalTokenScope } from './roles.ts';
 
 export const personalAccessToken = z.object({
@@ -40,3 +40,17 @@ export const personalAccessTokenListQuery = paginationQuery.extend({
   last_used_after: datetimeParam().optional(),
   last_used_before: datetimeParam().optional(),
 });
+
+/**
+ * The console's question about an inactive list: which of these tokens were rotated (revoked by a
+ * rotation that made their successor) rather than revoked by hand. The platform's token object
+ * does not say; under /api/console. Up to 100 ids, a page of a list.
+ */
+export const tokenRotationsQuery = z.object({ ids: intListParam().pipe(z.array(z.number().int().min(1)).max(100)) });
+export const tokenRotation = z.object({
+  id: z.number().int(),
+  /** The token the rotation made. */
+  rotated_to: z.number().int(),
+  rotated_at: z.string(),
+});
+export type TokenRotation = z.infer<typeof tokenRotation>;

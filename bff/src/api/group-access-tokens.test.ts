@@ -281,3 +281,33 @@ describe('DELETE /groups/:id/access_tokens/:token_id', () => {
     expectStatus(await api(`/groups/${b.group.id}/access_tokens/${t.id}`, { method: 'DELETE', token: b.owner.token }), 404);
   });
 });
+
+describe('GET /api/console/groups/:id/access_tokens/rotations', () => {
+  it('tells the rotated tokens of the group from the revoked ones, with their successor, and nothing of another group', async () => {
+    const { group, owner } = await setup();
+    const rotated = await createToken(group.id, owner.token, { name: 'rotated' });
+    const revoked = await createToken(group.id, owner.token, { name: 'revoked' });
+    const next = await api(`/groups/${group.id}/access_tokens/${rotated.id}/rotate`, { method: 'POST', token: owner.token });
+    expectStatus(next, 200);
+    expectStatus(await api(`/groups/${group.id}/access_tokens/${revoked.id}`, { method: 'DELETE', token: owner.token }), 204);
+    const other = await setup();
+    const elsewhere = await createToken(other.group.id, other.owner.token);
+    expectStatus(await api(`/groups/${other.group.id}/access_tokens/${elsewhere.id}/rotate`, { method: 'POST', token: other.owner.token }), 200);
+
+    const res = await api(`/api/console/groups/${group.id}/access_tokens/rotations?ids=${rotated.id},${revoked.id},${elsewhere.id}`, { token: owner.token });
+    expectStatus(res, 200);
+    assert.equal(res.body.length, 1);
+    assert.deepEqual({ id: res.body[0].id, rotated_to: res.body[0].rotated_to }, { id: rotated.id, rotated_to: next.body.id });
+    assert.match(res.body[0].rotated_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+  it('is for Owners only, and refuses a malformed or overlong id list with the platform’s 400', async () => {
+    const { group } = await setup();
+    const developer = await userWithRole(group.id, 30);
+    expectStatus(await api(`/api/console/groups/${group.id}/access_tokens/rotations?ids=1`, { token: developer.token }), 403);
+    const bad = await api(`/api/console/groups/${group.id}/access_tokens/rotations?ids=1,x`);
+    expectStatus(bad, 400);
+    assert.ok(bad.body.error || bad.body.message, JSON.stringify(bad.body));
+    const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    expectStatus(await api(`/api/console/groups/${group.id}/access_tokens/rotations?ids=${many}`), 400);
+  });
+});

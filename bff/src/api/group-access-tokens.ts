@@ -6,10 +6,13 @@ import {
   groupAccessTokenRotateBody,
   groupAccessTokenWithToken,
 } from '../../../shared/src/group-access-tokens.ts';
+import { tokenRotation, tokenRotationsQuery } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId, selfOrId } from '../http/params.ts';
 import { pageRequest } from '../db/pagination.ts';
 import * as tokens from '../services/access/group-access-tokens.ts';
+import { tokenRotations } from '../services/access/personal-access-tokens.ts';
+import { presentTokenRotation } from '../presenters/personal-access-tokens.ts';
 import { presentGroupAccessToken, presentGroupAccessTokenWithToken } from '../presenters/group-access-tokens.ts';
 
 const area = 'group-access-tokens';
@@ -80,5 +83,22 @@ export const groupAccessTokenRoutes = [
     params: tokenId,
     errors: [400],
     handler: async (ctx) => tokens.revokeGroupAccessToken(ctx.db, ctx.group, ctx.params.token_id),
+  }),
+];
+
+/** The console's inactive list tells a rotated token from a revoked one: the platform's token object does not. */
+export const groupAccessTokenConsoleRoutes = [
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: `${base}/rotations`,
+    area,
+    summary: 'Which of the given group access tokens (ids, up to 100) were rotated, with their successor',
+    load: 'group',
+    permission: 'admin_group',
+    query: tokenRotationsQuery,
+    response: z.array(tokenRotation),
+    handler: async (ctx) => tokenRotations(ctx.db, ctx.query.ids, { botGroupId: ctx.group.id }),
+    present: presentTokenRotation,
   }),
 ];

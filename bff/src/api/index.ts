@@ -8,11 +8,11 @@ import { applicationSettingsRoutes } from './application-settings.ts';
 import { customAttributeRoutes } from './custom-attributes.ts';
 import { groupPushRuleRoutes } from './group-push-rules.ts';
 import { projectPushRuleRoutes } from './project-push-rules.ts';
-import { groupAccessTokenRoutes } from './group-access-tokens.ts';
+import { groupAccessTokenConsoleRoutes, groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
 import { userRoutes } from './users.ts';
-import { personalAccessTokenRoutes } from './personal-access-tokens.ts';
+import { personalAccessTokenConsoleRoutes, personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
 import { tagRoutes } from './tags.ts';
@@ -109,7 +109,7 @@ export const apiRoutes: RouteSpec[] = [
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...personalAccessTokenConsoleRoutes, ...groupAccessTokenConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

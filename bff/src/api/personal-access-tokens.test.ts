@@ -720,3 +720,25 @@ describe('POST /personal_access_tokens/:token_id/rotate', () => {
     });
   });
 });
+
+describe('GET /api/console/personal_access_tokens/rotations', () => {
+  it('tells your rotated tokens from your revoked ones; another user’s are not told, an administrator’s are', async () => {
+    const { user, token } = await buildUser();
+    const rotated = await tokenFor(user.id, { name: 'rotated' });
+    const revoked = await tokenFor(user.id, { name: 'revoked' });
+    const next = await api(`/personal_access_tokens/${rotated.id}/rotate`, { method: 'POST' });
+    expectStatus(next, 200);
+    expectStatus(await api(`/personal_access_tokens/${revoked.id}`, { method: 'DELETE' }), 204);
+
+    const own = await api(`/api/console/personal_access_tokens/rotations?ids=${rotated.id},${revoked.id}`, { token });
+    expectStatus(own, 200);
+    assert.deepEqual(own.body.map((r: { id: number; rotated_to: number }) => [r.id, r.rotated_to]), [[rotated.id, next.body.id]]);
+    const stranger = await buildUser();
+    const theirs = await api(`/api/console/personal_access_tokens/rotations?ids=${rotated.id}`, { token: stranger.token });
+    expectStatus(theirs, 200);
+    assert.deepEqual(theirs.body, []);
+    const admin = await api(`/api/console/personal_access_tokens/rotations?ids=${rotated.id},${revoked.id}`);
+    assert.deepEqual(admin.body.map((r: { id: number }) => r.id), [rotated.id]);
+    expectStatus(await api(`/api/console/personal_access_tokens/rotations?ids=${rotated.id}`, { token: null }), 401);
+  });
+});

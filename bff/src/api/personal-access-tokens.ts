@@ -5,6 +5,8 @@ import {
   personalAccessTokenListQuery,
   personalAccessTokenRotateBody,
   personalAccessTokenWithToken,
+  tokenRotation,
+  tokenRotationsQuery,
 } from '../../../shared/src/personal-access-tokens.ts';
 import { defineRoute } from '../http/route.ts';
 import { recordId, selfOrId } from '../http/params.ts';
@@ -12,7 +14,7 @@ import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
 import * as tokens from '../services/access/personal-access-tokens.ts';
 import { getUser } from '../services/access/users.ts';
-import { presentPersonalAccessToken, presentPersonalAccessTokenWithToken } from '../presenters/personal-access-tokens.ts';
+import { presentPersonalAccessToken, presentPersonalAccessTokenWithToken, presentTokenRotation } from '../presenters/personal-access-tokens.ts';
 
 const area = 'personal-access-tokens';
 
@@ -106,5 +108,20 @@ export const personalAccessTokenRoutes = [
     params: { token_id: recordId('Token') },
     errors: [400],
     handler: async (ctx) => tokens.revokePersonalAccessToken(ctx.db, await tokens.findVisibleToken(ctx.db, ctx.actor, ctx.params.token_id)),
+  }),
+];
+
+/** The console's inactive lists tell a rotated token from a revoked one: the platform's token object does not. */
+export const personalAccessTokenConsoleRoutes = [
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/personal_access_tokens/rotations',
+    area,
+    summary: 'Which of the given personal access tokens (ids, up to 100) were rotated, with their successor: your own; anyone’s for administrators',
+    query: tokenRotationsQuery,
+    response: z.array(tokenRotation),
+    handler: async (ctx) => tokens.tokenRotations(ctx.db, ctx.query.ids, tokens.personalRotationScope(ctx.actor)),
+    present: presentTokenRotation,
   }),
 ];

@@ -1,5 +1,5 @@
 import type { TokenRow } from '../db/schema.ts';
-import type { PersonalAccessToken } from '../../../shared/src/personal-access-tokens.ts';
+import type { PersonalAccessToken, TokenRotation } from '../../../shared/src/personal-access-tokens.ts';
 import { bool, json } from '../util/rows.ts';
 import { isActive } from '../services/access/personal-access-tokens.ts';
 
@@ -22,4 +22,11 @@ export function presentPersonalAccessToken(t: TokenRow): PersonalAccessToken {
 export const presentPersonalAccessTokenWithToken = (r: { token: TokenRow; plaintext: string }) => ({
   ...presentPersonalAccessToken(r.token),
   token: r.plaintext,
+});
+
+/** A rotated token and its successor; the date as the API writes dates. */
+export const presentTokenRotation = (r: { id: number; rotated_to: number; rotated_at: string }): TokenRotation => ({
+  id: r.id,
+  rotated_to: r.rotated_to,
+  rotated_at: new Date(r.rotated_at).toISOString(),
 });

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupAccessToken, GroupAccessTokenCreateBody, GroupAccessTokenListQuery } from '../../../shared/src/group-access-tokens.ts';
-import { data, page, v4, type Page, type MutationOptions } from './client.ts';
+import { consoleApi, data, page, v4, type Page, type MutationOptions } from './client.ts';
+import { markRotated, type WithRotation } from './personal-access-tokens.ts';
 
 /** What the access-token list keeps in the URL and sends to GET /groups/:id/access_tokens. */
 export type AccessTokensQuery = Pick<
@@ -17,7 +18,7 @@ export const groupAccessTokensKeys = {
 
 const group = (groupId: number) => ({ id: String(groupId) });
 
-export type AccessTokensPage = Page<GroupAccessToken>;
+export type AccessTokensPage = Page<WithRotation<GroupAccessToken>>;
 
 /**
  * The list never carries a plaintext, but the cache must not hold one even if the server ever
@@ -34,7 +35,8 @@ export function useGroupAccessTokens(groupId: number, query: AccessTokensQuery, 
     enabled: opts.enabled ?? true,
     queryFn: async ({ signal }): Promise<AccessTokensPage> => {
       const res = await page(v4.GET('/groups/{id}/access_tokens', { params: { path: group(groupId), query: { per_page: 20, ...query } }, signal }));
-      return { ...res, items: res.items.map(withoutSecret) };
+      const rotations = (ids: number[]) => data(consoleApi.GET('/groups/{id}/access_tokens/rotations', { params: { path: group(groupId), query: { ids } }, signal }));
+      return { ...res, items: await markRotated(res.items.map(withoutSecret), rotations) };
     },
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { PersonalAccessToken, personalAccessTokenCreateBody } from '../../../shared/src/personal-access-tokens.ts';
-import { data, page, v4, type MutationOptions, type Page } from './client.ts';
+import type { PersonalAccessToken, personalAccessTokenCreateBody, TokenRotation } from '../../../shared/src/personal-access-tokens.ts';
+import { consoleApi, data, page, v4, type MutationOptions, type Page } from './client.ts';
 
 export interface PersonalTokensQuery {
   state: 'active' | 'inactive';
@@ -20,13 +20,30 @@ const withoutSecret = (t: PersonalAccessToken & { token?: unknown }): PersonalAc
   return rest;
 };
 
-/** The signed-in user's own tokens (user_id keeps an administrator's list to their own too). */
+/** A token of an inactive list, with the rotation that revoked it when one did. */
+export type WithRotation<T> = T & { rotation?: TokenRotation };
+
+/**
+ * Marks the revoked tokens of a page that a rotation revoked (one console request for the page):
+ * the platform's token object does not tell a rotation from a revocation.
+ */
+export async function markRotated<T extends { id: number; revoked: boolean }>(items: T[], ask: (ids: number[]) => Promise<TokenRotation[]>): Promise<WithRotation<T>[]> {
+  const ids = items.filter((t) => t.revoked).map((t) => t.id);
+  if (!ids.length) return items;
+  const rotations = new Map((await ask(ids)).map((r) => [r.id, r]));
+  return items.map((t) => (rotations.has(t.id) ? { ...t, rotation: rotations.get(t.id) } : t));
+}
+
+/** Which of these personal tokens were rotated (your own; anyone's for an administrator). */
+export const personalRotations = (signal: AbortSignal) => (ids: number[]) => data(consoleApi.GET('/personal_access_tokens/rotations', { params: { query: { ids } }, signal }));
+
+/** The signed-in user's own tokens (user_id keeps an administrator's list to their own too); the inactive ones say which were rotated. */
 export function usePersonalAccessTokens(userId: number, query: PersonalTokensQuery) {
   return useQuery({
     queryKey: personalAccessTokensKeys.list(userId, query),
-    queryFn: async ({ signal }): Promise<Page<PersonalAccessToken>> => {
+    queryFn: async ({ signal }): Promise<Page<WithRotation<PersonalAccessToken>>> => {
       const res = await page(v4.GET('/personal_access_tokens', { params: { query: { per_page: 20, user_id: userId, ...query } }, signal }));
-      return { ...res, items: res.items.map(withoutSecret) };
+      return { ...res, items: await markRotated(res.items.map(withoutSecret), personalRotations(signal)) };
     },
     placeholderData: keepPreviousData,
   });

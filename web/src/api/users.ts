@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { PersonalAccessToken, PersonalAccessTokenCreateBody } from '../../../shared/src/personal-access-tokens.ts';
 import type { User, UserCreateBody } from '../../../shared/src/users.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
+import { markRotated, personalRotations, type WithRotation } from './personal-access-tokens.ts';
 
 /** What the admin area's user list keeps in the URL and sends to GET /users. */
 export interface UsersQuery {
@@ -79,12 +80,14 @@ export function useSetBlocked(userId: number, options: MutationOptions = {}) {
   });
 }
 
-/** A user's personal access tokens (an administrator's view of GET /personal_access_tokens?user_id=). */
+/** A user's personal access tokens (an administrator's view of GET /personal_access_tokens?user_id=); the inactive ones say which were rotated. */
 export function useUserTokens(userId: number, query: UserTokensQuery) {
   return useQuery({
     queryKey: usersKeys.tokenList(userId, query),
-    queryFn: ({ signal }): Promise<Page<PersonalAccessToken>> =>
-      page(v4.GET('/personal_access_tokens', { params: { query: { user_id: userId, per_page: 20, ...query } }, signal })),
+    queryFn: async ({ signal }): Promise<Page<WithRotation<PersonalAccessToken>>> => {
+      const res = await page(v4.GET('/personal_access_tokens', { params: { query: { user_id: userId, per_page: 20, ...query } }, signal }));
+      return { ...res, items: await markRotated(res.items, personalRotations(signal)) };
+    },
     placeholderData: keepPreviousData,
   });
 }

@@ -14,6 +14,8 @@ export interface TokenRow {
   expires_at: string | null;
   revoked: boolean;
   access_level?: number;
+  /** Set on a revoked token that a rotation revoked (the console asks; the platform's token does not say). */
+  rotation?: { rotated_to: number; rotated_at: string };
 }
 
 function DateCell({ iso, empty }: { iso: string | null; empty: string }) {
@@ -33,14 +35,20 @@ function DateCell({ iso, empty }: { iso: string | null; empty: string }) {
   );
 }
 
-export function ExpiryCell({ token }: { token: Pick<TokenRow, 'expires_at' | 'revoked'> }) {
+export function ExpiryCell({ token }: { token: Pick<TokenRow, 'expires_at' | 'revoked' | 'rotation'> }) {
   const status = expiryStatus(token.expires_at);
   return (
     <Stack gap={4} align="flex-start" miw={130}>
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {token.expires_at ? formatDate(token.expires_at) : 'Never'}
       </Text>
-      {token.revoked ? (
+      {token.revoked && token.rotation ? (
+        <Tooltip label={`Replaced by a new token (ID ${token.rotation.rotated_to}) on ${fullDateTimeToMinute(token.rotation.rotated_at)}`} openDelay={300}>
+          <Badge color="blue" variant="light" size="sm" tt="none" style={{ overflow: 'visible' }}>
+            Rotated {formatDate(token.rotation.rotated_at)}
+          </Badge>
+        </Tooltip>
+      ) : token.revoked ? (
         <Badge color="gray" variant="light" size="sm" tt="none">
           Revoked
         </Badge>
