@@ -33,7 +33,7 @@ export const issuesKeys = {
   issue: (projectId: number, iid: number) => [...issuesKeys.all, 'projects', projectId, 'issue', iid] as const,
   part: (projectId: number, iid: number, what: 'links' | 'state_events') => [...issuesKeys.issue(projectId, iid), what] as const,
   /** What the edit dialog offers: the project's milestones and the people who may be assigned. */
-  choices: (projectId: number, what: 'milestones' | 'assignees') => [...issuesKeys.all, 'choices', projectId, what] as const,
+  choices: (o: IssuesOwner, what: 'milestones' | 'assignees') => [...issuesKeys.all, 'choices', o.scope, o.id, what] as const,
 };
 
 const projectPath = (projectId: number) => ({ id: String(projectId) });
@@ -111,20 +111,28 @@ export function useIssueStateEvents(projectId: number, iid: number) {
   });
 }
 
-/** The milestones an issue of the project may take: the project's and its groups', open ones. */
-export function useIssueMilestoneChoices(projectId: number, enabled: boolean) {
+/**
+ * The open milestones of a project and its groups (what an issue of it may take), or of a group
+ * with its ancestors and descendants (what the group's issue list filters by).
+ */
+export function useMilestoneChoices(owner: IssuesOwner, enabled = true) {
   return useQuery({
-    queryKey: issuesKeys.choices(projectId, 'milestones'),
-    queryFn: ({ signal }): Promise<Milestone[]> =>
-      data(v4.GET('/projects/{id}/milestones', { params: { path: projectPath(projectId), query: { include_ancestors: true, state: 'active', per_page: 100 } }, signal })) as Promise<Milestone[]>,
+    queryKey: issuesKeys.choices(owner, 'milestones'),
+    queryFn: ({ signal }): Promise<Milestone[]> => {
+      const path = { id: String(owner.id) };
+      return owner.scope === 'groups'
+        ? (data(v4.GET('/groups/{id}/milestones', { params: { path, query: { include_ancestors: true, include_descendants: true, state: 'active', per_page: 100 } }, signal })) as Promise<Milestone[]>)
+        : (data(v4.GET('/projects/{id}/milestones', { params: { path, query: { include_ancestors: true, state: 'active', per_page: 100 } }, signal })) as Promise<Milestone[]>);
+    },
     enabled,
+    staleTime: 60_000,
   });
 }
 
 /** The people who may be assigned: everyone with access to the project (the first 100, as the platform's picker). */
 export function useAssigneeChoices(projectId: number, enabled: boolean) {
   return useQuery({
-    queryKey: issuesKeys.choices(projectId, 'assignees'),
+    queryKey: issuesKeys.choices({ scope: 'projects', id: projectId }, 'assignees'),
     queryFn: ({ signal }): Promise<Member[]> => data(v4.GET('/projects/{id}/members/all', { params: { path: projectPath(projectId), query: { per_page: 100 } }, signal })),
     enabled,
   });
