@@ -76,7 +76,7 @@ export function IssueList({ of }: { of: IssuesOf }) {
           </Text>
         ),
       }),
-      col.accessor('state', { header: 'State', cell: (c) => <IssueStateBadge state={c.getValue()} /> }),
+      col.accessor('state', { header: 'State', meta: { width: 90 }, cell: (c) => <IssueStateBadge state={c.getValue()} /> }),
     ],
     [colors, inGroup],
   );

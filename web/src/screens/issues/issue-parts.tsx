@@ -51,7 +51,7 @@ export function AssigneeAvatars({ people }: { people: Person[] }) {
     <Avatar.Group spacing="xs">
       {people.map((p) => (
         <Tooltip key={p.id} label={p.name} withArrow>
-          <Avatar src={p.avatar_url} alt={p.name} size={24} radius="xl" />
+          <Avatar src={p.avatar_url} name={p.name} alt={p.name} size={24} radius="xl" />
         </Tooltip>
       ))}
     </Avatar.Group>
@@ -65,7 +65,7 @@ export function PeopleList({ people }: { people: Person[] }) {
     <Group gap={6} wrap="wrap">
       {people.map((p) => (
         <Group key={p.id} gap={4} wrap="nowrap">
-          <Avatar src={p.avatar_url} alt="" size={20} radius="xl" />
+          <Avatar src={p.avatar_url} name={p.name} alt="" size={20} radius="xl" />
           <span>
             {p.name}{' '}
             <Text span size="xs" c="dimmed">

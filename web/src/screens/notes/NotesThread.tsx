@@ -85,7 +85,7 @@ function Comment({ note, target, canReact }: { note: ThreadNote; target: Noteabl
   return (
     <Paper component="li" withBorder radius="md" p="sm" aria-label={`Comment by ${note.author.name}`}>
       <Group gap="xs" mb={4} wrap="nowrap">
-        <Avatar src={note.author.avatar_url} alt="" size={24} radius="xl" />
+        <Avatar src={note.author.avatar_url} name={note.author.name} alt="" size={24} radius="xl" />
         <Text size="sm" fw={600}>
           {note.author.name}
         </Text>
