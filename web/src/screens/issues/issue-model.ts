@@ -29,8 +29,11 @@ export function milestoneHrefOf(m: MilestoneRef, projectPath: string): string | 
   return found ? groupHref(decodeURIComponent(found[1]), `milestones/${m.iid}`) : null;
 }
 
-/** What a state event did, as the history says it: "closed", "reopened". */
-export const STATE_EVENT_WORDS: Record<string, string> = { opened: 'opened', closed: 'closed', reopened: 'reopened', merged: 'merged', locked: 'locked' };
+/**
+ * What a state event did, as the history says it. Opening an issue records no event, so an
+ * `opened` event is always a reopen (the API names the state the issue moved to).
+ */
+export const STATE_EVENT_WORDS: Record<string, string> = { opened: 'reopened', closed: 'closed', reopened: 'reopened', merged: 'merged', locked: 'locked' };
 
 /** Parses `acme/website#12`, `#12` or `12` (the related-issue field) into a project path (or null: this project) and an iid. */
 export function parseIssueReference(text: string): { project: string | null; iid: number } | null {
