@@ -5,6 +5,7 @@ import type { IssueLinkType } from '../../../shared/src/issue-links.ts';
 import type { Milestone } from '../../../shared/src/group-milestones.ts';
 import type { Member } from '../../../shared/src/members.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
+import { notesKeys } from './notes.ts';
 
 /** The filters of an issue list the console sends (the platform's names); absent ones are left out. */
 export interface IssuesQuery {
@@ -59,14 +60,18 @@ export function useIssue(projectId: number, iid: number) {
 
 export type IssueChange = z.input<typeof issueUpdateBody>;
 
-/** Edits an issue (fields, or `state_event` close|reopen); the issue, its state history and every issue list are read again. */
+/** Edits an issue (fields, or `state_event` close|reopen); the issue, its state history, its thread and every issue list are read again. */
 export function useUpdateIssue(projectId: number, iid: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
     mutationFn: (body: IssueChange) => data(v4.PUT('/projects/{id}/issues/{issue_iid}', { params: { path: issuePath(projectId, iid) }, body: body as never })),
     onSuccess: (issue) => qc.setQueryData(issuesKeys.issue(projectId, iid), issue),
-    onSettled: () => qc.invalidateQueries({ queryKey: issuesKeys.all }),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: issuesKeys.all });
+      // The platform notes each change in the thread ("closed", "added ~bug label").
+      void qc.invalidateQueries({ queryKey: notesKeys.of({ projectId, noteable: 'issues', iid }) });
+    },
   });
 }
 

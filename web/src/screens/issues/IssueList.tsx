@@ -12,7 +12,7 @@ import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { formatDate, fromNow } from '../../format.ts';
 import { issueHrefOf } from '../../paths.ts';
 import { AssigneeAvatars, IssueStateBadge, LabelBadges, labelColors } from './issue-parts.tsx';
-import { DEFAULT_ISSUE_SORT, ISSUE_SORT_KEYS, ISSUE_SORTS, ISSUE_STATES, isFiltered, issuesQueryOf, labelsParam, readIssueFilters, type IssueState } from './issue-list-params.ts';
+import { DEFAULT_ISSUE_SORT, ISSUE_SORT_KEYS, ISSUE_SORTS, ISSUE_STATES, isFiltered, issuesQueryOf, labelsParam, readIssueFilters, type IssueSortKey, type IssueState } from './issue-list-params.ts';
 
 /** Whose issues the list shows, as its sentences name them. */
 export interface IssuesOf extends IssuesOwner {
@@ -29,6 +29,17 @@ function useIssueListParams() {
 }
 
 const col = createColumnHelper<Issue>();
+
+/** How each order reads, descending then ascending. */
+const ORDER_WORDS: Record<IssueSortKey, [string, string]> = {
+  created: ['newest first', 'oldest first'],
+  updated: ['newest first', 'oldest first'],
+  due_date: ['latest first', 'soonest first'],
+  milestone_due: ['latest first', 'soonest first'],
+  title: ['Z to A', 'A to Z'],
+  weight: ['heaviest first', 'lightest first'],
+  popularity: ['most liked first', 'least liked first'],
+};
 
 /** A project's issues, or those of a group's projects: filtered, ordered and paged by the server. */
 export function IssueList({ of }: { of: IssuesOf }) {
@@ -127,8 +138,8 @@ export function IssueList({ of }: { of: IssuesOf }) {
             params.setSort({ key, dir });
           }}
           data={ISSUE_SORT_KEYS.flatMap((k) => [
-            { value: `${k}_desc`, label: `${ISSUE_SORTS[k].label}, ${k === 'title' ? 'Z to A' : k === 'created' || k === 'updated' ? 'newest first' : 'highest first'}` },
-            { value: `${k}_asc`, label: `${ISSUE_SORTS[k].label}, ${k === 'title' ? 'A to Z' : k === 'created' || k === 'updated' ? 'oldest first' : 'lowest first'}` },
+            { value: `${k}_desc`, label: `${ISSUE_SORTS[k].label}, ${ORDER_WORDS[k][0]}` },
+            { value: `${k}_asc`, label: `${ISSUE_SORTS[k].label}, ${ORDER_WORDS[k][1]}` },
           ])}
         />
         {params.filtered && (

@@ -28,7 +28,7 @@ export function StateHistory({ projectId, issue }: { projectId: number; issue: I
             ))}
             {data.items.length === 0 && (
               <Text component="li" size="sm" c="dimmed">
-                Never closed since.
+                Not closed since.
               </Text>
             )}
           </List>
