@@ -190,6 +190,19 @@ const ROWS: Row[] = [
       return dialog(page, /Add members to/);
     },
   },
+  { name: 'project issues', url: () => '/projects/acme/website/-/issues', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Open issues' }) },
+  { name: 'group issues', url: () => '/groups/acme/-/issues?state=all', ready: (page) => page.getByRole('table', { name: 'All issues' }) },
+  { name: 'issue page', url: () => '/projects/acme/website/-/issues/1', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3, name: 'Comments and activity' }) },
+  {
+    name: 'issue edit dialog',
+    url: () => '/projects/acme/website/-/issues/1',
+    as: 'maintainer',
+    ready: h2('Dark mode resets after sign-out'),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      return dialog(page, 'Edit issue #1');
+    },
+  },
   { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
   { name: 'pipelines', url: () => '/projects/acme/website/-/pipelines', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }) },
   { name: 'vulnerability report', url: () => '/projects/acme/website/-/vulnerabilities', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities' }) },

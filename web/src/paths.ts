@@ -11,6 +11,15 @@ export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath
 /** `acme/website`, `pipelines` → `/projects/acme/website/-/pipelines`; the overview without a section. */
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 
+/** `acme/website`, 12 → `/projects/acme/website/-/issues/12`: an issue's page in the console. */
+export const issueHref = (pathWithNamespace: string, iid: number) => projectHref(pathWithNamespace, `issues/${iid}`);
+
+/** An issue as the API answers it (`references.full` is `acme/website#12`) → its page in the console, not the platform's `web_url`. */
+export const issueHrefOf = (issue: { iid: number; references: { full: string } }) => {
+  const full = issue.references.full;
+  return issueHref(full.slice(0, full.lastIndexOf('#')), issue.iid);
+};
+
 /** `users`, 12 → `/admin/users/12`; the admin overview without a section. */
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 

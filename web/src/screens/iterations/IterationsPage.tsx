@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Card, Group, List, NumberInput, Stack, Switch, T
 import { createColumnHelper } from '@tanstack/react-table';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
 import type { z } from 'zod';
 import {
   ITERATION_STATES,
@@ -22,6 +23,7 @@ import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
+import { issueHrefOf } from '../../paths.ts';
 import { useGroupContext } from '../groups/group-context.ts';
 
 const STATE_LABEL: Record<number, { label: string; color: string }> = {
@@ -198,7 +200,7 @@ function CurrentIssues({ group, iteration }: { group: GroupDetail; iteration: Pr
           <List size="sm" spacing={2}>
             {data.items.map((i) => (
               <List.Item key={i.id}>
-                <Anchor href={i.web_url} size="sm">
+                <Anchor component={Link} to={issueHrefOf(i)} size="sm">
                   {i.title}
                 </Anchor>{' '}
                 <Text span size="xs" c="dimmed">

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Milestone as MilestoneEntity } from '../../../../shared/src/group-milestones.ts';
 import { useMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveMilestone } from '../../api/milestones.ts';
 import { formatDate } from '../../format.ts';
+import { issueHrefOf } from '../../paths.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, LoadingState, NotFoundState, QueryContent, type QueryLike } from '../../components/states.tsx';
@@ -106,7 +107,7 @@ function Milestone({ of, milestone, back }: { of: MilestonesOf; milestone: Miles
           <Tabs.Tab value="merge_requests">Merge requests {mrs.data ? `(${mrs.data.length})` : ''}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="issues" pt="md">
-          <Board query={issues} columns={issueColumns} what="issues" from={itemsOf(of)} />
+          <Board query={issues} columns={issueColumns} what="issues" from={itemsOf(of)} hrefOf={consoleIssueHref} />
         </Tabs.Panel>
         <Tabs.Panel value="merge_requests" pt="md">
           <Board query={mrs} columns={mergeRequestColumns} what="merge requests" from={itemsOf(of)} />
@@ -136,8 +137,11 @@ function ProgressCard({ label, done, total, unit }: { label: string; done: numbe
 
 type BoardColumn = { title: string; holds: (i: BoardItem) => boolean };
 
+/** An issue's page in the console (its `web_url` is the platform's page, which the console does not serve). */
+const consoleIssueHref = (i: BoardItem) => (i.references ? issueHrefOf({ iid: i.iid, references: i.references }) : null);
+
 /** The platform's milestone board: each column a state the items are in. */
-function Board({ query, columns, what, from }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string; from: string }) {
+function Board({ query, columns, what, from, hrefOf }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string; from: string; hrefOf?: (i: BoardItem) => string | null }) {
   return (
     <QueryContent
       query={query}
@@ -145,12 +149,12 @@ function Board({ query, columns, what, from }: { query: QueryLike<unknown[]>; co
       errorTitle={`The ${what} could not be loaded`}
       empty={(data) => data.length === 0 && <EmptyState title={`No ${what} in this milestone`}>Set this milestone on {what} of {from} to see them here.</EmptyState>}
     >
-      {(data) => <BoardColumns items={data as BoardItem[]} columns={columns} what={what} />}
+      {(data) => <BoardColumns items={data as BoardItem[]} columns={columns} what={what} hrefOf={hrefOf} />}
     </QueryContent>
   );
 }
 
-function BoardColumns({ items, columns, what }: { items: BoardItem[]; columns: BoardColumn[]; what: string }) {
+function BoardColumns({ items, columns, what, hrefOf }: { items: BoardItem[]; columns: BoardColumn[]; what: string; hrefOf?: (i: BoardItem) => string | null }) {
   return (
     <SimpleGrid cols={{ base: 1, md: columns.length }}>
       {columns.map((c) => {
@@ -168,9 +172,7 @@ function BoardColumns({ items, columns, what }: { items: BoardItem[]; columns: B
             <Stack gap={6}>
               {held.map((i) => (
                 <Card key={i.id} withBorder padding="xs">
-                  <Anchor href={i.web_url} size="sm" fw={500}>
-                    {i.title}
-                  </Anchor>
+                  <ItemLink item={i} to={hrefOf?.(i) ?? null} />
                   <Text size="xs" c="dimmed">
                     {i.references?.full ?? `#${i.iid}`}
                     {typeof i.weight === 'number' ? ` · weight ${i.weight}` : ''}
@@ -182,5 +184,18 @@ function BoardColumns({ items, columns, what }: { items: BoardItem[]; columns: B
         );
       })}
     </SimpleGrid>
+  );
+}
+
+/** An item's title, linked to its console page where it has one, else to its web_url. */
+function ItemLink({ item, to }: { item: BoardItem; to: string | null }) {
+  return to ? (
+    <Anchor component={Link} to={to} size="sm" fw={500}>
+      {item.title}
+    </Anchor>
+  ) : (
+    <Anchor href={item.web_url} size="sm" fw={500}>
+      {item.title}
+    </Anchor>
   );
 }
