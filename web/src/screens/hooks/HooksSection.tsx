@@ -1,13 +1,25 @@
+import { lazy, Suspense } from 'react';
 import { Button } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { NotFoundState } from '../../components/states.tsx';
-import { DeliveriesPage } from './DeliveriesPage.tsx';
-import { HookFormPage } from './HookFormPage.tsx';
+import { LoadingState, NotFoundState } from '../../components/states.tsx';
 import { HooksListPage } from './HooksListPage.tsx';
 import { parseHookRoute, useHookScope } from './hook-scope.ts';
 
+// The form (with the RE2 checker and the form library) and the delivery log load when opened:
+// the list, the section's first screen, needs neither.
+const HookFormPage = lazy(() => import('./HookFormPage.tsx').then((m) => ({ default: m.HookFormPage })));
+const DeliveriesPage = lazy(() => import('./DeliveriesPage.tsx').then((m) => ({ default: m.DeliveriesPage })));
+
 /** The webhooks section: the list, the form (new or edit) or one hook's delivery log, by the address. */
 export function HooksSection() {
+  return (
+    <Suspense fallback={<LoadingState />}>
+      <HookScreen />
+    </Suspense>
+  );
+}
+
+function HookScreen() {
   const { '*': splat = '' } = useParams();
   const { href } = useHookScope();
   const route = parseHookRoute(splat);
