@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GroupListItem } from '../../../shared/src/groups.ts';
 import type { ProjectSummary } from '../../../shared/src/projects.ts';
-import { data, page, v4, type MutationOptions, type Page } from './client.ts';
+import type { AdminJobsQuery } from '../../../shared/src/admin-jobs.ts';
+import { consoleApi, data, page, v4, type MutationOptions, type Page } from './client.ts';
 import { groupsKeys } from './groups.ts';
 import { instanceKeys } from './instance.ts';
 import { projectsKeys } from './projects.ts';
@@ -29,6 +30,9 @@ export interface AdminProjectsQuery {
 }
 
 export const adminKeys = {
+  jobs: ['admin', 'jobs'] as const,
+  jobsSummary: () => [...adminKeys.jobs, 'summary'] as const,
+  jobsList: (query: AdminJobsQuery) => [...adminKeys.jobs, 'list', query] as const,
   groups: (query: AdminGroupsQuery) => [...groupsKeys.all, 'admin', query] as const,
   projects: (query: AdminProjectsQuery) => [...projectsKeys.all, 'admin', query] as const,
 };
@@ -75,6 +79,41 @@ export function useDeleteProject(options: MutationOptions = {}) {
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: projectsKeys.all });
       void qc.invalidateQueries({ queryKey: groupsKeys.all });
+      void qc.invalidateQueries({ queryKey: instanceKeys.all });
+    },
+  });
+}
+
+/** How often the Background jobs screen reads the queue again while it is open. */
+const JOBS_REFRESH_MS = 10_000;
+
+/** GET /api/console/admin/jobs/summary: counts by state, and the kinds for the filter. */
+export function useAdminJobsSummary() {
+  return useQuery({
+    queryKey: adminKeys.jobsSummary(),
+    queryFn: ({ signal }) => data(consoleApi.GET('/admin/jobs/summary', { signal })),
+    refetchInterval: JOBS_REFRESH_MS,
+  });
+}
+
+/** GET /api/console/admin/jobs: newest first, by state and kind. */
+export function useAdminJobs(query: AdminJobsQuery) {
+  return useQuery({
+    queryKey: adminKeys.jobsList(query),
+    queryFn: ({ signal }) => page(consoleApi.GET('/admin/jobs', { params: { query }, signal })),
+    placeholderData: keepPreviousData,
+    refetchInterval: JOBS_REFRESH_MS,
+  });
+}
+
+/** POST /api/console/admin/jobs/:job_id/retry: a failed job queued again (409 for one that has not failed). */
+export function useRetryJob(options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (id: number) => data(consoleApi.POST('/admin/jobs/{job_id}/retry', { params: { path: { job_id: String(id) } } })),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: adminKeys.jobs });
       void qc.invalidateQueries({ queryKey: instanceKeys.all });
     },
   });
