@@ -48,6 +48,8 @@ test.describe('Admin area', () => {
     await expect(page).toHaveURL(/\/admin$/);
     await page.getByRole('tab', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/admin\/settings$/);
+    await page.getByRole('navigation', { name: 'Settings topics' }).getByRole('link', { name: 'Webhooks and outbound requests' }).click();
+    await expect(page).toHaveURL(/\/admin\/settings\/outbound$/);
     const allow = page.getByRole('switch', { name: 'Allow requests to the local network from webhooks' });
     await expect(allow).not.toBeChecked();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled();
@@ -70,6 +72,7 @@ test.describe('Admin area', () => {
 
   test('shows the sign-in limits read-only, and the instance overview with a refresh', async ({ rootPage: page, api }) => {
     await page.goto('/admin/settings');
+    await page.getByRole('navigation', { name: 'Settings topics' }).getByRole('link', { name: 'Sign-in and sessions' }).click();
     const limits = page.getByRole('region', { name: 'Sign-in limits' });
     await expect(limits.getByText('10 in 10 minutes')).toBeVisible();
     await expect(limits.getByText('50 in 10 minutes')).toBeVisible();
@@ -168,6 +171,46 @@ test.describe('Admin area', () => {
     await expect(page.getByText(/You cannot block yourself/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Remove administrator' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Block user' })).toHaveCount(0);
+  });
+
+  test('a settings topic saves only what changed in it, and asks before leaving with unsaved changes', async ({ rootPage: page, api }) => {
+    const before = (await api<Record<string, unknown>>('GET', '/application/settings')).json;
+    try {
+      await page.goto('/admin/settings');
+      const topics = page.getByRole('navigation', { name: 'Settings topics' });
+      await expect(topics.getByRole('link', { name: 'Visibility and access' })).toHaveAttribute('aria-current', 'page');
+      const form = page.getByRole('form', { name: 'Instance settings: Visibility and access' });
+      const projects = form.getByLabel('Default visibility of new projects');
+      const other = before.default_project_visibility === 'internal' ? 'public' : 'internal';
+      await projects.selectOption(other);
+      await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+      // Another topic is another page: the guard asks first, and staying keeps the edit.
+      await topics.getByRole('link', { name: 'Repositories' }).click();
+      const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await leave.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page).toHaveURL(/\/admin\/settings$/);
+      await expect(projects).toHaveValue(other);
+
+      const sent = page.waitForRequest((r) => r.url().endsWith('/api/v4/application/settings') && r.method() === 'PUT');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      expect((await sent).postDataJSON()).toEqual({ default_project_visibility: other });
+      await expect(page.getByText('Settings saved')).toBeVisible();
+      await expect(page.getByText('No unsaved changes')).toBeVisible();
+      const saved = (await api<Record<string, unknown>>('GET', '/application/settings')).json;
+      expect(saved.default_project_visibility).toBe(other);
+      expect(saved.default_group_visibility).toBe(before.default_group_visibility);
+
+      // A bad branch name comes back under its field, and nothing is saved.
+      await topics.getByRole('link', { name: 'Repositories' }).click();
+      const branch = page.getByRole('form', { name: 'Instance settings: Repositories' }).getByRole('textbox', { name: 'Initial branch name' });
+      await branch.fill('bad..name');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(branch).toHaveAttribute('aria-invalid', 'true');
+      expect((await api<Record<string, unknown>>('GET', '/application/settings')).json.default_branch_name).toBe(before.default_branch_name);
+    } finally {
+      await api('PUT', '/application/settings', { default_project_visibility: before.default_project_visibility, default_branch_name: before.default_branch_name ?? '' });
+    }
   });
 
   test('an administrator finds a group by search and deletes it after a confirmation naming it', async ({ rootPage: page, api }) => {

@@ -104,7 +104,7 @@ export default function JobsPage() {
       col.display({
         id: 'times',
         header: 'Times',
-        meta: { hideNarrow: true, width: 170 },
+        meta: { hideNarrow: true, width: 210 },
         cell: ({ row }) => (
           <Stack gap={0}>
             <When label="Queued" iso={row.original.created_at} />

@@ -56,14 +56,14 @@ export default function ProjectsPage() {
         header: 'Path',
         meta: { sortKey: 'path' },
         cell: (i) => (
-          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          <Text size="sm" ff="monospace" miw={200} style={{ overflowWrap: 'anywhere' }}>
             {i.getValue()}
           </Text>
         ),
       }),
       col.accessor('visibility', { header: 'Visibility', meta: { width: 110 }, cell: (i) => <VisibilityBadge visibility={i.getValue()} /> }),
       col.accessor('created_at', { id: 'created', header: 'Created', meta: { sortKey: 'created', hideNarrow: true, width: 130 }, cell: (i) => <Text size="sm">{formatDate(i.getValue())}</Text> }),
-      col.accessor('last_activity_at', { id: 'activity', header: 'Last activity', meta: { sortKey: 'activity', hideNarrow: true, width: 130 }, cell: (i) => <Text size="sm">{formatDate(i.getValue())}</Text> }),
+      col.accessor('last_activity_at', { id: 'activity', header: 'Active', meta: { sortKey: 'activity', hideNarrow: true, width: 130 }, cell: (i) => <Text size="sm">{formatDate(i.getValue())}</Text> }),
       col.display({
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
