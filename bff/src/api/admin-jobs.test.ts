@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { adminJob, adminJobsSummary, type AdminJob } from '../../../shared/src/admin-jobs.ts';
+import { instanceOverview } from '../../../shared/src/instance.ts';
 import { buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from '../../test/harness.ts';
 import { maskCredentials } from '../presenters/admin-jobs.ts';
 import { nowIso } from '../util/time.ts';
@@ -129,6 +130,18 @@ describe('POST /api/console/admin/jobs/:job_id/retry', () => {
     const user = await buildUser();
     expectStatus(await api(`/api/console/admin/jobs/${id}/retry`, { method: 'POST', token: user.token }), 403);
     assert.equal((await stateOf(id)).state, 'failed');
+  });
+});
+
+describe('GET /api/console/instance', () => {
+  it('shows the last failure with credentials masked, as the jobs list does', async () => {
+    await insertJob({ state: 'failed', kind: 'admin-test-overview', last_error: LEAKY_ERROR });
+    const res = await api('/api/console/instance');
+    expectStatus(res, 200);
+    const failure = expectShape(instanceOverview, res.body).jobs.last_failure!;
+    assert.equal(failure.kind, 'admin-test-overview');
+    assert.ok(!failure.error!.includes('s3cr3t-pass') && !failure.error!.includes('Q2xK9vLm3Nf8Rt6Yw1Zp4Hs7Jd0Bc5Ae'), failure.error!);
+    assert.match(failure.error!, /^Error: delivery failed for https:\/\/\*\*\*@hooks\.example\.com/);
   });
 });
 

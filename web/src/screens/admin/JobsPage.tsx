@@ -41,12 +41,12 @@ function LastError({ error }: { error: string | null }) {
   const [first, ...rest] = error.split('\n');
   if (!rest.length)
     return (
-      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+      <Text size="sm" ff="monospace" miw={260} style={{ overflowWrap: 'anywhere' }}>
         {first}
       </Text>
     );
   return (
-    <details>
+    <details style={{ minWidth: 260 }}>
       <summary style={{ cursor: 'pointer', overflowWrap: 'anywhere' }}>
         <Text span size="sm" ff="monospace">
           {first}
@@ -80,7 +80,7 @@ export default function JobsPage() {
       col.accessor('kind', {
         header: 'Job',
         cell: ({ row }) => (
-          <Stack gap={0} miw={140}>
+          <Stack gap={0} miw={130}>
             <Text size="sm" fw={600}>
               {kindLabel(row.original.kind)}
             </Text>
@@ -104,7 +104,7 @@ export default function JobsPage() {
       col.display({
         id: 'times',
         header: 'Times',
-        meta: { hideNarrow: true, width: 210 },
+        meta: { hideNarrow: true, width: 200 },
         cell: ({ row }) => (
           <Stack gap={0}>
             <When label="Queued" iso={row.original.created_at} />

@@ -113,7 +113,7 @@ export default function SettingsPage() {
               <Button
                 component={Link}
                 to={adminHref('settings', t.slug)}
-                size="sm"
+                size="compact-md"
                 variant={t.slug === slug ? 'light' : 'subtle'}
                 color={t.slug === slug ? undefined : 'gray'}
                 aria-current={t.slug === slug ? 'page' : undefined}
