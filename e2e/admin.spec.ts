@@ -273,7 +273,7 @@ test.describe('Admin area', () => {
     await expect(page).toHaveURL(/state=failed/);
     const table = page.getByRole('table', { name: 'Background jobs' });
     const row = table.getByRole('row').filter({ hasText: `#${id} · housekeeping` });
-    await expect(row.getByText('5 of 5')).toBeVisible();
+    await expect(row.getByText('5 of 5 attempts')).toBeVisible();
     await expect(row.getByText(`Error: database is locked (e2e ${suffix}) while calling https://***@example.com/x`)).toBeVisible();
     await expect(row.getByText('hunter2')).toHaveCount(0);
     await row.getByText(/^Error: database is locked/).click();
@@ -284,7 +284,7 @@ test.describe('Admin area', () => {
     await expect(row).toHaveCount(0);
     // It ran: the Done tab lists it with one attempt.
     await page.getByRole('tab', { name: /^Done/ }).click();
-    await expect(table.getByRole('row').filter({ hasText: `#${id} · housekeeping` }).getByText('1 of 5')).toBeVisible({ timeout: 20_000 });
+    await expect(table.getByRole('row').filter({ hasText: `#${id} · housekeeping` }).getByText('1 of 5 attempts')).toBeVisible({ timeout: 20_000 });
   });
 
   test('a non-administrator sees no Admin entry and gets the forbidden state by URL', async ({ page }) => {

@@ -92,14 +92,18 @@ export default function JobsPage() {
       }),
       col.accessor('state', {
         header: 'State',
-        meta: { width: 96 },
-        cell: (i) => (
-          <Badge color={STATE_COLORS[i.getValue()]} variant="light" size="sm" tt="none" style={{ overflow: 'visible' }}>
-            {STATE_LABELS[i.getValue()]}
-          </Badge>
+        meta: { width: 130 },
+        cell: ({ row }) => (
+          <Stack gap={2} align="flex-start">
+            <Badge color={STATE_COLORS[row.original.state]} variant="light" size="sm" tt="none" style={{ flexShrink: 0, overflow: 'visible' }}>
+              {STATE_LABELS[row.original.state]}
+            </Badge>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {`${row.original.attempts} of ${row.original.max_attempts} attempts`}
+            </Text>
+          </Stack>
         ),
       }),
-      col.accessor('attempts', { header: 'Attempts', meta: { width: 90 }, cell: ({ row }) => <Text size="sm">{`${row.original.attempts} of ${row.original.max_attempts}`}</Text> }),
       col.accessor('last_error', { header: 'Last error', cell: (i) => <LastError error={i.getValue()} /> }),
       col.display({
         id: 'times',
