@@ -291,7 +291,21 @@ const ROWS: Row[] = [
       return dialog(page, 'New user');
     },
   },
+  { name: 'admin groups', url: () => '/admin/groups', ready: (page) => page.getByRole('table', { name: 'Groups' }) },
+  {
+    name: 'admin delete group dialog',
+    url: () => '/admin/groups',
+    ready: (page) => page.getByRole('table', { name: 'Groups' }),
+    open: async (page) => {
+      await page.getByRole('table', { name: 'Groups' }).getByRole('button', { name: /^Delete / }).first().click();
+      return page.getByRole('dialog', { name: /^Delete / });
+    },
+  },
+  { name: 'admin projects', url: () => '/admin/projects', ready: (page) => page.getByRole('table', { name: 'Projects' }) },
+  { name: 'admin background jobs', url: () => '/admin/jobs', ready: (page) => page.getByRole('table', { name: 'Background jobs' }) },
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
+  { name: 'admin settings, repositories topic', url: () => '/admin/settings/repositories', ready: (page) => page.getByRole('form', { name: 'Instance settings: Repositories' }) },
+  { name: 'admin settings, sign-in topic', url: () => '/admin/settings/sign-in', ready: (page) => page.getByRole('region', { name: 'Sign-in limits' }) },
   { name: 'admin feature flags', url: () => '/admin/features', ready: (page) => page.getByRole('table', { name: 'Feature flags' }) },
   {
     name: 'admin feature flag gate dialog',

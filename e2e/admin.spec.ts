@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { openDb } from '../bff/src/db/index.ts';
 import { createUser, expect, signInAt, test } from './fixtures.ts';
 import { Receiver } from './hooks-support.ts';
 
@@ -46,6 +48,8 @@ test.describe('Admin area', () => {
     await expect(page).toHaveURL(/\/admin$/);
     await page.getByRole('tab', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/admin\/settings$/);
+    await page.getByRole('navigation', { name: 'Settings topics' }).getByRole('link', { name: 'Webhooks and outbound requests' }).click();
+    await expect(page).toHaveURL(/\/admin\/settings\/outbound$/);
     const allow = page.getByRole('switch', { name: 'Allow requests to the local network from webhooks' });
     await expect(allow).not.toBeChecked();
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled();
@@ -68,6 +72,7 @@ test.describe('Admin area', () => {
 
   test('shows the sign-in limits read-only, and the instance overview with a refresh', async ({ rootPage: page, api }) => {
     await page.goto('/admin/settings');
+    await page.getByRole('navigation', { name: 'Settings topics' }).getByRole('link', { name: 'Sign-in and sessions' }).click();
     const limits = page.getByRole('region', { name: 'Sign-in limits' });
     await expect(limits.getByText('10 in 10 minutes')).toBeVisible();
     await expect(limits.getByText('50 in 10 minutes')).toBeVisible();
@@ -168,18 +173,132 @@ test.describe('Admin area', () => {
     await expect(page.getByRole('button', { name: 'Block user' })).toHaveCount(0);
   });
 
+  test('a settings topic saves only what changed in it, and asks before leaving with unsaved changes', async ({ rootPage: page, api }) => {
+    const before = (await api<Record<string, unknown>>('GET', '/application/settings')).json;
+    try {
+      await page.goto('/admin/settings');
+      const topics = page.getByRole('navigation', { name: 'Settings topics' });
+      await expect(topics.getByRole('link', { name: 'Visibility and access' })).toHaveAttribute('aria-current', 'page');
+      const form = page.getByRole('form', { name: 'Instance settings: Visibility and access' });
+      const projects = form.getByLabel('Default visibility of new projects');
+      const other = before.default_project_visibility === 'internal' ? 'public' : 'internal';
+      await projects.selectOption(other);
+      await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+      // Another topic is another page: the guard asks first, and staying keeps the edit.
+      await topics.getByRole('link', { name: 'Repositories' }).click();
+      const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await leave.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page).toHaveURL(/\/admin\/settings$/);
+      await expect(projects).toHaveValue(other);
+
+      const sent = page.waitForRequest((r) => r.url().endsWith('/api/v4/application/settings') && r.method() === 'PUT');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      expect((await sent).postDataJSON()).toEqual({ default_project_visibility: other });
+      await expect(page.getByText('Settings saved')).toBeVisible();
+      await expect(page.getByText('No unsaved changes')).toBeVisible();
+      const saved = (await api<Record<string, unknown>>('GET', '/application/settings')).json;
+      expect(saved.default_project_visibility).toBe(other);
+      expect(saved.default_group_visibility).toBe(before.default_group_visibility);
+
+      // A bad branch name comes back under its field, and nothing is saved.
+      await topics.getByRole('link', { name: 'Repositories' }).click();
+      const branch = page.getByRole('form', { name: 'Instance settings: Repositories' }).getByRole('textbox', { name: 'Initial branch name' });
+      await branch.fill('bad..name');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(branch).toHaveAttribute('aria-invalid', 'true');
+      expect((await api<Record<string, unknown>>('GET', '/application/settings')).json.default_branch_name).toBe(before.default_branch_name);
+    } finally {
+      await api('PUT', '/application/settings', { default_project_visibility: before.default_project_visibility, default_branch_name: before.default_branch_name ?? '' });
+    }
+  });
+
+  test('an administrator finds a group by search and deletes it after a confirmation naming it', async ({ rootPage: page, api }) => {
+    const doomed = await api<{ id: number }>('POST', '/groups', { name: `Doomed ${suffix}`, path: `doomed-${suffix}` });
+    expect(doomed.status).toBe(201);
+    const inside = await api<{ id: number }>('POST', '/projects', { name: 'Inside', path: 'inside', namespace_id: doomed.json.id });
+    expect(inside.status).toBe(201);
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    await expect(page).toHaveURL(/\/admin\/groups$/);
+    const table = page.getByRole('table', { name: 'Groups' });
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`doomed-${suffix}`);
+    await expect(page).toHaveURL(new RegExp(`search=doomed-${suffix}`));
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByRole('link', { name: `Doomed ${suffix}` })).toBeVisible();
+
+    await table.getByRole('button', { name: `Delete doomed-${suffix}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete doomed-${suffix}?` });
+    await expect(confirm.getByText(/deleted at once, with all of its subgroups, projects/)).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    expect((await api('GET', `/groups/${doomed.json.id}`)).status).toBe(200);
+
+    await table.getByRole('button', { name: `Delete doomed-${suffix}` }).click();
+    await confirm.getByRole('button', { name: 'Delete group' }).click();
+    await expect(page.getByText('Group deleted')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No groups match' })).toBeVisible();
+    expect((await api('GET', `/groups/${doomed.json.id}`)).status).toBe(404);
+    expect((await api('GET', `/projects/${inside.json.id}`)).status).toBe(404);
+  });
+
+  test('an administrator finds a project by search and deletes it', async ({ rootPage: page, api }) => {
+    const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `Old tool ${suffix}`, path: `old-tool-${suffix}`, namespace_id: groupId });
+    expect(project.status).toBe(201);
+    await page.goto(`/admin/projects?search=old-tool-${suffix}`);
+    const table = page.getByRole('table', { name: 'Projects' });
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByRole('link', { name: `Old tool ${suffix}` })).toHaveAttribute('href', `/projects/${GROUP_PATH}/old-tool-${suffix}`);
+    await table.getByRole('button', { name: `Delete ${project.json.path_with_namespace}` }).click();
+    await page.getByRole('dialog', { name: `Delete ${project.json.path_with_namespace}?` }).getByRole('button', { name: 'Delete project' }).click();
+    await expect(page.getByText('Project deleted')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No projects match' })).toBeVisible();
+    expect((await api('GET', `/projects/${project.json.id}`)).status).toBe(404);
+  });
+
+  test('an administrator retries a failed background job, which leaves the failed list and runs', async ({ rootPage: page }) => {
+    // A housekeeping run that gave up (as one does when the database stays locked), with a credential in its error.
+    const db = openDb({ sqliteFile: path.join(process.env.E2E_DATA_DIR!, 'gatehouse.sqlite3'), poolSize: 1 });
+    let id: number;
+    try {
+      const now = new Date().toISOString();
+      const error = `Error: database is locked (e2e ${suffix}) while calling https://bot:hunter2@example.com/x\n    at purge (bff/src/jobs/housekeeping.ts:24:5)`;
+      const job = { kind: 'housekeeping', payload: '{}', state: 'failed' as const, run_at: now, attempts: 5, max_attempts: 5, last_error: error, created_at: now, updated_at: now };
+      id = (await db.insertInto('jobs').values(job).returning('id').executeTakeFirstOrThrow()).id;
+    } finally {
+      await db.destroy();
+    }
+    await page.goto('/admin/jobs');
+    await page.getByRole('tab', { name: /^Failed \(\d+\)$/ }).click();
+    await expect(page).toHaveURL(/state=failed/);
+    const table = page.getByRole('table', { name: 'Background jobs' });
+    const row = table.getByRole('row').filter({ hasText: `#${id} · housekeeping` });
+    await expect(row.getByText('5 of 5 attempts')).toBeVisible();
+    await expect(row.getByText(`Error: database is locked (e2e ${suffix}) while calling https://***@example.com/x`)).toBeVisible();
+    await expect(row.getByText('hunter2')).toHaveCount(0);
+    await row.getByText(/^Error: database is locked/).click();
+    await expect(row.getByText('at purge (bff/src/jobs/housekeeping.ts:24:5)')).toBeVisible();
+
+    await row.getByRole('button', { name: `Retry job #${id}` }).click();
+    await expect(page.getByText('Job queued again')).toBeVisible();
+    await expect(row).toHaveCount(0);
+    // It ran: the Done tab lists it with one attempt.
+    await page.getByRole('tab', { name: /^Done/ }).click();
+    await expect(table.getByRole('row').filter({ hasText: `#${id} · housekeeping` }).getByText('1 of 5 attempts')).toBeVisible({ timeout: 20_000 });
+  });
+
   test('a non-administrator sees no Admin entry and gets the forbidden state by URL', async ({ page }) => {
     const user = await createUser('not-admin');
     const adminCalls: string[] = [];
     page.on('request', (r) => {
-      if (/\/api\/(v4\/(users|application)|console\/instance)/.test(r.url())) adminCalls.push(r.url());
+      if (/\/api\/(v4\/(users|application)|console\/(instance|admin))/.test(r.url())) adminCalls.push(r.url());
     });
     await signInAt(page, '/groups', user);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(nav.getByRole('link', { name: 'Groups' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Admin' })).toHaveCount(0);
-    for (const path of ['/admin', '/admin/users', '/admin/settings']) {
-      await page.goto(path);
+    for (const url of ['/admin', '/admin/users', '/admin/settings', '/admin/groups', '/admin/jobs']) {
+      await page.goto(url);
       await expect(page.getByRole('heading', { name: 'Only administrators can open the admin area' })).toBeVisible();
       await expect(page.getByText(`Your account, @${user.username}, is not an administrator`)).toBeVisible();
     }

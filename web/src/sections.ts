@@ -84,6 +84,9 @@ export const projectSections: GroupSection[] = [
 export const adminSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/admin/InstanceOverviewPage.tsx') },
   { slug: 'users', label: 'Users', icon: IconGroups, load: () => import('./screens/admin/UsersSection.tsx') },
+  { slug: 'groups', label: 'Groups', icon: IconFolder, load: () => import('./screens/admin/GroupsPage.tsx') },
+  { slug: 'projects', label: 'Projects', icon: IconRepo, load: () => import('./screens/admin/ProjectsPage.tsx') },
+  { slug: 'jobs', label: 'Background jobs', icon: IconRefresh, load: () => import('./screens/admin/JobsPage.tsx') },
   { slug: 'settings', label: 'Settings', icon: IconSettings, load: () => import('./screens/admin/SettingsPage.tsx') },
   { slug: 'features', label: 'Feature flags', icon: IconFlag, load: () => import('./screens/features/FeaturesPage.tsx') },
 ];

@@ -4,6 +4,7 @@ import { defineRoute, type RouteSpec } from '../http/route.ts';
 import { canGroup, canProject, groupRules, projectRules, type GroupAction, type ProjectAction } from '../policies/index.ts';
 import { instanceOverview as overview } from '../services/instance/instance.ts';
 import { signInLimits } from '../services/access/session.ts';
+import { maskCredentials } from '../presenters/admin-jobs.ts';
 
 /**
  * The console's own endpoints under /api/console (not part of the platform API), declared like
@@ -48,9 +49,15 @@ export const consoleRoutes: RouteSpec[] = [
     summary: "The admin area's overview: counts, version, database, job queue, sign-in limits",
     permission: 'admin_instance',
     response: instanceOverview,
-    handler: async ({ db, config }) => ({
-      ...(await overview(db)),
-      sign_in: signInLimits({ hours: config.sessionHours, maxFailures: config.signInMaxFailures }),
-    }),
+    handler: async ({ db, config }) => {
+      const o = await overview(db);
+      // The last failure's error as the Background jobs screen shows errors: credentials masked.
+      const failure = o.jobs.last_failure;
+      return {
+        ...o,
+        jobs: { ...o.jobs, last_failure: failure && { ...failure, error: failure.error === null ? null : maskCredentials(failure.error) } },
+        sign_in: signInLimits({ hours: config.sessionHours, maxFailures: config.signInMaxFailures }),
+      };
+    },
   }),
 ];

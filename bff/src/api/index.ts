@@ -15,6 +15,7 @@ import { userRoutes } from './users.ts';
 import { personalAccessTokenConsoleRoutes, personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
+import { adminJobRoutes } from './admin-jobs.ts';
 import { tagRoutes } from './tags.ts';
 import { protectedBranchRoutes } from './protected-branches.ts';
 import { protectedTagRoutes } from './protected-tags.ts';
@@ -109,7 +110,16 @@ export const apiRoutes: RouteSpec[] = [
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...personalAccessTokenConsoleRoutes, ...groupAccessTokenConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [
+  ...consoleOwnRoutes,
+  ...hookConsoleRoutes,
+  ...personalAccessTokenConsoleRoutes,
+  ...groupAccessTokenConsoleRoutes,
+  ...mergeSettingsRoutes,
+  ...exportConsoleRoutes,
+  ...featureConsoleRoutes,
+  ...adminJobRoutes,
+];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];

@@ -25,7 +25,7 @@ export default function AdminPage() {
           Admin area
         </Title>
         <Text c="dimmed" size="sm">
-          The whole instance: its users, its settings and feature flags, and whether background work keeps up.
+          The whole instance: its users, groups and projects, its settings and feature flags, and whether background work keeps up.
         </Text>
       </div>
       <SectionTabs sections={adminSections} section={section} can={() => true} pending={false} kind="admin area" hrefOf={(slug) => adminHref(slug)}>

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
-import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import type { InstanceOverview } from '../../../../shared/src/instance.ts';
 import { useInstanceOverview } from '../../api/instance.ts';
 import { IconAlert, IconRefresh } from '../../components/icons.tsx';
 import { QueryContent } from '../../components/states.tsx';
 import { formatCount, formatNumber, fromNow, fullDateTime } from '../../format.ts';
+import { adminHref } from '../../paths.ts';
 import { AdminForbidden } from './admin-states.tsx';
 
 const DATABASES: Record<InstanceOverview['database'], string> = { sqlite: 'SQLite', postgresql: 'PostgreSQL' };
@@ -118,6 +120,9 @@ function Overview({ o, overview }: { o: InstanceOverview; overview: ReturnType<t
             No job has failed.
           </Text>
         )}
+        <Anchor component={Link} to={jobs.failed > 0 ? `${adminHref('jobs')}?state=failed` : adminHref('jobs')} size="sm" mt="sm" display="inline-block">
+          {jobs.failed > 0 ? 'Open the failed jobs to see their errors and retry them' : 'Open Background jobs'}
+        </Anchor>
       </section>
     </Stack>
   );

@@ -1,82 +1,170 @@
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Anchor, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { Controller, useForm, type FieldPath } from 'react-hook-form';
 import type { ApplicationSettings } from '../../../../shared/src/application-settings.ts';
 import { isApiError } from '../../api/client.ts';
 import { useApplicationSettings, useUpdateApplicationSettings, type ApplicationSettingsUpdate } from '../../api/application-settings.ts';
 import { useInstanceOverview } from '../../api/instance.ts';
 import { FormSection } from '../../components/FormSection.tsx';
-import { sentence } from '../../format.ts';
+import { useUnsavedChangesGuard } from '../../components/UnsavedChangesGuard.tsx';
+import { sentence, VISIBILITY_LABELS } from '../../format.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
-import { QueryContent } from '../../components/states.tsx';
+import { NotFoundState, QueryContent } from '../../components/states.tsx';
 import { AdminForbidden } from './admin-states.tsx';
 import { adminHref } from '../../paths.ts';
 
-/** The settings shown as switches here (the others are set through the API). */
-type Key = { [K in keyof ApplicationSettings]: ApplicationSettings[K] extends boolean ? K : never }[keyof ApplicationSettings];
+/** The settings this screen edits (the two that stood in for feature flags are on the Feature flags tab). */
+type Key = 'allow_local_requests_from_web_hooks_and_services' | 'default_branch_name' | 'default_group_visibility' | 'default_project_visibility';
 
-/** Each writable setting: its section and how it is explained. The two settings that stood in for feature flags are on the Feature flags tab. */
-const SETTINGS: { key: Key; section: 'outbound'; label: string; description: string }[] = [
+/** What the form holds: the saved settings, a branch name of none as an empty box. */
+type FormValues = Pick<ApplicationSettings, Exclude<Key, 'default_branch_name'>> & { default_branch_name: string };
+
+interface Setting {
+  key: Key;
+  kind: 'switch' | 'visibility' | 'branch';
+  label: string;
+  description: string;
+}
+
+/**
+ * The topics of the settings, each its own page (/admin/settings/<topic>) with its own Save,
+ * which sends only what changed in it. A topic without settings (sign-in) is read-only.
+ */
+const TOPICS: { slug: string; title: string; description: string; settings: Setting[] }[] = [
   {
-    key: 'allow_local_requests_from_web_hooks_and_services',
-    section: 'outbound',
-    label: 'Allow requests to the local network from webhooks',
-    description:
-      'Lets webhooks reach loopback (127.0.0.1, ::1), private, link-local and cloud metadata addresses, on redirects too. Off, such URLs are refused when a hook is saved and when it is delivered. Gatehouse has no allow-list of single addresses: this opens all of them, so turn it on only where everyone who can add a webhook may reach the internal network.',
+    slug: 'visibility',
+    title: 'Visibility and access',
+    description: 'Who can see what is created where the request does not say.',
+    settings: [
+      {
+        key: 'default_group_visibility',
+        kind: 'visibility',
+        label: 'Default visibility of new top-level groups',
+        description: 'Used when whoever creates the group does not choose. A subgroup starts with its parent’s visibility.',
+      },
+      {
+        key: 'default_project_visibility',
+        kind: 'visibility',
+        label: 'Default visibility of new projects',
+        description: 'Used when whoever creates the project does not choose; a project is never more visible than its group.',
+      },
+    ],
   },
+  {
+    slug: 'repositories',
+    title: 'Repositories',
+    description: 'How new repositories start.',
+    settings: [
+      {
+        key: 'default_branch_name',
+        kind: 'branch',
+        label: 'Initial branch name',
+        description: 'The first branch of a project created with a README, where neither the request nor its group names one. Empty: main.',
+      },
+    ],
+  },
+  {
+    slug: 'outbound',
+    title: 'Webhooks and outbound requests',
+    description: 'Where webhooks and integrations may send requests.',
+    settings: [
+      {
+        key: 'allow_local_requests_from_web_hooks_and_services',
+        kind: 'switch',
+        label: 'Allow requests to the local network from webhooks',
+        description:
+          'Lets webhooks reach loopback (127.0.0.1, ::1), private, link-local and cloud metadata addresses, on redirects too. Off, such URLs are refused when a hook is saved and when it is delivered. Gatehouse has no allow-list of single addresses: this opens all of them, so turn it on only where everyone who can add a webhook may reach the internal network.',
+      },
+    ],
+  },
+  { slug: 'sign-in', title: 'Sign-in and sessions', description: 'Limits on failed sign-ins and how long a console session lasts.', settings: [] },
 ];
 
-const SECTIONS = [{ id: 'outbound', title: 'Outbound requests', description: 'Where webhooks and integrations may send requests.' }] as const;
+const VISIBILITY_OPTIONS = (['private', 'internal', 'public'] as const).map((v) => ({ value: v, label: VISIBILITY_LABELS[v] }));
 
-/** /admin/settings: the instance settings in sections, saved together (only what changed is sent), and the sign-in limits, read-only. */
+const formValuesOf = (s: ApplicationSettings): FormValues => ({
+  allow_local_requests_from_web_hooks_and_services: s.allow_local_requests_from_web_hooks_and_services,
+  default_group_visibility: s.default_group_visibility,
+  default_project_visibility: s.default_project_visibility,
+  default_branch_name: s.default_branch_name ?? '',
+});
+
+/** /admin/settings[/<topic>]: the instance settings by topic, each saved on its own (only what changed is sent); the sign-in limits read-only. */
 export default function SettingsPage() {
+  const { '*': splat = '' } = useParams();
+  const slug = splat.split('/')[1] || TOPICS[0].slug;
+  const topic = TOPICS.find((t) => t.slug === slug);
   const settings = useApplicationSettings();
   return (
-    <QueryContent query={settings} what="the settings" forbidden={<AdminForbidden />}>
-      {(saved) => (
-        <Stack gap="lg">
-          <div>
-            <Title order={2} size="h3">
-              Instance settings
-            </Title>
-            <Text size="sm" c="dimmed">
-              They apply at once, to every group and project and every instance sharing this database.
-            </Text>
-          </div>
-          <SettingsForm saved={saved} />
-          <FormSection id="admin-flags" title="Feature flags" layout="aside" order={3} description="Switched on the Feature flags tab, for everyone or for some users, groups and projects.">
-            <Text size="sm">
-              The limit on webhook event resends, leaked-token revocation by group Owners and PDF vulnerability reports are feature flags:{' '}
-              <Anchor component={Link} to={adminHref('features')}>
-                open Feature flags
-              </Anchor>
-              .
-            </Text>
-          </FormSection>
-          <SignInLimits />
-        </Stack>
+    <Stack gap="lg">
+      <div>
+        <Title order={2} size="h3">
+          Instance settings
+        </Title>
+        <Text size="sm" c="dimmed">
+          They apply at once, to every group and project and every instance sharing this database.
+        </Text>
+      </div>
+      <nav aria-label="Settings topics">
+        <Group gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {TOPICS.map((t) => (
+            <li key={t.slug}>
+              <Button
+                component={Link}
+                to={adminHref('settings', t.slug)}
+                size="compact-md"
+                variant={t.slug === slug ? 'light' : 'subtle'}
+                color={t.slug === slug ? undefined : 'gray'}
+                aria-current={t.slug === slug ? 'page' : undefined}
+              >
+                {t.title}
+              </Button>
+            </li>
+          ))}
+        </Group>
+      </nav>
+      {!topic ? (
+        <NotFoundState title="No such settings topic">“{slug}” is not a topic of the instance settings.</NotFoundState>
+      ) : topic.settings.length === 0 ? (
+        <SignInLimits />
+      ) : (
+        <QueryContent query={settings} what="the settings" forbidden={<AdminForbidden />}>
+          {(saved) => <TopicForm key={topic.slug} topic={topic} saved={saved} />}
+        </QueryContent>
       )}
-    </QueryContent>
+      {topic?.slug === 'outbound' && (
+        <FormSection id="admin-flags" title="Feature flags" layout="aside" order={3} description="Switched on the Feature flags tab, for everyone or for some users, groups and projects.">
+          <Text size="sm">
+            The limit on webhook event resends, leaked-token revocation by group Owners and PDF vulnerability reports are feature flags:{' '}
+            <Anchor component={Link} to={adminHref('features')}>
+              open Feature flags
+            </Anchor>
+            .
+          </Text>
+        </FormSection>
+      )}
+    </Stack>
   );
 }
 
-function SettingsForm({ saved }: { saved: ApplicationSettings }) {
+function TopicForm({ topic, saved }: { topic: (typeof TOPICS)[number]; saved: ApplicationSettings }) {
   const update = useUpdateApplicationSettings({ meta: { errorTitle: 'Settings were not saved', forbidden: 'Only administrators can change instance settings.', showsError: formShowsFieldErrors } });
   // The saved values are the form's defaults, so a refetch after saving leaves nothing dirty.
-  const form = useForm<ApplicationSettings>({ values: saved });
+  const form = useForm<FormValues>({ values: formValuesOf(saved) });
   const { isDirty, dirtyFields } = form.formState;
+  const leave = useUnsavedChangesGuard(isDirty);
 
-  const onSubmit = async (values: ApplicationSettings) => {
-    const changed: ApplicationSettingsUpdate = Object.fromEntries(SETTINGS.filter((s) => dirtyFields[s.key]).map((s) => [s.key, values[s.key]]));
+  const onSubmit = async (values: FormValues) => {
+    const changed: ApplicationSettingsUpdate = Object.fromEntries(topic.settings.filter((s) => dirtyFields[s.key]).map((s) => [s.key, values[s.key]]));
     try {
       const result = await update.mutateAsync(changed);
-      form.reset(result);
-      notifySuccess('Settings saved', 'The instance uses the new settings now.');
+      form.reset(formValuesOf(result));
+      notifySuccess('Settings saved', `${topic.title}: the instance uses the new settings now.`);
     } catch (e) {
       if (isApiError(e) && e.fieldErrors) {
         showServerFieldErrors(form.setError, e, {
-          fieldOf: (path) => (SETTINGS.find((s) => s.key === path)?.key ?? null) as FieldPath<ApplicationSettings> | null,
+          fieldOf: (path) => (topic.settings.find((s) => s.key === path)?.key ?? null) as FieldPath<FormValues> | null,
           title: 'Settings were not saved',
         });
       }
@@ -84,38 +172,71 @@ function SettingsForm({ saved }: { saved: ApplicationSettings }) {
   };
 
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label="Instance settings">
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={`Instance settings: ${topic.title}`}>
       <Stack gap="lg">
-        {SECTIONS.map((section) => (
-          <FormSection key={section.id} id={`admin-${section.id}`} title={section.title} description={section.description} layout="aside" order={3}>
-            {SETTINGS.filter((s) => s.section === section.id).map((s) => (
-              <Controller
-                key={s.key}
-                control={form.control}
-                name={s.key}
-                render={({ field: { ref, value, onChange, onBlur, name }, fieldState }) => (
-                  <Switch
+        <FormSection id={`admin-${topic.slug}`} title={topic.title} description={topic.description} layout="aside" order={3}>
+          {topic.settings.map((s) => (
+            <Controller
+              key={s.key}
+              control={form.control}
+              name={s.key}
+              render={({ field: { ref, value, onChange, onBlur, name }, fieldState }) => {
+                const error = sentence(fieldState.error?.message);
+                if (s.kind === 'switch')
+                  return (
+                    <Switch
+                      ref={ref}
+                      name={name}
+                      label={s.label}
+                      description={s.description}
+                      checked={value as boolean}
+                      onChange={(e) => onChange(e.currentTarget.checked)}
+                      onBlur={onBlur}
+                      error={error}
+                    />
+                  );
+                if (s.kind === 'visibility')
+                  return (
+                    <NativeSelect
+                      ref={ref}
+                      name={name}
+                      label={s.label}
+                      description={s.description}
+                      data={VISIBILITY_OPTIONS}
+                      value={value as string}
+                      onChange={(e) => onChange(e.currentTarget.value)}
+                      onBlur={onBlur}
+                      error={error}
+                      maw={360}
+                    />
+                  );
+                return (
+                  <TextInput
                     ref={ref}
                     name={name}
                     label={s.label}
                     description={s.description}
-                    checked={value}
-                    onChange={(e) => onChange(e.currentTarget.checked)}
+                    placeholder="main"
+                    value={value as string}
+                    onChange={(e) => onChange(e.currentTarget.value)}
                     onBlur={onBlur}
-                    error={sentence(fieldState.error?.message)}
+                    error={error}
+                    maw={360}
+                    spellCheck={false}
+                    autoComplete="off"
                   />
-                )}
-              />
-            ))}
-          </FormSection>
-        ))}
+                );
+              }}
+            />
+          ))}
+        </FormSection>
         <Paper withBorder radius="md" p="sm" className={isDirty ? 'gh-save-bar' : undefined} shadow={isDirty ? 'md' : undefined}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text size="sm" c={isDirty ? 'var(--mantine-color-orange-text)' : 'dimmed'} fw={isDirty ? 600 : 400} aria-live="polite">
               {isDirty ? 'Unsaved changes' : 'No unsaved changes'}
             </Text>
             <Group gap="xs" wrap="nowrap">
-              <Button variant="default" onClick={() => form.reset(saved)} disabled={!isDirty || update.isPending}>
+              <Button variant="default" onClick={() => form.reset(formValuesOf(saved))} disabled={!isDirty || update.isPending}>
                 Discard
               </Button>
               <Button type="submit" loading={update.isPending} disabled={!isDirty}>
@@ -125,6 +246,7 @@ function SettingsForm({ saved }: { saved: ApplicationSettings }) {
           </Group>
         </Paper>
       </Stack>
+      {leave.dialog}
     </form>
   );
 }

@@ -19,7 +19,7 @@ export function AdminForbidden() {
         </Button>
       }
     >
-      Your account, @{user.username}, is not an administrator of this Gatehouse. Users, instance settings, feature flags and the instance overview are managed
+      Your account, @{user.username}, is not an administrator of this Gatehouse. Users, groups and projects, background jobs, instance settings, feature flags and the instance overview are managed
       by administrators: ask one if something here needs changing.
     </ForbiddenState>
   );
