@@ -11,6 +11,9 @@ export const groupHref = (fullPath: string, section = '') => `/groups/${fullPath
 /** `acme/website`, `pipelines` → `/projects/acme/website/-/pipelines`; the overview without a section. */
 export const projectHref = (pathWithNamespace: string, section = '') => `/projects/${pathWithNamespace}${section ? `/-/${section}` : ''}`;
 
+/** `acme/website`, 4 → `/projects/acme/website/-/merge_requests/4`; a tab after it (`commits`, `diffs`). */
+export const mergeRequestHref = (pathWithNamespace: string, iid: number, tab = '') => projectHref(pathWithNamespace, `merge_requests/${iid}${tab ? `/${tab}` : ''}`);
+
 /** `users`, 12 → `/admin/users/12`; the admin overview without a section. */
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 
