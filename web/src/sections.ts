@@ -1,4 +1,4 @@
-import { IconBook, IconFlag, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconBook, IconFlag, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconRefresh, IconRepo, IconSend, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 import type { GroupSection } from './components/SectionedPage.tsx';
 
 /*
@@ -14,6 +14,7 @@ import type { GroupSection } from './components/SectionedPage.tsx';
 export const groupSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/groups/GroupOverview.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/GroupMembersPage.tsx') },
+  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, load: () => import('./screens/merge-requests/GroupMergeRequestsPage.tsx') },
   { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/MilestonesPage.tsx') },
   { slug: 'iterations', label: 'Iterations', icon: IconRefresh, load: () => import('./screens/iterations/IterationsPage.tsx') },
   {
@@ -61,6 +62,7 @@ export const groupSections: GroupSection[] = [
 export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
   { slug: 'repository', label: 'Repository', icon: IconRepo, action: 'download_code', load: () => import('./screens/repository/RepositoryPage.tsx') },
+  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, action: 'read_merge_request', load: () => import('./screens/merge-requests/ProjectMergeRequestsPage.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
   { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/ProjectMilestonesPage.tsx') },
   { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },

@@ -7,7 +7,8 @@ import type { PipelineBasic } from '../../../shared/src/pipelines.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 import { mergeTrainsKeys } from './merge-trains.ts';
 
-export type MergeRequestsQuery = Pick<MergeRequestListQuery, 'state' | 'search' | 'labels' | 'author_username' | 'target_branch' | 'order_by' | 'sort' | 'page'>;
+/** The list's filters as sent: labels comma-separated, as the platform takes them. */
+export type MergeRequestsQuery = Pick<MergeRequestListQuery, 'state' | 'search' | 'author_username' | 'target_branch' | 'order_by' | 'sort' | 'page'> & { labels?: string };
 
 /** Whose merge requests a list shows: a project's, or those of every project of a group. */
 export interface MergeRequestOwner {
@@ -29,10 +30,13 @@ const mrPath = (projectId: number, iid: number) => ({ id: String(projectId), mer
 export function useMergeRequests(owner: MergeRequestOwner, query: MergeRequestsQuery) {
   return useQuery({
     queryKey: mergeRequestsKeys.list(owner, query),
-    queryFn: ({ signal }): Promise<Page<MergeRequestBasic>> =>
-      owner.scope === 'groups'
-        ? page(v4.GET('/groups/{id}/merge_requests', { params: { path: { id: String(owner.id) }, query: { per_page: 20, ...query } }, signal }))
-        : page(v4.GET('/projects/{id}/merge_requests', { params: { path: { id: String(owner.id) }, query: { per_page: 20, ...query } }, signal })),
+    queryFn: ({ signal }): Promise<Page<MergeRequestBasic>> => {
+      // Sent as one comma-separated value, as the platform reads labels.
+      const sent = { per_page: 20, ...query, labels: query.labels?.split(',').map((l) => l.trim()).filter(Boolean) };
+      return owner.scope === 'groups'
+        ? page(v4.GET('/groups/{id}/merge_requests', { params: { path: { id: String(owner.id) }, query: sent }, signal }))
+        : page(v4.GET('/projects/{id}/merge_requests', { params: { path: { id: String(owner.id) }, query: sent }, signal }));
+    },
     placeholderData: keepPreviousData,
   });
 }
