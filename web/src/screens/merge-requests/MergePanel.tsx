@@ -67,6 +67,7 @@ export function MergePanel({ mr }: { mr: MergeRequest }) {
         ) : (
           <Line ok={status.ready}>{status.text}</Line>
         )}
+        {mr.state === 'opened' && mr.head_pipeline && <PipelineLine status={mr.head_pipeline.status} id={mr.head_pipeline.id} />}
         {mr.state === 'opened' && !mr.user.can_merge && <Text size="sm" c="dimmed">Developers, Maintainers and Owners of the project merge; you may read it.</Text>}
         {offer.kind === 'train' && <Text size="sm" c="dimmed">This project merges through merge trains: the merge request joins the train into {mr.target_branch} and merges once its train pipeline passes.</Text>}
         {refusal && (
@@ -115,6 +116,23 @@ export function MergePanel({ mr }: { mr: MergeRequest }) {
       <MergeDialog mr={mr} mode={merging} onClose={() => setMerging(null)} />
     </Paper>
   );
+}
+
+/** What the head pipeline means for the merge: passed, still running, or failed (merging then takes untested changes). */
+function PipelineLine({ status, id }: { status: string; id: number }) {
+  if (status === 'success') return <Line ok>Pipeline #{id} passed.</Line>;
+  if (['failed', 'canceled'].includes(status)) {
+    return (
+      <Line>
+        <Text span c="red.9" fw={600} inherit>
+          Pipeline #{id} {status === 'failed' ? 'failed' : 'was canceled'}.
+        </Text>{' '}
+        Merging now takes changes the CI did not pass.
+      </Line>
+    );
+  }
+  if (['skipped', 'manual'].includes(status)) return <Line>Pipeline #{id} was {status}.</Line>;
+  return <Line>Pipeline #{id} is still running.</Line>;
 }
 
 /** A line of the panel with its sign: a check when all is well, a dash otherwise (never colour alone). */

@@ -48,13 +48,11 @@ export function MergeRequestsList({ owner, projectPath, name }: { owner: MergeRe
           const path = projectPath ?? projectPathOf(m.references.full);
           return (
             <Stack gap={4}>
-              <Group gap={6} wrap="nowrap" align="baseline">
-                <Anchor component={Link} to={mergeRequestHref(path, m.iid)} size="sm" fw={600}>
-                  {m.title}
-                </Anchor>
-                {m.state !== 'opened' && <MrStateBadge state={m.state} />}
-              </Group>
+              <Anchor component={Link} to={mergeRequestHref(path, m.iid)} size="sm" fw={600}>
+                {m.title}
+              </Anchor>
               <Group gap={6}>
+                {m.state !== 'opened' && <MrStateBadge state={m.state} />}
                 <Text size="xs" c="dimmed">
                   {inGroup ? m.references.full : `!${m.iid}`}
                 </Text>
@@ -74,8 +72,8 @@ export function MergeRequestsList({ owner, projectPath, name }: { owner: MergeRe
         },
       }),
       col.display({ id: 'branches', header: 'Branches', cell: ({ row }) => <Branches source={row.original.source_branch} target={row.original.target_branch} /> }),
-      col.accessor((m) => m.author.name, { id: 'author', header: 'Author', meta: { hideNarrow: true } }),
-      col.display({ id: 'pipeline', header: 'Pipeline', cell: ({ row }) => <RowPipeline projectId={row.original.project_id} branch={row.original.source_branch} sha={row.original.sha} /> }),
+      col.accessor((m) => m.author.name, { id: 'author', header: 'Author', meta: { hideNarrow: true, width: 130 } }),
+      col.display({ id: 'pipeline', header: 'Pipeline', meta: { width: 110 }, cell: ({ row }) => <RowPipeline projectId={row.original.project_id} branch={row.original.source_branch} sha={row.original.sha} /> }),
       col.accessor('updated_at', { header: 'Updated', meta: { sortKey: 'updated_at' }, cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.getValue())}</Text> }),
     ],
     [projectPath, inGroup],
@@ -139,7 +137,7 @@ export function MergeRequestsList({ owner, projectPath, name }: { owner: MergeRe
                 busy={mrs.isFetching && mrs.isPlaceholderData}
                 sort={{ key: query.order_by ?? 'created_at', dir: query.sort ?? 'desc' }}
                 onSort={(s) => list.update(orderChange(`${s.key}_${s.dir}`))}
-                minWidth={820}
+                minWidth={700}
               />
             )}
           </QueryContent>
