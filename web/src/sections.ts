@@ -14,9 +14,9 @@ import type { GroupSection } from './components/SectionedPage.tsx';
 export const groupSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/groups/GroupOverview.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/GroupMembersPage.tsx') },
-  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, load: () => import('./screens/merge-requests/GroupMergeRequestsPage.tsx') },
   { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/MilestonesPage.tsx') },
   { slug: 'iterations', label: 'Iterations', icon: IconRefresh, load: () => import('./screens/iterations/IterationsPage.tsx') },
+  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, load: () => import('./screens/merge-requests/GroupMergeRequestsPage.tsx') },
   {
     slug: 'settings',
     label: 'Settings',
