@@ -73,7 +73,7 @@ export function MergeRequestsList({ owner, projectPath, name }: { owner: MergeRe
       }),
       col.display({ id: 'branches', header: 'Branches', cell: ({ row }) => <Branches source={row.original.source_branch} target={row.original.target_branch} /> }),
       col.accessor((m) => m.author.name, { id: 'author', header: 'Author', meta: { hideNarrow: true, width: 130 } }),
-      col.display({ id: 'pipeline', header: 'Pipeline', meta: { width: 110 }, cell: ({ row }) => <RowPipeline projectId={row.original.project_id} branch={row.original.source_branch} sha={row.original.sha} /> }),
+      col.display({ id: 'pipeline', header: 'Pipeline', meta: { width: 130 }, cell: ({ row }) => <RowPipeline projectId={row.original.project_id} branch={row.original.source_branch} sha={row.original.sha} /> }),
       col.accessor('updated_at', { header: 'Updated', meta: { sortKey: 'updated_at' }, cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.getValue())}</Text> }),
     ],
     [projectPath, inGroup],
