@@ -23,7 +23,8 @@ export function MergePanel({ mr }: { mr: MergeRequest }) {
   const settings = useMergeSettings(project.id);
   const [refusal, setRefusal] = useState<{ title: string; text: string } | null>(null);
   const [merging, setMerging] = useState<'now' | 'auto' | null>(null);
-  const refuse = (title: string) => ({ meta: { showsError: () => true }, onError: (e: unknown) => setRefusal({ title, text: refusalText(e, mr.target_branch) }) });
+  // The panel tells its refusals itself (no toast): the hooks' meta says so, each call's onError words it.
+  const refuse = (title: string) => ({ onError: (e: unknown) => setRefusal({ title, text: refusalText(e, mr.target_branch) }) });
   const pageMeta = { meta: { showsError: () => true } };
   const train = useAddMergeRequestToTrain(project.id, mr.iid, pageMeta);
   const cancel = useCancelAutoMerge(project.id, mr.iid, pageMeta);
