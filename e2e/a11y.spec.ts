@@ -250,6 +250,29 @@ const ROWS: Row[] = [
       return dialog(page, 'Create a deploy token');
     },
   },
+  { name: 'merge requests', url: () => '/projects/acme/website/-/merge_requests?state=all', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'All merge requests' }) },
+  { name: 'group merge requests', url: () => '/groups/acme/-/merge_requests', ready: (page) => page.getByRole('table', { name: 'Open merge requests' }) },
+  { name: 'merge request overview', url: () => '/projects/acme/website/-/merge_requests/4', as: 'maintainer', ready: (page) => page.getByRole('region', { name: 'Merge', exact: true }) },
+  {
+    name: 'merge request merge dialog',
+    url: () => '/projects/acme/website/-/merge_requests/1',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('region', { name: 'Merge', exact: true }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Merge', exact: true }).click();
+      return dialog(page, /^Merge !1 into /);
+    },
+  },
+  {
+    name: 'merge request changes, a long file shown',
+    url: () => '/projects/acme/website/-/merge_requests/4/diffs',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('region', { name: 'File src/pricing/catalogue.js' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Show file' }).click();
+      return page.getByRole('table', { name: 'Changes of src/pricing/catalogue.js' });
+    },
+  },
   { name: 'milestones', url: () => '/groups/acme/-/milestones', ready: (page) => page.getByRole('table', { name: 'Open milestones' }) },
   { name: 'project milestones', url: () => '/projects/acme/website/-/milestones', as: 'maintainer', ready: h2('Milestones') },
   {

@@ -148,7 +148,7 @@ test.describe('Milestones of a project', () => {
     await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
     await expect(page.getByLabel('Issues closed: 0 of 2 issues')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Unstarted issues' })).toContainText(`Cut the branch ${title}`);
-    await page.getByRole('tab', { name: /^Merge requests/ }).click();
+    await page.getByRole('tab', { name: /^Merge requests \(/ }).click();
     await expect(page.getByText('Set this milestone on merge requests of the project to see them here.')).toBeVisible();
 
     // An iid the project does not have is said so, with the way back.

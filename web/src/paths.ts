@@ -19,6 +19,8 @@ export const issueHrefOf = (issue: { iid: number; references: { full: string } }
   const full = issue.references.full;
   return issueHref(full.slice(0, full.lastIndexOf('#')), issue.iid);
 };
+/** `acme/website`, 4 → `/projects/acme/website/-/merge_requests/4`; a tab after it (`commits`, `diffs`). */
+export const mergeRequestHref = (pathWithNamespace: string, iid: number, tab = '') => projectHref(pathWithNamespace, `merge_requests/${iid}${tab ? `/${tab}` : ''}`);
 
 /** `users`, 12 → `/admin/users/12`; the admin overview without a section. */
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');

@@ -1,4 +1,4 @@
-import { IconAlert, IconBook, IconFlag, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconRefresh, IconRepo, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
+import { IconAlert, IconBook, IconFlag, IconFlame, IconFolder, IconGroups, IconHome, IconInbox, IconKey, IconList, IconLock, IconRefresh, IconRepo, IconSend, IconSettings, IconShieldCheck, IconWebhook } from './components/icons.tsx';
 import type { GroupSection } from './components/SectionedPage.tsx';
 
 /*
@@ -17,6 +17,7 @@ export const groupSections: GroupSection[] = [
   { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/MilestonesPage.tsx') },
   { slug: 'iterations', label: 'Iterations', icon: IconRefresh, load: () => import('./screens/iterations/IterationsPage.tsx') },
   { slug: 'issues', label: 'Issues', icon: IconAlert, load: () => import('./screens/issues/GroupIssuesPage.tsx') },
+  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, load: () => import('./screens/merge-requests/GroupMergeRequestsPage.tsx') },
   {
     slug: 'settings',
     label: 'Settings',
@@ -63,6 +64,7 @@ export const projectSections: GroupSection[] = [
   { slug: '', label: 'Overview', icon: IconHome, load: () => import('./screens/projects/ProjectOverview.tsx') },
   { slug: 'repository', label: 'Repository', icon: IconRepo, action: 'download_code', load: () => import('./screens/repository/RepositoryPage.tsx') },
   { slug: 'issues', label: 'Issues', icon: IconAlert, load: () => import('./screens/issues/ProjectIssuesPage.tsx') },
+  { slug: 'merge_requests', label: 'Merge requests', icon: IconSend, action: 'read_merge_request', load: () => import('./screens/merge-requests/ProjectMergeRequestsPage.tsx') },
   { slug: 'members', label: 'Members', icon: IconGroups, action: 'read_members', load: () => import('./screens/members/ProjectMembersPage.tsx') },
   { slug: 'milestones', label: 'Milestones', icon: IconList, load: () => import('./screens/milestones/ProjectMilestonesPage.tsx') },
   { slug: 'pipelines', label: 'Pipelines', icon: IconRefresh, action: 'read_pipeline', load: () => import('./screens/pipelines/PipelinesPage.tsx') },

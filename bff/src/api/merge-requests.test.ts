@@ -124,6 +124,19 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid/commits, /changes 
     assert.equal(res.body.sha, pushed.body.id);
     assert.equal((await api(`${mrs()}/1/commits`)).body.length, 2);
   });
+
+  it('shows the head pipeline: the newest pipeline of the source branch at its head, none before the CI reports', async () => {
+    const before = expectShape(mergeRequest, (await api(`${mrs()}/1`)).body);
+    assert.equal(before.head_pipeline, null);
+    const reported = await api(`/projects/${project.id}/statuses/${before.sha}`, { method: 'POST', json: { state: 'running', name: 'test', ref: 'feature' } });
+    expectStatus(reported, 201);
+    const after = expectShape(mergeRequest, (await api(`${mrs()}/1`)).body);
+    assert.equal(after.head_pipeline?.id, reported.body.pipeline_id);
+    assert.equal(after.head_pipeline?.status, 'running');
+    assert.equal(after.head_pipeline?.sha, before.sha);
+    assert.match(after.head_pipeline?.web_url ?? '', new RegExp(`/${project.path_with_namespace}/-/pipelines/${reported.body.pipeline_id}$`));
+    assert.deepEqual(after.pipeline, after.head_pipeline);
+  });
 });
 
 describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {

@@ -1,6 +1,7 @@
 import type { MergeRequest, MergeRequestBasic } from '../../../shared/src/merge-requests.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { MergeRequestView } from '../services/planning/merge-requests.ts';
+import type { PipelineStatus } from '../../../shared/src/pipelines.ts';
 import { bool, boolOrNull } from '../util/rows.ts';
 import { presentWorkItemUser, milestoneOwnerPath, NO_TIME_STATS, presentMilestoneBrief, projectWebUrl, references, taskCompletion, type WorkItemUrls } from './work-items.ts';
 
@@ -80,6 +81,8 @@ export function presentMergeRequestBasic(v: MergeRequestView, u: WorkItemUrls): 
 /** One merge request; `changesCount` and `canMerge` come from the repository and the caller. */
 export function presentMergeRequest(v: MergeRequestView & { changesCount?: number | string | null; canMerge?: boolean }, u: WorkItemUrls): MergeRequest {
   const m = v.mr;
+  const p = v.headPipeline;
+  const pipeline = p ? { id: p.id, iid: p.iid, project_id: p.project_id, sha: p.sha, ref: p.ref, status: p.status as PipelineStatus, source: p.source, created_at: p.created_at, updated_at: p.updated_at, web_url: `${projectWebUrl(u)}/-/pipelines/${p.id}` } : null;
   return {
     ...presentMergeRequestBasic(v, u),
     subscribed: false,
@@ -87,8 +90,8 @@ export function presentMergeRequest(v: MergeRequestView & { changesCount?: numbe
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
+    pipeline,
+    head_pipeline: pipeline,
     diff_refs: m.sha ? { base_sha: m.base_sha, head_sha: m.sha, start_sha: m.base_sha } : null,
     merge_error: null,
     rebase_in_progress: false,

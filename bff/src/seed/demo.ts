@@ -22,6 +22,7 @@ import { seedSocial } from './social.ts';
 import { seedEpics } from './epics.ts';
 import { seedMilestones } from './milestones.ts';
 import { seedWorkItems } from './work-items.ts';
+import { seedMergeRequests } from './merge-requests.ts';
 
 const PEOPLE = [
   { username: 'alice', name: 'Alice Owner' },
@@ -121,6 +122,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
   const baseUrl = config.externalUrl ?? `http://localhost:${config.port}`;
   const website = await db.selectFrom('projects').selectAll().where('namespace_id', '=', acme.id).where('path', '=', 'website').executeTakeFirstOrThrow();
   await seedWorkItems(db, config, { project: website, group: acme, baseUrl }, [alice, users.bob, users.carol, users.dave]);
+  await seedMergeRequests(db, config, { project: website, group: acme, baseUrl }, [alice, users.bob, users.carol, users.dave]);
   await seedHook(db, vault, {
     owner: { scope: 'groups', id: acme.id },
     name: 'CI notifier (demo)',

@@ -57,6 +57,9 @@ export async function seedPipelines(db: Db, config: Config, vault: Vault, projec
   const dir = await ensureRepository(config.repositoriesDir, project);
   const commits = await mainCommits(dir, people);
   const trigger = await createTrigger(db, vault, people[0], project, 'Nightly deploy (demo)');
+  // After the pipelines the CI reported for the demo merge requests' branches, if any.
+  const last = await db.selectFrom('pipelines').select((eb) => eb.fn.max('iid').as('max')).where('project_id', '=', project.id).executeTakeFirst();
+  const firstIid = Number(last?.max ?? 0) + 1;
   for (const [n, plan] of HISTORY.entries()) {
     const sha = commits[Math.min(commits.length - 1, Math.floor((n * commits.length) / HISTORY.length))];
     const meta = await commitMeta(dir, sha);
@@ -75,7 +78,7 @@ export async function seedPipelines(db: Db, config: Config, vault: Vault, projec
       .insertInto('pipelines')
       .values({
         project_id: project.id,
-        iid: n + 1,
+        iid: firstIid + n,
         sha,
         before_sha: meta.beforeSha,
         ref: DEFAULT_BRANCH,

@@ -31,6 +31,8 @@ export interface MergeRequestView {
   votes: Readonly<Votes>;
   /** The status of the latest pipeline of the source branch at its head (null: none). */
   headPipelineStatus?: string | null;
+  /** That pipeline itself (the platform's head_pipeline). */
+  headPipeline?: HeadPipeline | null;
   /** On a merge train (its automatic merge): who added it; undefined when not on one. */
   trainedBy?: UserRow | null;
   /** The project lets a merge request merge only once its pipeline succeeded. */
@@ -168,25 +170,48 @@ export async function mergeRequestViews(db: Db, mrs: MergeRequestRow[]): Promise
     milestone: mr.milestone_id === null ? null : (milestones.get(mr.milestone_id) ?? null),
     userNotesCount: noteCounts.get(mr.id) ?? 0,
     votes: votes.get(mr.id) ?? NO_VOTES,
-    headPipelineStatus: ci.heads.get(mr.id) ?? null,
+    headPipelineStatus: ci.heads.get(mr.id)?.status ?? null,
+    headPipeline: ci.heads.get(mr.id) ?? null,
     trainedBy: onTrain.has(mr.id) ? user(onTrain.get(mr.id) ?? null) : undefined,
     pipelineMustSucceed: ci.strict.has(mr.project_id),
   }));
 }
 
-/** What the mergeability of opened merge requests reads of CI: their head pipelines, and the projects that require them to pass. */
-async function pipelineStates(db: Db, mrs: MergeRequestRow[]): Promise<{ heads: Map<number, string>; strict: Set<number> }> {
-  const opened = mrs.filter((m) => m.state === 'opened' && m.sha);
-  const heads = new Map<number, string>();
-  if (!opened.length) return { heads, strict: new Set() };
-  const projectIds = [...new Set(opened.map((m) => m.project_id))];
+/** The latest pipeline of a merge request's source branch at its head sha. */
+export interface HeadPipeline {
+  id: number;
+  iid: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  status: string;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * What the mergeability of merge requests reads of CI: their head pipelines (of merged and closed
+ * ones too, which keep the sha they last had), and the projects that require them to pass.
+ */
+async function pipelineStates(db: Db, mrs: MergeRequestRow[]): Promise<{ heads: Map<number, HeadPipeline>; strict: Set<number> }> {
+  const withSha = mrs.filter((m) => m.sha);
+  const heads = new Map<number, HeadPipeline>();
+  if (!withSha.length) return { heads, strict: new Set() };
+  const projectIds = [...new Set(withSha.map((m) => m.project_id))];
   const [pipelines, projects] = await Promise.all([
-    db.selectFrom('pipelines').select(['id', 'project_id', 'ref', 'sha', 'status']).where('project_id', 'in', projectIds).where('sha', 'in', [...new Set(opened.map((m) => m.sha!))]).orderBy('id', 'desc').execute(),
+    db
+      .selectFrom('pipelines')
+      .select(['id', 'iid', 'project_id', 'ref', 'sha', 'status', 'source', 'created_at', 'updated_at'])
+      .where('project_id', 'in', projectIds)
+      .where('sha', 'in', [...new Set(withSha.map((m) => m.sha!))])
+      .orderBy('id', 'desc')
+      .execute(),
     db.selectFrom('projects').select('id').where('id', 'in', projectIds).where('only_allow_merge_if_pipeline_succeeds', '=', 1).execute(),
   ]);
-  for (const m of opened) {
+  for (const m of withSha) {
     const latest = pipelines.find((p) => p.project_id === m.project_id && p.sha === m.sha && p.ref === m.source_branch);
-    if (latest) heads.set(m.id, latest.status);
+    if (latest) heads.set(m.id, latest);
   }
   return { heads, strict: new Set(projects.map((p) => p.id)) };
 }

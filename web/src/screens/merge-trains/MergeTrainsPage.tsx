@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
+import { Link } from 'react-router';
 import type { MergeTrain } from '../../../../shared/src/merge-trains.ts';
 import { useAddToTrain, useHistoryFollowsQueue, useMergeSettings, useMergeTrains, useRemoveFromTrain, useUpdateMergeSettings } from '../../api/merge-trains.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -10,6 +11,7 @@ import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { formatRoundedDuration, fromNow } from '../../format.ts';
+import { mergeRequestHref } from '../../paths.ts';
 import { StatusBadge } from '../pipelines/status.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
 
@@ -31,9 +33,10 @@ const STATUS_WORDS: Record<string, string> = { idle: 'Waiting', stale: 'Rebuildi
 const since = (iso: string | null, until?: string | null) => (iso ? Math.max(0, Math.round(((until ? Date.parse(until) : Date.now()) - Date.parse(iso)) / 1000)) : null);
 
 function MrCell({ car }: { car: MergeTrain }) {
+  const { project } = useProjectContext();
   return (
     <Stack gap={0}>
-      <Anchor href={car.merge_request.web_url} size="sm" fw={600}>
+      <Anchor component={Link} to={mergeRequestHref(project.path_with_namespace, car.merge_request.iid)} size="sm" fw={600}>
         !{car.merge_request.iid} {car.merge_request.title}
       </Anchor>
       <Text size="xs" c="dimmed">by {car.author?.name ?? 'unknown'}</Text>

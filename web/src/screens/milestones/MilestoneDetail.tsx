@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { Milestone as MilestoneEntity } from '../../../../shared/src/group-milestones.ts';
 import { useMilestoneByIid, useMilestoneIssues, useMilestoneMergeRequests, useSaveMilestone } from '../../api/milestones.ts';
 import { formatDate } from '../../format.ts';
-import { issueHrefOf } from '../../paths.ts';
+import { issueHrefOf, mergeRequestHref } from '../../paths.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, LoadingState, NotFoundState, QueryContent, type QueryLike } from '../../components/states.tsx';
@@ -110,7 +110,7 @@ function Milestone({ of, milestone, back }: { of: MilestonesOf; milestone: Miles
           <Board query={issues} columns={issueColumns} what="issues" from={itemsOf(of)} hrefOf={consoleIssueHref} />
         </Tabs.Panel>
         <Tabs.Panel value="merge_requests" pt="md">
-          <Board query={mrs} columns={mergeRequestColumns} what="merge requests" from={itemsOf(of)} />
+          <Board query={mrs} columns={mergeRequestColumns} what="merge requests" from={itemsOf(of)} hrefOf={consoleMergeRequestHref} />
         </Tabs.Panel>
       </Tabs>
       <MilestoneDialog of={of} milestone={milestone} opened={editing} onClose={() => setEditing(false)} />
@@ -139,6 +139,13 @@ type BoardColumn = { title: string; holds: (i: BoardItem) => boolean };
 
 /** An issue's page in the console (its `web_url` is the platform's page, which the console does not serve). */
 const consoleIssueHref = (i: BoardItem) => (i.references ? issueHrefOf({ iid: i.iid, references: i.references }) : null);
+
+/** A merge request's page in the console, from its full reference (`acme/website!4`). */
+const consoleMergeRequestHref = (i: BoardItem) => {
+  const full = i.references?.full;
+  const at = full?.lastIndexOf('!') ?? -1;
+  return full && at > 0 ? mergeRequestHref(full.slice(0, at), i.iid) : null;
+};
 
 /** The platform's milestone board: each column a state the items are in. */
 function Board({ query, columns, what, from, hrefOf }: { query: QueryLike<unknown[]>; columns: BoardColumn[]; what: string; from: string; hrefOf?: (i: BoardItem) => string | null }) {
