@@ -20,6 +20,7 @@ import type { HookFlag } from '../shared/src/hooks.ts';
 export interface PerfFigures {
   groupsPage?: { transferredBytes: number; decodedBytes: number; files: number; encodings: string[] };
   lcp?: { medianMs: number; runsMs: number[] };
+  screens?: { name: string; path: string; transferredBytes: number; files: number }[];
   deliveryFilter?: { cpuSlowdown: number; medianMs: number; worstMs: number; longestTaskMs: number; requestMedianMs: number; changes: number }[];
 }
 
@@ -105,6 +106,50 @@ test.describe('the groups page, first load (cache off, signed in)', () => {
     }
     figures.lcp = { medianMs: median(lcps), runsMs: lcps.map(Math.round) };
     record('groups page LCP', `${Math.round(median(lcps))} ms median of ${COLD_LOADS} cold loads (${lcps.map(Math.round).join(', ')} ms)`);
+  });
+});
+
+/**
+ * The heaviest screens' first loads (cache off, signed in): compressed JavaScript and CSS,
+ * recorded against the 200 KB target. The target is not met yet: the shell every screen shares
+ * (React, the router, the component library, the query cache) is 181 KB by itself. What the check
+ * holds is that no screen grows past 360 KB (the heaviest was 344 KB when it was written, with
+ * its charts): a screen loads what it needs when it needs it (the webhooks list went from 324 to
+ * 273 KB once its form, with the RE2 checker, loaded only when opened).
+ */
+const SCREEN_TARGET_BYTES = 200 * 1024;
+const SCREEN_CEILING_BYTES = 360 * 1024;
+const HEAVIEST_SCREENS: { name: string; path: string; ready: (p: Page) => Promise<void> }[] = [
+  { name: 'milestone with charts', path: '/groups/acme/-/milestones/2', ready: (p) => expect(p.getByRole('heading', { name: 'Burndown chart' })).toBeVisible() },
+  { name: 'issue', path: '/projects/acme/website/-/issues/1', ready: (p) => expect(p.getByRole('heading', { level: 2 }).first()).toBeVisible() },
+  { name: 'merge request changes', path: '/projects/acme/website/-/merge_requests/4/diffs', ready: (p) => expect(p.getByRole('tab', { name: 'Changes', selected: true })).toBeVisible() },
+  { name: 'group push rules', path: '/groups/acme/-/push_rules', ready: (p) => expect(p.getByRole('button', { name: /Save/ }).first()).toBeVisible() },
+  { name: 'project webhooks', path: '/projects/acme/website/-/hooks', ready: (p) => expect(p.getByRole('table').first()).toBeVisible() },
+];
+
+test.describe('the heaviest screens’ first loads', () => {
+  test('each loads at most 360 KB of compressed JavaScript and CSS (target 200 KB, recorded)', async ({ page, browser }) => {
+    test.setTimeout(180_000);
+    await signInAt(page, '/groups');
+    const state = await page.context().storageState();
+    const over: string[] = [];
+    for (const screen of HEAVIEST_SCREENS) {
+      const { context, page: cold } = await coldPage(browser, state);
+      const sizes: Promise<number>[] = [];
+      cold.on('requestfinished', (req) => {
+        if (['script', 'stylesheet'].includes(req.resourceType())) sizes.push(req.sizes().then((s) => s.responseBodySize));
+      });
+      await cold.goto(screen.path);
+      await screen.ready(cold);
+      await cold.waitForLoadState('networkidle');
+      const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+      const gap = bytes - SCREEN_TARGET_BYTES;
+      record(`${screen.name} JS+CSS`, `${kb(bytes)} in ${sizes.length} files (${screen.path}); ${gap > 0 ? `${kb(gap)} over` : 'within'} the 200 KB target`);
+      (figures.screens ??= []).push({ name: screen.name, path: screen.path, transferredBytes: bytes, files: sizes.length });
+      if (bytes > SCREEN_CEILING_BYTES) over.push(`${screen.name}: ${kb(bytes)}`);
+      await context.close();
+    }
+    expect(over, 'screens over 360 KB of compressed JS and CSS').toEqual([]);
   });
 });
 
