@@ -37,7 +37,7 @@ import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
 import { contextCommitRoutes } from './context-commits.ts';
 import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
 import { securityReportRoutes } from './security-reports.ts';
-import { vulnerabilityRoutes } from './vulnerabilities.ts';
+import { vulnerabilityConsoleRoutes, vulnerabilityRoutes } from './vulnerabilities.ts';
 import { dependencyRoutes } from './dependencies.ts';
 import { securityDashboardRoutes } from './security-dashboard.ts';
 import { snippetRoutes } from './snippets.ts';
@@ -109,7 +109,7 @@ export const apiRoutes: RouteSpec[] = [
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */
-export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes];
+export const consoleRoutes: RouteSpec[] = [...consoleOwnRoutes, ...hookConsoleRoutes, ...mergeSettingsRoutes, ...exportConsoleRoutes, ...featureConsoleRoutes, ...vulnerabilityConsoleRoutes];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */
 export const routes: RouteSpec[] = [...apiRoutes, ...consoleRoutes];
