@@ -161,8 +161,9 @@ test.describe('Exports from the vulnerability report, the group report, and acti
     await page.getByRole('tab', { name: 'Vulnerability report' }).click();
     const table = page.getByRole('table', { name: 'Vulnerabilities of the group’s projects' });
     await expect(table.getByRole('row')).toHaveCount(1 + 5);
-    await expect(table.getByRole('row').filter({ hasText: 'api finding 0' })).toContainText('Group report / api');
-    await expect(table.getByRole('row').filter({ hasText: 'web finding 2' })).toContainText('Group report / Team / web');
+    // The project column names each project by its path below the group.
+    await expect(table.getByRole('row').filter({ hasText: 'api finding 0' }).getByRole('link', { name: 'api', exact: true })).toHaveAttribute('href', `/projects/${group.json.full_path}/api/-/vulnerabilities`);
+    await expect(table.getByRole('row').filter({ hasText: 'web finding 2' }).getByRole('link', { name: 'team/web', exact: true })).toHaveAttribute('href', `/projects/${group.json.full_path}/team/web/-/vulnerabilities`);
     await page.getByLabel('Severity').selectOption('critical');
     await expect(table.getByRole('row')).toHaveCount(1 + 2);
     await table.getByRole('link', { name: 'web finding 0' }).click();

@@ -10,9 +10,9 @@ import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { fromNow } from '../../format.ts';
 import { groupHref, projectHref } from '../../paths.ts';
 import { useGroupContext } from '../groups/group-context.ts';
-import { lineOf, MOVES_ROLE, REPORT_TYPE_LABELS, SeverityBadge, STATE_LABELS } from './severity.tsx';
+import { MOVES_ROLE, REPORT_TYPE_LABELS, SeverityBadge, STATE_LABELS } from './severity.tsx';
 import { ReportFilters, useReportParams } from './report-filters.tsx';
-import { VulnerabilityExportButton } from './ExportButton.tsx';
+import { useReportExport } from './report-export.tsx';
 
 const TITLE = 'The group’s vulnerability report is for Developers';
 const HINT = 'Developers, Maintainers and Owners of the group see the vulnerabilities of its projects; each project’s Maintainers and Owners change their status.';
@@ -35,8 +35,10 @@ function GroupReport() {
   const { group, role } = useGroupContext();
   const list = useReportParams();
   const found = useGroupVulnerabilities(group.id, list.query);
-  const columns = useMemo(
-    () => [
+  const columns = useMemo(() => {
+    // A project's path below the group ("web", "team/web"): the group's own path is on every row.
+    const inGroup = (path: string) => (path.startsWith(`${group.full_path}/`) ? path.slice(group.full_path.length + 1) : path);
+    return [
       col.accessor('severity', { header: 'Severity', cell: (i) => <SeverityBadge severity={i.getValue()} /> }),
       col.accessor('title', {
         header: 'Vulnerability',
@@ -51,23 +53,29 @@ function GroupReport() {
           </Stack>
         ),
       }),
-      col.accessor((v) => v.project.full_name, {
+      col.accessor((v) => projectPath(v), {
         id: 'project',
         header: 'Project',
         cell: (i) => (
-          <Anchor component={Link} to={projectHref(projectPath(i.row.original), 'vulnerabilities')} size="sm">
-            {i.getValue()}
+          <Anchor component={Link} to={projectHref(i.getValue(), 'vulnerabilities')} size="sm" title={i.row.original.project.full_name} style={{ whiteSpace: 'nowrap' }}>
+            {inGroup(i.getValue())}
           </Anchor>
         ),
       }),
-      col.accessor('location_path', { header: 'Location', cell: (i) => <Text size="sm" ff="monospace">{i.getValue() ?? '—'}{lineOf(i.row.original)}</Text>, meta: { hideNarrow: true } }),
       col.accessor((v) => v.finding.scanner.name, { id: 'scanner', header: 'Tool', cell: (i) => <Stack gap={0}><Text size="sm">{i.getValue()}</Text><Text size="xs" c="dimmed">{REPORT_TYPE_LABELS[i.row.original.report_type] ?? i.row.original.report_type}</Text></Stack>, meta: { hideNarrow: true } }),
       col.accessor('state', { header: 'Status', cell: (i) => <Text size="sm">{STATE_LABELS[i.getValue()]}</Text> }),
       col.accessor('detected_at', { header: 'Detected', cell: (i) => <Text size="sm" title={i.getValue()}>{fromNow(i.getValue())}</Text>, meta: { hideNarrow: true } }),
-    ],
-    [],
-  );
+    ];
+  }, [group.full_path]);
 
+  const exporter = useReportExport({
+    scope: { kind: 'group', id: group.id },
+    what: group.full_path,
+    filters: list.exportFilters,
+    summary: list.summary,
+    count: found.data?.page.total ?? null,
+    exportsHref: groupHref(group.full_path, 'exports'),
+  });
   const items = found.data?.items ?? [];
   return (
     <Stack gap="md">
@@ -76,21 +84,13 @@ function GroupReport() {
           <Title order={2} size="h3">
             Vulnerability report
           </Title>
-          <Text c="dimmed" size="sm" maw={680}>
+          <Text c="dimmed" size="sm" maw={560}>
             What the scanners found in every project of {group.full_name} and its subgroups, most severe first. Open one in its project to see where it is and how to fix it. {MOVES_ROLE}
           </Text>
         </div>
-        {role.can('create_vulnerability_export') && (
-          <VulnerabilityExportButton
-            scope={{ kind: 'group', id: group.id }}
-            what={group.full_path}
-            filters={list.exportFilters}
-            summary={list.summary}
-            count={found.data?.page.total ?? null}
-            exportsHref={groupHref(group.full_path, 'exports')}
-          />
-        )}
+        {role.can('create_vulnerability_export') && exporter.menu}
       </Group>
+      {exporter.progress}
       <ReportFilters list={list} />
       <QueryContent
         query={found}
@@ -105,7 +105,7 @@ function GroupReport() {
           ))
         }
       >
-        {(data) => <DataTable label="Vulnerabilities of the group’s projects" items={data.items} columns={columns} getRowId={(v) => String(v.id)} busy={found.isFetching && found.isPlaceholderData} minWidth={900} />}
+        {(data) => <DataTable label="Vulnerabilities of the group’s projects" items={data.items} columns={columns} getRowId={(v) => String(v.id)} busy={found.isFetching && found.isPlaceholderData} minWidth={760} />}
       </QueryContent>
       <TablePager info={found.data?.page} shown={items.length} what={(n) => (n === 1 ? 'vulnerability' : 'vulnerabilities')} onPage={list.setPage} />
     </Stack>

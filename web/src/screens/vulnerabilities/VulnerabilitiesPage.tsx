@@ -14,7 +14,7 @@ import { DashboardToggle } from './DashboardToggle.tsx';
 import { VulnerabilityDetailPage } from './VulnerabilityDetail.tsx';
 import { FORBIDDEN_HINT, FORBIDDEN_TITLE, lineOf, MOVES_ROLE, REPORT_TYPE_LABELS, SeverityBadge, STATE_LABELS } from './severity.tsx';
 import { ReportFilters, useReportParams } from './report-filters.tsx';
-import { VulnerabilityExportButton } from './ExportButton.tsx';
+import { useReportExport } from './report-export.tsx';
 
 /** /projects/<path>/-/vulnerabilities[/<id>]: the project's vulnerability report, or one vulnerability. */
 export default function VulnerabilitiesPage() {
@@ -76,6 +76,14 @@ function VulnerabilityReport() {
     [project.path_with_namespace],
   );
 
+  const exporter = useReportExport({
+    scope: { kind: 'project', id: project.id },
+    what: project.path_with_namespace,
+    filters: list.exportFilters,
+    summary: list.summary,
+    count: found.data?.page.total ?? null,
+    exportsHref: projectHref(project.path_with_namespace, 'exports'),
+  });
   const items = found.data?.items ?? [];
   return (
     <Stack gap="md">
@@ -91,18 +99,10 @@ function VulnerabilityReport() {
         </div>
         <Stack gap="xs" align="flex-end">
           <DashboardToggle projectId={project.id} />
-          {role.can('create_vulnerability_export') && (
-            <VulnerabilityExportButton
-              scope={{ kind: 'project', id: project.id }}
-              what={project.path_with_namespace}
-              filters={list.exportFilters}
-              summary={list.summary}
-              count={found.data?.page.total ?? null}
-              exportsHref={projectHref(project.path_with_namespace, 'exports')}
-            />
-          )}
+          {role.can('create_vulnerability_export') && exporter.menu}
         </Stack>
       </Group>
+      {exporter.progress}
       <ReportFilters list={list} />
       <QueryContent
         query={found}

@@ -34,9 +34,10 @@ interface Props {
  * The report's Export menu: CSV, or a PDF report where the vulnerabilities_pdf_export flag is on,
  * of what the report lists now (its filters go with the export). The export's progress is shown
  * in place (queued → writing → ready, polling the export) and ends with a Download link; the
- * export is also listed on the Exports screen.
+ * export is also listed on the Exports screen. The report places the two: the menu beside its
+ * title, the progress (or why the export was not started) above its filters.
  */
-export function VulnerabilityExportButton({ scope, what, filters, summary, count, exportsHref }: Props) {
+export function useReportExport({ scope, what, filters, summary, count, exportsHref }: Props): { menu: React.ReactNode; progress: React.ReactNode } {
   const settings = useExportSettings(scope);
   const start = useStartExport(scope, { meta: { errorTitle: 'The export was not started', showsError: (e) => e.status === 429 || e.status === 400 } });
   const [requested, setRequested] = useState<Requested | null>(null);
@@ -50,42 +51,42 @@ export function VulnerabilityExportButton({ scope, what, filters, summary, count
   };
   const refused = start.error && isApiError(start.error) && (start.error.status === 429 || start.error.status === 400) ? start.error : null;
 
-  return (
-    <Stack gap="xs" align="flex-end">
-      <Menu position="bottom-end" shadow="md" width={320} withinPortal>
-        <Menu.Target>
-          <Button variant="default" leftSection={<IconInbox size={16} />} rightSection={<IconChevronDown size={14} />} loading={start.isPending} disabled={inProgress}>
-            Export
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>Export the {count === null ? '' : `${count} `}vulnerabilities listed</Menu.Label>
-          <Menu.Item onClick={() => run('csv')}>
-            <Text size="sm">CSV</Text>
-            <Text size="xs" c="dimmed">A spreadsheet, one row per vulnerability</Text>
-          </Menu.Item>
-          <Menu.Item onClick={() => run('pdf')} disabled={!pdfEnabled}>
-            <Text size="sm">PDF report</Text>
-            <Text size="xs" c="dimmed">
-              {pdfEnabled ? 'A summary by severity, then every vulnerability' : `Not enabled for ${what}: an administrator turns on the vulnerabilities_pdf_export feature flag`}
-            </Text>
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      {refused && !requested && (
-        <Alert color={refused.status === 429 ? 'yellow' : 'red'} icon={<IconAlert size={16} />} title="The export was not started" maw={520} withCloseButton onClose={() => start.reset()} closeButtonLabel="Dismiss">
-          {refused.status === 429 ? (
-            <>
-              Your previous vulnerability export of {what} is still being made. <Anchor component={Link} to={exportsHref} size="sm">See it on the Exports screen</Anchor>.
-            </>
-          ) : (
-            errorMessage(refused)
-          )}
-        </Alert>
-      )}
-      {requested && <ExportProgress requested={requested} state={current} exportsHref={exportsHref} onClose={() => setRequested(null)} />}
-    </Stack>
+  const menu = (
+    <Menu position="bottom-end" shadow="md" width={320} withinPortal>
+      <Menu.Target>
+        <Button variant="default" leftSection={<IconInbox size={16} />} rightSection={<IconChevronDown size={14} />} loading={start.isPending} disabled={inProgress}>
+          Export
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Export the {count === null ? '' : `${count} `}vulnerabilities listed</Menu.Label>
+        <Menu.Item onClick={() => run('csv')}>
+          <Text size="sm">CSV</Text>
+          <Text size="xs" c="dimmed">A spreadsheet, one row per vulnerability</Text>
+        </Menu.Item>
+        <Menu.Item onClick={() => run('pdf')} disabled={!pdfEnabled}>
+          <Text size="sm">PDF report</Text>
+          <Text size="xs" c="dimmed">
+            {pdfEnabled ? 'A summary by severity, then every vulnerability' : `Not enabled for ${what}: an administrator turns on the vulnerabilities_pdf_export feature flag`}
+          </Text>
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
+  const progress = requested ? (
+    <ExportProgress requested={requested} state={current} exportsHref={exportsHref} onClose={() => setRequested(null)} />
+  ) : refused ? (
+    <Alert color={refused.status === 429 ? 'yellow' : 'red'} icon={<IconAlert size={16} />} title="The export was not started" withCloseButton onClose={() => start.reset()} closeButtonLabel="Dismiss">
+      {refused.status === 429 ? (
+        <>
+          Your previous vulnerability export of {what} is still being made. <Anchor component={Link} to={exportsHref} size="sm">See it on the Exports screen</Anchor>.
+        </>
+      ) : (
+        errorMessage(refused)
+      )}
+    </Alert>
+  ) : null;
+  return { menu, progress };
 }
 
 const STEP: Record<'created' | 'running', string> = { created: 'Queued', running: 'Writing the file' };
@@ -97,7 +98,7 @@ function ExportProgress({ requested, state, exportsHref, onClose }: { requested:
   const label = FORMAT_LABEL[requested.format];
   const of = requested.count === null ? 'the vulnerabilities listed' : `${requested.count} ${requested.count === 1 ? 'vulnerability' : 'vulnerabilities'}`;
   return (
-    <Paper withBorder p="sm" radius="md" maw={520} w="100%" aria-label="Export progress">
+    <Paper withBorder p="sm" radius="md" aria-label="Export progress">
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <Stack gap={4} role="status" aria-live="polite" style={{ flex: 1 }}>
           <Group gap="xs" wrap="nowrap">
