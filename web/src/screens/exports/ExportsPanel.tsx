@@ -108,7 +108,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
         header: 'Status',
         cell: (i) => (
           <Stack gap={2}>
-            <Badge color={STATUS[i.getValue()].color} variant="light">
+            <Badge color={STATUS[i.getValue()].color} variant="light" styles={{ root: { minWidth: 'max-content' } }}>
               {STATUS[i.getValue()].label}
             </Badge>
             {i.row.original.error && (
@@ -121,7 +121,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
       }),
       col.accessor('created_at', { header: 'Requested', cell: (i) => <span title={i.getValue()}>{fromNow(i.getValue())}</span> }),
       col.accessor('expires_at', { header: 'Expires', cell: (i) => <span title={i.getValue()}>{formatDate(i.getValue())}</span>, meta: { hideNarrow: true } }),
-      col.accessor('file_size', { header: 'Size', cell: (i) => formatSize(i.getValue()), meta: { hideNarrow: true } }),
+      col.accessor('file_size', { header: 'Size', cell: (i) => <span style={{ whiteSpace: 'nowrap' }}>{formatSize(i.getValue())}</span>, meta: { hideNarrow: true } }),
       col.display({
         id: 'download',
         header: () => <span className="gh-visually-hidden">Download</span>,

@@ -79,12 +79,12 @@ function GroupReport() {
   const items = found.data?.items ?? [];
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
           <Title order={2} size="h3">
             Vulnerability report
           </Title>
-          <Text c="dimmed" size="sm" maw={560}>
+          <Text c="dimmed" size="sm" maw={680}>
             What the scanners found in every project of {group.full_name} and its subgroups, most severe first. Open one in its project to see where it is and how to fix it. {MOVES_ROLE}
           </Text>
         </div>

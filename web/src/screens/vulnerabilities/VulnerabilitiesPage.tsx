@@ -87,20 +87,20 @@ function VulnerabilityReport() {
   const items = found.data?.items ?? [];
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Vulnerability report
-          </Title>
-          <Text c="dimmed" size="sm" maw={680}>
-            What the scanners found on the default branch’s latest pipeline, most severe first.{' '}
-            {role.can('admin_vulnerability') ? 'Open one to confirm, dismiss or resolve it.' : `Open one to see where it is and how to fix it. ${MOVES_ROLE}`}
-          </Text>
-        </div>
-        <Stack gap="xs" align="flex-end">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap="xs">
+          <div>
+            <Title order={2} size="h3">
+              Vulnerability report
+            </Title>
+            <Text c="dimmed" size="sm" maw={680}>
+              What the scanners found on the default branch’s latest pipeline, most severe first.{' '}
+              {role.can('admin_vulnerability') ? 'Open one to confirm, dismiss or resolve it.' : `Open one to see where it is and how to fix it. ${MOVES_ROLE}`}
+            </Text>
+          </div>
           <DashboardToggle projectId={project.id} />
-          {role.can('create_vulnerability_export') && exporter.menu}
         </Stack>
+        {role.can('create_vulnerability_export') && exporter.menu}
       </Group>
       {exporter.progress}
       <ReportFilters list={list} />

@@ -54,7 +54,7 @@ export function useReportExport({ scope, what, filters, summary, count, exportsH
   const menu = (
     <Menu position="bottom-end" shadow="md" width={320} withinPortal>
       <Menu.Target>
-        <Button variant="default" leftSection={<IconInbox size={16} />} rightSection={<IconChevronDown size={14} />} loading={start.isPending} disabled={inProgress}>
+        <Button variant="default" leftSection={<IconInbox size={16} />} rightSection={<IconChevronDown size={14} />} loading={start.isPending} disabled={inProgress} style={{ flexShrink: 0 }}>
           Export
         </Button>
       </Menu.Target>
@@ -96,7 +96,7 @@ function ExportProgress({ requested, state, exportsHref, onClose }: { requested:
   const e = state.data;
   const status = e?.status ?? 'created';
   const label = FORMAT_LABEL[requested.format];
-  const of = requested.count === null ? 'the vulnerabilities listed' : `${requested.count} ${requested.count === 1 ? 'vulnerability' : 'vulnerabilities'}`;
+  const of = requested.count === null ? 'The vulnerabilities listed' : `${requested.count} ${requested.count === 1 ? 'vulnerability' : 'vulnerabilities'}`;
   return (
     <Paper withBorder p="sm" radius="md" aria-label="Export progress">
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -108,7 +108,7 @@ function ExportProgress({ requested, state, exportsHref, onClose }: { requested:
             </Text>
           </Group>
           <Text size="xs" c="dimmed">
-            Of {of} · {requested.summary}
+            {of} · {requested.summary}
           </Text>
           {state.isError && <Text size="xs" c="red">Its progress could not be read: {errorMessage(state.error)}</Text>}
           {status === 'failed' && <Text size="xs">Start it again; the Exports screen shows why it failed.</Text>}
