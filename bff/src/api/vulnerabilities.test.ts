@@ -350,3 +350,32 @@ describe('GET /api/console/groups/:id/vulnerabilities', () => {
   });
 });
 
+
+describe('GET /api/console/security/vulnerabilities', () => {
+  it('lists the findings of the projects on the caller’s security dashboard that they may read, with the filters', async () => {
+    const db = server.running.db;
+    const top = await buildGroup();
+    const on = await buildProject(top.id);
+    const off = await buildProject(top.id);
+    await insertFindings(db, on.id, 6, { title: 'On the dashboard' });
+    await insertFindings(db, off.id, 3, { title: 'Not on it' });
+    const developer = await userWithRole(top.id, 30);
+    expectStatus(await api('/security/dashboard/projects', { method: 'POST', token: developer.token, json: { project_id: on.id } }), 201);
+
+    const res = await api('/api/console/security/vulnerabilities?per_page=100', { token: developer.token });
+    expectStatus(res, 200);
+    const listed = expectShape(z.array(vulnerability), res.body);
+    assert.equal(res.headers.get('x-total'), '6');
+    assert.ok(listed.every((v) => v.project.id === on.id && v.title === 'On the dashboard'));
+    const severe = await api('/api/console/security/vulnerabilities?severity=critical,high', { token: developer.token });
+    expectStatus(severe, 200);
+    assert.equal(severe.headers.get('x-total'), '2');
+    expectStatus(await api('/api/console/security/vulnerabilities?state=open', { token: developer.token }), 400);
+    expectStatus(await api('/api/console/security/vulnerabilities', { token: null }), 401);
+    // Another user's dashboard is theirs alone.
+    const other = await userWithRole(top.id, 30);
+    const theirs = await api('/api/console/security/vulnerabilities', { token: other.token });
+    expectStatus(theirs, 200);
+    assert.deepEqual(theirs.body, []);
+  });
+});

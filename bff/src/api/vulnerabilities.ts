@@ -97,9 +97,9 @@ export const vulnerabilityRoutes = [
 ];
 
 /**
- * The console's group vulnerability report (/api/console): the platform lists a group's
- * vulnerabilities only through its GraphQL API, and the spec has no REST route for it. The
- * same filters as the project's list; each vulnerability names its project.
+ * The console's group and security dashboard vulnerability reports (/api/console): the platform
+ * lists these only through its GraphQL API, and the spec has no REST route for them. The same
+ * filters as the project's list; each vulnerability names its project.
  */
 export const vulnerabilityConsoleRoutes = [
   defineRoute({
@@ -113,6 +113,18 @@ export const vulnerabilityConsoleRoutes = [
     query: vulnerabilityListQuery,
     response: z.array(vulnerability),
     handler: async (ctx) => vulnerabilities.listGroupVulnerabilities(ctx.db, ctx.actor, ctx.group, ctx.query, pageRequest(ctx.query)),
+    present: (f, ctx) => presentVulnerability(f.vulnerability, { project: f.project, group: f.group, baseUrl: ctx.baseUrl }),
+  }),
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/security/vulnerabilities',
+    area,
+    summary: 'List the vulnerabilities of the projects on the caller’s security dashboard that they may read, most severe first (the project list’s filters): what its export covers',
+    permission: 'read_self',
+    query: vulnerabilityListQuery,
+    response: z.array(vulnerability),
+    handler: async (ctx) => vulnerabilities.listDashboardVulnerabilities(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.query, pageRequest(ctx.query)),
     present: (f, ctx) => presentVulnerability(f.vulnerability, { project: f.project, group: f.group, baseUrl: ctx.baseUrl }),
   }),
 ];

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts';
 import type { Database, GroupRow, ProjectRow, UserRow, VulnerabilityRow, VulnerabilityTransitionRow } from '../../db/schema.ts';
 import type { Actor } from '../../auth/actor.ts';
 import { readableProjectIds } from '../../policies/readable.ts';
+import { readableDashboardProjectIds } from './security-dashboard.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import type { DismissalReason, VulnerabilityFilters, VulnerabilityListQuery, VulnerabilityState } from '../../../../shared/src/vulnerabilities.ts';
 import { nowIso } from '../../util/time.ts';
@@ -87,11 +88,20 @@ export async function listGroupVulnerabilities(db: Db, actor: Actor, group: Pick
     .select('projects.id')
     .where(sql<boolean>`groups.traversal LIKE (SELECT traversal FROM groups AS top WHERE top.id = ${group.id}) || '%'`)
     .where('projects.id', 'in', readableProjectIds(db, actor, 'read_vulnerability'));
-  const query = whereFilters(db.selectFrom('vulnerabilities').selectAll().where('project_id', 'in', inTree), q);
+  return listInProjects(db, inTree, q, page);
+}
+
+/** The vulnerabilities of the projects on the user's security dashboard that they may read now: what its export covers. */
+export const listDashboardVulnerabilities = (db: Db, actor: Actor & { user: UserRow }, q: VulnerabilityListQuery, page: PageRequest) =>
+  listInProjects(db, readableDashboardProjectIds(db, actor), q, page);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function listInProjects(db: Db, projectIds: SelectQueryBuilder<Database, any, { project_id: number } | { id: number }>, q: VulnerabilityListQuery, page: PageRequest): Promise<Page<VulnerabilityInProject>> {
+  const query = whereFilters(db.selectFrom('vulnerabilities').selectAll().where('project_id', 'in', projectIds), q);
   const found = await offsetPage(db, query.orderBy('severity_level', 'desc').orderBy('id', 'desc'), page);
   return found.mapAsync(async (rows) => {
-    const projectIds = [...new Set(rows.map((r) => r.project_id))];
-    const projects = projectIds.length ? await db.selectFrom('projects').selectAll().where('id', 'in', projectIds).execute() : [];
+    const ids = [...new Set(rows.map((r) => r.project_id))];
+    const projects = ids.length ? await db.selectFrom('projects').selectAll().where('id', 'in', ids).execute() : [];
     const groupIds = [...new Set(projects.map((p) => p.namespace_id))];
     const groups = groupIds.length ? await db.selectFrom('groups').selectAll().where('id', 'in', groupIds).execute() : [];
     return rows.map((vulnerability) => {
