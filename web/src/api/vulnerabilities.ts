@@ -15,6 +15,7 @@ export const vulnerabilitiesKeys = {
   list: (projectId: number, query: VulnerabilitiesQuery) => [...vulnerabilitiesKeys.project(projectId), 'list', query] as const,
   one: (projectId: number, id: number) => [...vulnerabilitiesKeys.project(projectId), id] as const,
   group: (groupId: number, query: VulnerabilitiesQuery) => [...vulnerabilitiesKeys.all, 'group', groupId, query] as const,
+  dashboard: (query: VulnerabilitiesQuery) => [...vulnerabilitiesKeys.all, 'dashboard', query] as const,
 };
 
 /** Lists go to the API comma-separated, as its list parameters take them. */
@@ -43,6 +44,15 @@ export function useGroupVulnerabilities(groupId: number, query: VulnerabilitiesQ
     queryKey: vulnerabilitiesKeys.group(groupId, query),
     queryFn: ({ signal }): Promise<Page<Vulnerability>> =>
       page(consoleApi.GET('/groups/{id}/vulnerabilities', { params: { path: { id: String(groupId) }, query: { per_page: 20, page: query.page, ...filtersOf(query) } as never }, signal })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The vulnerabilities of the projects on the user's security dashboard (what its export covers). */
+export function useDashboardVulnerabilities(query: VulnerabilitiesQuery) {
+  return useQuery({
+    queryKey: vulnerabilitiesKeys.dashboard(query),
+    queryFn: ({ signal }): Promise<Page<Vulnerability>> => page(consoleApi.GET('/security/vulnerabilities', { params: { query: { per_page: 20, page: query.page, ...filtersOf(query) } as never }, signal })),
     placeholderData: keepPreviousData,
   });
 }
