@@ -344,6 +344,18 @@ const ROWS: Row[] = [
   { name: 'project exports', url: () => '/projects/acme/website/-/exports', as: 'maintainer', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
   { name: 'group exports', url: () => '/groups/acme/-/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
   { name: 'dashboard exports', url: () => '/security/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
+  { name: 'group vulnerability report', url: () => '/groups/acme/-/vulnerabilities?state=all', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities of the group’s projects' }) },
+  {
+    name: 'vulnerability report with an export in progress',
+    url: () => '/projects/acme/website/-/vulnerabilities?severity=critical',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Vulnerabilities' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      await page.getByRole('menuitem', { name: /^CSV/ }).click();
+      return page.getByLabel('Export progress');
+    },
+  },
 ];
 
 test.beforeAll(async ({ api }) => {

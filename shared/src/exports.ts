@@ -1,5 +1,6 @@
 import { z } from './errors.ts';
 import { boolParam, intParam, paginationQuery } from './params.ts';
+import { SEVERITIES, VULNERABILITY_STATES } from './vulnerabilities.ts';
 
 /**
  * The console's view of the caller's own exports (both kinds) on the Exports screen: not part
@@ -22,6 +23,15 @@ export const consoleExport = z.object({
   finished_at: z.string().nullable(),
   expires_at: z.string(),
   download: z.string(),
+  /** The report filters a vulnerability export was asked with (none: every finding); null for dependency lists. */
+  filters: z
+    .object({
+      severity: z.array(z.enum(SEVERITIES)).optional(),
+      state: z.array(z.enum(VULNERABILITY_STATES)).optional(),
+      report_type: z.array(z.string()).optional(),
+      scanner: z.array(z.string()).optional(),
+    })
+    .nullable(),
 });
 export type ConsoleExport = z.infer<typeof consoleExport>;
 

@@ -16,13 +16,21 @@ export const dismissalReason = z.enum(DISMISSAL_REASONS);
 
 const enumList = <T extends readonly [string, ...string[]]>(values: T) => stringListParam().pipe(z.array(z.enum(values)).max(values.length * 2));
 
-/** GET /projects/:id/vulnerabilities: filters as lists (repeated `key[]=` or comma-separated). */
-export const vulnerabilityListQuery = paginationQuery.extend({
+/**
+ * What a vulnerability report filters by, as lists (repeated `key[]=` or comma-separated): the
+ * list's query and, under the same names, a vulnerability export's `filters` (the platform's
+ * optional filters of POST …/vulnerability_exports), so an export holds what the report showed.
+ */
+export const vulnerabilityFilters = z.object({
   severity: enumList(SEVERITIES).optional(),
   state: enumList(VULNERABILITY_STATES).optional(),
   report_type: enumList(SECURITY_REPORT_TYPES.filter((t) => t !== 'cyclonedx') as unknown as readonly [string, ...string[]]).optional(),
   scanner: stringListParam().pipe(z.array(z.string().max(255)).max(50)).optional(),
 });
+export type VulnerabilityFilters = z.infer<typeof vulnerabilityFilters>;
+
+/** GET /projects/:id/vulnerabilities: the report's filters and a page. */
+export const vulnerabilityListQuery = paginationQuery.extend(vulnerabilityFilters.shape);
 export type VulnerabilityListQuery = z.infer<typeof vulnerabilityListQuery>;
 
 /** POST /vulnerabilities/:id/dismiss. */

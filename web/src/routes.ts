@@ -66,6 +66,7 @@ export const appRoutes: AppRoute[] = [
     load: () => import('./screens/exports/DashboardExportsPage.tsx'),
     nav: { label: 'Exports', icon: IconInbox, activePrefix: '/security/exports' },
   },
+  { kind: 'screen', path: '/security/vulnerabilities', load: () => import('./screens/vulnerabilities/DashboardVulnerabilitiesPage.tsx') },
   { kind: 'link', href: '/api/docs', nav: { label: 'API reference', icon: IconBook, external: true } },
 ];
 

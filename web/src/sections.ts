@@ -54,6 +54,7 @@ export const groupSections: GroupSection[] = [
     load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
   { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
+  { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/GroupVulnerabilitiesPage.tsx') },
   { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/GroupExportsPage.tsx') },
   { slug: 'new_subgroup', label: 'New subgroup', icon: IconFolder, action: 'create_subgroup', load: () => import('./screens/new/NewSubgroupSection.tsx') },
   { slug: 'new_project', label: 'New project', icon: IconRepo, action: 'create_project', load: () => import('./screens/new/NewProjectSection.tsx') },

@@ -38,7 +38,7 @@ import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
 import { contextCommitRoutes } from './context-commits.ts';
 import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
 import { securityReportRoutes } from './security-reports.ts';
-import { vulnerabilityRoutes } from './vulnerabilities.ts';
+import { vulnerabilityConsoleRoutes, vulnerabilityRoutes } from './vulnerabilities.ts';
 import { dependencyRoutes } from './dependencies.ts';
 import { securityDashboardRoutes } from './security-dashboard.ts';
 import { snippetRoutes } from './snippets.ts';
@@ -119,6 +119,7 @@ export const consoleRoutes: RouteSpec[] = [
   ...exportConsoleRoutes,
   ...featureConsoleRoutes,
   ...adminJobRoutes,
+  ...vulnerabilityConsoleRoutes,
 ];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */

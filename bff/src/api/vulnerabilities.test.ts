@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { securityReportResult } from '../../../shared/src/security-reports.ts';
 import { vulnerability, vulnerabilityDetail } from '../../../shared/src/vulnerabilities.ts';
 import { dependency } from '../../../shared/src/dependencies.ts';
-import { buildGroup, buildProject, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
+import { insertFindings } from '../../test/export-fixtures.ts';
+import { buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { mainPipeline, uploadReport } from '../../test/report-uploads.ts';
 
 /**
@@ -304,5 +305,77 @@ describe('links of SBOM licenses', () => {
     const res = await api(`/projects/${scanned.id}/dependencies`);
     expectStatus(res, 200);
     assert.deepEqual(res.body.map((d: { licenses: { url: string | null }[] }) => d.licenses[0].url), [null, null, null]);
+  });
+});
+
+describe('GET /api/console/groups/:id/vulnerabilities', () => {
+  it('lists the findings of every project of the group and its subgroups, each naming its project, with the project list’s filters (Developer)', async () => {
+    const db = server.running.db;
+    const top = await buildGroup();
+    const sub = await buildGroup({ parent_id: top.id });
+    const one = await buildProject(top.id);
+    const two = await buildProject(sub.id);
+    const elsewhere = await buildProject((await buildGroup()).id);
+    await insertFindings(db, one.id, 3, { title: 'Finding of one' });
+    await insertFindings(db, two.id, 4, { title: 'Finding of two', report_type: 'dependency_scanning', scanner_external_id: 'gemnasium' });
+    await insertFindings(db, elsewhere.id, 2);
+    const developer = await userWithRole(top.id, 30);
+
+    const res = await api(`/api/console/groups/${top.id}/vulnerabilities?per_page=100`, { token: developer.token });
+    expectStatus(res, 200);
+    const listed = expectShape(z.array(vulnerability), res.body);
+    assert.equal(res.headers.get('x-total'), '7');
+    assert.deepEqual(new Set(listed.map((v) => v.project.id)), new Set([one.id, two.id]));
+    assert.ok(listed.every((v) => v.title === (v.project.id === one.id ? 'Finding of one' : 'Finding of two')));
+    assert.equal(listed.find((v) => v.project.id === two.id)?.project.full_path, `/${two.path_with_namespace}`);
+    const levels = listed.map((v) => ['critical', 'high', 'medium', 'low', 'info', 'unknown'].indexOf(v.severity));
+    assert.deepEqual(levels, [...levels].sort((a, b) => a - b), 'most severe first');
+
+    const filtered = await api(`/api/console/groups/${top.id}/vulnerabilities?report_type=dependency_scanning&severity=critical,high`, { token: developer.token });
+    expectStatus(filtered, 200);
+    assert.equal(filtered.headers.get('x-total'), '2');
+    assert.ok(filtered.body.every((v: { project: { id: number } }) => v.project.id === two.id));
+    const bad = await api(`/api/console/groups/${top.id}/vulnerabilities?severity=catastrophic`, { token: developer.token });
+    expectStatus(bad, 400);
+    assert.deepEqual(bad.body, { message: { severity: { '0': ['does not have a valid value'] } } });
+  });
+
+  it('refuses a Reporter (403) and hides the group from a non-member (404)', async () => {
+    const top = await buildGroup();
+    const reporter = await userWithRole(top.id, 20);
+    const stranger = await buildUser();
+    expectStatus(await api(`/api/console/groups/${top.id}/vulnerabilities`, { token: reporter.token }), 403);
+    expectStatus(await api(`/api/console/groups/${top.id}/vulnerabilities`, { token: stranger.token }), 404);
+    expectStatus(await api(`/api/console/groups/${top.id}/vulnerabilities`, { token: null }), 401);
+  });
+});
+
+
+describe('GET /api/console/security/vulnerabilities', () => {
+  it('lists the findings of the projects on the caller’s security dashboard that they may read, with the filters', async () => {
+    const db = server.running.db;
+    const top = await buildGroup();
+    const on = await buildProject(top.id);
+    const off = await buildProject(top.id);
+    await insertFindings(db, on.id, 6, { title: 'On the dashboard' });
+    await insertFindings(db, off.id, 3, { title: 'Not on it' });
+    const developer = await userWithRole(top.id, 30);
+    expectStatus(await api('/security/dashboard/projects', { method: 'POST', token: developer.token, json: { project_id: on.id } }), 201);
+
+    const res = await api('/api/console/security/vulnerabilities?per_page=100', { token: developer.token });
+    expectStatus(res, 200);
+    const listed = expectShape(z.array(vulnerability), res.body);
+    assert.equal(res.headers.get('x-total'), '6');
+    assert.ok(listed.every((v) => v.project.id === on.id && v.title === 'On the dashboard'));
+    const severe = await api('/api/console/security/vulnerabilities?severity=critical,high', { token: developer.token });
+    expectStatus(severe, 200);
+    assert.equal(severe.headers.get('x-total'), '2');
+    expectStatus(await api('/api/console/security/vulnerabilities?state=open', { token: developer.token }), 400);
+    expectStatus(await api('/api/console/security/vulnerabilities', { token: null }), 401);
+    // Another user's dashboard is theirs alone.
+    const other = await userWithRole(top.id, 30);
+    const theirs = await api('/api/console/security/vulnerabilities', { token: other.token });
+    expectStatus(theirs, 200);
+    assert.deepEqual(theirs.body, []);
   });
 });

@@ -95,3 +95,36 @@ export const vulnerabilityRoutes = [
   move('resolve', 'Resolve a vulnerability (optional comment); 304 when already resolved (Maintainer)', vulnerabilityCommentBody),
   move('revert', 'Revert a vulnerability to detected (optional comment); 304 when already detected (Maintainer)', vulnerabilityCommentBody),
 ];
+
+/**
+ * The console's group and security dashboard vulnerability reports (/api/console): the platform
+ * lists these only through its GraphQL API, and the spec has no REST route for them. The same
+ * filters as the project's list; each vulnerability names its project.
+ */
+export const vulnerabilityConsoleRoutes = [
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/groups/:id/vulnerabilities',
+    area,
+    summary: 'List the vulnerabilities of every project of a group and its subgroups that the caller may read, most severe first (the project list’s filters) (Developer)',
+    load: 'group',
+    permission: 'read_vulnerability',
+    query: vulnerabilityListQuery,
+    response: z.array(vulnerability),
+    handler: async (ctx) => vulnerabilities.listGroupVulnerabilities(ctx.db, ctx.actor, ctx.group, ctx.query, pageRequest(ctx.query)),
+    present: (f, ctx) => presentVulnerability(f.vulnerability, { project: f.project, group: f.group, baseUrl: ctx.baseUrl }),
+  }),
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/security/vulnerabilities',
+    area,
+    summary: 'List the vulnerabilities of the projects on the caller’s security dashboard that they may read, most severe first (the project list’s filters): what its export covers',
+    permission: 'read_self',
+    query: vulnerabilityListQuery,
+    response: z.array(vulnerability),
+    handler: async (ctx) => vulnerabilities.listDashboardVulnerabilities(ctx.db, { ...ctx.actor, user: ctx.actor.user! }, ctx.query, pageRequest(ctx.query)),
+    present: (f, ctx) => presentVulnerability(f.vulnerability, { project: f.project, group: f.group, baseUrl: ctx.baseUrl }),
+  }),
+];

@@ -882,6 +882,8 @@ export interface ExportsTable {
   file_size: number | null;
   file_digest: string | null;
   row_count: number | null;
+  /** A vulnerability export's report filters as JSON (037); null: every finding. */
+  filters: string | null;
   send_email: Generated<number>;
   started_at: string | null;
   finished_at: string | null;

@@ -138,6 +138,8 @@ export const groupRules = {
   admin_cicd_variables: atLeast(L.owner),
   create_vulnerability_export: atLeast(GROUP_READS.create_vulnerability_export.role),
   read_dependency: atLeast(GROUP_READS.read_dependency.role),
+  /** The group's vulnerability report (every project below): Developers and up, as the project's read_vulnerability. */
+  read_vulnerability: atLeast(PROJECT_READS.read_vulnerability.role),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {

@@ -3,6 +3,7 @@ import type { ExportRow } from '../db/schema.ts';
 import { exportFileName } from '../services/security/exports/names.ts';
 import { vulnerabilityExportUrl } from './vulnerability-exports.ts';
 import { dependencyListExportUrl } from './dependency-list-exports.ts';
+import { exportFilters } from '../services/security/exports/sources.ts';
 
 export function presentConsoleExport(row: ExportRow, ctx: { baseUrl: string }): ConsoleExport {
   const self = row.kind === 'vulnerability' ? vulnerabilityExportUrl(ctx.baseUrl, row.id) : dependencyListExportUrl(ctx.baseUrl, row.id);
@@ -23,5 +24,6 @@ export function presentConsoleExport(row: ExportRow, ctx: { baseUrl: string }): 
     finished_at: row.finished_at,
     expires_at: row.expires_at,
     download: `${self}/download`,
+    filters: row.kind === 'vulnerability' ? exportFilters(row) : null,
   };
 }

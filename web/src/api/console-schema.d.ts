@@ -158,6 +158,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/vulnerabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the vulnerabilities of every project of a group and its subgroups that the caller may read, most severe first (the project list’s filters) (Developer) */
+        get: operations["getGroupsIdVulnerabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/instance": {
         parameters: {
             query?: never;
@@ -237,6 +254,23 @@ export type paths = {
         get: operations["getProjectsIdMerge_settings"];
         /** Set the project’s merge method and merge train settings (Maintainer) */
         put: operations["putProjectsIdMerge_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/vulnerabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the vulnerabilities of the projects on the caller’s security dashboard that they may read, most severe first (the project list’s filters): what its export covers */
+        get: operations["getSecurityVulnerabilities"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -500,6 +534,12 @@ export interface operations {
                         expires_at: string;
                         file_name: string;
                         file_size: number | null;
+                        filters: {
+                            report_type?: string[];
+                            scanner?: string[];
+                            severity?: ("critical" | "high" | "medium" | "low" | "info" | "unknown")[];
+                            state?: ("detected" | "confirmed" | "dismissed" | "resolved")[];
+                        } | null;
                         finished_at: string | null;
                         format: string;
                         group_id: number | null;
@@ -864,6 +904,167 @@ export interface operations {
                             url: string;
                         } | null;
                         total: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGroupsIdVulnerabilities: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                report_type?: string[];
+                scanner?: string[];
+                severity?: string[];
+                state?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
                     }[];
                 };
             };
@@ -1385,6 +1586,151 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSecurityVulnerabilities: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                report_type?: string[];
+                scanner?: string[];
+                severity?: string[];
+                state?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        author_id: number | null;
+                        closed_at: string | null;
+                        closed_by_id: number | null;
+                        confidence: string | null;
+                        confirmed_at: string | null;
+                        confirmed_by_id: number | null;
+                        created_at: string;
+                        description: string | null;
+                        detected_at: string;
+                        dismissal_reason: ("acceptable_risk" | "false_positive" | "mitigating_control" | "used_in_tests" | "not_applicable") | null;
+                        dismissed_at: string | null;
+                        dismissed_by_id: number | null;
+                        due_date: string | null;
+                        finding: {
+                            confidence: string | null;
+                            created_at: string;
+                            cvss: {
+                                vector: string;
+                                vendor: string;
+                            }[];
+                            description: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            identifiers: {
+                                name: string;
+                                type: string;
+                                url: string | null;
+                                value: string;
+                            }[];
+                            links: {
+                                name: string | null;
+                                url: string;
+                            }[];
+                            location: {
+                                [key: string]: unknown;
+                            };
+                            message: string | null;
+                            name: string;
+                            project_id: number;
+                            report_type: string;
+                            scanner: {
+                                external_id: string;
+                                name: string;
+                                vendor: string | null;
+                            };
+                            /** @enum {string} */
+                            severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                            solution: string | null;
+                            updated_at: string;
+                            uuid: string;
+                            vulnerability_id: number;
+                        };
+                        id: number;
+                        last_edited_at: string | null;
+                        last_edited_by_id: number | null;
+                        location_path: string | null;
+                        project: {
+                            full_name: string;
+                            full_path: string;
+                            id: number;
+                            name: string;
+                        };
+                        project_default_branch: string | null;
+                        report_type: string;
+                        resolved_at: string | null;
+                        resolved_by_id: number | null;
+                        resolved_on_default_branch: boolean;
+                        /** @enum {string} */
+                        severity: "critical" | "high" | "medium" | "low" | "info" | "unknown";
+                        start_date: string | null;
+                        /** @enum {string} */
+                        state: "detected" | "confirmed" | "dismissed" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updated_by_id: number | null;
+                        web_url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,12 +37,21 @@ export function useExportSettings(scope: ExportScope) {
   });
 }
 
-export type NewExport = { kind: 'vulnerability'; format: VulnerabilityExportFormat; sendEmail: boolean } | { kind: 'dependency_list'; format: DependencyExportType; sendEmail: boolean };
+/** The vulnerability report's filters, as lists: the export holds only what the report listed. */
+export interface VulnerabilityExportFilters {
+  severity?: string[];
+  state?: string[];
+  report_type?: string[];
+}
+
+export type NewExport =
+  | { kind: 'vulnerability'; format: VulnerabilityExportFormat; sendEmail: boolean; filters?: VulnerabilityExportFilters }
+  | { kind: 'dependency_list'; format: DependencyExportType; sendEmail: boolean };
 
 /** Starts an export; the answer (either area's shape) is not used: the list shows the new export. */
 async function startExport(scope: ExportScope, e: NewExport): Promise<{ id: number }> {
   if (e.kind === 'vulnerability') {
-    const body = { export_format: e.format, send_email: e.sendEmail };
+    const body = { export_format: e.format, send_email: e.sendEmail, filters: e.filters };
     if (scope.kind === 'project') return data(v4.POST('/security/projects/{id}/vulnerability_exports', { params: { path: { id: String(scope.id) } }, body }));
     if (scope.kind === 'group') return data(v4.POST('/security/groups/{id}/vulnerability_exports', { params: { path: { id: String(scope.id) } }, body }));
     return data(v4.POST('/security/vulnerability_exports', { body }));
@@ -51,6 +60,19 @@ async function startExport(scope: ExportScope, e: NewExport): Promise<{ id: numb
   if (scope.kind === 'project') return data(v4.POST('/projects/{id}/dependency_list_exports', { params: { path: { id: String(scope.id) } }, body }));
   if (scope.kind === 'group') return data(v4.POST('/groups/{id}/dependency_list_exports', { params: { path: { id: String(scope.id) } }, body }));
   throw new Error('the security dashboard has no dependency list export');
+}
+
+/**
+ * One vulnerability export, as its API answers (202 until it is done): polled every second while
+ * it is created or running, so a screen shows its progress in place.
+ */
+export function useVulnerabilityExport(id: number | null) {
+  return useQuery({
+    queryKey: [...exportsKeys.all, 'vulnerability', id] as const,
+    queryFn: ({ signal }) => data(v4.GET('/security/vulnerability_exports/{id}', { params: { path: { id: String(id) } }, signal })),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.data && !isUnfinished(q.state.data) ? false : 1000),
+  });
 }
 
 export function useStartExport(scope: ExportScope, options: MutationOptions = {}) {

@@ -36575,6 +36575,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };
@@ -36586,6 +36592,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };
@@ -36718,6 +36730,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };
@@ -36729,6 +36747,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };
@@ -36858,6 +36882,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };
@@ -36869,6 +36899,12 @@ export interface operations {
                      * @enum {string}
                      */
                     export_format?: "csv" | "pdf";
+                    filters?: {
+                        report_type?: string[];
+                        scanner?: string[];
+                        severity?: string[];
+                        state?: string[];
+                    };
                     report_data?: {
                         [key: string]: unknown;
                     };

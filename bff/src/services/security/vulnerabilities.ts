@@ -1,7 +1,11 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { UserRow, VulnerabilityRow, VulnerabilityTransitionRow } from '../../db/schema.ts';
+import type { Database, GroupRow, ProjectRow, UserRow, VulnerabilityRow, VulnerabilityTransitionRow } from '../../db/schema.ts';
+import type { Actor } from '../../auth/actor.ts';
+import { readableProjectIds } from '../../policies/readable.ts';
+import { readableDashboardProjectIds } from './security-dashboard.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
-import type { DismissalReason, VulnerabilityListQuery, VulnerabilityState } from '../../../../shared/src/vulnerabilities.ts';
+import type { DismissalReason, VulnerabilityFilters, VulnerabilityListQuery, VulnerabilityState } from '../../../../shared/src/vulnerabilities.ts';
 import { nowIso } from '../../util/time.ts';
 import { notFound } from '../../util/errors.ts';
 
@@ -36,14 +40,75 @@ export async function recordTransition(trx: Db, t: NewTransition): Promise<void>
     .execute();
 }
 
+/**
+ * The report's filters on a query of the vulnerabilities table (named `table` in it): the
+ * report, its group twin and the exports all filter through this one function, so an export
+ * holds exactly what the report listed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(query: QB, f: VulnerabilityFilters, table: 'vulnerabilities' | 'v' = 'vulnerabilities'): QB {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  let q = query;
+  if (f.severity?.length) q = q.where(column('severity'), 'in', f.severity) as QB;
+  if (f.state?.length) q = q.where(column('state'), 'in', f.state) as QB;
+  if (f.report_type?.length) q = q.where(column('report_type'), 'in', f.report_type) as QB;
+  if (f.scanner?.length) q = q.where(column('scanner_external_id'), 'in', f.scanner) as QB;
+  return q;
+}
+
+/** The filters worth keeping: none of the lists empty; null when nothing is left (every finding). */
+export function storedFilters(f: VulnerabilityFilters | undefined): VulnerabilityFilters | null {
+  if (!f) return null;
+  const kept = Object.fromEntries(Object.entries(f).filter(([, v]) => Array.isArray(v) && v.length > 0)) as VulnerabilityFilters;
+  return Object.keys(kept).length ? kept : null;
+}
+
 /** A project's vulnerabilities, most severe first then newest, filtered by severity, state, report type and scanner. */
 export async function listVulnerabilities(db: Db, projectId: number, q: VulnerabilityListQuery, page: PageRequest): Promise<Page<VulnerabilityRow>> {
-  let query = db.selectFrom('vulnerabilities').selectAll().where('project_id', '=', projectId);
-  if (q.severity?.length) query = query.where('severity', 'in', q.severity);
-  if (q.state?.length) query = query.where('state', 'in', q.state);
-  if (q.report_type?.length) query = query.where('report_type', 'in', q.report_type);
-  if (q.scanner?.length) query = query.where('scanner_external_id', 'in', q.scanner);
+  const query = whereFilters(db.selectFrom('vulnerabilities').selectAll().where('project_id', '=', projectId), q);
   return offsetPage(db, query.orderBy('severity_level', 'desc').orderBy('id', 'desc'), page);
+}
+
+/** A vulnerability with the project it is in and that project's group: what a list spanning projects shows. */
+export interface VulnerabilityInProject {
+  vulnerability: VulnerabilityRow;
+  project: ProjectRow;
+  group: GroupRow;
+}
+
+/**
+ * The vulnerabilities of every project of a group and its subgroups whose vulnerabilities the
+ * actor may read (as each project's own report decides), most severe first then newest, each
+ * with its project.
+ */
+export async function listGroupVulnerabilities(db: Db, actor: Actor, group: Pick<GroupRow, 'id'>, q: VulnerabilityListQuery, page: PageRequest): Promise<Page<VulnerabilityInProject>> {
+  const inTree = db
+    .selectFrom('projects')
+    .innerJoin('groups', 'groups.id', 'projects.namespace_id')
+    .select('projects.id')
+    .where(sql<boolean>`groups.traversal LIKE (SELECT traversal FROM groups AS top WHERE top.id = ${group.id}) || '%'`)
+    .where('projects.id', 'in', readableProjectIds(db, actor, 'read_vulnerability'));
+  return listInProjects(db, inTree, q, page);
+}
+
+/** The vulnerabilities of the projects on the user's security dashboard that they may read now: what its export covers. */
+export const listDashboardVulnerabilities = (db: Db, actor: Actor & { user: UserRow }, q: VulnerabilityListQuery, page: PageRequest) =>
+  listInProjects(db, readableDashboardProjectIds(db, actor), q, page);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function listInProjects(db: Db, projectIds: SelectQueryBuilder<Database, any, { project_id: number } | { id: number }>, q: VulnerabilityListQuery, page: PageRequest): Promise<Page<VulnerabilityInProject>> {
+  const query = whereFilters(db.selectFrom('vulnerabilities').selectAll().where('project_id', 'in', projectIds), q);
+  const found = await offsetPage(db, query.orderBy('severity_level', 'desc').orderBy('id', 'desc'), page);
+  return found.mapAsync(async (rows) => {
+    const ids = [...new Set(rows.map((r) => r.project_id))];
+    const projects = ids.length ? await db.selectFrom('projects').selectAll().where('id', 'in', ids).execute() : [];
+    const groupIds = [...new Set(projects.map((p) => p.namespace_id))];
+    const groups = groupIds.length ? await db.selectFrom('groups').selectAll().where('id', 'in', groupIds).execute() : [];
+    return rows.map((vulnerability) => {
+      const project = projects.find((p) => p.id === vulnerability.project_id)!;
+      return { vulnerability, project, group: groups.find((g) => g.id === project.namespace_id)! };
+    });
+  });
 }
 
 export async function findVulnerability(db: Db, id: number): Promise<VulnerabilityRow> {

@@ -28,6 +28,24 @@ const STATUS: Record<ConsoleExport['status'], { label: string; color: string }> 
   failed: { label: 'Failed', color: 'red' },
 };
 
+const FILTER_NAMES: Record<string, string> = { severity: 'Severity', state: 'Status', report_type: 'Tool', scanner: 'Scanner' };
+const VALUE_LABELS: Record<string, string> = {
+  detected: 'needs triage',
+  sast: 'SAST',
+  dast: 'DAST',
+  dependency_scanning: 'dependency scanning',
+  container_scanning: 'container scanning',
+  secret_detection: 'secret detection',
+};
+
+/** A vulnerability export's filters in words: "Severity: critical, high · Status: needs triage, confirmed"; none: every vulnerability. */
+export function filtersText(filters: ConsoleExport['filters']): string {
+  const parts = Object.entries(filters ?? {})
+    .filter(([, values]) => values && values.length > 0)
+    .map(([name, values]) => `${FILTER_NAMES[name] ?? name}: ${values!.map((v) => VALUE_LABELS[v] ?? v).join(', ')}`);
+  return parts.length ? `Filtered · ${parts.join(' · ')}` : 'Every vulnerability (no filters)';
+}
+
 /** The reason a start was refused, in words: a 429 means one of the caller's exports of this scope is still running. */
 function refusal(error: ApiError, what: string): string {
   if (error.status === 429) return `Your previous vulnerability export of ${what} is still in progress. Start another one when it is ready.`;
@@ -78,6 +96,11 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
             <Text size="xs" c="dimmed">
               {i.row.original.file_name}
             </Text>
+            {i.row.original.kind === 'vulnerability' && (
+              <Text size="xs" c="dimmed">
+                {filtersText(i.row.original.filters)}
+              </Text>
+            )}
           </Stack>
         ),
       }),
@@ -85,7 +108,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
         header: 'Status',
         cell: (i) => (
           <Stack gap={2}>
-            <Badge color={STATUS[i.getValue()].color} variant="light">
+            <Badge color={STATUS[i.getValue()].color} variant="light" styles={{ root: { minWidth: 'max-content' } }}>
               {STATUS[i.getValue()].label}
             </Badge>
             {i.row.original.error && (
@@ -98,7 +121,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
       }),
       col.accessor('created_at', { header: 'Requested', cell: (i) => <span title={i.getValue()}>{fromNow(i.getValue())}</span> }),
       col.accessor('expires_at', { header: 'Expires', cell: (i) => <span title={i.getValue()}>{formatDate(i.getValue())}</span>, meta: { hideNarrow: true } }),
-      col.accessor('file_size', { header: 'Size', cell: (i) => formatSize(i.getValue()), meta: { hideNarrow: true } }),
+      col.accessor('file_size', { header: 'Size', cell: (i) => <span style={{ whiteSpace: 'nowrap' }}>{formatSize(i.getValue())}</span>, meta: { hideNarrow: true } }),
       col.display({
         id: 'download',
         header: () => <span className="gh-visually-hidden">Download</span>,

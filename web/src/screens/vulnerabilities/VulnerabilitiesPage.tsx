@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
-import { Anchor, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useParams } from 'react-router';
-import { SEVERITIES, VULNERABILITY_STATES, type Severity, type Vulnerability, type VulnerabilityState } from '../../../../shared/src/vulnerabilities.ts';
-import { useProjectVulnerabilities, type VulnerabilitiesQuery } from '../../api/vulnerabilities.ts';
+import type { Vulnerability } from '../../../../shared/src/vulnerabilities.ts';
+import { useProjectVulnerabilities } from '../../api/vulnerabilities.ts';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
-import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { fromNow } from '../../format.ts';
@@ -13,7 +12,9 @@ import { projectHref, sectionRest } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { DashboardToggle } from './DashboardToggle.tsx';
 import { VulnerabilityDetailPage } from './VulnerabilityDetail.tsx';
-import { FORBIDDEN_HINT, FORBIDDEN_TITLE, lineOf, REPORT_TYPE_LABELS, SeverityBadge, STATE_LABELS, severityLabel } from './severity.tsx';
+import { FORBIDDEN_HINT, FORBIDDEN_TITLE, lineOf, MOVES_ROLE, REPORT_TYPE_LABELS, SeverityBadge, STATE_LABELS } from './severity.tsx';
+import { ReportFilters, useReportParams } from './report-filters.tsx';
+import { useReportExport } from './report-export.tsx';
 
 /** /projects/<path>/-/vulnerabilities[/<id>]: the project's vulnerability report, or one vulnerability. */
 export default function VulnerabilitiesPage() {
@@ -37,27 +38,10 @@ export default function VulnerabilitiesPage() {
   );
 }
 
-const oneOf = <T extends string>(values: readonly T[], v: string): T | '' => ((values as readonly string[]).includes(v) ? (v as T) : '');
-
-/** Severity, status, tool and page live in the URL; a status filter left alone shows what is still open. */
-function useReportParams() {
-  const list = useListParams();
-  const severity = oneOf(SEVERITIES, list.get('severity'));
-  const state = list.get('state') === 'all' ? 'all' : oneOf(VULNERABILITY_STATES, list.get('state'));
-  const reportType = oneOf(Object.keys(REPORT_TYPE_LABELS), list.get('report_type'));
-  const query: VulnerabilitiesQuery = {
-    severity: severity ? [severity as Severity] : undefined,
-    state: state === 'all' ? undefined : state ? [state as VulnerabilityState] : ['detected', 'confirmed'],
-    report_type: reportType ? [reportType] : undefined,
-    page: list.page,
-  };
-  return { ...list, severity, state, reportType, query, filtered: Boolean(severity || state || reportType) };
-}
-
 const col = createColumnHelper<Vulnerability>();
 
 function VulnerabilityReport() {
-  const { project } = useProjectContext();
+  const { project, role } = useProjectContext();
   const list = useReportParams();
   const found = useProjectVulnerabilities(project.id, list.query);
   const columns = useMemo(
@@ -92,30 +76,34 @@ function VulnerabilityReport() {
     [project.path_with_namespace],
   );
 
+  const exporter = useReportExport({
+    scope: { kind: 'project', id: project.id },
+    what: project.path_with_namespace,
+    filters: list.exportFilters,
+    summary: list.summary,
+    count: found.data?.page.total ?? null,
+    exportsHref: projectHref(project.path_with_namespace, 'exports'),
+  });
   const items = found.data?.items ?? [];
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2} size="h3">
-            Vulnerability report
-          </Title>
-          <Text c="dimmed" size="sm" maw={680}>
-            What the scanners found on the default branch’s latest pipeline, most severe first. Open one to confirm, dismiss or resolve it.
-          </Text>
-        </div>
-        <DashboardToggle projectId={project.id} />
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap="xs">
+          <div>
+            <Title order={2} size="h3">
+              Vulnerability report
+            </Title>
+            <Text c="dimmed" size="sm" maw={680}>
+              What the scanners found on the default branch’s latest pipeline, most severe first.{' '}
+              {role.can('admin_vulnerability') ? 'Open one to confirm, dismiss or resolve it.' : `Open one to see where it is and how to fix it. ${MOVES_ROLE}`}
+            </Text>
+          </div>
+          <DashboardToggle projectId={project.id} />
+        </Stack>
+        {role.can('create_vulnerability_export') && exporter.menu}
       </Group>
-      <Group align="flex-end" gap="sm">
-        <NativeSelect label="Severity" value={list.severity} onChange={(e) => list.update({ severity: e.currentTarget.value || null })} data={[{ value: '', label: 'Any severity' }, ...SEVERITIES.map((s) => ({ value: s, label: severityLabel(s) }))]} />
-        <NativeSelect
-          label="Status"
-          value={list.state}
-          onChange={(e) => list.update({ state: e.currentTarget.value || null })}
-          data={[{ value: '', label: 'Open (needs triage, confirmed)' }, { value: 'all', label: 'Any status' }, ...VULNERABILITY_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] }))]}
-        />
-        <NativeSelect label="Tool" value={list.reportType} onChange={(e) => list.update({ report_type: e.currentTarget.value || null })} data={[{ value: '', label: 'Any tool' }, ...Object.entries(REPORT_TYPE_LABELS).map(([value, label]) => ({ value, label }))]} />
-      </Group>
+      {exporter.progress}
+      <ReportFilters list={list} />
       <QueryContent
         query={found}
         what="vulnerabilities"
@@ -123,7 +111,7 @@ function VulnerabilityReport() {
         empty={(data) =>
           data.items.length === 0 &&
           (list.filtered ? (
-            <EmptyState title="No vulnerability matches these filters" action={<Button variant="default" onClick={() => list.update({ severity: null, state: null, report_type: null })}>Clear filters</Button>} />
+            <EmptyState title="No vulnerability matches these filters" action={<Button variant="default" onClick={list.clear}>Clear filters</Button>} />
           ) : (
             <EmptyState title="No open vulnerabilities">
               Findings appear when a CI job uploads a scanner report to a pipeline of the default branch (see the README’s <Text span ff="monospace">curl</Text> example).

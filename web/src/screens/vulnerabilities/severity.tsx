@@ -31,6 +31,8 @@ export const REPORT_TYPE_LABELS: Record<string, string> = {
 };
 
 export const FORBIDDEN_TITLE = 'The vulnerability report is for Developers';
+/** Who may change a vulnerability's status (the admin_vulnerability rule: Maintainers and up since the platform's 17.0). */
+export const MOVES_ROLE = 'Only Maintainers and Owners can change a vulnerability’s status.';
 export const FORBIDDEN_HINT = 'Developers, Maintainers and Owners of the project see its vulnerabilities; Maintainers and Owners change their status.';
 
 /** `:12` after a file path when the finding names its line. */

@@ -45,6 +45,8 @@ export interface NewExport {
   authorId: number;
   exportable: Exportable;
   format: string;
+  /** A vulnerability export's report filters (null or absent: every finding). */
+  filters?: object | null;
   sendEmail: boolean;
   /** One export in progress per author and exportable: a second one answers 429. */
   oneAtATime: boolean;
@@ -66,6 +68,7 @@ export async function createExport(db: Db, input: NewExport): Promise<ExportRow>
           group_id: input.exportable.group_id ?? null,
           pipeline_id: input.exportable.pipeline_id ?? null,
           format: input.format,
+          filters: input.filters ? JSON.stringify(input.filters) : null,
           status: 'created',
           in_progress_key: input.oneAtATime ? inProgressKey(input.kind, input.authorId, input.exportable) : null,
           send_email: input.sendEmail ? 1 : 0,

@@ -6,6 +6,8 @@ import { httpUrl } from '../../../../../shared/src/links.ts';
 import type { Actor } from '../../../auth/actor.ts';
 import { readableProjectIds } from '../../../policies/readable.ts';
 import type { ProjectReadAction } from '../../../policies/index.ts';
+import type { VulnerabilityFilters } from '../../../../../shared/src/vulnerabilities.ts';
+import { whereFilters } from '../vulnerabilities.ts';
 
 /**
  * The rows an export reads, in keyset pages (by id): one query per page, a page handed on
@@ -86,15 +88,18 @@ const stamp = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 /** The covered projects' ids: read once, then each project's findings in id order (an index range each). */
 const idsOf = async (q: { execute(): Promise<{ id: number }[]> }) => (await q.execute()).map((r) => r.id).sort((a, b) => a - b);
 
+/** The report filters a vulnerability export was asked with (stored by migration 037); none: every finding. */
+export const exportFilters = (exp: Pick<ExportRow, 'filters'>): VulnerabilityFilters => parseJson<VulnerabilityFilters | null>(exp.filters, null) ?? {};
+
 export async function* vulnerabilityPages(db: Db, exp: ExportRow, author: Actor): AsyncGenerator<VulnerabilityExportRow[]> {
-  for (const projectId of await idsOf(exportProjects(db, exp, author))) yield* projectVulnerabilityPages(db, projectId);
+  const filters = exportFilters(exp);
+  for (const projectId of await idsOf(exportProjects(db, exp, author))) yield* projectVulnerabilityPages(db, projectId, filters);
 }
 
-async function* projectVulnerabilityPages(db: Db, projectId: number): AsyncGenerator<VulnerabilityExportRow[]> {
+async function* projectVulnerabilityPages(db: Db, projectId: number, filters: VulnerabilityFilters): AsyncGenerator<VulnerabilityExportRow[]> {
   let after = 0;
   for (;;) {
-    const batch = await db
-      .selectFrom('vulnerabilities as v')
+    const batch = await whereFilters(db.selectFrom('vulnerabilities as v'), filters, 'v')
       .innerJoin('projects as p', 'p.id', 'v.project_id')
       .innerJoin('groups as g', 'g.id', 'p.namespace_id')
       .select([
@@ -174,10 +179,9 @@ async function* projectVulnerabilityPages(db: Db, projectId: number): AsyncGener
   }
 }
 
-/** Findings by severity, for the PDF's summary. */
+/** Findings by severity (of those the export's filters keep), for the PDF's summary. */
 export async function severityCounts(db: Db, exp: ExportRow, author: Actor): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('vulnerabilities')
+  const rows = await whereFilters(db.selectFrom('vulnerabilities'), exportFilters(exp))
     .select((eb) => ['severity', eb.fn.countAll<number>().as('n')])
     .where('project_id', 'in', exportProjects(db, exp, author))
     .groupBy('severity')
