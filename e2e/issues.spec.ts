@@ -46,6 +46,7 @@ test.describe('Issues', () => {
     await row.getByRole('link', { name: 'Typo in the README install section' }).click();
     await expect(page).toHaveURL(/\/projects\/acme\/website\/-\/issues\/\d+$/);
     await expect(heading(page, 'Typo in the README install section')).toBeVisible();
+    await expect(page).toHaveTitle(/^Typo in the README install section \(#\d+\) · /);
     await expect(page.getByText('Page not found')).toHaveCount(0);
   });
 

@@ -251,11 +251,19 @@ const EXPOSURES: Exposure[] = [
       await insertFindings(server.running.db, fx.project.id, 1, { title: `Finding ${marker}`, identifiers });
       const v = await server.running.db.selectFrom('vulnerabilities').select('id').where('title', '=', `Finding ${marker}`).executeTakeFirstOrThrow();
       await ok(`/vulnerabilities/${v.id}/confirm`, { method: 'POST' }, 201);
+      // The Developer's security dashboard holds the project, so its report shows the finding too.
+      const onDashboard = await api('/security/dashboard/projects', { method: 'POST', json: { project_id: fx.project.id }, token: tokens.get('a Developer')! });
+      assert.ok([200, 201].includes(onDashboard.status), `dashboard: ${onDashboard.status} ${onDashboard.text}`);
       return { marker, ids: { target: v.id } };
     },
     shows: inEventsAs('Vulnerability'),
     own: { route: 'GET /vulnerabilities/:id', path: (m) => `/vulnerabilities/${m.ids.target}` },
-    others: [{ route: 'GET /projects/:id/vulnerabilities', path: () => `/projects/${fx.project.id}/vulnerabilities?per_page=100` }, ...feeds(() => fx.project.id)],
+    others: [
+      { route: 'GET /projects/:id/vulnerabilities', path: () => `/projects/${fx.project.id}/vulnerabilities?per_page=100` },
+      { route: 'GET /api/console/groups/:id/vulnerabilities', path: () => `/api/console/groups/${fx.group.id}/vulnerabilities?per_page=100` },
+      { route: 'GET /api/console/security/vulnerabilities', path: () => '/api/console/security/vulnerabilities?per_page=100' },
+      ...feeds(() => fx.project.id),
+    ],
     schemas: [vulnerability, vulnerabilityDetail, activityEvent],
   },
   {

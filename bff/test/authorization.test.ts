@@ -574,6 +574,16 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, { method: 'POST', json: { target_project_id: Number(filled.id), target_issue_iid: other } }, 201);
       return String((await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, {}, 200))[0].issue_link_id);
     }
+    case 'job_id': {
+      // A background job that gave up, for an administrator to retry (one per call: a retried job is queued again).
+      const now = new Date().toISOString();
+      const job = await server.running.db
+        .insertInto('jobs')
+        .values({ kind: 'matrix-unknown', payload: '{}', state: 'failed', run_at: now, attempts: 5, max_attempts: 5, last_error: 'matrix', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return String(job.id);
+    }
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).
       return '987654321';

@@ -44,9 +44,9 @@ export const personalAccessTokenListQuery = paginationQuery.extend({
 /**
  * The console's question about an inactive list: which of these tokens were rotated (revoked by a
  * rotation that made their successor) rather than revoked by hand. The platform's token object
- * does not say; under /api/console. Up to 100 ids, a page of a list.
+ * does not say; under /api/console. Up to 100 ids (a page of a list); none asked, none answered.
  */
-export const tokenRotationsQuery = z.object({ ids: intListParam().pipe(z.array(z.number().int().min(1)).max(100)) });
+export const tokenRotationsQuery = paginationQuery.extend({ ids: intListParam().pipe(z.array(z.number().int().min(1)).max(100)).optional() });
 export const tokenRotation = z.object({
   id: z.number().int(),
   /** The token the rotation made. */

@@ -98,7 +98,7 @@ export const groupAccessTokenConsoleRoutes = [
     permission: 'admin_group',
     query: tokenRotationsQuery,
     response: z.array(tokenRotation),
-    handler: async (ctx) => tokenRotations(ctx.db, ctx.query.ids, { botGroupId: ctx.group.id }),
+    handler: async (ctx) => tokenRotations(ctx.db, ctx.query.ids ?? [], { botGroupId: ctx.group.id }, pageRequest(ctx.query)),
     present: presentTokenRotation,
   }),
 ];

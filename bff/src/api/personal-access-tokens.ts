@@ -121,7 +121,7 @@ export const personalAccessTokenConsoleRoutes = [
     summary: 'Which of the given personal access tokens (ids, up to 100) were rotated, with their successor: your own; anyone’s for administrators',
     query: tokenRotationsQuery,
     response: z.array(tokenRotation),
-    handler: async (ctx) => tokens.tokenRotations(ctx.db, ctx.query.ids, tokens.personalRotationScope(ctx.actor)),
+    handler: async (ctx) => tokens.tokenRotations(ctx.db, ctx.query.ids ?? [], tokens.personalRotationScope(ctx.actor), pageRequest(ctx.query)),
     present: presentTokenRotation,
   }),
 ];

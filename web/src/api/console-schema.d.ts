@@ -768,6 +768,8 @@ export interface operations {
         parameters: {
             query?: {
                 ids?: (number | string)[];
+                page?: number | string;
+                per_page?: number | string;
             };
             header?: never;
             path: {
@@ -1202,6 +1204,8 @@ export interface operations {
         parameters: {
             query?: {
                 ids?: (number | string)[];
+                page?: number | string;
+                per_page?: number | string;
             };
             header?: never;
             path?: never;

@@ -35,7 +35,7 @@ export function useGroupAccessTokens(groupId: number, query: AccessTokensQuery, 
     enabled: opts.enabled ?? true,
     queryFn: async ({ signal }): Promise<AccessTokensPage> => {
       const res = await page(v4.GET('/groups/{id}/access_tokens', { params: { path: group(groupId), query: { per_page: 20, ...query } }, signal }));
-      const rotations = (ids: number[]) => data(consoleApi.GET('/groups/{id}/access_tokens/rotations', { params: { path: group(groupId), query: { ids } }, signal }));
+      const rotations = (ids: number[]) => data(consoleApi.GET('/groups/{id}/access_tokens/rotations', { params: { path: group(groupId), query: { ids, per_page: 100 } }, signal }));
       return { ...res, items: await markRotated(res.items.map(withoutSecret), rotations) };
     },
     placeholderData: keepPreviousData,

@@ -35,7 +35,7 @@ export async function markRotated<T extends { id: number; revoked: boolean }>(it
 }
 
 /** Which of these personal tokens were rotated (your own; anyone's for an administrator). */
-export const personalRotations = (signal: AbortSignal) => (ids: number[]) => data(consoleApi.GET('/personal_access_tokens/rotations', { params: { query: { ids } }, signal }));
+export const personalRotations = (signal: AbortSignal) => (ids: number[]) => data(consoleApi.GET('/personal_access_tokens/rotations', { params: { query: { ids, per_page: 100 } }, signal }));
 
 /** The signed-in user's own tokens (user_id keeps an administrator's list to their own too); the inactive ones say which were rotated. */
 export function usePersonalAccessTokens(userId: number, query: PersonalTokensQuery) {

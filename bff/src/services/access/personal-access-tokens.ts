@@ -169,16 +169,15 @@ export type RotationScope = { userId: number } | { botGroupId: number } | 'any';
  * Which of `ids` were rotated, with the token each rotation made and when: a rotated token is the
  * `previous_token_id` of its successor. Ids outside `scope` are left out, as if never asked.
  */
-export async function tokenRotations(db: Db, ids: number[], scope: RotationScope): Promise<{ id: number; rotated_to: number; rotated_at: string }[]> {
-  if (!ids.length) return [];
+export async function tokenRotations(db: Db, ids: number[], scope: RotationScope, page: PageRequest): Promise<Page<{ id: number; rotated_to: number; rotated_at: string }>> {
   let query = db
     .selectFrom('personal_access_tokens as next')
     .innerJoin('personal_access_tokens as old', 'old.id', 'next.previous_token_id')
-    .where('old.id', 'in', ids)
+    .where('old.id', 'in', ids.length ? ids : [0])
     .select(['old.id as id', 'next.id as rotated_to', 'next.created_at as rotated_at']);
   if (scope !== 'any' && 'userId' in scope) query = query.where('old.user_id', '=', scope.userId);
   if (scope !== 'any' && 'botGroupId' in scope) query = query.innerJoin('users as u', 'u.id', 'old.user_id').where('u.bot_group_id', '=', scope.botGroupId);
-  return query.orderBy('old.id', 'desc').execute();
+  return offsetPage(db, query.orderBy('old.id', 'desc'), page);
 }
 
 /** The scope of an actor's rotations question about personal tokens: an administrator's is anyone's, anyone else's their own. */

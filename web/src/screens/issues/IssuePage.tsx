@@ -11,6 +11,7 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { NotFoundState, QueryContent } from '../../components/states.tsx';
 import { formatDate, fromNow, fullDateTimeToMinute } from '../../format.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
 import { projectHref } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { NotesThread } from '../notes/NotesThread.tsx';
@@ -26,6 +27,7 @@ export function IssuePage({ iid }: { iid: number }) {
   const { project } = useProjectContext();
   const found = useIssue(project.id, iid);
   const listHref = projectHref(project.path_with_namespace, 'issues');
+  usePageTitle(found.data ? `${found.data.title} (#${iid}) · ${project.name_with_namespace}` : `Issue #${iid} · ${project.name_with_namespace}`);
   return (
     <QueryContent
       query={found}
