@@ -397,6 +397,23 @@ after(async () => {
 /** Each epic made for a case: its iid by its id. */
 const epicIids = new Map<string, string>();
 
+/** Merge requests shared by the calls that change nothing, by project and kind (see paramValue). */
+const sharedMergeRequests = new Map<string, Promise<string>>();
+
+/** A merge request from a branch with a commit of its own, into main or (`ownTarget`) a branch of its own; `car`: on the merge train. */
+async function newMergeRequest(filled: Record<string, string>, ownTarget: boolean, car: boolean): Promise<string> {
+  const branch = `mr${++serial}`;
+  await ok(`/projects/${filled.id}/repository/commits`, { method: 'POST', json: { branch, start_branch: 'main', commit_message: 'matrix', actions: [{ action: 'create', file_path: `${branch}.txt`, content: 'm' }] } }, 201);
+  // A merge request that is merged (on a train or at once) targets a branch of its own: only
+  // Maintainers merge into the protected default branch, a rule of its own (401, as on the platform, before any other check).
+  const target = ownTarget ? `${branch}-target` : 'main';
+  if (ownTarget) await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: target, ref: 'main' } }, 201);
+  const iid = (await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: target, title: branch } }, 201)).iid;
+  // A car of the train to read.
+  if (car) await ok(`/projects/${filled.id}/merge_trains/merge_requests/${iid}`, { method: 'POST', json: {} }, 201);
+  return String(iid);
+}
+
 async function paramValue(route: RouteSpec, param: string, throwaway: boolean, caller: Caller, filled: Record<string, string>): Promise<string> {
   // /security/projects/:id/… is a project's route, /security/groups/:id/… a group's.
   const segments = route.path.split('/');
@@ -514,16 +531,17 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String((await ok(`/projects/${filled.id}/issues`, { method: 'POST', json: { title: `matrix${++serial}` } }, 201)).iid);
     case 'merge_request_iid': {
       await repositoryWithCommit(Number(filled.id));
-      const branch = `mr${++serial}`;
-      await ok(`/projects/${filled.id}/repository/commits`, { method: 'POST', json: { branch, start_branch: 'main', commit_message: 'matrix', actions: [{ action: 'create', file_path: `${branch}.txt`, content: 'm' }] } }, 201);
-      // A merge request that is merged (on a train or at once) targets a branch of its own: only
-      // Maintainers merge into the protected default branch, a rule of its own (401, as on the platform, before any other check).
-      const target = route.path.includes('/merge_trains/') || route.path.endsWith('/merge') ? `${branch}-target` : 'main';
-      if (target !== 'main') await ok(`/projects/${filled.id}/repository/branches`, { method: 'POST', json: { branch: target, ref: 'main' } }, 201);
-      const iid = (await ok(`/projects/${filled.id}/merge_requests`, { method: 'POST', json: { source_branch: branch, target_branch: target, title: branch } }, 201)).iid;
-      // A car of the train to read.
-      if (route.method === 'get' && route.path.includes('/merge_trains/merge_requests/')) await ok(`/projects/${filled.id}/merge_trains/merge_requests/${iid}`, { method: 'POST', json: {} }, 201);
-      return String(iid);
+      // A merge request is made with a commit of its own (git work, the matrix's costliest
+      // fixture). A fresh one only for a call that may change it; reads, and calls refused
+      // before they change anything, share one per project and kind.
+      const target = route.path.includes('/merge_trains/') || route.path.endsWith('/merge') ? 'own' : 'main';
+      const car = route.method === 'get' && route.path.includes('/merge_trains/merge_requests/');
+      if (route.method === 'get' || !('allowed' in expectation(route, caller))) {
+        const key = `${filled.id} ${target}${car ? ' car' : ''}`;
+        if (!sharedMergeRequests.has(key)) sharedMergeRequests.set(key, newMergeRequest(filled, target === 'own', car));
+        return sharedMergeRequests.get(key)!;
+      }
+      return newMergeRequest(filled, target === 'own', car);
     }
     case 'note_id': {
       // A comment (root's) on the noteable the path names: an issue, a merge request or a snippet.
@@ -567,7 +585,13 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       // (A Guest does not see merge requests: the Owner's then.)
       const own = caller.kind === 'administrator' || (caller.kind === 'member' && (caller.level >= REPORTER || !route.path.includes('/merge_requests/')));
       const token = own ? userOf(caller).token : server.rootToken;
-      return String((await ok(awardable + '/award_emoji', { method: 'POST', json: { name: 'thumbsup' }, token }, 201)).id);
+      // On a shared merge request (see merge_request_iid) the user may have reacted already: that reaction, then.
+      const made = await api(awardable + '/award_emoji', { method: 'POST', json: { name: 'thumbsup' }, token });
+      if (made.status === 201) return String(made.body.id);
+      assert.match(made.text, /has already been taken/, made.text);
+      const mine = await api(`${awardable}/award_emoji?per_page=100`, { token });
+      const user = own ? userOf(caller).id : (await api('/user', { token })).body.id;
+      return String((mine.body as { id: number; name: string; user: { id: number } }[]).find((a) => a.name === 'thumbsup' && a.user.id === user)!.id);
     }
     case 'issue_link_id': {
       const other = (await ok(`/projects/${filled.id}/issues`, { method: 'POST', json: { title: `matrix${++serial}` } }, 201)).iid;
