@@ -60,7 +60,7 @@ async function ok(p: string, init: Parameters<typeof api>[1], status: number) {
 /** Runs an export's job here and now (this server runs no workers), as a worker would. */
 async function runExport(id: number): Promise<void> {
   const job = { attempts: 1, max_attempts: 3 } as JobRow;
-  await exportJob.handler({ export_id: id }, { db: server.running.db, vault: server.running.vault, config: exportsConfig, logger: pino({ level: 'silent' }), instanceUrl: server.url, job, batch: undefined, shared: undefined });
+  await exportJob.handler({ export_id: id }, { db: server.running.db, vault: server.running.vault, files: server.running.files, config: exportsConfig, logger: pino({ level: 'silent' }), instanceUrl: server.url, job, batch: undefined, shared: undefined });
 }
 
 const holdsId = (body: unknown, ids: Ids) => Array.isArray(body) && body.some((r: { id?: number }) => r.id === ids.id);
