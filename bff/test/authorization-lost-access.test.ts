@@ -235,9 +235,13 @@ describe('an export whose author loses access before its job runs', () => {
     expectStatus(await api(`/groups/${fx.other.id}/members/${m.id}`, { method: 'DELETE' }), 204);
     for (const e of [ofProject, ofDashboard]) await runExport(e.id);
     const rowsOf = async (id: number) => {
-      const row = await server.running.db.selectFrom('exports').select(['status', 'file_path']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await server.running.db.selectFrom('exports').select(['status', 'file_key']).where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'finished');
-      return parseCsv(fs.readFileSync(row.file_path!, 'utf8'));
+      const file = await server.running.files.get(row.file_key!);
+      assert.ok(file, 'the file is in the file store');
+      const parts: Buffer[] = [];
+      for await (const chunk of file.stream) parts.push(chunk as Buffer);
+      return parseCsv(Buffer.concat(parts).toString('utf8'));
     };
     assert.equal((await rowsOf(ofProject.id)).length, 1, 'the header alone');
     const dashboardRows = await rowsOf(ofDashboard.id);
