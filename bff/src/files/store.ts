@@ -86,22 +86,24 @@ export abstract class CataloguedStore implements FileStore {
     await this.remove(this.db.selectFrom('stored_files').select('id').where('key', '=', key).where('complete', '=', 0));
     const { id } = await this.db.insertInto('stored_files').values({ key, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
     let written: PutResult;
+    let replaced: number[];
     try {
       written = await this.writeBytes(id, source);
+      // Published in one short transaction: the file before (if any) goes as this one comes.
+      replaced = await this.db.transaction().execute(async (trx) => {
+        const before = await trx.deleteFrom('stored_files').where('key', '=', key).where('complete', '=', 1).returning('id').execute();
+        await trx
+          .updateTable('stored_files')
+          .set({ complete: 1, size: written.size, digest: written.digest, created_at: nowIso() })
+          .where('id', '=', id)
+          .execute();
+        return before.map((r) => r.id);
+      });
     } catch (e) {
       source.destroy();
       await this.remove(this.db.selectFrom('stored_files').select('id').where('id', '=', id)).catch(() => undefined);
       throw e;
     }
-    const replaced = await this.db.transaction().execute(async (trx) => {
-      const before = await trx.deleteFrom('stored_files').where('key', '=', key).where('complete', '=', 1).returning('id').execute();
-      await trx
-        .updateTable('stored_files')
-        .set({ complete: 1, size: written.size, digest: written.digest, created_at: nowIso() })
-        .where('id', '=', id)
-        .execute();
-      return before.map((r) => r.id);
-    });
     await this.removeBytes(replaced);
     return written;
   }
