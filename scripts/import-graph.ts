@@ -90,7 +90,7 @@ export function circles(graph: ImportGraph): string[][] {
 export const BFF_ROOMS: string[][] = [
   ['util/', 'config.ts'],
   ['db/'],
-  ['auth/', 'outbound/', 'mail/'],
+  ['auth/', 'outbound/', 'mail/', 'files/'],
   ['queue/'],
   ['policies/'],
   ['services/'],

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Db } from './db/index.ts';
 import type { Config } from './config.ts';
 import type { Vault } from './auth/vault.ts';
+import type { FileStore } from './files/index.ts';
 import { apiRoutes, routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
@@ -65,6 +66,7 @@ export interface AppDeps {
   db: Db;
   config: Config;
   vault: Vault;
+  files: FileStore;
   logger: Logger;
   /** Folder of the built SPA; the console is served from it when present. */
   webDist?: string;

@@ -8,6 +8,7 @@ import { createServer } from './app.ts';
 import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
+import { openFileStore, type FileStore } from './files/index.ts';
 import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
 import { listenAcrossRooms } from './listeners.ts';
@@ -21,6 +22,7 @@ export interface Running {
   bootstrap: BootstrapResult;
   demo: { password: string } | null;
   vault: Vault;
+  files: FileStore;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,9 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   useEnvironmentDefaults(db, config);
   const boot = await bootstrap(db, config);
   const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const files = openFileStore(db, config);
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
-  const server = createServer({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
+  const server = createServer({ db, config, vault, files, logger, webDist: path.join(repoRoot, 'dist') });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -51,12 +54,13 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.externalUrl ?? `http://${host}:${port}`;
-  const workers = startJobWorkers({ db, vault, config, instanceUrl: url, logger });
+  const workers = startJobWorkers({ db, vault, files, config, instanceUrl: url, logger });
   return {
     server,
     db,
     url,
     vault,
+    files,
     bootstrap: boot,
     demo,
     async close() {

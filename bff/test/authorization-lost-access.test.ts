@@ -60,7 +60,7 @@ async function ok(p: string, init: Parameters<typeof api>[1], status: number) {
 /** Runs an export's job here and now (this server runs no workers), as a worker would. */
 async function runExport(id: number): Promise<void> {
   const job = { attempts: 1, max_attempts: 3 } as JobRow;
-  await exportJob.handler({ export_id: id }, { db: server.running.db, vault: server.running.vault, config: exportsConfig, logger: pino({ level: 'silent' }), instanceUrl: server.url, job, batch: undefined, shared: undefined });
+  await exportJob.handler({ export_id: id }, { db: server.running.db, vault: server.running.vault, files: server.running.files, config: exportsConfig, logger: pino({ level: 'silent' }), instanceUrl: server.url, job, batch: undefined, shared: undefined });
 }
 
 const holdsId = (body: unknown, ids: Ids) => Array.isArray(body) && body.some((r: { id?: number }) => r.id === ids.id);
@@ -235,9 +235,13 @@ describe('an export whose author loses access before its job runs', () => {
     expectStatus(await api(`/groups/${fx.other.id}/members/${m.id}`, { method: 'DELETE' }), 204);
     for (const e of [ofProject, ofDashboard]) await runExport(e.id);
     const rowsOf = async (id: number) => {
-      const row = await server.running.db.selectFrom('exports').select(['status', 'file_path']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await server.running.db.selectFrom('exports').select(['status', 'file_key']).where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'finished');
-      return parseCsv(fs.readFileSync(row.file_path!, 'utf8'));
+      const file = await server.running.files.get(row.file_key!);
+      assert.ok(file, 'the file is in the file store');
+      const parts: Buffer[] = [];
+      for await (const chunk of file.stream) parts.push(chunk as Buffer);
+      return parseCsv(Buffer.concat(parts).toString('utf8'));
     };
     assert.equal((await rowsOf(ofProject.id)).length, 1, 'the header alone');
     const dashboardRows = await rowsOf(ofDashboard.id);

@@ -47,9 +47,17 @@ describe('a vulnerability export', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     await installation.crash(a);
-    const cut = await db.selectFrom('exports').select(['status', 'file_path']).where('id', '=', id).executeTakeFirstOrThrow();
+    const cut = await db.selectFrom('exports').select(['status', 'file_key', 'file_path']).where('id', '=', id).executeTakeFirstOrThrow();
     assert.equal(cut.status, 'running');
-    assert.equal(cut.file_path, null, 'no file is published before it is whole');
+    assert.equal(cut.file_key, null, 'no file is published before it is whole');
+    assert.equal(cut.file_path, null);
+    const key = `exports/${id}.csv`;
+    const published = () => db.selectFrom('stored_files').select('complete').where('key', '=', key).execute();
+    assert.deepEqual(
+      (await published()).filter((f) => f.complete === 1),
+      [],
+      'nothing of it in the file store is readable',
+    );
 
     const b = await installation.start();
     const until = Date.now() + 60_000;
@@ -63,7 +71,9 @@ describe('a vulnerability export', () => {
     const file = await call(b.url, `/security/vulnerability_exports/${id}/download`);
     assert.equal(file.status, 200);
     assert.equal(parseCsv(file.text).length, 1 + FINDINGS);
-    const leftovers = fs.readdirSync(path.join(installation.dataDir, 'exports')).filter((n) => n.endsWith('.tmp'));
+    assert.deepEqual(await published(), [{ complete: 1 }], 'the killed run’s unfinished put is gone');
+    const dir = path.join(installation.dataDir, 'files');
+    const leftovers = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')) : [];
     assert.deepEqual(leftovers, [], 'the killed run’s temporary file is gone');
   });
 });

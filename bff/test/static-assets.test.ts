@@ -40,7 +40,7 @@ before(async () => {
   fs.writeFileSync(path.join(dist, SCREEN_PRELOADS), JSON.stringify(PRELOADS));
   precompress(dist);
   const config = loadConfig({ GATEHOUSE_DATA_DIR: dist, GATEHOUSE_LOG_LEVEL: 'silent' });
-  app = createServer({ db: server.running.db, vault: server.running.vault, config, logger: pino({ level: 'silent' }), webDist: dist });
+  app = createServer({ db: server.running.db, vault: server.running.vault, files: server.running.files, config, logger: pino({ level: 'silent' }), webDist: dist });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { consoleExport, consoleExportListQuery, exportSettings, exportSettingsQuery } from '../../../shared/src/exports.ts';
@@ -7,11 +6,13 @@ import { recordId } from '../http/params.ts';
 import type { Action } from '../policies/index.ts';
 import { pageRequest } from '../db/pagination.ts';
 import type { Db } from '../db/index.ts';
+import type { FileStore } from '../files/index.ts';
 import type { ExportRow, UserRow } from '../db/schema.ts';
 import type { Actor } from '../auth/actor.ts';
 import { notFound } from '../util/errors.ts';
 import { isCompleted, isFinished, listOwnExports } from '../services/security/exports/exports.ts';
 import { CONTENT_TYPES, exportFileName, exportTitle } from '../services/security/exports/names.ts';
+import { openExportFile } from '../services/security/exports/files.ts';
 import { presentConsoleExport } from '../presenters/exports.ts';
 import { mailConfigured } from '../mail/mailer.ts';
 import { flags } from '../services/instance/features.ts';
@@ -28,23 +29,26 @@ function exportAnswer<T>(row: ExportRow, body: T): Answer<T> {
   return isCompleted(row) ? new Answer(body, 200) : new Answer(body, 202, { 'Poll-Interval': '5000' });
 }
 
-async function exportFile(db: Db, row: ExportRow, what: string): Promise<FileAnswer> {
-  if (!isFinished(row) || !row.file_path) throw notFound(what);
-  let file: fs.promises.FileHandle;
+async function exportFile(db: Db, files: FileStore, row: ExportRow, what: string): Promise<FileAnswer> {
+  if (!isFinished(row)) throw notFound(what);
+  // From the file store, whichever instance wrote it; null once purged (meanwhile).
+  const file = await openExportFile(files, row);
+  if (!file) throw notFound(what);
+  let name: string;
   try {
-    file = await fs.promises.open(row.file_path);
-  } catch {
-    throw notFound(what); // purged meanwhile
+    name = exportFileName(row, await exportTitle(db, row));
+  } catch (e) {
+    file.stream.destroy();
+    throw e;
   }
-  const name = exportFileName(row, await exportTitle(db, row));
-  const { size } = await file.stat();
+  const { size } = file;
   const headers = {
     'Content-Type': CONTENT_TYPES[row.format] ?? 'application/octet-stream',
     'Content-Length': String(size),
     'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'X-Content-Type-Options': 'nosniff',
   };
-  return new FileAnswer(headers, (out) => pipeline(file.createReadStream(), out));
+  return new FileAnswer(headers, (out) => pipeline(file.stream, out));
 }
 
 /** What an export area is: its records, the body that asks for one, and how one is shown. */
@@ -103,7 +107,7 @@ export function makeExportRoutes<B extends z.ZodType, S extends z.ZodType>(kind:
       summary: kind.summaries.download,
       ...exportId,
       file: [...new Set([...Object.values(CONTENT_TYPES), 'application/octet-stream'])],
-      handler: async (ctx) => exportFile(ctx.db, await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor)), kind.record),
+      handler: async (ctx) => exportFile(ctx.db, ctx.files, await kind.find(ctx.db, ctx.params.id, signedIn(ctx.actor)), kind.record),
     }),
   ];
   return { create, own };

@@ -221,7 +221,7 @@ describe('POST /projects/:id/merge_trains/merge_requests/:merge_request_iid', ()
         const landPush = () => {
           if (++calls === 2) execFileSync('git', ['-C', repositoryPath(server.config.repositoriesDir, project), 'update-ref', 'refs/heads/november', later.sha, first.sha]);
         };
-        await runTrain({ db, vault, config: server.config, logger: pino({ level: 'silent' }), instanceUrl: server.url }, project.id, 'main', landPush);
+        await runTrain({ db, vault, files: server.running.files, config: server.config, logger: pino({ level: 'silent' }), instanceUrl: server.url }, project.id, 'main', landPush);
         assert.ok(calls >= 2, 'the run planned a step');
         assert.equal((await api(`/projects/${project.id}/repository/branches/main`)).body.commit.id, mainBefore);
         const c = await car(mr.iid);

@@ -171,6 +171,23 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** A file in the file store (bff/src/files, 039): its bytes are published once `complete` is 1. */
+export interface StoredFilesTable {
+  id: Generated<number>;
+  key: string;
+  size: Generated<number>;
+  /** SHA-256, hex. */
+  digest: Generated<string>;
+  complete: Generated<number>;
+  created_at: string;
+}
+/** A stored file's bytes on PostgreSQL, in `seq` order. */
+export interface StoredFileChunksTable {
+  file_id: number;
+  seq: number;
+  data: Buffer;
+}
+
 export interface CustomAttributesTable {
   id: Generated<number>;
   model_type: 'user' | 'group' | 'project';
@@ -878,7 +895,10 @@ export interface ExportsTable {
   error: string | null;
   /** Set while unfinished: one export in progress per author and exportable (unique). */
   in_progress_key: string | null;
+  /** Where the file of an export written before the file store (039) was: read while it is there. */
   file_path: string | null;
+  /** The export's file in the file store (bff/src/files), once finished. */
+  file_key: string | null;
   file_size: number | null;
   file_digest: string | null;
   row_count: number | null;
@@ -1102,6 +1122,8 @@ export interface Database {
   exports: ExportsTable;
   export_projects: ExportProjectsTable;
   commit_notes: CommitNotesTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

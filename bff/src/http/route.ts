@@ -7,6 +7,7 @@ import type { Db } from '../db/index.ts';
 import type { GroupRow, PipelineRow, ProjectRow } from '../db/schema.ts';
 import type { Config } from '../config.ts';
 import type { Vault } from '../auth/vault.ts';
+import type { FileStore } from '../files/index.ts';
 import { hasScope, requiredScopes, type Actor, type ScopeNeed } from '../auth/actor.ts';
 import {
   canGroup,
@@ -72,6 +73,8 @@ export type RouteContext<Q = unknown, B = unknown, P = {}, L = undefined> = {
   config: Config;
   /** Opens the secrets Gatehouse keeps encrypted (webhook tokens, headers, URL variables). */
   vault: Vault;
+  /** Where files are kept (export files), readable by every instance. */
+  files: FileStore;
   actor: Actor;
   /** The declared path parameters, parsed. */
   params: P;
@@ -244,7 +247,7 @@ function parseParams(shape: ParamShape | undefined, raw: Record<string, string>)
 /** A pipeline's id as its loader takes it: what could not be one (past 2³¹−1, not digits) is the same 404. */
 const pipelineId = recordId('Pipeline');
 
-export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault }): RequestHandler {
+export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault: Vault; files: FileStore }): RequestHandler {
   const scope = route.scope ?? (route.method === 'get' ? 'read' : 'write');
   const children = Object.entries(route.with ?? {}) as [string, (ctx: unknown) => Promise<unknown>][];
   const handler = route.handler as (ctx: unknown) => Promise<unknown>;
@@ -279,6 +282,7 @@ export function toHandler(route: RouteSpec, app: { db: Db; config: Config; vault
       db: app.db,
       config: app.config,
       vault: app.vault,
+      files: app.files,
       actor,
       baseUrl: app.config.externalUrl ?? `${req.protocol}://${req.get('host')}`,
       req,

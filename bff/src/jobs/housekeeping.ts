@@ -10,8 +10,9 @@ import { HOUR, runAgainIn } from './periodic.ts';
 
 /**
  * Hourly housekeeping: purges delivery logs past their retention, finished jobs, ended
- * sessions, expired exports and the quarantine folders of pushes killed mid-way (nothing
- * written in them for an hour), numbers again the events of authors whose numbers have gaps
+ * sessions, expired exports (and their files), stored files whose put never finished (a day
+ * on) and the quarantine folders of pushes killed mid-way (nothing written in them for an
+ * hour), numbers again the events of authors whose numbers have gaps
  * (a deleted project took some), then schedules its next run (one row with a unique key,
  * whichever instance runs it).
  */
@@ -20,14 +21,16 @@ export const housekeepingJob = defineJob({
   payload: z.object({}),
   leaseMs: () => 10 * 60_000,
   maxAttempts: 5,
-  handler: async (_payload, { db, config, logger, job }) => {
+  handler: async (_payload, { db, files, config, logger, job }) => {
     const logs = await purgeHookLogs(db, config.hookLogRetentionDays);
     const jobs = await purgeFinishedJobs(db, 24 * HOUR);
     const sessions = await purgeExpiredSessions(db);
-    const exports = await purgeExpiredExports(db);
+    const exports = await purgeExpiredExports(db, files);
+    // Puts that never finished (their writer killed) a day on: a put in progress is never that old.
+    const unfinishedFiles = await files.purgeOlderThan(new Date(Date.now() - 24 * HOUR), { incompleteOnly: true });
     const quarantines = await purgeStaleQuarantines(config.repositoriesDir, HOUR);
     const renumberedAuthors = await renumberAuthorEvents(db);
-    logger.info({ logs, jobs, sessions, exports, quarantines, renumberedAuthors }, 'housekeeping');
+    logger.info({ logs, jobs, sessions, exports, unfinishedFiles, quarantines, renumberedAuthors }, 'housekeeping');
     await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
   },
 });

@@ -15,7 +15,7 @@ before(async () => {
 });
 after(() => db.destroy());
 
-const deps = () => ({ db, vault: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x', batch: undefined, shared: undefined });
+const deps = () => ({ db, vault: {} as never, files: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x', batch: undefined, shared: undefined });
 const pending = () => db.selectFrom('jobs').selectAll().where('kind', '=', 'iterations').where('state', '=', 'pending').execute();
 
 describe('the iterations job', () => {

@@ -4,11 +4,13 @@ import type { Db } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { Config } from '../config.ts';
 import type { Vault } from '../auth/vault.ts';
+import type { FileStore } from '../files/index.ts';
 
-/** What every job handler may use: the database, the secrets, the configuration, the log. */
+/** What every job handler may use: the database, the secrets, the file store, the configuration, the log. */
 export interface JobDeps {
   db: Db;
   vault: Vault;
+  files: FileStore;
   config: Config;
   logger: Logger;
   /** This instance's URL (sent as X-Service-Instance by deliveries). */

@@ -16,7 +16,7 @@ before(async () => {
 after(() => db.destroy());
 
 const leaseRace = defineJob({ kind: 'lease-race', payload: z.object({ n: z.number() }), leaseMs: () => 1, maxAttempts: 3, handler: async () => undefined });
-const deps = () => ({ db, vault: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x' });
+const deps = () => ({ db, vault: {} as never, files: {} as never, config: {} as never, logger: pino({ level: 'silent' }), instanceUrl: 'http://x' });
 const state = (id: number) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('a job whose lease ran out', () => {

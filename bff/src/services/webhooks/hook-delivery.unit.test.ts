@@ -168,7 +168,7 @@ describe('queued deliveries to a failing receiver', () => {
     const count = 1;
     // Deliveries in flight at once: the ones already on their way when the fourth failure comes back.
     const inFlight = count * (hookDeliveryJob.inFlightPerWorker ?? 1);
-    const deps = { db, vault: new Vault(crypto.randomBytes(32)), config: { hookTimeoutMs: 5_000 } as Config, logger: pino({ level: 'silent' }), instanceUrl: 'http://gatehouse' };
+    const deps = { db, vault: new Vault(crypto.randomBytes(32)), files: {} as never, config: { hookTimeoutMs: 5_000 } as Config, logger: pino({ level: 'silent' }), instanceUrl: 'http://gatehouse' };
     const workers = startWorkers(deps, [hookDeliveryJob], { count, pollMs: 10 });
     try {
       const until = Date.now() + 10_000;

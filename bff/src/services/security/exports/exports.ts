@@ -6,7 +6,8 @@ import { readableGroupIds, readableProjectIds } from '../../../policies/readable
 import { enqueue } from '../../../queue/queue.ts';
 import { exportTicket } from './write.ts';
 import { exportRead } from './sources.ts';
-import { removeFile } from './files.ts';
+import { removeExportFile } from './files.ts';
+import type { FileStore } from '../../../files/index.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { DomainError, forbidden, notFound } from '../../../util/errors.ts';
 import { isoPlus, nowIso } from '../../../util/time.ts';
@@ -161,12 +162,12 @@ async function exportsReadable(db: Db, actor: Actor): Promise<(eb: ExpressionBui
 }
 
 /** Deletes exports past their expiry and their files; run by the hourly housekeeping. */
-export async function purgeExpiredExports(db: Db, now = nowIso()): Promise<number> {
+export async function purgeExpiredExports(db: Db, files: FileStore, now = nowIso()): Promise<number> {
   let purged = 0;
   for (;;) {
-    const expired = await db.selectFrom('exports').select(['id', 'file_path']).where('expires_at', '<=', now).orderBy('id').limit(500).execute();
+    const expired = await db.selectFrom('exports').select(['id', 'file_key', 'file_path']).where('expires_at', '<=', now).orderBy('id').limit(500).execute();
     if (!expired.length) return purged;
-    for (const e of expired) await removeFile(e.file_path);
+    for (const e of expired) await removeExportFile(files, e);
     await db
       .deleteFrom('exports')
       .where(

@@ -1,12 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { Readable, Transform, type Duplex } from 'node:stream';
+import { PassThrough, Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../../config.ts';
-
-/** Where finished export files live: one file per export, named by its id. */
-export const exportsDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'exports');
+import type { ExportRow } from '../../../db/schema.ts';
+import type { FileStore, StoredFile } from '../../../files/index.ts';
 
 /** What a writer produces: a source of chunks, and the streams that turn it into the file's bytes. */
 export interface Content {
@@ -21,38 +17,40 @@ export interface Content {
  */
 export const textChunks = (chunks: AsyncIterable<string>): Readable => Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
 
-export interface WrittenFile {
-  path: string;
-  size: number;
-  digest: string;
+/**
+ * A writer's content as one byte stream (its source through its streams), for the file store's
+ * `put`: a failure anywhere on the way fails the stream, and a reader that stops stops them all.
+ */
+export function contentStream(content: Content): Readable {
+  if (!content.through?.length) return content.source;
+  const out = new PassThrough();
+  pipeline([content.source, ...content.through, out]).catch((e: Error) => out.destroy(e));
+  return out;
 }
 
+/** An export's file in the file store: `exports/<id>.<extension>`. */
+export const exportFileKey = (id: number, extension: string) => `exports/${id}${extension}`;
+
 /**
- * Streams `content` into `finalPath` through a temporary file renamed at the end, so a reader
- * (or a server killed halfway) never sees half a file; the size and SHA-256 are taken on the way.
+ * An export's file: from the file store, or, for an export written before there was one
+ * (migration 039), from the path it was written to while that file is still there (on the
+ * machine that wrote it); a file that is gone is null (the export then answers 404).
  */
-export async function writeAtomically(finalPath: string, content: Content): Promise<WrittenFile> {
-  await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
-  const tmp = `${finalPath}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer | string, _enc, done) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      hash.update(buf);
-      size += buf.length;
-      done(null, buf);
-    },
-  });
+export async function openExportFile(files: FileStore, row: Pick<ExportRow, 'file_key' | 'file_path'>): Promise<StoredFile | null> {
+  if (row.file_key) return files.get(row.file_key);
+  if (!row.file_path) return null;
+  let file: fs.promises.FileHandle;
   try {
-    await pipeline([content.source, ...(content.through ?? []), tap, fs.createWriteStream(tmp)]);
-    await fs.promises.rename(tmp, finalPath);
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
+    file = await fs.promises.open(row.file_path);
+  } catch {
+    return null;
   }
-  return { path: finalPath, size, digest: hash.digest('hex') };
+  const { size } = await file.stat();
+  return { stream: file.createReadStream(), size, digest: '' };
 }
 
 /** Removes an export's file; a file already gone is fine (the purge may run twice). */
-export const removeFile = (p: string | null) => (p ? fs.promises.rm(p, { force: true }) : Promise.resolve());
+export async function removeExportFile(files: FileStore, row: Pick<ExportRow, 'file_key' | 'file_path'>): Promise<void> {
+  if (row.file_key) await files.delete(row.file_key);
+  if (row.file_path) await fs.promises.rm(row.file_path, { force: true });
+}

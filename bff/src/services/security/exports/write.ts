@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { jobTicket, type JobDeps } from '../../../queue/define.ts';
@@ -7,7 +6,7 @@ import type { Db } from '../../../db/index.ts';
 import type { ExportRow, JobRow } from '../../../db/schema.ts';
 import { nowIso } from '../../../util/time.ts';
 import { sendMail } from '../../../mail/mailer.ts';
-import { exportsDir, writeAtomically, type Content } from './files.ts';
+import { contentStream, exportFileKey, type Content } from './files.ts';
 import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { vulnerabilityPdf } from './pdf.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
@@ -20,9 +19,10 @@ import { exportFileName, exportTitle } from './names.ts';
 export const exportTicket = jobTicket({ kind: 'export', payload: z.object({ export_id: z.number().int() }), maxAttempts: 3 });
 
 /**
- * Writes one export's file. Idempotent: a finished or failed export is left alone, and a run
- * cut short (a killed server) left at most a temporary file, so the export is written again
- * from the start by whichever worker claims the job once its lease runs out.
+ * Writes one export's file into the file store, which every instance reads. Idempotent: a
+ * finished or failed export is left alone, and a run cut short (a killed server) left at most
+ * an unfinished put, never published, so the export is written again from the start by
+ * whichever worker claims the job once its lease runs out (the put drops the unfinished one).
  */
 export async function writeExport(deps: JobDeps & { job: JobRow }, exportId: number): Promise<void> {
   const { db, job, logger } = deps;
@@ -35,12 +35,12 @@ export async function writeExport(deps: JobDeps & { job: JobRow }, exportId: num
     .where('id', '=', exp.id)
     .execute();
   try {
-    await removeStaleTemporaries(deps.config, exp.id);
-    const file = await writeAtomically(path.join(exportsDir(deps.config), `${exp.id}${path.extname(exportFileName(exp, ''))}`), await contentOf(db, exp));
+    const key = exportFileKey(exp.id, path.extname(exportFileName(exp, '')));
+    const file = await deps.files.put(key, contentStream(await contentOf(db, exp)));
     const done = nowIso();
     await db
       .updateTable('exports')
-      .set({ status: 'finished', finished_at: done, file_path: file.path, file_size: file.size, file_digest: file.digest, in_progress_key: null, error: null, updated_at: done })
+      .set({ status: 'finished', finished_at: done, file_key: key, file_path: null, file_size: file.size, file_digest: file.digest, in_progress_key: null, error: null, updated_at: done })
       .where('id', '=', exp.id)
       .execute();
   } catch (e) {
@@ -53,13 +53,6 @@ export async function writeExport(deps: JobDeps & { job: JobRow }, exportId: num
       .execute();
   }
   if (exp.send_email) await notifyAuthor(deps, exp.id);
-}
-
-/** What an earlier run of this export left when its server was killed mid-write. */
-async function removeStaleTemporaries(config: JobDeps['config'], id: number): Promise<void> {
-  const dir = exportsDir(config);
-  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.startsWith(`${id}.`) && n.endsWith('.tmp')).map((n) => fs.promises.rm(path.join(dir, n), { force: true })));
 }
 
 /**

@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline, Writable } from 'node:stream';
+import { pipeline as piped } from 'node:stream/promises';
 import { parseCsv as parse } from './csv-read.ts';
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { VULNERABILITY_CSV_COLUMNS } from '../../../../../shared/src/vulnerability-exports.ts';
-import { writeAtomically, type Content } from './files.ts';
+import { contentStream, type Content } from './files.ts';
 import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
 import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
@@ -16,6 +17,12 @@ import type { DependencyExportRow, ExportTool, VulnerabilityExportRow } from './
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-writers-'));
 const out = (name: string) => path.join(dir, name);
+
+/** A writer's content, as the file store takes it (one stream), written to a file to read back. */
+async function writeAtomically(file: string, content: Content): Promise<{ path: string; size: number }> {
+  await piped(contentStream(content), fs.createWriteStream(file));
+  return { path: file, size: fs.statSync(file).size };
+}
 
 /** Rows as the sources hand them on: in pages (of two here, so that every writer joins pages). */
 async function* from<T>(rows: T[]) {
@@ -82,17 +89,14 @@ describe('vulnerability CSV', () => {
   });
 });
 
-describe('writeAtomically', () => {
-  it('leaves no file, whole or partial, when the source fails halfway', async () => {
+describe('a content stream', () => {
+  it('fails with its source when the source fails halfway (the file store then publishes nothing)', async () => {
     async function* failing() {
       yield [finding(1)];
       throw new Error('database went away');
     }
     await assert.rejects(writeAtomically(out('broken.csv'), vulnerabilityCsv(failing())), /database went away/);
-    assert.deepEqual(
-      fs.readdirSync(dir).filter((f) => f.startsWith('broken')),
-      [],
-    );
+    await assert.rejects(writeAtomically(out('broken.pdf'), vulnerabilityPdf({ title: 't', generatedAt: '2026-11-20T00:00:00.000Z', counts: {}, pages: failing() })), /database went away/);
   });
 });
 
