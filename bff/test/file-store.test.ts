@@ -8,13 +8,14 @@ import { Readable } from 'node:stream';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import pg from 'pg';
-import { migrate, openDb, pgConnection, type Db } from '../db/index.ts';
-import { openFileStore, type FileStore } from './index.ts';
-import { CHUNK_BYTES } from './database.ts';
+import { migrate, openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { openFileStore, type FileStore } from '../src/files/index.ts';
+import { CHUNK_BYTES } from '../src/files/database.ts';
 
 /**
- * The file store on both engines: the data directory beside a SQLite database always, the
- * database itself when GATEHOUSE_TEST_PG names a PostgreSQL server (a throwaway database).
+ * The file store of each engine, in the HTTP suite of that engine: the data directory beside a
+ * SQLite database, or the database itself when GATEHOUSE_TEST_PG names a PostgreSQL server (a
+ * throwaway database).
  */
 interface Engine {
   name: string;
@@ -100,8 +101,7 @@ const filesOnDisk = (dataDir: string) => (fs.existsSync(path.join(dataDir, 'file
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
 
-const engines: (() => Promise<Engine>)[] = [sqliteEngine];
-if (process.env.GATEHOUSE_TEST_PG) engines.push(() => postgresEngine(process.env.GATEHOUSE_TEST_PG!));
+const engines: (() => Promise<Engine>)[] = [process.env.GATEHOUSE_TEST_PG ? () => postgresEngine(process.env.GATEHOUSE_TEST_PG!) : sqliteEngine];
 
 for (const open of engines) {
   describe(`the file store on ${open === sqliteEngine ? 'SQLite' : 'PostgreSQL'}`, () => {
