@@ -79,6 +79,9 @@ export async function establishStorageIdentity(db: Db, repositoriesDir: string):
     return { id: known, recorded: false };
   }
   const found = readStorageMarker(repositoriesDir);
+  if (found !== undefined && !ID.test(found)) {
+    throw new ConfigError(`Gatehouse cannot start: ${path.join(repositoriesDir, STORAGE_MARKER)} holds ${JSON.stringify(found)}, not a storage identity (32 hexadecimal digits); remove the file if no other installation uses this directory.`);
+  }
   const proposed = found ?? writeStorageMarker(repositoriesDir);
   const agreed = await recordIdentity(db, IDENTITY.repositoriesStorage, proposed);
   if (agreed !== proposed) throw refusal(repositoriesDir, agreed, proposed);
