@@ -5,8 +5,11 @@ import { gitVersion } from './services/git/repositories.ts';
 /** `npm start`: validate the configuration, start, and tell a newcomer how to sign in. */
 async function main() {
   let config;
+  let running;
   try {
     config = loadConfig();
+    // Refused at start too: a repositories directory or secret key that is not the installation's.
+    running = await startServer(config);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -14,7 +17,6 @@ async function main() {
     }
     throw e;
   }
-  const running = await startServer(config);
   const lines = ['', `Gatehouse is running at ${running.url}`, `  API:      ${running.url}/api/v4  (OpenAPI: ${running.url}/api/v4/openapi.json)`];
   lines.push(`  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}`);
   const git = await gitVersion();

@@ -12,6 +12,8 @@ import { openFileStore, type FileStore } from './files/index.ts';
 import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
 import { listenAcrossRooms } from './listeners.ts';
+import { checkSecretKey } from './services/instance/identity.ts';
+import { establishStorageIdentity } from './services/git/storage.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,9 +41,18 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
     onIdleError: (err) => logger.warn({ err }, 'database connection dropped'),
   });
   await migrate(db);
+  const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
+  try {
+    // What every instance must share: refused here (a ConfigError) before anything is written.
+    await checkSecretKey(db, vault.fingerprint(), { secretKeySet: Boolean(config.secretKey), dataDir: config.dataDir });
+    const storage = await establishStorageIdentity(db, config.repositoriesDir);
+    if (storage.recorded) logger.info({ storage_id: storage.id, repositories_dir: config.repositoriesDir }, 'recorded the storage identity of the repositories directory');
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
   useEnvironmentDefaults(db, config);
   const boot = await bootstrap(db, config);
-  const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
   const files = openFileStore(db, config);
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
   const server = createServer({ db, config, vault, files, logger, webDist: path.join(repoRoot, 'dist') });

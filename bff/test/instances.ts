@@ -58,6 +58,29 @@ export async function startInstance(token: string, env: Record<string, string>):
   throw new Error('instance did not start');
 }
 
+/**
+ * A server process that must refuse to start: its exit code and what it printed. One that
+ * starts instead is stopped, and answered with code null.
+ */
+export async function startRefused(token: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', GATEHOUSE_DEMO: '0', GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_ROOT_TOKEN: token, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    if (stdout.includes('Gatehouse is running at')) child.kill();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
 /** One API call to a server process as `token`: its status, its text, and a JSON answer parsed (null when empty or not JSON). */
 export async function callInstance(url: string, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; text: string; body: any }> {
   const res = await fetch(`${url}/api/v4${p}`, {
@@ -95,6 +118,8 @@ export interface SharedInstallation {
   sqliteFile: string;
   /** Another server on them, with settings of its own besides the installation's. */
   start(extra?: Record<string, string>): Promise<Instance>;
+  /** A server on them that must refuse to start (startRefused). */
+  startRefused(extra?: Record<string, string>): ReturnType<typeof startRefused>;
   crash(instance: Instance): Promise<void>;
   /** Stops what still runs, drops the database, removes the directory. */
   close(): Promise<void>;
@@ -119,24 +144,26 @@ export async function sharedInstallation(name: string, token: string, env: Recor
     databaseUrl = admin.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${dbName}`);
   }
   const running = new Set<ChildProcess>();
+  const environment = (extra: Record<string, string>) => ({
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEHOUSE_ROOT_PASSWORD: 'durable-password',
+    // Every instance decrypts what the others encrypted.
+    GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+    ...extra,
+  });
   return {
     dataDir,
     databaseUrl,
     sqliteFile: path.join(dataDir, 'gatehouse.sqlite3'),
     async start(extra = {}) {
-      const instance = await startInstance(token, {
-        GATEHOUSE_DATA_DIR: dataDir,
-        GATEHOUSE_ROOT_PASSWORD: 'durable-password',
-        // Every instance decrypts what the others encrypted.
-        GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-every-instance-of-this-test',
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        ...env,
-        ...extra,
-      });
+      const instance = await startInstance(token, environment(extra));
       running.add(instance.child);
       instance.child.once('exit', () => running.delete(instance.child));
       return instance;
     },
+    startRefused: (extra = {}) => startRefused(token, environment(extra)),
     crash: (instance) => stopInstance(instance.child, 'SIGKILL'),
     async close() {
       await Promise.all([...running].map((child) => stopInstance(child)));

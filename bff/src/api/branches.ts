@@ -20,7 +20,7 @@ export type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
 export const withRepository = {
   with: {
     repo: async (ctx: Ctx) => ({
-      dir: await ensureRepository(ctx.config.repositoriesDir, ctx.project),
+      dir: await ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project),
       defaultBranch: ctx.project.default_branch ?? DEFAULT_BRANCH,
       projectUrl: `${ctx.baseUrl}/${ctx.project.path_with_namespace}`,
     }),

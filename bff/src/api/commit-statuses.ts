@@ -14,7 +14,7 @@ type Ctx = RouteContext<unknown, unknown, unknown, 'project'>;
 /** A commit in the path: a SHA (a name that cannot be one is a missing commit). */
 const shaParam = { sha: z.string().min(1).max(64) };
 const withRepository = {
-  with: { dir: async (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project) },
+  with: { dir: async (ctx: Ctx) => ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project) },
 };
 
 /** Each status with its author, read once per page. */

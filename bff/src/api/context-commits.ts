@@ -17,7 +17,7 @@ const withMergeRequest = {
   params: mergeRequestLoader.params,
   with: {
     ...mergeRequestLoader.with,
-    dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+    dir: (ctx: Ctx) => ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project),
   },
 };
 

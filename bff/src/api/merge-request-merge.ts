@@ -18,7 +18,7 @@ const withRepository = {
   params: mergeRequestLoader.params,
   with: {
     ...mergeRequestLoader.with,
-    dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+    dir: (ctx: Ctx) => ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project),
   },
 };
 

@@ -23,7 +23,7 @@ type Ctx = RouteContext<unknown, unknown, { merge_request_iid: number }, 'projec
 
 /** The project's repository, where the merge requests' branches are. */
 export const withRepo = {
-  repo: async (ctx: Pick<Ctx, 'config' | 'project'>): Promise<mrs.Repo> => ({ dir: await ensureRepository(ctx.config.repositoriesDir, ctx.project) }),
+  repo: async (ctx: Pick<Ctx, 'db' | 'config' | 'project'>): Promise<mrs.Repo> => ({ dir: await ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project) }),
 };
 
 /** The merge request named by :merge_request_iid in the loaded project (`...mergeRequestLoader` gives `ctx.mergeRequest`). */

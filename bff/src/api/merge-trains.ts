@@ -21,7 +21,7 @@ const withMergeRequest = {
   with: {
     ...mergeRequestLoader.with,
     enabled: async (ctx: Ctx) => trains.requireTrains(ctx.project),
-    dir: (ctx: Ctx) => ensureRepository(ctx.config.repositoriesDir, ctx.project),
+    dir: (ctx: Ctx) => ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project),
   },
 };
 const requireEnabled = { with: { enabled: async (ctx: { project: Ctx['project'] }) => trains.requireTrains(ctx.project) } };

@@ -98,7 +98,7 @@ export const pipelineTriggerRoutes = [
       const found = await findProject(ctx.db, ctx.params.id);
       if (!found) throw notFound('Project');
       const scope = { ...found, baseUrl: ctx.baseUrl };
-      const dir = await ensureRepository(ctx.config.repositoriesDir, found.project);
+      const dir = await ensureRepository(ctx.db, ctx.config.repositoriesDir, found.project);
       const made = await triggers.triggerPipeline({ db: ctx.db, scope, dir }, ctx.body);
       return { view: await viewOf(ctx.db, made), projectUrl: `${ctx.baseUrl}/${found.project.path_with_namespace}` };
     },

@@ -87,7 +87,7 @@ export const projectRoutes = [
     body: projectUpdateBody,
     response: projectSummary,
     handler: async (ctx) => {
-      const dir = ctx.body.default_branch !== undefined ? await ensureRepository(ctx.config.repositoriesDir, ctx.project) : undefined;
+      const dir = ctx.body.default_branch !== undefined ? await ensureRepository(ctx.db, ctx.config.repositoriesDir, ctx.project) : undefined;
       if (dir) await projects.requireBranch(dir, ctx.body.default_branch!);
       const project = await projects.updateProject(ctx.db, ctx.project, ctx.group, ctx.body);
       // A clone checks out the default branch, as on the platform (its change_head).

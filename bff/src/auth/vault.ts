@@ -28,6 +28,14 @@ export class Vault {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
   }
 
+  /**
+   * Names the key without revealing it (an HMAC of a fixed text): recorded by the first
+   * instance, so that one holding another key refuses to start (services/instance/identity.ts).
+   */
+  fingerprint(): string {
+    return crypto.createHmac('sha256', this.#key).update('gatehouse secret key fingerprint v1').digest('hex');
+  }
+
   encryptJson(value: unknown): string {
     return this.encrypt(JSON.stringify(value));
   }

@@ -5,9 +5,10 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
 import { TableChanges, WATCHED_TABLES } from './table-changes.ts';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
+import { isPostgres } from './dialect.ts';
 
 export type Db = Kysely<Database>;
 
@@ -46,6 +47,8 @@ export function pgConnection(url: string): pg.ClientConfig {
   return { ...parsed, options, user: parsed.user || process.env.PGUSER || os.userInfo().username };
 }
 
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 export function openDb(opts: DbOptions): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ ...pgConnection(opts.databaseUrl), max: opts.poolSize ?? 10 });
@@ -66,7 +69,7 @@ export function openDb(opts: DbOptions): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
@@ -368,12 +371,54 @@ export const tableChangesOf = (db: Db): TableChanges | undefined => tableChanges
 /** What openDb registered to run once migrations changed the schema. */
 const schemaChanged = new WeakMap<Db, () => void>();
 
+/** The advisory lock PostgreSQL holds while an instance migrates (a key of our own, in this database only). */
+const MIGRATION_LOCK_KEY = 0x6761_7465; // "gate"
+/** How long a start waits for another process's migrations on SQLite (then SQLITE_BUSY). */
+const SQLITE_MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * Runs the pending migrations, once however many instances start at once on a new database.
+ * Kysely's own lock does not cover creating its tables (on PostgreSQL two concurrent
+ * `create table if not exists` collide on pg_type), nor, on SQLite, reading which migrations
+ * ran. So the whole run holds a lock: on PostgreSQL an advisory lock on a connection of its
+ * own (a second instance waits, then finds nothing to do); on SQLite the database's write lock
+ * (BEGIN IMMEDIATE), the migrations running in that one transaction.
+ */
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: loadMigrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  schemaChanged.get(db)?.();
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  const run = async (on: Db) => {
+    const migrator = new Migrator({ db: on, provider: { getMigrations: loadMigrations } });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  };
+  try {
+    if (isPostgres(db)) {
+      await db.connection().execute(async (lock) => {
+        await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(lock);
+        try {
+          await run(db);
+        } finally {
+          await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(lock);
+        }
+      });
+    } else {
+      await db.connection().execute(async (conn) => {
+        await sql.raw(`pragma busy_timeout = ${SQLITE_MIGRATION_WAIT_MS}`).execute(conn);
+        try {
+          await sql`begin immediate`.execute(conn);
+          try {
+            await run(conn);
+            await sql`commit`.execute(conn);
+          } catch (e) {
+            await sql`rollback`.execute(conn);
+            throw e;
+          }
+        } finally {
+          await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(conn);
+        }
+      });
+    }
+  } finally {
+    schemaChanged.get(db)?.();
   }
 }

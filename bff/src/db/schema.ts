@@ -1057,7 +1057,20 @@ export interface ProtectedTagAccessLevelsTable {
   access_level: number;
 }
 
+/** What every instance of one installation shares, recorded by the first to start (038). */
+export interface InstanceIdentityTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+/** Whether the project's repository was made: if so, a missing directory is an error, not a new repository (038). */
+export interface ProjectsTable {
+  repository_created: Generated<Bool>;
+}
+
 export interface Database {
+  instance_identity: InstanceIdentityTable;
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
   groups: GroupsTable;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { uniqueViolation } from '../db/errors.ts';
-import { badRequest, DomainError, takenError, validationFailed, type DomainErrorKind, type FieldMessages } from '../util/errors.ts';
+import { badRequest, DomainError, ServerFault, takenError, validationFailed, type DomainErrorKind, type FieldMessages } from '../util/errors.ts';
 import type { Actor } from '../auth/actor.ts';
 
 /**
@@ -106,6 +106,7 @@ export const renderErrors: ErrorRequestHandler = (thrown, req, res, _next) => {
     res.status(e.status).json({ message: `${e.status} ${e.message ?? 'Bad request'}` });
     return;
   }
-  req.log?.error({ err }, 'unhandled error');
+  if (err instanceof ServerFault) req.log?.error(err.details, err.message);
+  else req.log?.error({ err }, 'unhandled error');
   res.status(500).json({ message: '500 Internal Server Error' });
 };

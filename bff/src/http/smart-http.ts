@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import { findProject } from '../services/groups/projects.ts';
-import { ensureRepository } from '../services/git/repositories.ts';
+import { ensureRepository, RepositoryMissingError } from '../services/git/repositories.ts';
 import { hookEndpoint, hookUrlFor, openPushSession } from '../services/git/hook-channel.ts';
 import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../services/access/git-access.ts';
 import { HIDDEN_REFS_GIT_CONFIG } from '../services/git/push-checks.ts';
@@ -76,7 +76,15 @@ function serveGit(deps: { db: Db; config: Config; logger: Logger }): RequestHand
     }
 
     const { project, group } = found!;
-    const dir = await ensureRepository(deps.config.repositoriesDir, project);
+    let dir: string;
+    try {
+      dir = await ensureRepository(deps.db, deps.config.repositoriesDir, project);
+    } catch (e) {
+      if (!(e instanceof RepositoryMissingError)) throw e;
+      // Never an empty clone, nor a push starting a second history: git shows this text.
+      deps.logger.error(e.details, e.message);
+      return refuse(res, 500, 'The repository of this project is missing from the server\'s storage. An administrator must restore it (or give every instance the same GATEHOUSE_REPOSITORIES_DIR).');
+    }
     // A push gets a session its hooks report to (git/hook-channel.ts), for as long as git runs.
     const push =
       action === 'git-receive-pack'

@@ -28,7 +28,7 @@ export async function processAutoMerge(deps: JobDeps, mergeRequestId: number): P
   if (!mr || mr.state !== 'opened' || !bool(mr.auto_merge_enabled)) return;
   const project = await db.selectFrom('projects').selectAll().where('id', '=', mr.project_id).executeTakeFirstOrThrow();
   const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const dir = await ensureRepository(deps.config.repositoriesDir, project);
+  const dir = await ensureRepository(deps.db, deps.config.repositoriesDir, project);
   const parsed = mergeParams.safeParse(JSON.parse(mr.merge_params ?? 'null'));
   const user = mr.merge_user_id === null ? undefined : await db.selectFrom('users').selectAll().where('id', '=', mr.merge_user_id).executeTakeFirst();
   const abort = (reason: string) => db.transaction().execute((trx) => abortAutoMerge(trx, project, mr, reason));

@@ -3,12 +3,15 @@ import type { ProjectSimple, ProjectSummary } from '../../../shared/src/projects
 import { bool, json } from '../util/rows.ts';
 import { presentNamespace } from './namespaces.ts';
 import { DEFAULT_BRANCH, repositoryPath } from '../services/git/repositories.ts';
-import { repositoryIsEmpty } from '../services/git/repository-state.ts';
+import { repositoryExists, repositoryIsEmpty } from '../services/git/repository-state.ts';
 
 /** `default_branch` is null while the repository has no branch, as on the platform. */
 export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, repositoriesDir: string): ProjectSummary {
   const host = new URL(baseUrl).host;
-  const empty = repositoryIsEmpty(repositoryPath(repositoriesDir, p));
+  const dir = repositoryPath(repositoriesDir, p);
+  // A repository that was made but is missing is not shown as a new empty one (whose page asks
+  // for a first push): the project reads as it was, and its repository's reads answer the error.
+  const empty = repositoryIsEmpty(dir) && !(bool(p.repository_created) && !repositoryExists(dir));
   const topics = json<string[]>(p.topics, []);
   return {
     id: p.id,

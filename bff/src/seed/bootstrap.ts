@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/index.ts';
+import { uniqueViolation } from '../db/errors.ts';
 import type { Config } from '../config.ts';
 import { randomPassword } from '../auth/secrets.ts';
 import { createUser, findUserByUsername } from '../services/access/users.ts';
@@ -23,13 +24,20 @@ export interface BootstrapResult {
 export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult> {
   if (await findUserByUsername(db, 'root')) return { created: false };
   const generatedPassword = config.rootPassword ? undefined : randomPassword();
-  const root = await createUser(db, {
-    username: 'root',
-    name: 'Administrator',
-    email: 'admin@example.com',
-    password: config.rootPassword ?? generatedPassword,
-    admin: true,
-  });
+  let root;
+  try {
+    root = await createUser(db, {
+      username: 'root',
+      name: 'Administrator',
+      email: 'admin@example.com',
+      password: config.rootPassword ?? generatedPassword,
+      admin: true,
+    });
+  } catch (e) {
+    // Instances started at once on a new database: another one created root first.
+    if (uniqueViolation(e) !== undefined && (await findUserByUsername(db, 'root'))) return { created: false };
+    throw e;
+  }
   if (config.rootToken) {
     await createPersonalAccessToken(db, root.id, { name: 'Initial root token', scopes: ['api'] }, { plaintext: config.rootToken });
   }

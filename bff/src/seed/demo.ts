@@ -90,7 +90,7 @@ export async function seedDemo(db: Db, config: Config, vault: Vault): Promise<{ 
     for (const name of seed.projects) {
       const project = await createProject(db, alice, group, { name, namespace_id: group.id, description: `${name} of ${seed.name}`, visibility: seed.visibility });
       const authors = PEOPLE.slice(0, 4).map((p) => ({ name: p.name, email: `${p.username}@example.com` }));
-      await seedRepository(await ensureRepository(config.repositoriesDir, project), { name, description: project.description ?? name }, authors, 24 + (project.id % 3) * 6);
+      await seedRepository(await ensureRepository(db, config.repositoriesDir, project), { name, description: project.description ?? name }, authors, 24 + (project.id % 3) * 6);
     }
     for (const child of seed.children ?? []) await plant(child, group);
     return group;

@@ -106,7 +106,7 @@ const MERGE_REQUESTS: DemoMergeRequest[] = [
  */
 export async function seedMergeRequests(db: Db, config: Config, where: { project: ProjectRow; group: GroupRow; baseUrl: string }, people: UserRow[]): Promise<void> {
   const { project, group, baseUrl } = where;
-  const dir = await ensureRepository(config.repositoriesDir, project);
+  const dir = await ensureRepository(db, config.repositoriesDir, project);
   const target = project.default_branch ?? DEFAULT_BRANCH;
   for (const m of MERGE_REQUESTS) {
     const author = people[m.by % people.length];

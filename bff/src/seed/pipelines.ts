@@ -54,7 +54,7 @@ const HISTORY: { source: string; jobs: JobPlan[]; by: number; hoursAgo: number }
  * deliveries are queued for the past), and a trigger token its owner can copy.
  */
 export async function seedPipelines(db: Db, config: Config, vault: Vault, project: ProjectRow, people: UserRow[]): Promise<void> {
-  const dir = await ensureRepository(config.repositoriesDir, project);
+  const dir = await ensureRepository(db, config.repositoriesDir, project);
   const commits = await mainCommits(dir, people);
   const trigger = await createTrigger(db, vault, people[0], project, 'Nightly deploy (demo)');
   // After the pipelines the CI reported for the demo merge requests' branches, if any.

@@ -38,7 +38,7 @@ export async function seedWorkItems(db: Db, config: Config, where: { project: Pr
     for (const [who, body] of i.notes ?? []) await createNote(db, { type: 'Issue', id: issue.id, projectId: where.project.id }, people[who % people.length], { body });
     if (i.closed) await db.transaction().execute((trx) => moveIssueState(trx, acting(people[0]), issue, 'closed'));
   }
-  const repo = { dir: await ensureRepository(config.repositoriesDir, where.project) };
+  const repo = { dir: await ensureRepository(db, config.repositoriesDir, where.project) };
   const mrs = [
     { source_branch: 'feature/dark-mode', title: 'Dark mode toggle', labels: ['feature'], by: 2, note: 'Looks good; can we keep the toggle in the header?' },
     { source_branch: 'feature/audit-log', title: 'Draft: Record sign-ins in the audit log', labels: ['feature'], by: 1, note: 'Still missing the retention setting.' },

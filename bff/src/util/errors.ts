@@ -40,6 +40,19 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A fault of the server's own state, not of the request (a repository missing from storage):
+ * answered as any unexpected error is (500), and logged with its reason and details.
+ */
+export class ServerFault extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
 export const notFound = (what?: string) => new DomainError('not_found', what ? `404 ${what} Not Found` : '404 Not found');
 export const badRequest = (message: string) => new DomainError('bad_request', message);
 export const validationFailed = (fields: FieldMessages) => new DomainError('invalid', 'invalid', fields);

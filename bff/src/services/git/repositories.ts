@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Db } from '../../db/index.ts';
 import type { ProjectRow } from '../../db/schema.ts';
+import { ServerFault } from '../../util/errors.ts';
 import { HOOK_SCRIPT, hookStub } from './hook-script.ts';
 import { gitText } from './git-run.ts';
 
@@ -23,15 +25,46 @@ export async function gitVersion(): Promise<string | Error> {
 }
 
 /**
- * The project's repository, made empty on first use. Made by `git init` into a temporary name
- * and renamed into place, so two first uses at once never see a half-made repository.
+ * A project whose repository was made (its `repository_created`) but whose directory is not
+ * there: the directory was lost, or this instance looks in another directory than the one the
+ * others write (GATEHOUSE_REPOSITORIES_DIR). Answered 500 and logged, never served as a new
+ * empty repository (whose pushes would start a second history of the project).
  */
-export async function ensureRepository(repositoriesDir: string, project: Pick<ProjectRow, 'id'>): Promise<string> {
+export class RepositoryMissingError extends ServerFault {
+  constructor(
+    readonly projectId: number,
+    readonly dir: string,
+  ) {
+    super(`repository missing: project ${projectId} had its repository made, but ${dir} does not hold it`, { project_id: projectId, path: dir });
+  }
+}
+
+/** Whether the project's repository was made (a project not in the database has none). */
+async function repositoryWasCreated(db: Db, projectId: number): Promise<boolean> {
+  const row = await db.selectFrom('projects').select('repository_created').where('id', '=', projectId).executeTakeFirst();
+  return Boolean(row?.repository_created);
+}
+
+/** Records that the projects' repositories were made. */
+export async function markRepositoriesCreated(db: Db, projectIds: number[]): Promise<void> {
+  for (let i = 0; i < projectIds.length; i += 500) {
+    await db.updateTable('projects').set({ repository_created: 1 }).where('id', 'in', projectIds.slice(i, i + 500)).where('repository_created', '=', 0).execute();
+  }
+}
+
+/**
+ * The project's repository, made empty on first use and recorded as made (the database is
+ * asked only when the directory is missing). Once made, a missing directory is a
+ * RepositoryMissingError, never a new empty repository. Made by `git init` into a temporary
+ * name and renamed into place, so two first uses at once never see a half-made repository.
+ */
+export async function ensureRepository(db: Db, repositoriesDir: string, project: Pick<ProjectRow, 'id'>): Promise<string> {
   const dir = repositoryPath(repositoriesDir, project);
   if (fs.existsSync(path.join(dir, 'HEAD'))) {
     installHooks(dir);
     return dir;
   }
+  if (await repositoryWasCreated(db, project.id)) throw new RepositoryMissingError(project.id, dir);
   fs.mkdirSync(repositoriesDir, { recursive: true });
   const tmp = `${dir}.init-${process.pid}-${Date.now()}`;
   await gitText(repositoriesDir, ['init', '--quiet', '--bare', `--initial-branch=${DEFAULT_BRANCH}`, tmp]);
@@ -44,6 +77,7 @@ export async function ensureRepository(repositoriesDir: string, project: Pick<Pr
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!fs.existsSync(path.join(dir, 'HEAD'))) throw e;
   }
+  await markRepositoriesCreated(db, [project.id]);
   return dir;
 }
 

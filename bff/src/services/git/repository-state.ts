@@ -13,6 +13,11 @@ export function repositoryIsEmpty(dir: string): boolean {
   return !(hasLooseRef(path.join(dir, 'refs', 'heads')) || packedBranch(path.join(dir, 'packed-refs')));
 }
 
+/** Whether a repository is at `dir` (its HEAD file), asked without throwing. */
+export function repositoryExists(dir: string): boolean {
+  return Boolean(fs.statSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false })?.isFile());
+}
+
 function hasLooseRef(folder: string): boolean {
   let entries: fs.Dirent[];
   try {

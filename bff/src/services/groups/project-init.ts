@@ -34,7 +34,7 @@ export async function initializeWithReadme(
 ): Promise<void> {
   const { db, repositoriesDir, baseUrl } = deps;
   try {
-    const dir = await ensureRepository(repositoriesDir, project);
+    const dir = await ensureRepository(db, repositoriesDir, project);
     await pointHead(dir, branch);
     const body = commitCreateBody.parse({ branch, commit_message: 'Initial commit', actions: [{ action: 'create', file_path: 'README.md', content: readmeOf(project) }] });
     await commitAsPush({ db, dir, defaultBranch: branch, baseUrl, project, group: namespace, user, role: CREATOR }, body);

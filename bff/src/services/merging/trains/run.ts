@@ -124,7 +124,7 @@ export async function runTrain(deps: JobDeps, projectId: number, target: string,
   const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
   if (!project) return;
   const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
-  const dir = await ensureRepository(deps.config.repositoriesDir, project);
+  const dir = await ensureRepository(deps.db, deps.config.repositoriesDir, project);
   const ctx: TrainContext = { deps, db, dir, project, group, baseUrl: deps.config.externalUrl ?? deps.instanceUrl, target };
   for (let i = 0; i < 1000; i++) {
     stillHeld();
