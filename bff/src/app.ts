@@ -8,7 +8,7 @@ import express, { Router } from 'express';
 import helmet from 'helmet';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
-import type { Db } from './db/index.ts';
+import { tableChangesOf, type Db } from './db/index.ts';
 import type { Config } from './config.ts';
 import type { Vault } from './auth/vault.ts';
 import { apiRoutes, routes } from './api/index.ts';
@@ -297,7 +297,10 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   // header stay within what HTTP clients read (16 KB of headers).
   const log = requestLog(app, deps.logger);
   const security = securityHeaders(deps.config);
+  // The reads this process keeps are checked against the database's changes anew for each request (db/table-changes.ts).
+  const changes = tableChangesOf(deps.db);
   const prelude = (req: express.Request, res: express.Response) => {
+    changes?.requestStarted();
     log(req, res);
     for (const [name, value] of security) res.setHeader(name, value);
     if (req.url.length > MAX_URL_LENGTH) throw new ApiError(414, { message: `414 URI Too Long - keep the path and query under ${MAX_URL_LENGTH} characters` });

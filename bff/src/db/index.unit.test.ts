@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { openDb, plannedOnce, prepared, preparedByShape, rowBuilder, tablesOfKeptRead } from './index.ts';
+import { openDb, plannedOnce, prepared, preparedByShape, rowBuilder, tableChangesOf, tablesOfKeptRead } from './index.ts';
 
 describe('SQLite rows built from raw arrays', () => {
   it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
@@ -132,9 +132,14 @@ describe('kept reads', () => {
       // This process's own write.
       await sql`update groups set name = 'renamed' where id = 1`.execute(db);
       assert.equal((await byId(db, { id: 1 }))[0]?.name, 'renamed');
-      // Another connection's (another process on the same file): its commit changes the data version.
+      // Another connection's (another process on the same file): its commit changes the data
+      // version, read again by the next request, or in the next turn of the event loop.
       await sql`update groups set name = 'by another' where id = 1`.execute(other);
+      tableChangesOf(db)!.requestStarted();
       assert.equal((await byId(db, { id: 1 }))[0]?.name, 'by another');
+      await sql`update groups set name = 'by another again' where id = 1`.execute(other);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await byId(db, { id: 1 }))[0]?.name, 'by another again');
       // A delete that cascades into a table it does not name.
       assert.equal((await projectsOf(db, { id: 1 })).length, 1);
       await sql`delete from groups where id = 1`.execute(db);

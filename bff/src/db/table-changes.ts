@@ -36,6 +36,9 @@ export abstract class ChangeClock {
 
   abstract get live(): boolean;
 
+  /** A request begins: what it reads must not be older than its start (see SqliteChanges). */
+  requestStarted(): void {}
+
   /** The generation of these tables now: equal later only if none of them changed. Undefined while nothing may be kept. */
   generationOf(tables: readonly string[]): number | undefined {
     if (!this.live) return undefined;
@@ -142,9 +145,12 @@ export class TableChanges extends ChangeClock {
 /**
  * SQLite: the process reads the database through one connection, whose own writes it sees
  * (statementDone). Any other connection's commit — another process on the same file, an
- * operator's sqlite3 shell — changes the connection's data version (`PRAGMA data_version`),
- * read before every use of a kept read: a change raises every generation, so the next read
- * after another's commit reads the database again.
+ * operator's sqlite3 shell — changes the connection's data version (`PRAGMA data_version`);
+ * a change raises every generation. The version is read at the first kept read of each
+ * request, and again at the first of each turn of the event loop otherwise (jobs, timers),
+ * not at every read: reading it is a read transaction (file locks, some 10 µs), and a request
+ * answers from the database as it was when it began, whatever another process commits
+ * meanwhile. A commit another process finished before a request began is always seen by it.
  *
  * A write here is told by its text, and SQLite's foreign keys cascade a delete into other
  * tables (a group's projects, a user's tokens) without a word: any delete (or replace, drop,
@@ -152,6 +158,10 @@ export class TableChanges extends ChangeClock {
  */
 export class SqliteChanges extends ChangeClock {
   #version: number | undefined;
+  #checked = false;
+  readonly #uncheck = () => {
+    this.#checked = false;
+  };
 
   /** `dataVersion` reads PRAGMA data_version on the connection the process reads through. */
   constructor(private readonly dataVersion: () => number) {
@@ -162,11 +172,19 @@ export class SqliteChanges extends ChangeClock {
     return true;
   }
 
+  override requestStarted(): void {
+    this.#checked = false;
+  }
+
   override generationOf(tables: readonly string[]): number | undefined {
-    const version = this.dataVersion();
-    if (version !== this.#version) {
-      this.#version = version;
-      this.base++;
+    if (!this.#checked) {
+      this.#checked = true;
+      setImmediate(this.#uncheck);
+      const version = this.dataVersion();
+      if (version !== this.#version) {
+        this.#version = version;
+        this.base++;
+      }
     }
     return super.generationOf(tables);
   }
