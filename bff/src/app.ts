@@ -173,7 +173,7 @@ const isUnder = (p: string, prefix: string) =>
  * would append `; charset=utf-8`, and some clients (python-gitlab) compare the whole header.
  */
 function sendJson(this: express.Response, body: unknown): express.Response {
-  const text = JSON.stringify(body) ?? 'null';
+  const text = (Array.isArray(body) && body.length > 0 && Object.isFrozen(body[0]) ? listJson(body) : JSON.stringify(body)) ?? 'null';
   if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/json');
   // Sent as one string: node writes the head and a string body in one write (a Buffer body
   // would be a second chunk); there is no ETag to compare, and node sends no body to HEAD.
@@ -181,6 +181,28 @@ function sendJson(this: express.Response, body: unknown): express.Response {
   this.end(text);
   return this;
 }
+
+/**
+ * A list whose items are frozen (presented once from a kept read's rows, see
+ * api/groups.ts): each such item's JSON is written once and reused by every answer that shows
+ * it; an item that is not frozen is written as JSON.stringify would write it in the array.
+ */
+function listJson(items: unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (i > 0) text += ',';
+    if (item !== null && typeof item === 'object' && Object.isFrozen(item)) {
+      let json = frozenJson.get(item);
+      if (json === undefined) frozenJson.set(item, (json = JSON.stringify(item) ?? 'null'));
+      text += json;
+    } else {
+      text += JSON.stringify(item) ?? 'null';
+    }
+  }
+  return text + ']';
+}
+const frozenJson = new WeakMap<object, string>();
 
 declare module 'http' {
   interface IncomingMessage {
