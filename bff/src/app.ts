@@ -173,7 +173,7 @@ const isUnder = (p: string, prefix: string) =>
  * would append `; charset=utf-8`, and some clients (python-gitlab) compare the whole header.
  */
 function sendJson(this: express.Response, body: unknown): express.Response {
-  const text = (Array.isArray(body) && body.length > 0 && Object.isFrozen(body[0]) ? listJson(body) : JSON.stringify(body)) ?? 'null';
+  const text = (Array.isArray(body) && typeof body[0] === 'object' && body[0] !== null && Object.isFrozen(body[0]) ? listJson(body) : JSON.stringify(body)) ?? 'null';
   if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/json');
   // Sent as one string: node writes the head and a string body in one write (a Buffer body
   // would be a second chunk); there is no ETag to compare, and node sends no body to HEAD.
