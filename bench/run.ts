@@ -275,6 +275,7 @@ function gatehouseTargets(info: ChildReady, memberToken: string | undefined): Ta
     { label: 'groups/:id top-level', path: `${g}/${info.topId}`, token: ROOT_TOKEN, describe: detailWith(0) },
     { label: 'groups/:id top-level with_projects=false', path: `${g}/${info.topId}?with_projects=false`, token: ROOT_TOKEN, describe: detailWith(null) },
     { label: 'groups/:id subgroup (10 projects)', path: `${g}/${info.subId}`, token: ROOT_TOKEN, describe: detailWith(10) },
+    { label: 'groups/:id (20 projects)', path: `${g}/${info.twentyId}`, token: ROOT_TOKEN, describe: detailWith(20) },
     { label: 'groups/:id wide (100 projects)', path: `${g}/${info.wideId}`, token: ROOT_TOKEN, describe: detailWith(100) },
     { label: 'groups?per_page=20 admin', path: `${g}?per_page=20`, token: ROOT_TOKEN, describe: countOf('groups', 20) },
     { label: 'groups?per_page=100 admin', path: `${g}?per_page=100`, token: ROOT_TOKEN, describe: countOf('groups', 100) },
@@ -299,12 +300,12 @@ interface Server {
 
 /** Gatehouse seeded in a child process of its own, with its member user and its targets. */
 async function startGatehouse(section: string, env: Record<string, string>): Promise<Server> {
-  console.log(`\n${section}: starting Gatehouse and seeding 1,000 subgroups × 10 projects (+ a 100-project group) through the services…`);
+  console.log(`\n${section}: starting Gatehouse and seeding 1,000 subgroups × 10 projects (+ a 100-project and a 20-project group) through the services…`);
   const child = await startChild<ChildReady>('server-child.ts', [], { ...env, BENCH_ROOT_TOKEN: ROOT_TOKEN }, 600_000);
   const info = child.info;
   console.log(
     `  seeded ${info.groups.toLocaleString('en')} groups and ${info.projects.toLocaleString('en')} projects in ${(info.seedMs / 1000).toFixed(1)} s ` +
-      `(top-level id ${info.topId}, subgroup id ${info.subId}, wide id ${info.wideId})`,
+      `(top-level id ${info.topId}, subgroup id ${info.subId}, wide id ${info.wideId}, 20-project id ${info.twentyId})`,
   );
   let memberToken: string | undefined;
   try {
@@ -482,7 +483,7 @@ async function main(): Promise<void> {
   console.log(`  load average before the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   // The group targets' labels do not depend on the seeded ids, so the selection is known up front.
-  const groupTargetsSelected = gatehouseTargets({ topId: 0, subId: 0, wideId: 0 } as ChildReady, undefined).some(selected);
+  const groupTargetsSelected = gatehouseTargets({ topId: 0, subId: 0, wideId: 0, twentyId: 0 } as ChildReady, undefined).some(selected);
   const deliveriesSelected = selectedLabel(DELIVERIES_LABEL);
 
   const rows: Row[] = [];

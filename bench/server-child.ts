@@ -8,7 +8,8 @@
  * Data set: one top-level group `bench` with 1,000 subgroups of 10 projects each
  * (10,000 projects), plus a top-level group `bench-wide` holding 100 projects directly, so
  * that the group detail's "up to 100 projects" path is measured too (GET /groups/:id lists
- * only the group's own projects, and `bench` itself has none).
+ * only the group's own projects, and `bench` itself has none), and `bench-twenty` with 20
+ * projects, the issue's "group with 20 projects".
  */
 import { sql } from 'kysely';
 import { loadConfig } from '../bff/src/config.ts';
@@ -23,6 +24,8 @@ import type { GroupRow } from '../bff/src/db/schema.ts';
 export const SUBGROUPS = 1000;
 export const PROJECTS_PER_SUBGROUP = 10;
 export const WIDE_PROJECTS = 100;
+/** The issue's "group with 20 projects" (issue 27): a top-level group holding 20 projects directly. */
+export const TWENTY_PROJECTS = 20;
 
 export interface ChildReady {
   url: string;
@@ -30,6 +33,7 @@ export interface ChildReady {
   topId: number;
   subId: number;
   wideId: number;
+  twentyId: number;
   seedMs: number;
   groups: number;
   projects: number;
@@ -61,6 +65,10 @@ async function seed(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs
   for (let j = 1; j <= WIDE_PROJECTS; j++) {
     await createProject(db, root, wide, { namespace_id: wide.id, name: `Wide project ${j}`, path: `wide-${j}` });
   }
+  const twenty = await createGroup(db, root, { name: 'Bench twenty', path: 'bench-twenty' }, null);
+  for (let j = 1; j <= TWENTY_PROJECTS; j++) {
+    await createProject(db, root, twenty, { namespace_id: twenty.id, name: `Twenty project ${j}`, path: `twenty-${j}`, description: `Project ${j} of 20` });
+  }
   // PostgreSQL: autovacuum would analyze the freshly loaded tables at some point during the
   // run (changing plans mid-measurement); analyze now so every target sees the steady state.
   // SQLite has no automatic ANALYZE and the server never runs one, so its steady state is
@@ -68,7 +76,7 @@ async function seed(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs
   if (isPostgres(db)) await sql`ANALYZE`.execute(db);
   const groups = await db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const projects = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { topId: top.id, subId: subs[SUBGROUPS / 2].id, wideId: wide.id, groups: Number(groups.n), projects: Number(projects.n) };
+  return { topId: top.id, subId: subs[SUBGROUPS / 2].id, wideId: wide.id, twentyId: twenty.id, groups: Number(groups.n), projects: Number(projects.n) };
 }
 
 async function main(): Promise<void> {

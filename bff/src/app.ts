@@ -8,7 +8,7 @@ import express, { Router } from 'express';
 import helmet from 'helmet';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
-import type { Db } from './db/index.ts';
+import { tableChangesOf, type Db } from './db/index.ts';
 import type { Config } from './config.ts';
 import type { Vault } from './auth/vault.ts';
 import type { FileStore } from './files/index.ts';
@@ -175,7 +175,7 @@ const isUnder = (p: string, prefix: string) =>
  * would append `; charset=utf-8`, and some clients (python-gitlab) compare the whole header.
  */
 function sendJson(this: express.Response, body: unknown): express.Response {
-  const text = JSON.stringify(body) ?? 'null';
+  const text = (Array.isArray(body) && typeof body[0] === 'object' && body[0] !== null && Object.isFrozen(body[0]) ? listJson(body) : JSON.stringify(body)) ?? 'null';
   if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/json');
   // Sent as one string: node writes the head and a string body in one write (a Buffer body
   // would be a second chunk); there is no ETag to compare, and node sends no body to HEAD.
@@ -183,6 +183,28 @@ function sendJson(this: express.Response, body: unknown): express.Response {
   this.end(text);
   return this;
 }
+
+/**
+ * A list whose items are frozen (presented once from a kept read's rows, see
+ * api/groups.ts): each such item's JSON is written once and reused by every answer that shows
+ * it; an item that is not frozen is written as JSON.stringify would write it in the array.
+ */
+function listJson(items: unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (i > 0) text += ',';
+    if (item !== null && typeof item === 'object' && Object.isFrozen(item)) {
+      let json = frozenJson.get(item);
+      if (json === undefined) frozenJson.set(item, (json = JSON.stringify(item) ?? 'null'));
+      text += json;
+    } else {
+      text += JSON.stringify(item) ?? 'null';
+    }
+  }
+  return text + ']';
+}
+const frozenJson = new WeakMap<object, string>();
 
 declare module 'http' {
   interface IncomingMessage {
@@ -299,7 +321,10 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   // header stay within what HTTP clients read (16 KB of headers).
   const log = requestLog(app, deps.logger);
   const security = securityHeaders(deps.config);
+  // The reads this process keeps are checked against the database's changes anew for each request (db/table-changes.ts).
+  const changes = tableChangesOf(deps.db);
   const prelude = (req: express.Request, res: express.Response) => {
+    changes?.requestStarted();
     log(req, res);
     for (const [name, value] of security) res.setHeader(name, value);
     if (req.url.length > MAX_URL_LENGTH) throw new ApiError(414, { message: `414 URI Too Long - keep the path and query under ${MAX_URL_LENGTH} characters` });

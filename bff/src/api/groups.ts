@@ -14,7 +14,7 @@ import * as groups from '../services/groups/groups.ts';
 import { revokeLeakedToken } from '../services/access/token-revocation.ts';
 import { revokedToken, tokenRevocationBody } from '../../../shared/src/token-revocation.ts';
 import { namespacesOf, projectsOfGroup } from '../services/groups/projects.ts';
-import { presentGroupDetail, presentGroupListItem } from '../presenters/groups.ts';
+import { presentGroupDetail, presentGroupListItem, type GroupExtras } from '../presenters/groups.ts';
 import { presentProject, presentProjectSimple } from '../presenters/projects.ts';
 import { groupProjectListQuery, projectSimple, projectSummary } from '../../../shared/src/projects.ts';
 import { listProjects } from '../services/groups/projects.ts';
@@ -29,6 +29,21 @@ async function listItems(ctx: RouteContext<z.infer<typeof groupListQuery>>, page
   const custom = ctx.query.with_custom_attributes && admin ? await groups.customAttributesOf(ctx.db, 'group', page.items.map((g) => g.id)) : undefined;
   return page.map((group) => ({ group, storageSize: sizes?.get(group.id), customAttributes: custom ? (custom.get(group.id) ?? []) : undefined }));
 }
+
+/**
+ * A list item. A kept row (frozen: db/index.ts, prepared) shown without extras is presented
+ * once per base URL, the item frozen, so that its JSON is written once too (app.ts, sendJson):
+ * the row is replaced, not changed, when the group changes.
+ */
+function presentListItem(group: groups.GroupListRow, baseUrl: string, extras: GroupExtras) {
+  if (!Object.isFrozen(group) || extras.storageSize !== undefined || extras.customAttributes) return presentGroupListItem(group, baseUrl, extras);
+  const kept = presentedRows.get(group);
+  if (kept?.baseUrl === baseUrl) return kept.item;
+  const item = Object.freeze(presentGroupListItem(group, baseUrl));
+  presentedRows.set(group, { baseUrl, item });
+  return item;
+}
+const presentedRows = new WeakMap<object, { baseUrl: string; item: ReturnType<typeof presentGroupListItem> }>();
 
 /** What the group detail shows this caller: the group, and the projects and extras asked for. */
 interface GroupDetail {
@@ -65,7 +80,7 @@ export const groupRoutes = [
     query: groupListQuery,
     response: z.array(groupListItem),
     handler: async (ctx) => listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query))),
-    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+    present: ({ group, ...extras }, ctx) => presentListItem(group, ctx.baseUrl, extras),
   }),
   defineRoute({
     method: 'get',
@@ -78,7 +93,7 @@ export const groupRoutes = [
     response: z.array(groupListItem),
     handler: async (ctx) =>
       listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { parentId: ctx.group.id })),
-    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+    present: ({ group, ...extras }, ctx) => presentListItem(group, ctx.baseUrl, extras),
   }),
   defineRoute({
     method: 'get',
@@ -91,7 +106,7 @@ export const groupRoutes = [
     response: z.array(groupListItem),
     handler: async (ctx) =>
       listItems(ctx, await groups.listGroups(ctx.db, ctx.actor, ctx.query, pageRequest(ctx.query), { descendantsOf: ctx.group })),
-    present: ({ group, ...extras }, ctx) => presentGroupListItem(group, ctx.baseUrl, extras),
+    present: ({ group, ...extras }, ctx) => presentListItem(group, ctx.baseUrl, extras),
   }),
   defineRoute({
     method: 'get',

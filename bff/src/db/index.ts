@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
-import { TableChanges, WATCHED_TABLES } from './table-changes.ts';
+import { SqliteChanges, TableChanges, WATCHED_TABLES, type ChangeClock } from './table-changes.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type CompiledQuery, type Migration, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './schema.ts';
@@ -70,7 +70,11 @@ export function openDb(opts: DbOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const changes = new SqliteChanges(() => dataVersion.get() as number);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, changes) }) });
+  tableChanges.set(db, changes);
+  return db;
 }
 
 /**
@@ -106,32 +110,35 @@ function parameterReader(parameters: readonly unknown[]): (values: Record<string
  * request's time. `build` gets stand-ins for the values, so it must not depend on them (no
  * branching on a value, no list of varying length); what varies becomes another query.
  *
- * With `keep`, a read whose tables are all watched (db/table-changes.ts) is kept on
- * PostgreSQL, by its values, while none of its tables has changed: the next call with the
- * same values answers without a round trip. Its rows are frozen, as they are shared by every
- * caller. Only for reads that depend on nothing but their tables and values (no `now()`), and
- * that show no mark of use (see WATCHED_TABLES). SQLite keeps nothing: its query runs in the
- * process, for less than keeping it would cost.
+ * With `keep`, a read whose tables are all watched (db/table-changes.ts) is kept, by its
+ * values, while none of its tables has changed: the next call with the same values answers
+ * without a round trip on PostgreSQL, and without reading the rows again on SQLite (turning a
+ * page of wide rows into JS values costs some 10 µs a row there, far more than checking the
+ * data version). Its rows are frozen, as they are shared by every caller. Only for reads that
+ * depend on nothing but their tables and values (no `now()`), and that show no mark of use
+ * (see WATCHED_TABLES). `keep: 'if-watched'`: kept only when every table it reads is watched
+ * (a list whose filters may read others), otherwise run each time.
  */
 export function prepared<V extends Record<string, unknown>, O>(
   build: (db: Db, values: V) => Compilable<O>,
-  opts: { keep?: boolean } = {},
+  opts: { keep?: boolean | 'if-watched' } = {},
 ): (db: Db, values: V) => Promise<O[]> {
   const compiled = new WeakMap<
     Db,
-    { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[]; tables: string[]; kept: Map<string, { rows: O[]; generation: number }>; keptRows: number }
+    { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[]; tables: string[] | undefined; kept: Map<string, { rows: O[]; generation: number }>; keptRows: number }
   >();
   const standIns = new Proxy({}, { get: (_target, name) => standIn([String(name)]) }) as V;
   return async (db, values) => {
     let entry = compiled.get(db);
     if (!entry) {
       const query = build(db, standIns).compile();
-      entry = { query, parametersOf: parameterReader(query.parameters), tables: opts.keep ? tablesOfKeptRead(query.sql) : [], kept: new Map(), keptRows: 0 };
+      const tables = opts.keep === 'if-watched' ? keepableTables(query.sql) : opts.keep ? tablesOfKeptRead(query.sql) : undefined;
+      entry = { query, parametersOf: parameterReader(query.parameters), tables, kept: new Map(), keptRows: 0 };
       compiled.set(db, entry);
     }
     const parameters = entry.parametersOf(values);
-    const changes = opts.keep ? tableChanges.get(db) : undefined;
-    if (!changes) return (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
+    const changes = entry.tables ? tableChanges.get(db) : undefined;
+    if (!changes || !entry.tables) return (await db.executeQuery<O>({ ...entry.query, parameters })).rows;
     const key = JSON.stringify(parameters);
     const generation = changes.generationOf(entry.tables);
     const kept = entry.kept.get(key);
@@ -172,7 +179,7 @@ const MAX_KEPT_ROWS_PER_READ = 10_000;
  */
 export function preparedByShape<S, V extends Record<string, unknown>, O>(
   build: (db: Db, values: V, shape: S) => Compilable<O>,
-  opts: { keep?: boolean } = {},
+  opts: { keep?: boolean | 'if-watched' } = {},
 ): (db: Db, shape: S, values: V) => Promise<O[]> {
   const byShape = new Map<string, (db: Db, values: V) => Promise<O[]>>();
   return (db, shape, values) => {
@@ -187,6 +194,15 @@ export function preparedByShape<S, V extends Record<string, unknown>, O>(
   };
 }
 const MAX_SHAPES = 200;
+
+/** The tables of a read that may be kept, or undefined when it reads a table that is not watched (or the clock). */
+function keepableTables(text: string): string[] | undefined {
+  try {
+    return tablesOfKeptRead(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The tables a kept read reads (Kysely quotes every name), each of which must be watched. */
 export function tablesOfKeptRead(text: string): string[] {
@@ -207,7 +223,7 @@ export function tablesOfKeptRead(text: string): string[] {
  * wide rows of groups and projects. The rows are the same objects it would build: keys in
  * column order, and a name selected twice keeps its last value.
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
+function withStatementCache(sqlite: SQLite.Database, changes: ChangeClock, max = 500) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -220,6 +236,8 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = rowBuilding(sqlite.prepare(plannedOnce(sql)));
+        // Every statement but a read is told to `changes` once it returned (or failed), as on PostgreSQL.
+        if (!/^\s*select\b/i.test(sql)) stmt = telling(stmt, () => changes.statementDone(sqlite, sql));
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
         cache.set(sql, stmt);
       }
@@ -238,6 +256,25 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
 export const plannedOnce = (sql: string) => sql.replace(/\b(limit|offset) \?(?=\s|\)|$)/gi, '$1 (?) + 0');
 
 type Row = Record<string, unknown>;
+
+/** The statement, calling `done` after each run of it (Kysely's driver calls `all` or `run`). */
+function telling(stmt: SQLite.Statement, done: () => void): SQLite.Statement {
+  const after =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return fn(...args);
+      } finally {
+        done();
+      }
+    };
+  return {
+    reader: stmt.reader,
+    all: after((params: unknown[]) => stmt.all(params)),
+    run: after((params: unknown[]) => stmt.run(params)),
+    iterate: (params: unknown[]) => stmt.iterate(params),
+  } as unknown as SQLite.Statement;
+}
 
 /** The statement as Kysely's driver uses it (reader, all, run, iterate), reading raw rows where it returns any. */
 function rowBuilding(stmt: SQLite.Statement): SQLite.Statement {
@@ -364,9 +401,9 @@ function asObjects<R extends pg.QueryResult | pg.QueryResult[]>(result: R): R {
   return result;
 }
 
-/** What this process hears of changes to the watched tables (PostgreSQL only: SQLite keeps no reads). */
-const tableChanges = new WeakMap<Db, TableChanges>();
-export const tableChangesOf = (db: Db): TableChanges | undefined => tableChanges.get(db);
+/** What this process knows of changes to the watched tables (db/table-changes.ts), by which it keeps reads. */
+const tableChanges = new WeakMap<Db, ChangeClock>();
+export const tableChangesOf = (db: Db): ChangeClock | undefined => tableChanges.get(db);
 
 /** What openDb registered to run once migrations changed the schema. */
 const schemaChanged = new WeakMap<Db, () => void>();

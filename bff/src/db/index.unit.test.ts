@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { openDb, plannedOnce, prepared, preparedByShape, rowBuilder, tablesOfKeptRead } from './index.ts';
+import { openDb, plannedOnce, prepared, preparedByShape, rowBuilder, tableChangesOf, tablesOfKeptRead } from './index.ts';
 
 describe('SQLite rows built from raw arrays', () => {
   it('are the objects better-sqlite3 builds: keys in column order, a repeated name keeping its last value', () => {
@@ -105,16 +108,46 @@ describe('kept reads', () => {
     assert.throws(() => tablesOfKeptRead('update "groups" set "name" = $1'), /nothing but its tables and values/);
   });
 
-  it('run as any prepared query on SQLite, which keeps nothing: each call reads what is there', async () => {
-    const db = openDb({ sqliteFile: ':memory:' });
-    await sql`create table groups (id integer primary key, name text)`.execute(db);
-    await sql`insert into groups values (1, 'one')`.execute(db);
-    const byId = prepared((db, v: { id: number }) => (db as unknown as Kysely<{ groups: { id: number; name: string } }>).selectFrom('groups').selectAll().where('id', '=', v.id), { keep: true });
-    assert.equal((await byId(db, { id: 1 }))[0]?.name, 'one');
-    await sql`update groups set name = 'renamed' where id = 1`.execute(db);
-    const [row] = await byId(db, { id: 1 });
-    assert.equal(row?.name, 'renamed');
-    assert.equal(Object.isFrozen(row), false);
-    await db.destroy();
+  it('are kept on SQLite too, and read again after a write of this process, of another connection, or a cascade', async () => {
+    type T = Kysely<{ groups: { id: number; name: string }; projects: { id: number; group_id: number; name: string }; notes: { id: number } }>;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kept-sqlite-'));
+    const file = path.join(dir, 'kept.sqlite3');
+    const db = openDb({ sqliteFile: file });
+    const other = openDb({ sqliteFile: file });
+    try {
+      await sql`create table groups (id integer primary key, name text)`.execute(db);
+      await sql`create table projects (id integer primary key, group_id integer references groups (id) on delete cascade, name text)`.execute(db);
+      await sql`create table notes (id integer primary key)`.execute(db);
+      await sql`insert into groups values (1, 'one')`.execute(db);
+      await sql`insert into projects values (1, 1, 'p')`.execute(db);
+      const byId = prepared((db, v: { id: number }) => (db as unknown as T).selectFrom('groups').selectAll().where('id', '=', v.id), { keep: true });
+      const projectsOf = prepared((db, v: { id: number }) => (db as unknown as T).selectFrom('projects').selectAll().where('group_id', '=', v.id), { keep: true });
+      const first = await byId(db, { id: 1 });
+      assert.equal(first[0]?.name, 'one');
+      assert.equal(await byId(db, { id: 1 }), first, 'kept: the same rows again');
+      assert.equal(Object.isFrozen(first[0]), true);
+      // A write of another table that is not watched keeps it.
+      await sql`insert into notes values (1)`.execute(db);
+      assert.equal(await byId(db, { id: 1 }), first);
+      // This process's own write.
+      await sql`update groups set name = 'renamed' where id = 1`.execute(db);
+      assert.equal((await byId(db, { id: 1 }))[0]?.name, 'renamed');
+      // Another connection's (another process on the same file): its commit changes the data
+      // version, read again by the next request, or in the next turn of the event loop.
+      await sql`update groups set name = 'by another' where id = 1`.execute(other);
+      tableChangesOf(db)!.requestStarted();
+      assert.equal((await byId(db, { id: 1 }))[0]?.name, 'by another');
+      await sql`update groups set name = 'by another again' where id = 1`.execute(other);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await byId(db, { id: 1 }))[0]?.name, 'by another again');
+      // A delete that cascades into a table it does not name.
+      assert.equal((await projectsOf(db, { id: 1 })).length, 1);
+      await sql`delete from groups where id = 1`.execute(db);
+      assert.equal((await projectsOf(db, { id: 1 })).length, 0);
+    } finally {
+      await db.destroy();
+      await other.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -94,20 +94,61 @@ export async function offsetPage<DB, TB extends keyof DB, O>(db: Db, query: Sele
 }
 
 /**
- * offsetPage for a list built by shape (see preparedByShape): its count and its slice are each
- * compiled once per shape, and run with the values of each call.
+ * offsetPage for a list built by shape (see preparedByShape): one query per page, compiled once
+ * per shape and run with the values of each call, its count (up to MAX_COUNT) a subquery
+ * beside the page's rows (one round trip on PostgreSQL). Only a page past the end, which has
+ * no row to carry the count, counts apart. With `keep`, the reads are kept as prepared's are
+ * (when every table they read is watched).
  */
 export function preparedOffsetPage<S, V extends Record<string, unknown>, O>(
   build: (db: Db, values: V, shape: S) => SelectQueryBuilder<any, any, O>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  opts: { keep?: boolean } = {},
 ): (db: Db, shape: S, values: V, page: PageRequest) => Promise<Page<O>> {
-  const counted = preparedByShape((db, v: V, shape: S) => cappedCount(db, build(db, v, shape)));
-  const sliced = preparedByShape((db, v: V & { limit: number; offset: number }, shape: S) => build(db, v, shape).limit(v.limit).offset(v.offset));
+  const keep = opts.keep ? ('if-watched' as const) : undefined;
+  const counted = preparedByShape((db, v: V, shape: S) => cappedCount(db, build(db, v, shape)), { keep });
+  const sliced = preparedByShape(
+    (db, v: V & { limit: number; offset: number }, shape: S) =>
+      build(db, v, shape)
+        // Last, so that removing it leaves each row the object the list's query would return.
+        .select(() => cappedCount(db, build(db, v, shape)).as(TOTAL))
+        .limit(v.limit)
+        .offset(v.offset),
+    { keep },
+  );
   return async (db, shape, values, page) => {
-    const [counts] = await counted(db, shape, values);
-    const items = await sliced(db, shape, { ...values, limit: page.limit + 1, offset: page.offset });
-    return offsetPageOf(items, Number(counts?.total ?? 0), page);
+    const rows = (await sliced(db, shape, { ...values, limit: page.limit + 1, offset: page.offset })) as (O & { [TOTAL]?: number })[];
+    if (!rows.length) {
+      const total = page.offset === 0 ? 0 : Number((await counted(db, shape, values))[0]?.total ?? 0);
+      return offsetPageOf([], total, page);
+    }
+    const { items, total } = withoutTotal(rows);
+    return offsetPageOf(items, total, page);
   };
 }
+const TOTAL = 'gatehouse_total';
+
+/**
+ * The rows without their count column, and the count. Fresh rows lose their last property in
+ * place, which keeps V8's fast objects (a rest copy would copy every field); kept rows (frozen,
+ * shared by every caller) are split once.
+ */
+function withoutTotal<O>(rows: (O & { [TOTAL]?: number })[]): { items: O[]; total: number } {
+  const total = Number(rows[0]![TOTAL] ?? 0);
+  if (!Object.isFrozen(rows)) {
+    for (const row of rows) delete row[TOTAL];
+    return { items: rows, total };
+  }
+  let split = splitKeptPages.get(rows) as { items: O[]; total: number } | undefined;
+  if (!split) {
+    const items = rows.map((row) => {
+      const { [TOTAL]: _, ...item } = row;
+      return Object.freeze(item) as O;
+    });
+    splitKeptPages.set(rows, (split = { items: Object.freeze(items) as O[], total }));
+  }
+  return split;
+}
+const splitKeptPages = new WeakMap<object, { items: unknown[]; total: number }>();
 
 interface Keyset {
   value: string | number;

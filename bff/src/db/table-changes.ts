@@ -14,48 +14,89 @@ export const CHANGE_CHANNELS = ['gatehouse_auth', 'gatehouse_changes'] as const;
 /** The tables a statement writes (its verb's table, and those of the writes in its `with` clauses). */
 const WRITES = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/gi;
 /** The one write that marks a token's use: it changes nothing a kept read shows (and sends no notice). */
-const USAGE_MARK = /^\s*update "personal_access_tokens" set "last_used_at" = \$1 where "id" = \$2\s*$/;
+const USAGE_MARK = /^\s*update "personal_access_tokens" set "last_used_at" = (?:\$1|\?) where "id" = (?:\$2|\?)\s*$/;
 
 /**
- * What a process knows of changes to the watched tables, so that it may keep reads of them
- * (a round trip each on PostgreSQL) without ever answering from one that is out of date:
+ * Generations of the watched tables, raised by every change this process makes or hears of.
+ * A read is kept with the generation of its tables taken before its query (`generationOf`),
+ * and used only while that is still their generation: a read that raced a change is never
+ * kept. Nothing is kept while `generationOf` is undefined.
  *
- * - other processes: the database's triggers send a notice naming the table when a change
- *   commits; one connection per process listens for them;
- * - this process: its own writes count the moment their statement returns, and again when
- *   their transaction commits, before its caller can answer anyone (a notice could still be
- *   on its way then).
- *
- * Each table has a generation that every change raises, and a lost connection raises them all.
- * A read is kept with the generation of its tables taken before its query
- * (`generationOf`), and used only while that is still their generation: a read that raced a
- * change is never kept. Nothing is kept while the notices are not heard (`generationOf` is
- * undefined until the process listens again).
+ * This process's own writes count the moment their statement returns, and again when their
+ * transaction commits, before its caller can answer anyone. How other processes' changes are
+ * learnt is the engine's: PostgreSQL's notices (TableChanges), SQLite's data version
+ * (SqliteChanges).
  */
-export class TableChanges {
-  #live = false;
-  #base = 0;
-  readonly #byTable = new Map<string, number>();
-  #client: pg.Client | undefined;
-  #closed = false;
-  #retry: NodeJS.Timeout | undefined;
-  #delayMs = 250;
+export abstract class ChangeClock {
+  protected base = 0;
+  protected readonly byTable = new Map<string, number>();
   /** Connections inside a transaction, and the watched tables each has written in it. */
   readonly #inTransaction = new WeakSet<object>();
   readonly #wrote = new WeakMap<object, Set<string>>();
 
-  constructor(private readonly connection: pg.ClientConfig) {}
+  abstract get live(): boolean;
 
-  get live(): boolean {
-    return this.#live;
-  }
+  /** A request begins: what it reads must not be older than its start (see SqliteChanges). */
+  requestStarted(): void {}
 
   /** The generation of these tables now: equal later only if none of them changed. Undefined while nothing may be kept. */
   generationOf(tables: readonly string[]): number | undefined {
-    if (!this.#live) return undefined;
-    let generation = this.#base;
-    for (const table of tables) generation += this.#byTable.get(table) ?? 0;
+    if (!this.live) return undefined;
+    let generation = this.base;
+    for (const table of tables) generation += this.byTable.get(table) ?? 0;
     return generation;
+  }
+
+  /** After a statement of this process (its text, on its connection) returned. */
+  statementDone(connection: object, text: string): void {
+    const head = text.trimStart().slice(0, 8).toLowerCase();
+    if (head.startsWith('select')) return;
+    if (head.startsWith('begin') || head.startsWith('start')) {
+      this.#inTransaction.add(connection);
+    } else if (head.startsWith('commit') || (head.startsWith('rollback') && !/^\s*rollback\s+to\b/i.test(text))) {
+      this.#inTransaction.delete(connection);
+      const wrote = this.#wrote.get(connection);
+      this.#wrote.delete(connection);
+      for (const table of wrote ?? []) this.changed(table);
+    } else if (!USAGE_MARK.test(text)) {
+      for (const table of this.tablesWritten(text)) {
+        this.changed(table);
+        if (!this.#inTransaction.has(connection)) continue;
+        let wrote = this.#wrote.get(connection);
+        if (!wrote) this.#wrote.set(connection, (wrote = new Set()));
+        wrote.add(table);
+      }
+    }
+  }
+
+  /** The watched tables a write statement of this process may have changed. */
+  protected tablesWritten(text: string): string[] {
+    return [...text.matchAll(WRITES)].map(([, table]) => table!).filter((table) => WATCHED_TABLES.has(table));
+  }
+
+  protected changed(table: string): void {
+    this.byTable.set(table, (this.byTable.get(table) ?? 0) + 1);
+  }
+}
+
+/**
+ * PostgreSQL: the database's triggers send a notice naming the table when a change commits;
+ * one connection per process listens for them. A lost connection raises every generation,
+ * and nothing is kept until the process listens again.
+ */
+export class TableChanges extends ChangeClock {
+  #live = false;
+  #client: pg.Client | undefined;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+  #delayMs = 250;
+
+  constructor(private readonly connection: pg.ClientConfig) {
+    super();
+  }
+
+  get live(): boolean {
+    return this.#live;
   }
 
   listen(): void {
@@ -74,39 +115,16 @@ export class TableChanges {
     client.on('error', lost);
     client.on('end', lost);
     // A notice without a known table (an operator's bare NOTIFY) counts as a change to every table.
-    client.on('notification', (n) => (n.payload && WATCHED_TABLES.has(n.payload) ? this.#changed(n.payload) : this.#base++));
+    client.on('notification', (n) => (n.payload && WATCHED_TABLES.has(n.payload) ? this.changed(n.payload) : this.base++));
     client
       .connect()
       .then(() => client.query(CHANGE_CHANNELS.map((c) => `listen ${c}`).join('; ')))
       .then(() => {
         if (this.#client !== client) return;
         this.#live = true;
-        this.#base++;
+        this.base++;
         this.#delayMs = 250;
       }, lost);
-  }
-
-  /** After a statement of this process (its text, on its connection) returned. */
-  statementDone(connection: object, text: string): void {
-    const head = text.trimStart().slice(0, 8).toLowerCase();
-    if (head.startsWith('select')) return;
-    if (head.startsWith('begin') || head.startsWith('start')) {
-      this.#inTransaction.add(connection);
-    } else if (head.startsWith('commit') || (head.startsWith('rollback') && !/^\s*rollback\s+to\b/i.test(text))) {
-      this.#inTransaction.delete(connection);
-      const wrote = this.#wrote.get(connection);
-      this.#wrote.delete(connection);
-      for (const table of wrote ?? []) this.#changed(table);
-    } else if (!USAGE_MARK.test(text)) {
-      for (const [, table] of text.matchAll(WRITES)) {
-        if (!WATCHED_TABLES.has(table!)) continue;
-        this.#changed(table!);
-        if (!this.#inTransaction.has(connection)) continue;
-        let wrote = this.#wrote.get(connection);
-        if (!wrote) this.#wrote.set(connection, (wrote = new Set()));
-        wrote.add(table!);
-      }
-    }
   }
 
   async close(): Promise<void> {
@@ -118,12 +136,72 @@ export class TableChanges {
     await client?.end().catch(() => {});
   }
 
-  #changed(table: string): void {
-    this.#byTable.set(table, (this.#byTable.get(table) ?? 0) + 1);
-  }
-
   #lose(): void {
     this.#live = false;
-    this.#base++;
+    this.base++;
   }
 }
+
+/**
+ * SQLite: the process reads the database through one connection, whose own writes it sees
+ * (statementDone). Any other connection's commit — another process on the same file, an
+ * operator's sqlite3 shell — changes the connection's data version (`PRAGMA data_version`);
+ * a change raises every generation. The version is read at the first kept read of each
+ * request, and again at the first of each turn of the event loop otherwise (jobs, timers),
+ * not at every read: reading it is a read transaction (file locks, some 10 µs), and a request
+ * answers from the database as it was when it began, whatever another process commits
+ * meanwhile. A commit another process finished before a request began is always seen by it.
+ *
+ * A write here is told by its text, and SQLite's foreign keys cascade a delete into other
+ * tables (a group's projects, a user's tokens) without a word: any delete (or replace, drop,
+ * alter), and any write to a watched table, raises every generation, not only its table's.
+ */
+export class SqliteChanges extends ChangeClock {
+  #version: number | undefined;
+  #checked = false;
+  readonly #uncheck = () => {
+    this.#checked = false;
+  };
+
+  /** `dataVersion` reads PRAGMA data_version on the connection the process reads through. */
+  constructor(private readonly dataVersion: () => number) {
+    super();
+  }
+
+  get live(): boolean {
+    return true;
+  }
+
+  override requestStarted(): void {
+    this.#checked = false;
+  }
+
+  override generationOf(tables: readonly string[]): number | undefined {
+    if (!this.#checked) {
+      this.#checked = true;
+      setImmediate(this.#uncheck);
+      const version = this.dataVersion();
+      if (version !== this.#version) {
+        this.#version = version;
+        this.base++;
+      }
+    }
+    return super.generationOf(tables);
+  }
+
+  protected override tablesWritten(text: string): string[] {
+    const head = text.trimStart().slice(0, 8).toLowerCase();
+    if (!/^(insert|update|with)/.test(head)) return head.startsWith('pragma') || head.startsWith('savepoin') || head.startsWith('release') ? [] : [EVERY_TABLE];
+    for (const [, verb, table] of text.matchAll(WRITES_WITH_VERB)) {
+      if (/^(delete|truncate)/i.test(verb!) || WATCHED_TABLES.has(table!) || /\bor\s+replace\b|^\s*replace\b/i.test(text)) return [EVERY_TABLE];
+    }
+    return [];
+  }
+
+  protected override changed(table: string): void {
+    if (table === EVERY_TABLE) this.base++;
+    else super.changed(table);
+  }
+}
+const EVERY_TABLE = '*';
+const WRITES_WITH_VERB = /\b(insert\s+into|insert\s+or\s+\w+\s+into|replace\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/gi;

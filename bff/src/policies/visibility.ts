@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Db } from '../db/index.ts';
+import { prepared, type Db } from '../db/index.ts';
 import type { Actor } from '../auth/actor.ts';
 import { today } from '../util/time.ts';
 
@@ -12,21 +12,27 @@ import { today } from '../util/time.ts';
 type GroupsEb = ExpressionBuilder<Database, 'groups'>;
 type ProjectsEb = ExpressionBuilder<Database, 'projects'>;
 
+/** Kept while members and groups do not change (db/index.ts, prepared): every list a member asks for reads it first. */
+const memberTraversalRows = prepared(
+  (db, v: { userId: number; minLevel: number; today: string }) =>
+    db
+      .selectFrom('members as m')
+      .innerJoin('groups as g', 'g.id', 'm.source_id')
+      .select('g.traversal')
+      .where('m.source_type', '=', 'group')
+      .where('m.user_id', '=', v.userId)
+      .where('m.access_level', '>=', v.minLevel)
+      .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', v.today)])),
+  { keep: true },
+);
+
 /**
  * The traversal paths of the groups where the user holds a membership of at least `minLevel`:
  * a group is in the user's reach when its own path starts with one of them. Read once per
  * list, so the list query compares prefixes instead of running a subquery for every row.
  */
 export async function memberTraversals(db: Db, userId: number, minLevel = 0): Promise<string[]> {
-  const rows = await db
-    .selectFrom('members as m')
-    .innerJoin('groups as g', 'g.id', 'm.source_id')
-    .select('g.traversal')
-    .where('m.source_type', '=', 'group')
-    .where('m.user_id', '=', userId)
-    .where('m.access_level', '>=', minLevel)
-    .where((e) => e.or([e('m.expires_at', 'is', null), e('m.expires_at', '>', today())]))
-    .execute();
+  const rows = await memberTraversalRows(db, { userId, minLevel, today: today() });
   // A path under another one adds nothing. Sorted, a tree's paths follow its root's, so each
   // path needs comparing only with the last one kept.
   const kept: string[] = [];

@@ -5,9 +5,14 @@ import { presentNamespace } from './namespaces.ts';
 import { DEFAULT_BRANCH, repositoryPath } from '../services/git/repositories.ts';
 import { repositoryExists, repositoryIsEmpty } from '../services/git/repository-state.ts';
 
+/** The host of the base URL, parsed once for the projects of a page (they share it) rather than for each. */
+let lastBase = '';
+let lastHost = '';
+const hostOf = (baseUrl: string) => (baseUrl === lastBase ? lastHost : ((lastHost = new URL(baseUrl).host), (lastBase = baseUrl), lastHost));
+
 /** `default_branch` is null while the repository has no branch, as on the platform. */
 export function presentProject(p: ProjectRow, ns: GroupRow, baseUrl: string, repositoriesDir: string): ProjectSummary {
-  const host = new URL(baseUrl).host;
+  const host = hostOf(baseUrl);
   const dir = repositoryPath(repositoriesDir, p);
   // A repository that was made but is missing is not shown as a new empty one (whose page asks
   // for a first push): the project reads as it was, and its repository's reads answer the error.

@@ -279,7 +279,8 @@ function groupList(db: Db, v: GroupListValues, s: GroupListShape) {
   for (const i of range(s.custom)) query = query.where(customAttributeCondition(db, 'group', 'groups.id', v.custom[i]![0], v.custom[i]![1]));
   return query.select(GROUP_LIST_COLUMNS);
 }
-const groupListPage = preparedOffsetPage((db, v: GroupListValues, s: GroupListShape) => groupList(db, v, s).orderBy(s.orderBy, s.dir).orderBy('id', s.dir));
+/** Kept (db/index.ts, prepared) while groups, projects and members do not change, unless a filter reads another table (custom attributes). */
+const groupListPage = preparedOffsetPage((db, v: GroupListValues, s: GroupListShape) => groupList(db, v, s).orderBy(s.orderBy, s.dir).orderBy('id', s.dir), { keep: true });
 
 async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {
   let q = db
