@@ -11,6 +11,8 @@ import { openVault, type Vault } from './auth/vault.ts';
 import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
 import { listenAcrossRooms } from './listeners.ts';
+import { databaseCheck, jobWorkersCheck, type ReadinessCheck } from './http/readiness.ts';
+import type { Workers } from './queue/worker.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -41,7 +43,16 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const boot = await bootstrap(db, config);
   const vault = openVault({ secretKey: config.secretKey, dataDir: config.dataDir });
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
-  const server = createServer({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist') });
+  // Started once the server listens (their deliveries name its URL); until then readiness says so.
+  const jobWorkers: { started?: Workers } = {};
+  // What GET /-/readiness checks (http/readiness.ts), each answered as `<name>_check`. A check
+  // is one entry: a name and a function answering `{ ok, detail }` (the detail, shown when it
+  // fails, names no credential or connection string).
+  const readinessChecks: ReadinessCheck[] = [
+    { name: 'db', run: () => databaseCheck(db, logger) },
+    { name: 'job_workers', run: async () => jobWorkersCheck(config, jobWorkers.started) },
+  ];
+  const server = createServer({ db, config, vault, logger, webDist: path.join(repoRoot, 'dist'), readinessChecks });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -51,7 +62,7 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.externalUrl ?? `http://${host}:${port}`;
-  const workers = startJobWorkers({ db, vault, config, instanceUrl: url, logger });
+  const workers = (jobWorkers.started = startJobWorkers({ db, vault, config, instanceUrl: url, logger }));
   return {
     server,
     db,
