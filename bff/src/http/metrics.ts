@@ -16,7 +16,8 @@ import { GIT_PATH } from './smart-http.ts';
 
 const ROUTE = Symbol('route pattern');
 const MOUNT = Symbol('mount pattern');
-type Labelled = Request & { [ROUTE]?: string; [MOUNT]?: string };
+const TRACKED = Symbol('tracked');
+type Labelled = Request & { [ROUTE]?: string; [MOUNT]?: string; [TRACKED]?: true };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
@@ -104,6 +105,9 @@ export function appMetrics(db: Db, logger: Logger): AppMetrics {
 
   return {
     track(req, res) {
+      // Once per request, though a declared route that passes it on meets the prelude again in Express.
+      if ((req as Labelled)[TRACKED]) return;
+      (req as Labelled)[TRACKED] = true;
       const started = performance.now();
       res.once('close', () => {
         const method = METHODS.has(req.method) ? req.method : 'other';
