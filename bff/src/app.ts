@@ -21,6 +21,9 @@ import { MOUNTS, rejectNul, toHandler, urlPathOf } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
 import { badRequest } from './util/errors.ts';
 import { staticAssets } from './http/static-assets.ts';
+import { appMetrics, mountPattern, setRoutePattern } from './http/metrics.ts';
+import { monitoringRouter } from './http/monitoring.ts';
+import { databaseCheck, type ReadinessCheck } from './http/readiness.ts';
 
 const BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
@@ -70,6 +73,8 @@ export interface AppDeps {
   logger: Logger;
   /** Folder of the built SPA; the console is served from it when present. */
   webDist?: string;
+  /** What /-/readiness checks (made in server.ts); the database alone when not given. */
+  readinessChecks?: ReadinessCheck[];
 }
 
 /**
@@ -106,7 +111,8 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
       }) as express.RequestHandler,
     },
   ];
-  for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, handler);
+  // Each path is stored with its handler: the pattern labels the request's metrics.
+  for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, { handler, pattern: routePath });
   // Room for the platform's longest fields (descriptions of 1,048,576 characters, JSON-escaped),
   // so they are judged by their schemas' limits (a 400 naming the field), not refused whole.
   const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
@@ -147,6 +153,8 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
     res.locals = Object.create(null) as Record<string, unknown>;
     req.originalUrl = url;
     req.baseUrl = '';
+    const { handler: handle, pattern } = found.store as { handler: express.RequestHandler; pattern: string };
+    setRoutePattern(req, pattern);
     // A handler ends the response or passes an error; a response already started is cut short, as Express does.
     const next = (err?: unknown) => {
       if (err === undefined || err === 'route' || err === 'router') return app(rawReq, rawRes);
@@ -159,7 +167,6 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
       return next(err);
     }
     req.params = found.params as Record<string, string>;
-    const handle = found.store as express.RequestHandler;
     const run = () => Promise.resolve(handle(req, res, next)).catch(next);
     if (!hasBody(req)) return void run();
     parseBody(req, res, (err) => (err ? next(err) : void run()));
@@ -320,12 +327,14 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   // one) reaches no router. A URL is bounded so that the four copies of it in a list's Link
   // header stay within what HTTP clients read (16 KB of headers).
   const log = requestLog(app, deps.logger);
+  const metrics = appMetrics(deps.db, deps.logger);
   const security = securityHeaders(deps.config);
   // The reads this process keeps are checked against the database's changes anew for each request (db/table-changes.ts).
   const changes = tableChangesOf(deps.db);
   const prelude = (req: express.Request, res: express.Response) => {
     changes?.requestStarted();
     log(req, res);
+    metrics.track(req, res);
     for (const [name, value] of security) res.setHeader(name, value);
     if (req.url.length > MAX_URL_LENGTH) throw new ApiError(414, { message: `414 URI Too Long - keep the path and query under ${MAX_URL_LENGTH} characters` });
     if (/%00/i.test(req.url)) throw badRequest('400 Bad request - parameters must not contain NUL characters');
@@ -336,14 +345,17 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   });
   // Git over HTTP at the platform's URL shape, <full path>.git/…: bodies stream to git.
   app.use(gitHttp(deps));
+  // /-/health, /-/liveness, /-/readiness, /-/metrics, for the monitoring allowlist only.
+  const checks = deps.readinessChecks ?? [{ name: 'db', run: () => databaseCheck(deps.db, deps.logger) }];
+  app.use(monitoringRouter({ config: deps.config, logger: deps.logger, checks, metrics }));
   // What reaches Express under the API matched no declaration.
   app.use(MOUNTS.api, unknownRoute);
-  app.use('/api/console', express.json({ limit: '16kb' }), (req, _res, next) => {
+  app.use('/api/console', mountPattern('/api/console'), express.json({ limit: '16kb' }), (req, _res, next) => {
     rejectNul(req.body);
     next();
   }, sessionRouter(deps.db, deps.config));
-  app.use('/api/scim/v2/groups/:group_path', scimRouter(deps.db, deps.config.externalUrl));
-  app.use('/api/docs', apiDocs());
+  app.use('/api/scim/v2/groups/:group_path', mountPattern('/api/scim/v2/groups/:group_path'), scimRouter(deps.db, deps.config.externalUrl));
+  app.use('/api/docs', mountPattern('/api/docs'), apiDocs());
   app.use('/api', unknownRoute);
 
   const dist = deps.webDist;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -5,6 +6,27 @@ const optionalNonEmpty = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/**
+ * An address range as `address/prefix` (a bare address is one host), normalised; an error
+ * message when it is not one.
+ */
+export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | string {
+  const [address, prefixText, ...rest] = text.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length) return `${JSON.stringify(text)} is not an IP address or an address/prefix range`;
+  const max = version === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+  if (!(prefix >= 0 && prefix <= max)) return `${JSON.stringify(text)} has a prefix length outside 0-${max}`;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+const cidrList = z.string().transform((text, ctx) => {
+  const entries = text.split(/[\s,]+/).filter(Boolean);
+  const ranges = entries.map(parseCidr);
+  for (const r of ranges) if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: `${r}; give a comma-separated list such as 127.0.0.0/8,::1/128` });
+  return ranges.filter((r) => typeof r !== 'string').map((r) => `${r.address}/${r.prefix}`);
+});
 
 const envSchema = z.object({
   PORT: z
@@ -41,6 +63,7 @@ const envSchema = z.object({
   GATEHOUSE_SMTP_FROM: z.string().default('Gatehouse <gatehouse@localhost>'),
   GATEHOUSE_VULNERABILITIES_PDF_EXPORT: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('0'),
   GATEHOUSE_TEST_TRAIN_PAUSE_MS: z.string().default('0').pipe(z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().max(60_000))),
+  GATEHOUSE_MONITORING_ALLOWLIST: z.string().default('127.0.0.0/8,::1/128').pipe(cidrList),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -68,6 +91,11 @@ export interface Config {
   smtpFrom: string;
   /** The default of the vulnerabilities_pdf_export feature flag (PDF vulnerability exports) while the Features API has not set it. */
   vulnerabilitiesPdfExport: boolean;
+  /**
+   * Who may read /-/health, /-/liveness, /-/readiness and /-/metrics: address ranges
+   * (`address/prefix`) matched against the connection's address; anyone else gets a 404.
+   */
+  monitoringAllowlist: string[];
   /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
@@ -106,5 +134,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: e.GATEHOUSE_SMTP_FROM,
     vulnerabilitiesPdfExport: e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === '1' || e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === 'true',
     trainPauseMs: e.GATEHOUSE_TEST_TRAIN_PAUSE_MS,
+    monitoringAllowlist: e.GATEHOUSE_MONITORING_ALLOWLIST,
   };
 }

@@ -18,11 +18,17 @@ describe('loadConfig', () => {
     ['GATEHOUSE_ROOT_PASSWORD', 'short', /at least 8 characters/],
     ['GATEHOUSE_ROOT_TOKEN', 'too-short', /at least 20 characters/],
     ['GATEHOUSE_DEMO', 'yes', /GATEHOUSE_DEMO: must be 0 or 1/],
+    ['GATEHOUSE_MONITORING_ALLOWLIST', '10.0.0.0/8,localhost', /GATEHOUSE_MONITORING_ALLOWLIST: "localhost" is not an IP address/],
+    ['GATEHOUSE_MONITORING_ALLOWLIST', '10.0.0.0/33', /GATEHOUSE_MONITORING_ALLOWLIST: "10.0.0.0\/33" has a prefix length outside 0-32/],
   ] as const) {
     it(`refuses ${name}=${value} with a message naming it`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && words.test(e.message));
     });
   }
+  it('reads the monitoring allowlist as address ranges, local addresses by default', () => {
+    assert.deepEqual(loadConfig({}).monitoringAllowlist, ['127.0.0.0/8', '::1/128']);
+    assert.deepEqual(loadConfig({ GATEHOUSE_MONITORING_ALLOWLIST: ' 10.1.2.3, 192.168.0.0/16 fd00::/8' }).monitoringAllowlist, ['10.1.2.3/32', '192.168.0.0/16', 'fd00::/8']);
+  });
   it('trims a trailing slash from the external URL', () => {
     assert.equal(loadConfig({ GATEHOUSE_EXTERNAL_URL: 'https://gate.example.com/' }).externalUrl, 'https://gate.example.com');
   });

@@ -8,12 +8,14 @@ import { createServer } from './app.ts';
 import { bootstrap, type BootstrapResult } from './seed/bootstrap.ts';
 import { seedDemo } from './seed/demo.ts';
 import { openVault, type Vault } from './auth/vault.ts';
-import { openFileStore, type FileStore } from './files/index.ts';
+import { checkFileStore, openFileStore, type FileStore } from './files/index.ts';
 import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
 import { listenAcrossRooms } from './listeners.ts';
 import { checkSecretKey } from './services/instance/identity.ts';
-import { establishStorageIdentity } from './services/git/storage.ts';
+import { checkRepositoriesStorage, establishStorageIdentity } from './services/git/storage.ts';
+import { databaseCheck, jobWorkersCheck, type ReadinessCheck } from './http/readiness.ts';
+import type { Workers } from './queue/worker.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -55,7 +57,29 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const boot = await bootstrap(db, config);
   const files = openFileStore(db, config);
   const demo = config.demo && boot.created ? await seedDemo(db, config, vault) : null;
-  const server = createServer({ db, config, vault, files, logger, webDist: path.join(repoRoot, 'dist') });
+  // Started once the server listens (their deliveries name its URL); until then readiness says so.
+  const jobWorkers: { started?: Workers } = {};
+  // What GET /-/readiness checks (http/readiness.ts), each answered as `<name>_check`. A check
+  // is one entry: a name and a function answering `{ ok, detail }` (the detail, shown when it
+  // fails, names no credential or connection string).
+  const readinessChecks: ReadinessCheck[] = [
+    { name: 'db', run: () => databaseCheck(db, logger) },
+    { name: 'job_workers', run: async () => jobWorkersCheck(config, jobWorkers.started) },
+    {
+      // The directory is not the installation's (not mounted, another one): out. Repositories the
+      // database knows but the directory lacks are told and logged, but leave the instance in:
+      // every instance shares the directory, so taking one out would take them all.
+      name: 'repositories_storage',
+      run: async () => {
+        const found = await checkRepositoriesStorage(db, config);
+        if (!found.missing?.length) return found;
+        logger.error({ project_ids: found.missing.slice(0, 100) }, `readiness: ${found.detail}`);
+        return { ok: true, warning: found.detail };
+      },
+    },
+    { name: 'file_store', run: () => checkFileStore(files) },
+  ];
+  const server = createServer({ db, config, vault, files, logger, webDist: path.join(repoRoot, 'dist'), readinessChecks });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -65,7 +89,7 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = config.externalUrl ?? `http://${host}:${port}`;
-  const workers = startJobWorkers({ db, vault, files, config, instanceUrl: url, logger });
+  const workers = (jobWorkers.started = startJobWorkers({ db, vault, files, config, instanceUrl: url, logger }));
   return {
     server,
     db,

@@ -182,4 +182,15 @@ describe('GET <a screen URL>', () => {
     assert.equal(res.status, 404);
     assert.match(res.headers['content-type']!, /^application\/json/);
   });
+
+  it('leaves /-/ to the monitoring endpoints: /-/health answers itself, any other path there is a JSON 404, not the console', async () => {
+    const health = await get('/-/health', 'br');
+    assert.equal(health.status, 200);
+    assert.equal(health.body.toString(), 'GitLab OK');
+    for (const urlPath of ['/-/no-such-thing', '/-/']) {
+      const res = await get(urlPath, 'br');
+      assert.equal(res.status, 404, urlPath);
+      assert.match(res.headers['content-type']!, /^application\/json/, urlPath);
+    }
+  });
 });

@@ -61,6 +61,7 @@ export function openDb(opts: DbOptions): Db {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statements.preparing(pool, changes) }) });
     schemaChanged.set(db, () => statements.forgetAll());
     tableChanges.set(db, changes);
+    pools.set(db, pool);
     return db;
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -404,6 +405,13 @@ function asObjects<R extends pg.QueryResult | pg.QueryResult[]>(result: R): R {
 /** What this process knows of changes to the watched tables (db/table-changes.ts), by which it keeps reads. */
 const tableChanges = new WeakMap<Db, ChangeClock>();
 export const tableChangesOf = (db: Db): ChangeClock | undefined => tableChanges.get(db);
+
+/** The connection pool of a PostgreSQL database (SQLite has none: one connection in the process). */
+const pools = new WeakMap<Db, pg.Pool>();
+export function poolUse(db: Db): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = pools.get(db);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+}
 
 /** What openDb registered to run once migrations changed the schema. */
 const schemaChanged = new WeakMap<Db, () => void>();

@@ -10,7 +10,7 @@ import { BAD_CREDENTIALS, gitAccess, gitCaller, type GitService } from '../servi
 import { HIDDEN_REFS_GIT_CONFIG } from '../services/git/push-checks.ts';
 
 /** `/<full path>.git/info/refs?service=…`, `/<full path>.git/git-upload-pack`, `…/git-receive-pack`. */
-const GIT_PATH = /^\/(.+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+export const GIT_PATH = /^\/(.+?)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload', 'git-receive-pack': 'receive' };
 
 const NOT_FOUND = 'The project you were looking for could not be found or you don\'t have permission to view it.';

@@ -26,7 +26,7 @@ const periodicJobs: [JobDefinition, string][] = [
 export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, iterationsJob, mergeTrainJob, autoMergeJob, exportJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
-  if (deps.config.workers === 0) return { stop: async () => undefined };
+  if (deps.config.workers === 0) return { stop: async () => undefined, taking: () => false };
   for (const [def, key] of periodicJobs) void enqueue(deps.db, def, {}, { uniqueKey: key }).catch((e) => deps.logger.warn({ err: e }, `could not schedule ${key}`));
   // Deliveries go out on the sender thread: started now, so that the first one does not wait for it.
   startSender();

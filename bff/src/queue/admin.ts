@@ -56,3 +56,37 @@ export async function retryJob(db: Db, id: number): Promise<AdminJobRow> {
   if (!current) throw notFound('Job');
   throw conflict(`Only a failed job can be retried: this one is ${current.state === 'pending' ? 'queued' : current.state === 'done' ? 'done' : 'running'}`);
 }
+
+/** The jobs of one kind in one state, and how long the oldest has waited (see queueDepths). */
+export interface QueueDepth {
+  kind: string;
+  state: Exclude<JobState, 'done'>;
+  jobs: number;
+  /** Seconds, never negative. */
+  oldestAgeSeconds: number;
+}
+
+/**
+ * What is queued, by kind and state, read when metrics are scraped: one grouped statement over
+ * the unfinished and given-up jobs (done ones are history). The age of the oldest is, for a
+ * pending or running job, the time since it became due (its run_at: a job scheduled for later
+ * has not waited yet), and for a failed one the time since it gave up.
+ */
+export async function queueDepths(db: Db): Promise<QueueDepth[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['kind', 'state', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('run_at').as('due'), (eb) => eb.fn.min('updated_at').as('changed')])
+    .where('state', 'in', ['pending', 'running', 'failed'])
+    .groupBy(['kind', 'state'])
+    .execute();
+  const now = Date.now();
+  return rows.map((r) => {
+    const since = r.state === 'failed' ? r.changed : r.due;
+    return {
+      kind: r.kind,
+      state: r.state as QueueDepth['state'],
+      jobs: Number(r.n),
+      oldestAgeSeconds: since ? Math.max(0, (now - Date.parse(String(since))) / 1000) : 0,
+    };
+  });
+}

@@ -4,6 +4,8 @@ import { claimBatch, completeBatch, fail, jobEvents, renewLeases, sharedPayloads
 
 export interface Workers {
   stop(): Promise<void>;
+  /** Whether they are taking jobs: started, not stopped, and their claiming loop has not ended. */
+  taking(): boolean;
 }
 
 /** A claimed job, checked against its definition, with what its batch shares. */
@@ -277,9 +279,13 @@ export function startWorkers(deps: JobDeps, definitions: JobDefinition[], opts: 
       if (!jobs.length) await sleep(performance.now() - enqueuedAt < QUICK_POLL_WINDOW_MS ? QUICK_POLL_MS : pollMs);
     }
   };
-  const claiming = claimer();
+  let claimingEnded = false;
+  const claiming = claimer().finally(() => {
+    claimingEnded = true;
+  });
 
   return {
+    taking: () => !stopping && !claimingEnded,
     async stop() {
       stopping = true;
       jobEvents.off('enqueued', onEnqueue);

@@ -13,6 +13,7 @@ import { jobTicket, type JobDeps } from '../../queue/define.ts';
 import { padded, rowChunks } from '../../queue/statement-sizes.ts';
 import { nowIso, isoPlus } from '../../util/time.ts';
 import { json } from '../../util/rows.ts';
+import { countDelivery } from '../../util/metrics.ts';
 import { alertStatus, hookSecrets, resolveUrl } from './hooks.ts';
 import { getSettings } from '../instance/application-settings.ts';
 import { unprocessable } from '../../util/errors.ts';
@@ -145,8 +146,10 @@ async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allo
   for (const h of customHeaders) logged[h.key] = '[REDACTED]';
   // The body is the event's JSON unless a template made it something else.
   const requestData = hook.custom_webhook_template ? JSON.stringify(json(body, body)) : body;
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  countDelivery(ok ? 'success' : result.status === null ? 'unreachable' : 'http_error');
   return {
-    ok: result.status !== null && result.status >= 200 && result.status < 300,
+    ok,
     hookUuid: hook.uuid,
     log: {
       web_hook_id: hook.id,
