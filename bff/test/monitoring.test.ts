@@ -58,7 +58,14 @@ describe('the monitoring endpoints', () => {
       const res = await get(server, path);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'application/json');
-      assert.deepEqual(await res.json(), { status: 'ok', master_check: [{ status: 'ok' }], db_check: [{ status: 'ok' }], job_workers_check: [{ status: 'ok' }] });
+      assert.deepEqual(await res.json(), {
+        status: 'ok',
+        master_check: [{ status: 'ok' }],
+        db_check: [{ status: 'ok' }],
+        job_workers_check: [{ status: 'ok' }],
+        repositories_storage_check: [{ status: 'ok' }],
+        file_store_check: [{ status: 'ok' }],
+      });
     }
   });
 

@@ -125,6 +125,11 @@ describe('two instances behind nginx (deploy/nginx.conf)', { skip: !onPostgres ?
     group = made.body;
     const project = await newProject('site');
     for (let i = 0; i < 6; i++) assert.equal((await call(`/projects/${project.id}`)).body.id, project.id);
+    // The monitoring endpoints are each instance's, not the proxy's (every caller would come from its address).
+    for (const endpoint of ['metrics', 'readiness', 'health']) {
+      assert.equal((await fetch(`${proxy.url}/-/${endpoint}`)).status, 404, endpoint);
+      assert.equal((await fetch(`${a.url}/-/${endpoint}`)).status, 200, endpoint);
+    }
     const client = await cloneAs(proxy.url, project.path_with_namespace, ROOT, TOKEN);
     try {
       const pushed = await client.pushCommit('main', { 'README.md': '# Behind a proxy\n' }, 'First commit');

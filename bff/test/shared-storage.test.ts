@@ -116,6 +116,31 @@ describe('instances on one database and one repositories directory', () => {
     const check = await checkRepositoriesStorage(db, { repositoriesDir: shared });
     assert.equal(check.ok, false);
     assert.deepEqual(check.missing, [project.id]);
+    // /-/readiness tells it but keeps the instance in: every instance shares the directory.
+    const ready = await fetch(`${b.url}/-/readiness`);
+    const body = (await ready.json()) as Record<string, [{ status: string; message?: string }]>;
+    assert.equal(ready.status, 200, JSON.stringify(body));
+    assert.equal(body.repositories_storage_check[0].status, 'ok');
+    assert.match(body.repositories_storage_check[0].message ?? '', /1 of \d+ repositories checked are missing/);
+    assert.equal(body.file_store_check[0].status, 'ok');
+  });
+
+  it('an instance whose repositories directory loses its identity (storage unmounted) is taken out: /-/readiness answers 503 naming the directory', async () => {
+    const marker = path.join(shared, STORAGE_MARKER);
+    const kept = fs.readFileSync(marker);
+    fs.rmSync(marker);
+    try {
+      const ready = await fetch(`${a.url}/-/readiness`);
+      const body = (await ready.json()) as Record<string, [{ status: string; message?: string }]>;
+      assert.equal(ready.status, 503, JSON.stringify(body));
+      assert.equal(body.status as unknown, 'failed');
+      assert.equal(body.repositories_storage_check[0].status, 'failed');
+      assert.ok(body.repositories_storage_check[0].message?.includes(shared), JSON.stringify(body));
+      assert.equal(body.db_check[0].status, 'ok');
+    } finally {
+      fs.writeFileSync(marker, kept);
+    }
+    assert.equal((await fetch(`${a.url}/-/readiness`)).status, 200);
   });
 
   it('an instance whose repositories directory does not hold the storage identity refuses to start, naming the directory', async () => {

@@ -441,7 +441,8 @@ export async function migrate(db: Db): Promise<void> {
       await db.connection().execute(async (lock) => {
         await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(lock);
         try {
-          await run(db);
+          // On the lock's own connection: a pool of one (the test template's) has no other.
+          await run(lock);
         } finally {
           await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(lock);
         }

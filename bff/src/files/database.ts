@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CataloguedStore, tally, type PutResult } from './store.ts';
+import { errorCodeOf } from '../util/errors.ts';
 
 /** The bytes of one row of `stored_file_chunks`: few enough round trips, little held at once. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -82,7 +83,8 @@ export class DatabaseStore extends CataloguedStore {
       await this.db.selectFrom('stored_files').select('id').limit(1).execute();
       return { ok: true, detail: 'file store: the database (PostgreSQL)' };
     } catch (e) {
-      return { ok: false, detail: `file store: the database does not answer (${(e as Error).message})` };
+      const code = errorCodeOf(e);
+      return { ok: false, detail: `file store: the database does not answer${code ? ` (${code})` : ''}` };
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/index.ts';
 import { CataloguedStore, tally, type PutResult } from './store.ts';
+import { errorCodeOf } from '../util/errors.ts';
 
 /**
  * The store on SQLite (one machine): a file's bytes are a file of the data directory named by
@@ -55,7 +56,8 @@ export class DirectoryStore extends CataloguedStore {
       await fs.promises.access(this.dir, fs.constants.R_OK | fs.constants.W_OK);
       return { ok: true, detail: `file store: the directory ${this.dir}` };
     } catch (e) {
-      return { ok: false, detail: `file store: the directory ${this.dir} cannot be written (${(e as Error).message})` };
+      const code = errorCodeOf(e);
+      return { ok: false, detail: `file store: the directory ${this.dir} cannot be written${code ? ` (${code})` : ''}` };
     }
   }
 }

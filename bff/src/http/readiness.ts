@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Workers } from '../queue/worker.ts';
+import { errorCodeOf } from '../util/errors.ts';
 
 /**
  * What a readiness check finds: whether this instance can rely on the thing, and when it cannot,
@@ -37,8 +38,8 @@ export async function databaseCheck(db: Db, logger: Logger): Promise<CheckResult
   } catch (err) {
     logger.warn({ err }, 'readiness: the database did not answer');
     // The error's code only (ECONNREFUSED, 57P01, SQLITE_BUSY…): its message may name the server.
-    const code = (err as { code?: unknown }).code;
-    return { ok: false, detail: `the database did not answer select 1${typeof code === 'string' && /^[\w-]{1,32}$/.test(code) ? ` (${code})` : ''}` };
+    const code = errorCodeOf(err);
+    return { ok: false, detail: `the database did not answer select 1${code ? ` (${code})` : ''}` };
   }
 }
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/index.ts';
-import { uniqueViolation } from '../db/errors.ts';
 import type { Config } from '../config.ts';
 import { randomPassword } from '../auth/secrets.ts';
 import { createUser, findUserByUsername } from '../services/access/users.ts';
@@ -34,8 +33,9 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
       admin: true,
     });
   } catch (e) {
-    // Instances started at once on a new database: another one created root first.
-    if (uniqueViolation(e) !== undefined && (await findUserByUsername(db, 'root'))) return { created: false };
+    // Instances started at once on a new database: another one created root first (its commit
+    // met by our check of the name, or by the unique index).
+    if (await findUserByUsername(db, 'root')) return { created: false };
     throw e;
   }
   if (config.rootToken) {

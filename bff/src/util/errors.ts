@@ -84,3 +84,12 @@ const TAKEN: Record<string, () => DomainError> = {
 };
 
 export const takenError = (index: string): DomainError => TAKEN[index]?.() ?? conflict('409 Conflict - a record with these values already exists');
+
+/**
+ * An error's code alone (ECONNREFUSED, 57P01, SQLITE_BUSY…), for answers an operator reads: its
+ * message may name a server, a path or a connection string. Empty when it has none.
+ */
+export function errorCodeOf(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[\w-]{1,32}$/.test(code) ? code : '';
+}

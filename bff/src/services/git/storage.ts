@@ -6,6 +6,7 @@ import type { Db } from '../../db/index.ts';
 import { IDENTITY, readIdentity, recordIdentity } from '../instance/identity.ts';
 import { markRepositoriesCreated, repositoryPath } from './repositories.ts';
 import { repositoryExists } from './repository-state.ts';
+import { errorCodeOf } from '../../util/errors.ts';
 
 /**
  * Every instance of an installation reads and writes the same repositories: one directory on
@@ -133,6 +134,7 @@ export async function checkRepositoriesStorage(db: Db, config: Pick<Config, 'rep
     }
     return { ok: true, detail: `storage identity ${known}; ${projects.length} repositories checked` };
   } catch (e) {
-    return { ok: false, detail: `the repositories storage could not be checked: ${(e as Error).message}` };
+    const code = errorCodeOf(e);
+    return { ok: false, detail: `the repositories storage could not be checked${code ? ` (${code})` : ''}` };
   }
 }
