@@ -1,3 +1,4 @@
+// Runs on SQLite only: the rules are checked against git's objects in the pre-receive hook; reading and writing them is tested on PostgreSQL by the push-rule API tests
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

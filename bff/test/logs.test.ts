@@ -1,3 +1,4 @@
+// Runs on SQLite only: what a request logs is the HTTP layer's; the engine changes nothing of it
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';

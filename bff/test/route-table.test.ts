@@ -1,3 +1,4 @@
+// Runs on SQLite only: the route table against the spec's list of endpoints; the engine changes no route
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

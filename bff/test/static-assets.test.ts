@@ -1,3 +1,4 @@
+// Runs on SQLite only: the console's files are served from the dist folder; the database holds nothing of them
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
