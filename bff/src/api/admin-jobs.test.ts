@@ -51,8 +51,10 @@ describe('GET /api/console/admin/jobs/summary', () => {
     expectStatus(res, 200);
     const after = expectShape(adminJobsSummary, res.body);
     assert.equal(after.counts.failed, before.counts.failed + 1);
-    // The server queues jobs of its own meanwhile (deliveries, housekeeping): at least the one added.
-    assert.ok(after.counts.pending >= before.counts.pending + 1, `${after.counts.pending} queued after, ${before.counts.pending} before`);
+    // The server queues and runs jobs of its own meanwhile (deliveries, housekeeping), so the queued
+    // count may move either way (seen on PostgreSQL: 2 before, 1 after); the one added, not due
+    // for an hour, is among those counted. The failed count is exact: nothing else fails here.
+    assert.ok(after.counts.pending >= 1, `${after.counts.pending} queued after, ${before.counts.pending} before`);
     assert.ok(after.kinds.includes('admin-test-summary'));
   });
 
