@@ -5,7 +5,7 @@
 #   3. the HTTP suite on a real server and a SQLite file: API tests, client conformance (python-gitlab,
 #      gitbeaker), fuzz and authorisation tests generated from the route table
 #   4. the same HTTP suite on PostgreSQL (local cluster started when installed; skipped, and said so, when not)
-#   5. the Playwright suite in Chromium, first and alone; then 3 and 4 side by side
+#   5. the Playwright suite in Chromium; 3, 4 and 5 side by side
 # Test files run bundled into plain JavaScript (scripts/run-tests.mjs: no loader hooks per process).
 # Debian's chromium and python3-gitlab are installed with apt-get when missing (as root).
 set -euo pipefail
@@ -63,31 +63,30 @@ cat "$LOGS/packages.log"
 source scripts/python-gitlab.sh
 source scripts/chromium.sh
 
-# The console suite runs first, alone, then the two HTTP suites side by side (they share no port
-# and no database: a SQLite file each, throwaway PostgreSQL databases). All three at once kept 2
-# cores so busy that each waited on the others: 38 min in all, where the console suite alone
-# takes about 11 and the HTTP suites side by side about 15. Each HTTP suite runs two test files at
-# a time (package.json, test:http), the longest first: a file spends most of its time waiting (on
-# git, its server's jobs, timers).
+# The two HTTP suites and the Playwright suite share no port (each HTTP test server listens on
+# port 0, Playwright's on E2E_PORT) and no database (a SQLite file each, throwaway PostgreSQL
+# databases, the console's own data directory), so all three run side by side; each prints when
+# done. Each HTTP suite runs two test files at a time (package.json, test:http), the longest
+# first: a file spends most of its time waiting (on git, its server's jobs, timers). The console
+# suite drives one browser and mostly waits on it, so it runs at the normal priority and the
+# HTTP suites, which fill both cores, a step below it (nice): its pages render as fast as alone.
 step "Console build"
 if ! wait "$VITE"; then cat "$LOGS/vite.log"; echo "The console's build failed."; exit 1; fi
 cat "$LOGS/vite.log"
 
-failed=0
-step "Console in Chromium (Playwright)"
-CHROMIUM_PATH="$CHROMIUM_PATH" timed e2e npx playwright test >"$LOGS/e2e.log" 2>&1 || failed=1
-cat "$LOGS/e2e.log"
-
-step "HTTP suites on SQLite and on PostgreSQL, side by side"
-timed sqlite npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
+step "HTTP suites on SQLite and on PostgreSQL, and the console in Chromium, side by side"
+timed sqlite nice -n 5 npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
 SQLITE=$!
 PG_PID=""
 if source scripts/postgres.sh; then
-  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" timed postgres npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
+  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" timed postgres nice -n 5 npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
   PG_PID=$!
 else
   echo "SKIPPED: no PostgreSQL server could be started on this machine (see above); the HTTP suite runs on SQLite only."
 fi
+CHROMIUM_PATH="$CHROMIUM_PATH" timed e2e npx playwright test >"$LOGS/e2e.log" 2>&1 &
+E2E=$!
+failed=0
 step "HTTP suite on SQLite"
 wait "$SQLITE" || failed=1
 cat "$LOGS/sqlite.log"
@@ -96,6 +95,9 @@ if [ -n "$PG_PID" ]; then
   wait "$PG_PID" || failed=1
   cat "$LOGS/postgres.log"
 fi
+step "Console in Chromium (Playwright)"
+wait "$E2E" || failed=1
+cat "$LOGS/e2e.log"
 [ "$failed" = 0 ] || { echo "A suite failed (see above)."; exit 1; }
 
 step "All suites passed"
