@@ -13,7 +13,7 @@ import { startJobWorkers } from './jobs/index.ts';
 import { useEnvironmentDefaults } from './services/instance/features.ts';
 import { listenAcrossRooms } from './listeners.ts';
 import { checkSecretKey } from './services/instance/identity.ts';
-import { checkRepositoriesStorage, establishStorageIdentity } from './services/git/storage.ts';
+import { establishStorageIdentity, repositoriesStorageProbe } from './services/git/storage.ts';
 import { databaseCheck, jobWorkersCheck, type ReadinessCheck } from './http/readiness.ts';
 import type { Workers } from './queue/worker.ts';
 
@@ -62,6 +62,9 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
   // What GET /-/readiness checks (http/readiness.ts), each answered as `<name>_check`. A check
   // is one entry: a name and a function answering `{ ok, detail }` (the detail, shown when it
   // fails, names no credential or connection string).
+  const storageProbe = repositoriesStorageProbe(db, config, (found) => {
+    if (found.missing?.length) logger.error({ project_ids: found.missing.slice(0, 100) }, `readiness: ${found.detail}`);
+  });
   const readinessChecks: ReadinessCheck[] = [
     { name: 'db', run: () => databaseCheck(db, logger) },
     { name: 'job_workers', run: async () => jobWorkersCheck(config, jobWorkers.started) },
@@ -71,10 +74,8 @@ export async function startServer(config: Config, opts: { logger?: Logger } = {}
       // every instance shares the directory, so taking one out would take them all.
       name: 'repositories_storage',
       run: async () => {
-        const found = await checkRepositoriesStorage(db, config);
-        if (!found.missing?.length) return found;
-        logger.error({ project_ids: found.missing.slice(0, 100) }, `readiness: ${found.detail}`);
-        return { ok: true, warning: found.detail };
+        const found = await storageProbe();
+        return found.missing?.length ? { ok: true, warning: found.detail } : found;
       },
     },
     { name: 'file_store', run: () => checkFileStore(files) },

@@ -99,6 +99,12 @@ async function markExistingRepositories(db: Db, repositoriesDir: string): Promis
 
 /** How many of the most recently active projects the storage check looks at (a stat each). */
 export const STORAGE_CHECK_LIMIT = 1000;
+/**
+ * How long one look at the repositories stands: a load balancer probes readiness every few
+ * seconds, and STORAGE_CHECK_LIMIT stats each time would be most of the probe's cost. The
+ * identity is checked on every probe all the same (one query, one small file).
+ */
+export const STORAGE_SWEEP_INTERVAL_MS = 60_000;
 
 export interface StorageCheck {
   ok: boolean;
@@ -113,6 +119,35 @@ export interface StorageCheck {
  * are there. Never throws: a failure is a `detail`.
  */
 export async function checkRepositoriesStorage(db: Db, config: Pick<Config, 'repositoriesDir'>): Promise<StorageCheck> {
+  const identity = await checkStorageIdentity(db, config);
+  return identity.ok ? sweepRepositories(db, config, identity.detail) : identity;
+}
+
+/**
+ * checkRepositoriesStorage for a probe that comes again and again: the identity every time, the
+ * sweep of the repositories at most once per `intervalMs` (its finding stands until then), and
+ * `onSweep` told each new finding (to log the missing ones once, not at every probe).
+ */
+export function repositoriesStorageProbe(
+  db: Db,
+  config: Pick<Config, 'repositoriesDir'>,
+  onSweep: (found: StorageCheck) => void,
+  intervalMs = STORAGE_SWEEP_INTERVAL_MS,
+): () => Promise<StorageCheck> {
+  let last: { at: number; found: Promise<StorageCheck> } | undefined;
+  return async () => {
+    const identity = await checkStorageIdentity(db, config);
+    if (!identity.ok) return identity;
+    if (!last || Date.now() - last.at >= intervalMs) {
+      const found = sweepRepositories(db, config, identity.detail);
+      last = { at: Date.now(), found };
+      onSweep(await found);
+    }
+    return last.found;
+  };
+}
+
+async function checkStorageIdentity(db: Db, config: Pick<Config, 'repositoriesDir'>): Promise<StorageCheck> {
   try {
     const known = await readIdentity(db, IDENTITY.repositoriesStorage);
     const found = readStorageMarker(config.repositoriesDir);
@@ -120,6 +155,14 @@ export async function checkRepositoriesStorage(db: Db, config: Pick<Config, 'rep
     if (found !== known) {
       return { ok: false, detail: `${config.repositoriesDir} holds ${found === undefined ? `no ${STORAGE_MARKER}` : `storage identity ${found}`}, not ${known}` };
     }
+    return { ok: true, detail: `storage identity ${known}` };
+  } catch (e) {
+    return couldNotCheck(e);
+  }
+}
+
+async function sweepRepositories(db: Db, config: Pick<Config, 'repositoriesDir'>, identity: string): Promise<StorageCheck> {
+  try {
     const projects = await db
       .selectFrom('projects')
       .select('id')
@@ -132,9 +175,13 @@ export async function checkRepositoriesStorage(db: Db, config: Pick<Config, 'rep
     if (missing.length) {
       return { ok: false, detail: `${missing.length} of ${projects.length} repositories checked are missing from ${config.repositoriesDir}`, missing };
     }
-    return { ok: true, detail: `storage identity ${known}; ${projects.length} repositories checked` };
+    return { ok: true, detail: `${identity}; ${projects.length} repositories checked` };
   } catch (e) {
-    const code = errorCodeOf(e);
-    return { ok: false, detail: `the repositories storage could not be checked${code ? ` (${code})` : ''}` };
+    return couldNotCheck(e);
   }
+}
+
+function couldNotCheck(e: unknown): StorageCheck {
+  const code = errorCodeOf(e);
+  return { ok: false, detail: `the repositories storage could not be checked${code ? ` (${code})` : ''}` };
 }

@@ -8,7 +8,7 @@ import { ConfigError } from '../../config.ts';
 import { migrate, openDb, type Db } from '../../db/index.ts';
 import { checkSecretKey, IDENTITY, readIdentity } from '../instance/identity.ts';
 import { ensureRepository, repositoryPath, RepositoryMissingError } from './repositories.ts';
-import { checkRepositoriesStorage, establishStorageIdentity, readStorageMarker, STORAGE_MARKER } from './storage.ts';
+import { checkRepositoriesStorage, establishStorageIdentity, readStorageMarker, repositoriesStorageProbe, STORAGE_MARKER } from './storage.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-storage-'));
 let n = 0;
@@ -122,6 +122,35 @@ describe('a repository that was made', () => {
     const lost = await checkRepositoriesStorage(db, { repositoriesDir: dir });
     assert.equal(lost.ok, false);
     assert.match(lost.detail, /holds no \.gatehouse-storage-id/);
+    await db.destroy();
+  });
+});
+
+describe('the readiness probe of the storage', () => {
+  it('checks the identity at every probe, and looks at the repositories at most once per interval', async () => {
+    const db = await freshDb();
+    const dir = freshDir();
+    await establishStorageIdentity(db, dir);
+    await addProject(db, 7);
+    const made = await ensureRepository(db, dir, { id: 7 });
+    const sweeps: number[][] = [];
+    const interval = 200;
+    const probe = repositoriesStorageProbe(db, { repositoriesDir: dir }, (found) => sweeps.push(found.missing ?? []), interval);
+    assert.equal((await probe()).ok, true);
+    fs.rmSync(made, { recursive: true });
+    // Within the interval the last look stands, and nothing more is logged.
+    assert.equal((await probe()).ok, true);
+    assert.deepEqual(sweeps, [[]]);
+    // The identity is not cached: a lost marker is seen at once.
+    const marker = fs.readFileSync(path.join(dir, STORAGE_MARKER));
+    fs.rmSync(path.join(dir, STORAGE_MARKER));
+    assert.match((await probe()).detail, /holds no \.gatehouse-storage-id/);
+    fs.writeFileSync(path.join(dir, STORAGE_MARKER), marker);
+    await new Promise((resolve) => setTimeout(resolve, interval + 20));
+    const later = await probe();
+    assert.equal(later.ok, false);
+    assert.deepEqual(later.missing, [7]);
+    assert.deepEqual(sweeps, [[], [7]]);
     await db.destroy();
   });
 });
