@@ -2,14 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { openDb, pgConnection, type Db } from '../src/db/index.ts';
+import { openDb, type Db } from '../src/db/index.ts';
 import { CHUNK_BYTES } from '../src/files/database.ts';
 import { parseCsv } from '../src/services/security/exports/csv-read.ts';
 import { insertFindings } from './export-fixtures.ts';
-import { callInstance, startInstance, stopInstance, type Instance } from './instances.ts';
+import { callInstance, sharedInstallation, stopInstance, type SharedInstallation } from './instances.ts';
 
 /**
  * Two server processes on one PostgreSQL database, each with a data directory of its own (as
@@ -21,36 +19,12 @@ import { callInstance, startInstance, stopInstance, type Instance } from './inst
 const admin = process.env.GATEHOUSE_TEST_PG;
 const TOKEN = `file-store-token-${crypto.randomBytes(6).toString('hex')}`;
 const FINDINGS = 8_000;
-const dbName = `gatehouse_files_two_${crypto.randomBytes(5).toString('hex')}`;
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-files-two-'));
-const dataDirOf = (name: string) => path.join(root, `data-${name}`);
+let installation: SharedInstallation | undefined;
 let db: Db | undefined;
-const running: Instance[] = [];
-
-async function asAdmin(statement: string): Promise<void> {
-  const c = new pg.Client(pgConnection(admin!));
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
-
-const databaseUrl = () => admin!.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${dbName}`);
-
-async function start(name: string, extra: Record<string, string> = {}): Promise<Instance> {
-  const instance = await startInstance(TOKEN, {
-    DATABASE_URL: databaseUrl(),
-    GATEHOUSE_DATA_DIR: dataDirOf(name),
-    GATEHOUSE_REPOSITORIES_DIR: path.join(root, 'repositories'),
-    GATEHOUSE_SECRET_KEY: 'a-shared-secret-key-for-both-instances-of-this-test',
-    GATEHOUSE_ROOT_PASSWORD: 'two-instances-password',
-    ...extra,
-  });
-  running.push(instance);
-  return instance;
-}
+/** An instance's own data directory (as on a machine of its own) and the installation's repositories. */
+const dataDirOf = (name: string) => path.join(installation!.dataDir, `data-${name}`);
+const start = (name: string, extra: Record<string, string> = {}) =>
+  installation!.start({ GATEHOUSE_DATA_DIR: dataDirOf(name), GATEHOUSE_REPOSITORIES_DIR: path.join(installation!.dataDir, 'repositories'), ...extra });
 
 const call = (url: string, p: string, method = 'GET', body?: unknown) => callInstance(url, TOKEN, method, p, body);
 
@@ -60,14 +34,12 @@ async function download(url: string, p: string): Promise<{ status: number; heade
 }
 
 before(async () => {
-  if (admin) await asAdmin(`CREATE DATABASE ${dbName}`);
+  if (admin) installation = await sharedInstallation('files-two', TOKEN);
 });
 
 after(async () => {
-  await Promise.all(running.map((i) => stopInstance(i.child)));
   await db?.destroy();
-  if (admin) await asAdmin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  fs.rmSync(root, { recursive: true, force: true });
+  await installation?.close();
 });
 
 describe('an export on two instances of one PostgreSQL database', { skip: !admin && 'needs PostgreSQL (GATEHOUSE_TEST_PG): on SQLite one machine holds the files' }, () => {
@@ -77,7 +49,7 @@ describe('an export on two instances of one PostgreSQL database', { skip: !admin
     const b = await start('b', { GATEHOUSE_WORKERS: '0' });
     const group = (await call(a.url, '/groups', 'POST', { name: 'Two', path: `two-${crypto.randomBytes(3).toString('hex')}` })).body;
     const project = (await call(a.url, '/projects', 'POST', { name: 'site', namespace_id: group.id })).body;
-    db = openDb({ databaseUrl: databaseUrl(), poolSize: 2 });
+    db = openDb({ databaseUrl: installation!.databaseUrl, poolSize: 2 });
     await insertFindings(db, project.id, FINDINGS);
 
     const made = await call(b.url, `/security/projects/${project.id}/vulnerability_exports`, 'POST', {});
