@@ -321,6 +321,8 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   app.set('query parser', parseQuery);
   cacheQuery(app);
   app.set('etag', false);
+  // req.ip and req.protocol from the forwarded headers, only of a request from a trusted proxy.
+  app.set('trust proxy', deps.config.trustedProxies.length ? deps.config.trustedProxies : false);
 
   // What every request gets first, in one step: its ID and log line, the security headers, and
   // the URL checks. A NUL in the path or query (percent-encoded; the HTTP parser refuses a raw

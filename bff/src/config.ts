@@ -64,6 +64,7 @@ const envSchema = z.object({
   GATEHOUSE_VULNERABILITIES_PDF_EXPORT: z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).default('0'),
   GATEHOUSE_TEST_TRAIN_PAUSE_MS: z.string().default('0').pipe(z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().max(60_000))),
   GATEHOUSE_MONITORING_ALLOWLIST: z.string().default('127.0.0.0/8,::1/128').pipe(cidrList),
+  GATEHOUSE_TRUSTED_PROXIES: z.string().default('').pipe(cidrList),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -96,6 +97,13 @@ export interface Config {
    * (`address/prefix`) matched against the connection's address; anyone else gets a 404.
    */
   monitoringAllowlist: string[];
+  /**
+   * The reverse proxies in front of this instance (`address/prefix` ranges): a request from one
+   * is taken to come from the address its `X-Forwarded-For` names (and by the scheme of
+   * `X-Forwarded-Proto`), so that limits per address (sign-in failures) apply per client rather
+   * than to everyone behind the proxy. Empty (the default): forwarded headers are ignored.
+   */
+  trustedProxies: string[];
   /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
@@ -135,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vulnerabilitiesPdfExport: e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === '1' || e.GATEHOUSE_VULNERABILITIES_PDF_EXPORT === 'true',
     trainPauseMs: e.GATEHOUSE_TEST_TRAIN_PAUSE_MS,
     monitoringAllowlist: e.GATEHOUSE_MONITORING_ALLOWLIST,
+    trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
   };
 }

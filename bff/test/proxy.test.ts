@@ -98,7 +98,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', { skip: !onPostgres ?
   before(async () => {
     installation = await sharedInstallation('proxy', TOKEN);
     shared = path.join(installation.dataDir, 'shared-repositories');
-    const env = (name: string) => ({ GATEHOUSE_DATA_DIR: path.join(installation.dataDir, name), GATEHOUSE_REPOSITORIES_DIR: shared });
+    const env = (name: string) => ({ GATEHOUSE_DATA_DIR: path.join(installation.dataDir, name), GATEHOUSE_REPOSITORIES_DIR: shared, GATEHOUSE_TRUSTED_PROXIES: '127.0.0.1' });
     a = await installation.start(env('a'));
     b = await installation.start(env('b'));
     proxy = await startProxy([a.url, b.url]);

@@ -4,13 +4,18 @@ import { sessionInfo } from '../../../shared/src/session.ts';
 import { buildGroup, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 
 let server: TestServer;
+/** Without trusted proxies. Started first: the harness's requests go to the last one started. */
+let untrusted: TestServer;
 before(async () => {
-  server = await startTestServer({ GATEHOUSE_SIGNIN_MAX_FAILURES: '3' });
+  untrusted = await startTestServer({ GATEHOUSE_SIGNIN_MAX_FAILURES: '3' });
+  // Requests come from 127.0.0.1, as from a proxy on the machine (GATEHOUSE_TRUSTED_PROXIES).
+  server = await startTestServer({ GATEHOUSE_SIGNIN_MAX_FAILURES: '3', GATEHOUSE_TRUSTED_PROXIES: '127.0.0.1/32' });
 });
-after(() => server.close());
+after(() => Promise.all([server.close(), untrusted.close()]));
 
-async function signIn(username: string, password: string) {
-  const res = await api('/api/console/session', { method: 'POST', token: null, json: { username, password } });
+async function signIn(username: string, password: string, opts: { forwardedFor?: string; on?: TestServer } = {}) {
+  const headers = opts.forwardedFor ? { 'X-Forwarded-For': opts.forwardedFor } : undefined;
+  const res = await api(`${(opts.on ?? server).url}/api/console/session`, { method: 'POST', token: null, headers, json: { username, password } });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
   return { res, cookie, csrf: res.body?.csrf_token as string };
 }
@@ -53,6 +58,25 @@ describe('POST /api/console/session', () => {
     // Other users are not affected.
     const other = await buildUser();
     expectStatus((await signIn(other.user.username, other.password)).res, 201);
+  });
+});
+
+describe('sign-in failures per client address', () => {
+  // 3 failures per username (GATEHOUSE_SIGNIN_MAX_FAILURES), 15 per address (5 times that).
+  const failFrom = async (on: TestServer, forwardedFor: string) => {
+    for (let i = 0; i < 15; i++) expectStatus((await signIn(`nobody-${forwardedFor}-${i % 5}`, 'wrong', { on, forwardedFor })).res, 401);
+  };
+  it('behind a trusted proxy, count per address named by X-Forwarded-For: one client locked out, another not', async () => {
+    const u = await buildUser();
+    await failFrom(server, '198.51.100.7');
+    expectStatus((await signIn(u.user.username, u.password, { forwardedFor: '198.51.100.7' })).res, 429);
+    expectStatus((await signIn(u.user.username, u.password, { forwardedFor: '198.51.100.8' })).res, 201);
+  });
+  it('from anyone else, ignore X-Forwarded-For: a client cannot name another address to escape the limit', async () => {
+    const u = await api(`${untrusted.url}/api/v4/users`, { method: 'POST', token: untrusted.rootToken, json: { username: 'proxied', name: 'Proxied', email: 'proxied@example.com', password: 'a-long-password-1' } });
+    expectStatus(u, 201);
+    await failFrom(untrusted, '198.51.100.9');
+    expectStatus((await signIn('proxied', 'a-long-password-1', { on: untrusted, forwardedFor: '198.51.100.10' })).res, 429);
   });
 });
 
