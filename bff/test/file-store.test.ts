@@ -253,7 +253,9 @@ for (const open of engines) {
         `# ${e.name}: 50 MB put at ${mbps(wrote - started)} MB/s, got at ${mbps(done - wrote)} MB/s; held above the start: heap at most ${mb(heapPeak)}, buffers ${mb(median)} (the larger median of the put's and the get's samples), at most ${mb(most)}`,
       );
       assert.ok(heapPeak < 8 * 1024 * 1024, `the heap grew by ${mb(heapPeak)} for a 50 MB file`);
-      assert.ok(median < 8 * 1024 * 1024, `buffers held ${mb(median)} (median) for a 50 MB file`);
+      // A store holding the whole file would show a median of 25 MB or more (a put's samples
+      // growing to 50 MB, a get's at 50 MB); a loaded machine sweeps freed buffers late (11 MB seen).
+      assert.ok(median < 16 * 1024 * 1024, `buffers held ${mb(median)} (median) for a 50 MB file`);
     });
 
     it('says it is ready', async () => {
