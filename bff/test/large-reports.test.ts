@@ -1,3 +1,4 @@
+// Runs on SQLite only: the limits and the memory bound are the server process's streaming and parsing, the same on both engines; findings are stored on PostgreSQL by the pipelines and vulnerabilities API tests
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
