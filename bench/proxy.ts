@@ -44,7 +44,7 @@ import path from 'node:path';
 import type { ChildReady } from './server-child.ts';
 import { runSharedQueue, type SharedQueueReport } from './deliveries.ts';
 import { autocannonLoad } from './load.ts';
-import { cpuSeconds, envNumber, fmtInt, fmtMs, fmtRatio, formatBytes, percentile, postgresCpuSeconds, printAligned, registerCleanup, startChild, withPgDatabase, withTempDir, type Child } from './lib.ts';
+import { cpuSeconds, envNumber, fmtInt, fmtMs, fmtRatio, formatBytes, percentile, postgresCpuByPid, postgresCpuDelta, printAligned, registerCleanup, startChild, withPgDatabase, withTempDir, type Child } from './lib.ts';
 import { NGINX, startNginx, type Nginx } from '../bff/test/nginx.ts';
 
 export const PROXY_LABEL = 'instances proxy';
@@ -61,10 +61,12 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 // ---------------------------------------------------------------------------------------
 // Results
 
-/** CPU seconds so far, by part; undefined without /proc. */
+/** CPU seconds so far, by part (PostgreSQL's by backend); undefined without /proc. */
 interface CpuParts {
   gatehouse: number;
-  postgres: number;
+  /** Each Gatehouse process's. */
+  instances: number[];
+  postgres: Map<number, number>;
   nginx: number;
 }
 
@@ -97,6 +99,8 @@ export interface ProxyRow {
   gatehouseUs?: number;
   postgresUs?: number;
   nginxUs?: number;
+  /** With two instances: the second's share of the Gatehouse CPU (both served, if well above 0). */
+  secondShare?: number;
   errors?: number;
   non2xx?: number;
   /** 1-minute load average after the measurement. */
@@ -141,16 +145,17 @@ function withChildrenCpu(pid: number): number | undefined {
 
 function cpuClock(gatehousePids: number[], database: string, nginx: Nginx | undefined): () => CpuParts | undefined {
   return () => {
-    let gatehouse = 0;
+    const instances: number[] = [];
     for (const pid of gatehousePids) {
       const s = cpuSeconds(pid);
       if (s === undefined) return undefined;
-      gatehouse += s;
+      instances.push(s);
     }
-    const postgres = postgresCpuSeconds(database);
+    const gatehouse = instances.reduce((a, b) => a + b, 0);
+    const postgres = postgresCpuByPid(database);
     const ngx = nginx ? withChildrenCpu(nginx.child.pid!) : 0;
     if (postgres === undefined || ngx === undefined) return undefined;
-    return { gatehouse, postgres, nginx: ngx };
+    return { gatehouse, instances, postgres, nginx: ngx };
   };
 }
 
@@ -213,9 +218,10 @@ async function measure(setup: Setup, target: Target, opts: { seconds: number; wa
   if (before && after && served > 0) {
     const us = (a: number, b: number) => ((b - a) / served) * 1e6;
     row.gatehouseUs = us(before.gatehouse, after.gatehouse);
-    row.postgresUs = us(before.postgres, after.postgres);
+    row.postgresUs = us(0, postgresCpuDelta(before.postgres, after.postgres));
     row.nginxUs = us(before.nginx, after.nginx);
     row.cpuUs = row.gatehouseUs + row.postgresUs + row.nginxUs;
+    if (after.instances.length > 1 && after.gatehouse > before.gatehouse) row.secondShare = (after.instances[1] - before.instances[1]) / (after.gatehouse - before.gatehouse);
   }
   row.reqPerSec = result.requests.average;
   row.p50 = percentile(sorted, 50);
@@ -243,6 +249,7 @@ function medianRow(rounds: ProxyRow[]): ProxyRow {
     gatehouseUs: m((r) => r.gatehouseUs),
     postgresUs: m((r) => r.postgresUs),
     nginxUs: m((r) => r.nginxUs),
+    secondShare: m((r) => r.secondShare),
     errors: rounds.reduce((n, r) => n + (r.errors ?? 0), 0),
     non2xx: rounds.reduce((n, r) => n + (r.non2xx ?? 0), 0),
     load: Math.max(...rounds.map((r) => r.load ?? 0)),
@@ -362,6 +369,7 @@ export function printProxy(report: ProxyReport): void {
       const two = of('nginx → A + B');
       const parts: string[] = [];
       if (one && two) parts.push(`two/one through nginx: req/s ${fmtRatio(two.reqPerSec! / one.reqPerSec!)}×, CPU/req ${one.cpuUs && two.cpuUs ? `${fmtRatio(two.cpuUs / one.cpuUs)}×` : '-'}`);
+      if (two?.secondShare !== undefined) parts.push(`instance B's share of the Gatehouse CPU through nginx → A + B: ${Math.round(two.secondShare * 100)}%`);
       if (direct && one) parts.push(`nginx → A / direct: req/s ${fmtRatio(one.reqPerSec! / direct.reqPerSec!)}×, CPU/req ${direct.cpuUs && one.cpuUs ? `${fmtRatio(one.cpuUs / direct.cpuUs)}×` : '-'}`);
       if (parts.length) console.log(`  ${target}: ${parts.join('; ')}`);
     }
