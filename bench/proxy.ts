@@ -34,7 +34,7 @@
  * BENCH_ONLY, see bench/run.ts, and BENCH_DELIVERY_EVENTS, BENCH_DELIVERY_HOOKS, see
  * bench/deliveries.ts):
  *   BENCH_PROXY_ROUNDS           rounds of the read targets (default 3)
- *   BENCH_PROXY_DELIVERY_ROUNDS  rounds of the delivery bursts, one and two instances each (default 2)
+ *   BENCH_PROXY_DELIVERY_ROUNDS  rounds of the delivery bursts, one and two instances each (default 3)
  *   BENCH_PROXY_WORKERS          GATEHOUSE_WORKERS of each instance in the delivery part (default 4)
  */
 import crypto from 'node:crypto';
@@ -50,7 +50,7 @@ import { NGINX, startNginx, type Nginx } from '../bff/test/nginx.ts';
 export const PROXY_LABEL = 'instances proxy';
 
 const ROUNDS = Math.round(envNumber('BENCH_PROXY_ROUNDS', 3, 1));
-const DELIVERY_ROUNDS = Math.round(envNumber('BENCH_PROXY_DELIVERY_ROUNDS', 2, 1));
+const DELIVERY_ROUNDS = Math.round(envNumber('BENCH_PROXY_DELIVERY_ROUNDS', 3, 1));
 const WORKERS = Math.round(envNumber('BENCH_PROXY_WORKERS', 4, 1));
 
 const ROOT_TOKEN = `bench-root-${crypto.randomBytes(12).toString('hex')}`;
@@ -114,6 +114,8 @@ export interface ProxyReport {
   readsSkipped?: string;
   readsError?: string;
   rows: ProxyRow[];
+  /** Lines of nginx's error logs (warnings and errors) while the read path was measured. */
+  nginxLog: string[];
   seedSeconds?: number;
   dataSet?: string;
   deliveries?: SharedQueueReport;
@@ -301,6 +303,7 @@ async function runReads(pgAdmin: string, report: ProxyReport): Promise<void> {
           }
           for (const setup of setups) report.rows.push(medianRow(rounds.get(setup)!));
         }
+        report.nginxLog = proxies.flatMap((p) => p.log().split('\n').filter(Boolean));
       } finally {
         await stopAll();
       }
@@ -310,7 +313,7 @@ async function runReads(pgAdmin: string, report: ProxyReport): Promise<void> {
 
 export async function runProxy(opts: { pgAdmin?: string; seconds: number; warmupSeconds: number; connections: number }): Promise<ProxyReport> {
   const started = performance.now();
-  const report: ProxyReport = { seconds: 0, rows: [], measureSeconds: opts.seconds, warmupSeconds: opts.warmupSeconds, connections: opts.connections };
+  const report: ProxyReport = { seconds: 0, rows: [], nginxLog: [], measureSeconds: opts.seconds, warmupSeconds: opts.warmupSeconds, connections: opts.connections };
   console.log(`\nTwo instances on one PostgreSQL database: the read path through nginx (deploy/nginx.conf), then webhook deliveries with one and two instances' workers`);
   if (!opts.pgAdmin) {
     report.readsSkipped = report.deliveriesSkipped = 'PostgreSQL: BENCH_PG is not set (several instances share one PostgreSQL database)';
@@ -361,6 +364,10 @@ export function printProxy(report: ProxyReport): void {
       new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]),
     );
     for (const r of report.rows) if (r.error) console.log(`ERROR ${r.target} (${r.setup}): ${r.error}`);
+    if (report.nginxLog.length) {
+      console.log(`\n  nginx logged ${report.nginxLog.length} line(s) (warnings and errors), e.g.:`);
+      for (const line of report.nginxLog.slice(0, 5)) console.log(`    ${line}`);
+    }
     console.log('\n  Ratios (req/s: higher is faster; CPU per request: higher costs more)');
     for (const target of [...new Set(report.rows.map((r) => r.target))]) {
       const of = (setup: string) => report.rows.find((r) => r.target === target && r.setup === setup && r.reqPerSec !== undefined);
@@ -390,7 +397,7 @@ export function printProxy(report: ProxyReport): void {
         'deliveries/s = received ÷ (last arrival − first event); duplicates: (event, hook) pairs or Idempotency-Keys the receiver saw twice\n',
     );
     printAligned(
-      ['instances', 'workers', 'delivered', 'deliveries/s', 'p50 ms', 'p99 ms', 'CPU ms/delivery', 'sent by A / B', 'duplicates', 'check'],
+      ['instances', 'workers in all', 'delivered', 'deliveries/s', 'p50 ms', 'p99 ms', 'CPU ms/delivery', 'sent by A / B', 'duplicates', 'check'],
       d.phases.map((r) => [
         String(r.instances),
         String(r.workers * r.instances),
@@ -410,7 +417,11 @@ export function printProxy(report: ProxyReport): void {
     const rate = (n: number) => median(d.phases.filter((r) => r.instances === n).map((r) => r.deliveriesPerSec));
     const one = rate(1);
     const two = rate(2);
-    if (one && two) console.log(`\n  Two instances' workers deliver ${fmtRatio(two / one)}× as fast as one instance's (medians: ${fmtInt(two)} vs ${fmtInt(one)} deliveries/s).`);
+    if (one && two) console.log(`\n  Two instances' workers deliver ${fmtRatio(two / one)}× as fast as one instance's (medians of the rounds: ${fmtInt(two)} vs ${fmtInt(one)} deliveries/s).`);
+    const cost = (n: number) => median(d.phases.filter((r) => r.instances === n && r.cpu && r.received).map((r) => (r.cpu!.gatehouseSeconds * 1000) / r.received));
+    const costOne = cost(1);
+    const costTwo = cost(2);
+    if (costOne && costTwo) console.log(`  Gatehouse CPU per delivery, two instances ÷ one: ${fmtRatio(costTwo / costOne)}× (${costTwo.toFixed(3)} vs ${costOne.toFixed(3)} ms).`);
     const duplicates = d.phases.reduce((n, r) => n + (r.duplicates ?? 0), 0);
     console.log(`  Deliveries done twice, counted at the receiver: ${duplicates}.`);
   }

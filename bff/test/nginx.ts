@@ -16,6 +16,8 @@ export interface Nginx {
   url: string;
   child: ChildProcess;
   dir: string;
+  /** What nginx wrote to its error log (stderr) so far. */
+  log(): string;
   /** Stops nginx (SIGQUIT: graceful) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -79,5 +81,5 @@ export async function startNginx(upstreams: string[], ready: (url: string) => Pr
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, child, dir, stop };
+  return { url, child, dir, stop, log: () => errors };
 }
