@@ -316,10 +316,13 @@ export async function runProxy(opts: { pgAdmin?: string; seconds: number; warmup
   const report: ProxyReport = { seconds: 0, rows: [], nginxLog: [], measureSeconds: opts.seconds, warmupSeconds: opts.warmupSeconds, connections: opts.connections };
   console.log(`\nTwo instances on one PostgreSQL database: the read path through nginx (deploy/nginx.conf), then webhook deliveries with one and two instances' workers`);
   if (!opts.pgAdmin) {
-    report.readsSkipped = report.deliveriesSkipped = 'PostgreSQL: BENCH_PG is not set (several instances share one PostgreSQL database)';
+    report.readsSkipped = report.deliveriesSkipped =
+      'PostgreSQL: BENCH_PG is not set (several instances share one PostgreSQL database; set it to an admin connection URL, e.g. BENCH_PG=postgresql:///postgres?host=/var/run/postgresql)';
   } else if (!NGINX) {
     report.readsSkipped = 'nginx is not installed (scripts/debian-packages.sh installs Debian’s nginx)';
   }
+  if (report.readsSkipped) console.log(`  read path skipped: ${report.readsSkipped}`);
+  if (report.deliveriesSkipped) console.log(`  deliveries skipped: ${report.deliveriesSkipped}`);
   if (opts.pgAdmin && !report.readsSkipped) {
     try {
       await runReads(opts.pgAdmin, report);
