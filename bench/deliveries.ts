@@ -132,7 +132,14 @@ interface Breakdown {
 
 export interface PhaseResult {
   engine: 'sqlite' | 'postgres';
+  /** Job workers per instance. */
   workers: number;
+  /** Gatehouse instances on the one database, sharing its delivery queue (1 but in bench/proxy.ts). */
+  instances: number;
+  /** Deliveries received per sending instance (X-Service-Instance), in the instances' order. */
+  perInstance?: number[];
+  /** Deliveries that repeated an (event, hook) pair or an Idempotency-Key, counted at the receiver. */
+  duplicates?: number;
   phase: string;
   events: number;
   /** Events whose POST /groups did not answer 201. */
@@ -192,13 +199,26 @@ function machineTimes(): { busy: number; total: number } {
   return { busy, total };
 }
 
-function cpuMeter(gatehousePid: number, receiverPid: number, withPostgres: boolean) {
-  const mainThread = () => cpuSeconds(gatehousePid, gatehousePid);
-  const start = { at: performance.now(), gh: cpuSeconds(gatehousePid), main: mainThread(), rc: cpuSeconds(receiverPid), pg: withPostgres ? postgresCpuSeconds() : undefined, m: machineTimes() };
+/** Sum over processes, undefined when one of them cannot be read. */
+function sumOver(pids: number[], read: (pid: number) => number | undefined): number | undefined {
+  let total = 0;
+  for (const pid of pids) {
+    const v = read(pid);
+    if (v === undefined) return undefined;
+    total += v;
+  }
+  return total;
+}
+
+/** CPU shares over a phase; with several Gatehouse instances, theirs summed (main thread: every instance's main thread). */
+function cpuMeter(gatehousePids: number[], receiverPid: number, withPostgres: boolean) {
+  const mainThread = () => sumOver(gatehousePids, (pid) => cpuSeconds(pid, pid));
+  const gatehouseCpu = () => sumOver(gatehousePids, (pid) => cpuSeconds(pid));
+  const start = { at: performance.now(), gh: gatehouseCpu(), main: mainThread(), rc: cpuSeconds(receiverPid), pg: withPostgres ? postgresCpuSeconds() : undefined, m: machineTimes() };
   const cores = os.cpus().length;
   return (): CpuShares | undefined => {
     const secs = (performance.now() - start.at) / 1000;
-    const gh = cpuSeconds(gatehousePid);
+    const gh = gatehouseCpu();
     const rc = cpuSeconds(receiverPid);
     const pgs = withPostgres ? postgresCpuSeconds() : undefined;
     const m = machineTimes();
@@ -387,7 +407,8 @@ async function waitForDeliveries(receiver: Receiver, count: number, timeoutMs: n
 interface PhaseContext {
   engine: 'sqlite' | 'postgres';
   workers: number;
-  gatehouse: Child<DeliveryChildReady>;
+  /** Events are fired at each in turn; their workers share the one delivery queue. */
+  gatehouses: Child<DeliveryChildReady>[];
   receiver: Receiver;
   parentId: number;
 }
@@ -395,14 +416,22 @@ interface PhaseContext {
 /** Fires the phase's events (back to back, or at `intervalMs` open loop), waits for the deliveries, checks them. */
 async function runPhase(ctx: PhaseContext, phase: string, label: string, events: number, opts: { intervalMs?: number; waitSeconds?: number } = {}): Promise<PhaseResult> {
   const { intervalMs, waitSeconds = WAIT_SECONDS } = opts;
-  const result: PhaseResult = { engine: ctx.engine, workers: ctx.workers, phase: label, events, failedEvents: 0, expected: 0, received: 0, warnings: [] };
+  const result: PhaseResult = { engine: ctx.engine, workers: ctx.workers, instances: ctx.gatehouses.length, phase: label, events, failedEvents: 0, expected: 0, received: 0, warnings: [] };
   await getJson(`${ctx.receiver.url}/reset`, { method: 'POST' });
-  const meter = cpuMeter(ctx.gatehouse.pid, ctx.receiver.pid, ctx.engine === 'postgres');
+  const meter = cpuMeter(
+    ctx.gatehouses.map((g) => g.pid),
+    ctx.receiver.pid,
+    ctx.engine === 'postgres',
+  );
+  const urlFor = (seq: number) => ctx.gatehouses[(seq - 1) % ctx.gatehouses.length].info.url;
   const fired: Fired[] = [];
   if (intervalMs === undefined) {
     let next = 1;
     const client = async () => {
-      while (next <= events) fired.push(await fireEvent(ctx.gatehouse.info.url, ctx.parentId, phase, next++));
+      while (next <= events) {
+        const seq = next++;
+        fired.push(await fireEvent(urlFor(seq), ctx.parentId, phase, seq));
+      }
     };
     await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, events) }, client));
   } else {
@@ -410,7 +439,7 @@ async function runPhase(ctx: PhaseContext, phase: string, label: string, events:
     const pending: Promise<Fired>[] = [];
     for (let seq = 1; seq <= events; seq++) {
       await sleep(start + (seq - 1) * intervalMs - now());
-      pending.push(fireEvent(ctx.gatehouse.info.url, ctx.parentId, phase, seq));
+      pending.push(fireEvent(urlFor(seq), ctx.parentId, phase, seq));
     }
     fired.push(...(await Promise.all(pending)));
     result.offered = (1000 / intervalMs) * HOOKS;
@@ -428,6 +457,8 @@ async function runPhase(ctx: PhaseContext, phase: string, label: string, events:
   const stats = await getJson<ReceiverStats>(`${ctx.receiver.url}/stats`);
 
   result.received = stats.deliveries;
+  result.duplicates = stats.duplicatePairs + stats.duplicateKeys;
+  result.perInstance = ctx.gatehouses.map((g) => stats.perInstance[g.info.url] ?? 0);
   if (stats.arrivals.length) {
     // A loop, not Math.max(...arrivals): a long run has more arrivals than a call has arguments.
     const lastArrival = stats.arrivals.reduce((max, t) => Math.max(max, t), -Infinity) - ctx.receiver.offset;
@@ -539,6 +570,15 @@ function breakdowns(rows: { jobs: JobRowLite[]; logs: LogRowLite[] }): Map<strin
 // ---------------------------------------------------------------------------------------
 // One engine and worker count
 
+/** A Gatehouse instance for the deliveries, its job workers inside. */
+const startDeliveryChild = (env: Record<string, string>, workers: number) =>
+  startChild<DeliveryChildReady>(
+    'delivery-child.ts',
+    [],
+    { ...env, BENCH_ROOT_TOKEN: ROOT_TOKEN, GATEHOUSE_WORKERS: String(workers), GATEHOUSE_HOOK_TIMEOUT_SECONDS: HOOK_TIMEOUT_SECONDS, GATEHOUSE_SECRET_KEY: SECRET_KEY },
+    120_000,
+  );
+
 async function runConfig(
   engine: 'sqlite' | 'postgres',
   workers: number,
@@ -549,18 +589,13 @@ async function runConfig(
 ): Promise<PhaseResult[]> {
   const tag = `${engine}, ${workers} workers`;
   console.log(`\n  ${tag}: starting Gatehouse, creating ${LEVELS} nested groups and ${HOOKS} hooks…`);
-  const gatehouse = await startChild<DeliveryChildReady>(
-    'delivery-child.ts',
-    [],
-    { ...env, BENCH_ROOT_TOKEN: ROOT_TOKEN, GATEHOUSE_WORKERS: String(workers), GATEHOUSE_HOOK_TIMEOUT_SECONDS: HOOK_TIMEOUT_SECONDS, GATEHOUSE_SECRET_KEY: SECRET_KEY },
-    120_000,
-  );
+  const gatehouse = await startDeliveryChild(env, workers);
   const results: PhaseResult[] = [];
   try {
     const setupStarted = now();
     const { parentId, plainParentId } = await setUp(gatehouse.info.url, receiver.url);
     console.log(`  ${tag}: set up in ${((now() - setupStarted) / 1000).toFixed(1)} s`);
-    const ctx: PhaseContext = { engine, workers, gatehouse, receiver, parentId };
+    const ctx: PhaseContext = { engine, workers, gatehouses: [gatehouse], receiver, parentId };
 
     // Warm-up (and the cost of an event on a group without hooks, once per engine).
     const warm = await runPhase(ctx, 'warmup', 'warm-up', WARMUP_EVENTS, { waitSeconds: 15 });
@@ -634,12 +669,79 @@ export async function runDeliveries(opts: { pgAdmin?: string; connections: numbe
           report.phases.push(...(await run((env) => runConfig(engine, workers, env, receiver, i === 0, report))));
         } catch (err) {
           console.log(`  ${engine}, ${workers} workers: ERROR ${errorText(err)}`);
-          report.phases.push({ engine, workers, phase: 'burst', events: EVENTS, failedEvents: 0, expected: 0, received: 0, warnings: [], error: errorText(err) });
+          report.phases.push({ engine, workers, instances: 1, phase: 'burst', events: EVENTS, failedEvents: 0, expected: 0, received: 0, warnings: [], error: errorText(err) });
         }
       }
     }
   } finally {
     await child.stop();
+  }
+  report.seconds = (now() - started) / 1000;
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------
+// Two instances sharing one delivery queue (bench/proxy.ts)
+
+export interface SharedQueueReport {
+  /** Burst phases, alternately with one instance and with two, `rounds` of each. */
+  phases: PhaseResult[];
+  workers: number;
+  events: number;
+  hooks: number;
+  seconds: number;
+  error?: string;
+}
+
+/**
+ * Deliveries per second with one instance's workers and with two instances' on one PostgreSQL
+ * database (their own data directories, one shared repositories directory), one delivery queue,
+ * to the receiver on 127.0.0.1. On one database set up once through instance A: a warm-up, then
+ * `rounds` times a burst with A alone and a burst with A and B (B started for it, warmed up, and
+ * stopped after), events fired at each instance in turn. The receiver counts every (event, hook)
+ * pair and Idempotency-Key: a delivery done twice is reported as a duplicate, and which instance
+ * sent each delivery (X-Service-Instance) shows both workers took part.
+ */
+export async function runSharedQueue(opts: { pgAdmin: string; workers: number; rounds: number }): Promise<SharedQueueReport> {
+  const started = now();
+  const report: SharedQueueReport = { phases: [], workers: opts.workers, events: EVENTS, hooks: HOOKS, seconds: 0 };
+  const receiverChild = await startChild<{ url: string }>('receiver-child.ts', [], {}, 60_000);
+  try {
+    const receiver: Receiver = { url: receiverChild.info.url, pid: receiverChild.pid, offset: await clockOffset(receiverChild.info.url) };
+    await withTempDir((dir) =>
+      withPgDatabase(opts.pgAdmin, async (url) => {
+        const shared = { DATABASE_URL: url, GATEHOUSE_REPOSITORIES_DIR: `${dir}/repositories` };
+        const a = await startDeliveryChild({ ...shared, BENCH_DATA_DIR: `${dir}/a` }, opts.workers);
+        try {
+          const { parentId } = await setUp(a.info.url, receiver.url);
+          const ctx = (gatehouses: Child<DeliveryChildReady>[]): PhaseContext => ({ engine: 'postgres', workers: opts.workers, gatehouses, receiver, parentId });
+          const warm = await runPhase(ctx([a]), 'warmup-a', 'warm-up', WARMUP_EVENTS, { waitSeconds: 15 });
+          if (warm.received === 0) throw new Error(`no delivery arrived during the warm-up${warm.warnings.length ? `: ${warm.warnings.join('; ')}` : ''}`);
+          for (let round = 1; round <= opts.rounds; round++) {
+            const one = await runPhase(ctx([a]), `one-${round}`, 'burst', EVENTS);
+            report.phases.push(one);
+            console.log(`  round ${round}, one instance: ${fmtInt(one.received)} deliveries at ${fmtInt(one.deliveriesPerSec)}/s, ${one.duplicates ?? 0} duplicates`);
+            const b = await startDeliveryChild({ ...shared, BENCH_DATA_DIR: `${dir}/b` }, opts.workers);
+            try {
+              await runPhase(ctx([a, b]), `warmup-b${round}`, 'warm-up', WARMUP_EVENTS, { waitSeconds: 15 });
+              const two = await runPhase(ctx([a, b]), `two-${round}`, 'burst', EVENTS);
+              report.phases.push(two);
+              console.log(
+                `  round ${round}, two instances: ${fmtInt(two.received)} deliveries at ${fmtInt(two.deliveriesPerSec)}/s (A sent ${fmtInt(two.perInstance?.[0])}, B ${fmtInt(two.perInstance?.[1])}), ${two.duplicates ?? 0} duplicates`,
+              );
+            } finally {
+              await b.stop();
+            }
+          }
+        } finally {
+          await a.stop();
+        }
+      }),
+    );
+  } catch (err) {
+    report.error = errorText(err);
+  } finally {
+    await receiverChild.stop();
   }
   report.seconds = (now() - started) / 1000;
   return report;

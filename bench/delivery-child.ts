@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     GATEHOUSE_HOOK_TIMEOUT_SECONDS: env.GATEHOUSE_HOOK_TIMEOUT_SECONDS ?? '10',
     GATEHOUSE_SECRET_KEY: env.GATEHOUSE_SECRET_KEY ?? '',
     ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+    // Several instances on one database (bench/proxy.ts) share one repositories directory.
+    ...(env.GATEHOUSE_REPOSITORIES_DIR ? { GATEHOUSE_REPOSITORIES_DIR: env.GATEHOUSE_REPOSITORIES_DIR } : {}),
   });
   const running = await startServer(config);
   const url = serveUntilParentGoes(running);

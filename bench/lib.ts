@@ -260,7 +260,20 @@ export function cpuSeconds(pid: number, thread?: number): number | undefined {
  * (their process title names it), so that other clients of the same server are not counted.
  */
 export function postgresCpuSeconds(database?: string): number | undefined {
+  const byPid = postgresCpuByPid(database);
+  if (!byPid) return undefined;
   let total = 0;
+  for (const seconds of byPid.values()) total += seconds;
+  return total;
+}
+
+/**
+ * The same, by process id. A backend that ends between two readings (a pool closing an idle
+ * connection) takes its CPU time with it, which makes a difference of sums go negative; a
+ * difference taken process by process (postgresCpuDelta) does not.
+ */
+export function postgresCpuByPid(database?: string): Map<number, number> | undefined {
+  const out = new Map<number, number>();
   try {
     for (const entry of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
@@ -268,7 +281,7 @@ export function postgresCpuSeconds(database?: string): number | undefined {
         const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
         if (!stat.includes('(postgres)')) continue;
         if (database && !fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `)) continue;
-        total += statCpuSeconds(stat);
+        out.set(Number(entry), statCpuSeconds(stat));
       } catch {
         // The process ended meanwhile.
       }
@@ -276,5 +289,12 @@ export function postgresCpuSeconds(database?: string): number | undefined {
   } catch {
     return undefined;
   }
+  return out;
+}
+
+/** CPU seconds the postgres processes of `after` spent since `before` (a process new since then: all of its time). */
+export function postgresCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
   return total;
 }

@@ -7,7 +7,8 @@
  *                    headers arrive) is recorded against the event time the bench wrote into
  *                    the subgroup's name (`bench <phase> <seq> <epoch ms>`), which comes back
  *                    as the payload's `name`; the Idempotency-Key and the (event, hook) pair
- *                    are checked for duplicates.
+ *                    are checked for duplicates; deliveries are counted by their
+ *                    X-Service-Instance header (the sending instance's address).
  *   POST /ceiling    the same work (read, JSON.parse, bookkeeping, answer) on a separate
  *                    counter, for the receiver's own ceiling measured with autocannon.
  *   GET  /clock      this process's clock, for the parent to measure the offset to its own.
@@ -34,6 +35,8 @@ export interface ReceiverStats {
   rawLatencies: number[];
   /** Deliveries per event name (`bench <phase> <seq>`). */
   perEvent: Record<string, number>;
+  /** Deliveries per X-Service-Instance (which instance's worker sent them). */
+  perInstance: Record<string, number>;
   /** Distinct hook paths that delivered at least once. */
   hooks: number;
   duplicateKeys: number;
@@ -66,6 +69,7 @@ let keys = new Set<string>();
 let pairs = new Set<string>();
 let hooks = new Set<string>();
 let perEvent = new Map<string, number>();
+let perInstance = new Map<string, number>();
 let duplicateKeys = 0;
 let duplicatePairs = 0;
 let missingKey = 0;
@@ -77,8 +81,9 @@ const NAME = /^bench (\S+) (\d+) (\d+(?:\.\d+)?)$/;
 const OK_BODY = '{"ok":true}';
 const OK_HEADERS = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(OK_BODY)) };
 
-function recordDelivery(arrived: number, hookPath: string, key: string | undefined, body: string): void {
+function recordDelivery(arrived: number, hookPath: string, key: string | undefined, instance: string, body: string): void {
   arrivals.push(arrived);
+  perInstance.set(instance, (perInstance.get(instance) ?? 0) + 1);
   hooks.add(hookPath);
   if (key === undefined) missingKey++;
   else if (keys.has(key)) duplicateKeys++;
@@ -127,6 +132,7 @@ function reset(): void {
   pairs = new Set();
   hooks = new Set();
   perEvent = new Map();
+  perInstance = new Map();
   duplicateKeys = duplicatePairs = missingKey = unparsable = ceilingRequests = 0;
 }
 
@@ -136,6 +142,7 @@ function stats(): ReceiverStats {
     arrivals: arrivals.toArray(),
     rawLatencies: rawLatencies.toArray(),
     perEvent: Object.fromEntries(perEvent),
+    perInstance: Object.fromEntries(perInstance),
     hooks: hooks.size,
     duplicateKeys,
     duplicatePairs,
@@ -160,7 +167,7 @@ const server = http.createServer((req, res) => {
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
       if (url === '/ceiling') recordCeiling(body);
-      else recordDelivery(arrived, url, req.headers['idempotency-key'] as string | undefined, body);
+      else recordDelivery(arrived, url, req.headers['idempotency-key'] as string | undefined, String(req.headers['x-service-instance'] ?? '-'), body);
       res.writeHead(200, OK_HEADERS).end(OK_BODY);
     });
     return;

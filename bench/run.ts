@@ -66,10 +66,15 @@
  *
  * Then the git spawn section (bench/git-spawn.ts, label "git spawn", BENCH_ONLY=spawn): the CPU
  * of one git run started from a large process, directly or through the spawner.
+ *
+ * Last the two-instance section (bench/proxy.ts, label "instances proxy", BENCH_ONLY=proxy; needs
+ * BENCH_PG, and nginx for its read part): GET /user, a 20-project group and a 20-group list
+ * straight to one instance and through deploy/nginx.conf with one and with two instances on one
+ * PostgreSQL database (req/s, p50/p99, CPU per request with nginx's and PostgreSQL's), and webhook
+ * deliveries per second with one and with two instances' workers sharing one queue.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
-import autocannon from 'autocannon';
 import type { ChildReady } from './server-child.ts';
 import { runDeliveries, printDeliveries, DELIVERIES_LABEL, type DeliveryReport } from './deliveries.ts';
 import { runConsole, printConsole, CONSOLE_LABEL } from './console.ts';
@@ -80,6 +85,8 @@ import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
 import { runExports, printExports, EXPORTS_LABEL } from './exports.ts';
 import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
 import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
+import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
+import { autocannonLoad } from './load.ts';
 import {
   ONLY,
   cleanUp,
@@ -140,26 +147,7 @@ interface Row {
   reference?: Row;
 }
 
-/** Latencies are collected from autocannon's per-response event: its own histogram rounds to whole milliseconds. */
-async function load(url: string, headers: Record<string, string>, seconds: number, record: boolean) {
-  let latencies = new Float64Array(1 << 16);
-  let count = 0;
-  const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, timeout: 30 });
-  if (record) {
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode < 200 || statusCode >= 300) return;
-      if (count === latencies.length) {
-        const grown = new Float64Array(latencies.length * 2);
-        grown.set(latencies);
-        latencies = grown;
-      }
-      latencies[count++] = responseTime;
-    });
-  }
-  const result = await instance;
-  const sorted = latencies.subarray(0, count).sort();
-  return { result, sorted };
-}
+const load = (url: string, headers: Record<string, string>, seconds: number, record: boolean) => autocannonLoad(url, headers, seconds, record, CONNECTIONS);
 
 /** CPU seconds spent by the server under test so far (undefined without /proc). */
 type CpuClock = () => number | undefined;
@@ -523,6 +511,7 @@ async function main(): Promise<void> {
   const exportsReport = selectedLabel(EXPORTS_LABEL) ? await runExports({ pgAdmin: PG_ADMIN }) : undefined;
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
   const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
+  const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
 
   if (groupTargetsSelected) {
     console.log(`\nResults (median of ${ROUNDS} rounds of ${SECONDS} s per target, ${CONNECTIONS} connections; latency over 2xx responses; bare Express: all its rounds)\n`);
@@ -544,6 +533,7 @@ async function main(): Promise<void> {
   if (exportsReport) printExports(exportsReport);
   if (milestonesReport) printMilestones(milestonesReport);
   if (gitSpawn) printGitSpawn(gitSpawn);
+  if (proxy) printProxy(proxy);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 

@@ -10,6 +10,11 @@
  * that the group detail's "up to 100 projects" path is measured too (GET /groups/:id lists
  * only the group's own projects, and `bench` itself has none), and `bench-twenty` with 20
  * projects, the issue's "group with 20 projects".
+ *
+ * BENCH_SEED=0: no seeding. The child opens a database another child seeded already (a second
+ * instance joining the first's PostgreSQL database, bench/proxy.ts), finds the bench groups by
+ * their paths and reports their ids (seedMs 0). GATEHOUSE_REPOSITORIES_DIR and
+ * GATEHOUSE_SECRET_KEY are passed on when set, as every instance of one database needs the same.
  */
 import { sql } from 'kysely';
 import { loadConfig } from '../bff/src/config.ts';
@@ -79,22 +84,47 @@ async function seed(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs
   return { topId: top.id, subId: subs[SUBGROUPS / 2].id, wideId: wide.id, twentyId: twenty.id, groups: Number(groups.n), projects: Number(projects.n) };
 }
 
+/** The ids of a data set seeded earlier (BENCH_SEED=0), found by the paths `seed` gives its groups. */
+async function seeded(db: Db): Promise<Omit<ChildReady, 'url' | 'engine' | 'seedMs'>> {
+  const top = await db.selectFrom('groups').select('id').where('path', '=', 'bench').where('parent_id', 'is', null).executeTakeFirst();
+  if (!top) throw new Error('BENCH_SEED=0: the database holds no seeded `bench` group (start a child with seeding on it first)');
+  const byPath = async (p: string, parent: number | null) => {
+    const q = db.selectFrom('groups').select('id').where('path', '=', p);
+    const row = await (parent === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parent)).executeTakeFirstOrThrow();
+    return row.id;
+  };
+  const groups = await db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const projects = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return {
+    topId: top.id,
+    subId: await byPath(`sub-${String(SUBGROUPS / 2 + 1).padStart(4, '0')}`, top.id),
+    wideId: await byPath('bench-wide', null),
+    twentyId: await byPath('bench-twenty', null),
+    groups: Number(groups.n),
+    projects: Number(projects.n),
+  };
+}
+
 async function main(): Promise<void> {
+  const env = process.env;
   const config = loadConfig({
     ...benchServerEnv(),
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+    ...(env.GATEHOUSE_REPOSITORIES_DIR ? { GATEHOUSE_REPOSITORIES_DIR: env.GATEHOUSE_REPOSITORIES_DIR } : {}),
+    ...(env.GATEHOUSE_SECRET_KEY ? { GATEHOUSE_SECRET_KEY: env.GATEHOUSE_SECRET_KEY } : {}),
+    ...(env.GATEHOUSE_WORKERS ? { GATEHOUSE_WORKERS: env.GATEHOUSE_WORKERS } : {}),
   });
   const running = await startServer(config);
   const started = performance.now();
-  const seeded = await seed(running.db);
-  const seedMs = performance.now() - started;
+  const data = env.BENCH_SEED === '0' ? await seeded(running.db) : await seed(running.db);
+  const seedMs = env.BENCH_SEED === '0' ? 0 : performance.now() - started;
   const url = serveUntilParentGoes(running);
 
   const ready: ChildReady = {
     url,
     engine: config.databaseUrl ? 'postgres' : 'sqlite',
     seedMs,
-    ...seeded,
+    ...data,
   };
   process.stdout.write(`@@bench ${JSON.stringify(ready)}\n`);
 }

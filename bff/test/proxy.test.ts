@@ -1,16 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repositoryPath } from '../src/services/git/repositories.ts';
 import { cloneAs } from './git-client.ts';
-import { callInstance, sharedInstallation, stopInstance, type Instance, type SharedInstallation } from './instances.ts';
-import { repoRoot } from '../src/server.ts';
+import { callInstance, sharedInstallation, type Instance, type SharedInstallation } from './instances.ts';
+import { NGINX, startNginx, type Nginx } from './nginx.ts';
 
 const run = promisify(execFile);
 
@@ -24,53 +23,13 @@ const run = promisify(execFile);
 const TOKEN = `proxy-token-${crypto.randomBytes(6).toString('hex')}`;
 const ROOT = { username: 'root' };
 const onPostgres = Boolean(process.env.GATEHOUSE_TEST_PG);
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 
 let installation: SharedInstallation;
 let shared: string;
 let a: Instance;
 let b: Instance;
-let proxy: { url: string; child: ChildProcess; dir: string };
+let proxy: Nginx;
 const call = (p: string, method = 'GET', body?: unknown) => callInstance(proxy.url, TOKEN, method, p, body);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** nginx with deploy/nginx.conf, its listening port and upstreams put in place of 8080, 8081 and 8082, and its files in a folder of its own. */
-async function startProxy(upstreams: string[]): Promise<typeof proxy> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-nginx-'));
-  const port = await freePort();
-  const hostPort = (url: string) => new URL(url).host;
-  const conf = fs
-    .readFileSync(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8')
-    .replaceAll('/tmp/gatehouse-nginx', path.join(dir, 'nginx'))
-    .replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${port};`)
-    .replace('127.0.0.1:8081', hostPort(upstreams[0]))
-    .replace('127.0.0.1:8082', hostPort(upstreams[1]));
-  assert.ok(conf.includes(hostPort(upstreams[0])) && conf.includes(hostPort(upstreams[1])) && conf.includes(`:${port};`), 'deploy/nginx.conf no longer names the ports the test replaces');
-  const file = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(file, conf);
-  const child = spawn(NGINX!, ['-c', file, '-e', 'stderr', '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${errors}`);
-    try {
-      if ((await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': TOKEN } })).status < 500) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 300) throw new Error(`nginx did not answer: ${errors}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, child, dir };
-}
 
 /** A history of `count` commits on `branches` branches and as many tags, with some weight, in a local repository. */
 async function historyIn(dir: string, count: number, branches: number): Promise<Record<string, string>> {
@@ -101,13 +60,10 @@ describe('two instances behind nginx (deploy/nginx.conf)', { skip: !onPostgres ?
     const env = (name: string) => ({ GATEHOUSE_DATA_DIR: path.join(installation.dataDir, name), GATEHOUSE_REPOSITORIES_DIR: shared, GATEHOUSE_TRUSTED_PROXIES: '127.0.0.1' });
     a = await installation.start(env('a'));
     b = await installation.start(env('b'));
-    proxy = await startProxy([a.url, b.url]);
+    proxy = await startNginx([a.url, b.url], async (url) => (await fetch(`${url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': TOKEN } })).status < 500);
   });
   after(async () => {
-    if (proxy) {
-      await stopInstance(proxy.child, 'SIGQUIT');
-      fs.rmSync(proxy.dir, { recursive: true, force: true });
-    }
+    await proxy?.stop();
     await installation?.close();
   });
 
