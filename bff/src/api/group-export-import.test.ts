@@ -130,6 +130,9 @@ describe('POST /groups/import', () => {
     assert.deepEqual(await get(`/groups/${group.id}/descendant_groups`), []);
     assert.deepEqual(await get(`/groups/${group.id}/labels`), []);
     assert.deepEqual(await get(`/groups/${group.id}/epics`), []);
+    // No archive kept in the file store either (nor any other import's: each is removed once done, the earlier ones just after).
+    const kept = () => server.running.db.selectFrom('stored_files').select('key').where('key', 'like', 'group-imports/%').execute();
+    await waitFor(async () => ((await kept()).length ? undefined : true), 'the imports’ archives removed from the file store');
   });
 
   describe('hostile archives: 400 saying why, and no group', () => {

@@ -88,13 +88,19 @@ export async function runGroupImport(deps: JobDeps & { job: JobRow }, payload: z
       await trx.updateTable('groups').set({ import_status: 'finished', import_error: null }).where('id', '=', group.id).execute();
     });
   } catch (e) {
-    if (!(e instanceof ArchiveRefused) && job.attempts < job.max_attempts) throw e;
+    if (!(e instanceof ArchiveRefused) && job.attempts < job.max_attempts) {
+      await fs.promises.rm(tmp, { recursive: true, force: true });
+      throw e;
+    }
     logger.warn({ err: e, group: group.id }, 'group import failed');
+    // Nothing of it is left once it says failed: the archive and the temporary folder go first.
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+    await files.delete(payload.file_key);
     const reason = e instanceof ArchiveRefused ? e.message : `the import failed: ${String((e as Error)?.message ?? e)}`;
     await db.updateTable('groups').set({ import_status: 'failed', import_error: reason.slice(0, 1000) }).where('id', '=', group.id).execute();
-  } finally {
-    await fs.promises.rm(tmp, { recursive: true, force: true });
+    return;
   }
+  await fs.promises.rm(tmp, { recursive: true, force: true });
   await files.delete(payload.file_key);
 }
 
