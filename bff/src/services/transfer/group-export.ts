@@ -288,7 +288,12 @@ const RELATION_WRITERS: Record<string, RelationWriter> = {
   },
 };
 
-/** Deletes group exports past their expiry and their files; run by the hourly housekeeping. */
+/**
+ * Deletes group exports past their expiry and their files; run by the hourly housekeeping. A
+ * file is never older than its export's retention (it is written when its expiry is set), so
+ * files of the area older than that are purged too: those of groups deleted meanwhile (their
+ * rows went with them), and import archives a day old whose job gave up without removing them.
+ */
 export async function purgeExpiredGroupExports(db: Db, files: FileStore, now = nowIso()): Promise<number> {
   const expired = await db.selectFrom('group_exports').select(['id', 'file_key']).where('expires_at', '<=', now).where('status', 'in', ['finished', 'failed']).execute();
   for (const e of expired) if (e.file_key) await files.delete(e.file_key);
@@ -301,5 +306,8 @@ export async function purgeExpiredGroupExports(db: Db, files: FileStore, now = n
         expired.map((e) => e.id),
       )
       .execute();
-  return expired.length;
+  const at = Date.parse(now);
+  const orphans = await files.purgeOlderThan(new Date(at - EXPORT_RETENTION_MS), { prefix: 'group-exports/' });
+  const archives = await files.purgeOlderThan(new Date(at - 86_400_000), { prefix: 'group-imports/' });
+  return expired.length + orphans + archives;
 }
