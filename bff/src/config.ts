@@ -65,6 +65,8 @@ const envSchema = z.object({
   GATEHOUSE_TEST_TRAIN_PAUSE_MS: z.string().default('0').pipe(z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().max(60_000))),
   GATEHOUSE_MONITORING_ALLOWLIST: z.string().default('127.0.0.0/8,::1/128').pipe(cidrList),
   GATEHOUSE_TRUSTED_PROXIES: z.string().default('').pipe(cidrList),
+  GATEHOUSE_IMPORT_MAX_BYTES: z.string().default(String(10 * 1024 ** 3)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
+  GATEHOUSE_IMPORT_MAX_LINE_BYTES: z.string().default(String(64 * 1024 ** 2)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -105,6 +107,11 @@ export interface Config {
    */
   trustedProxies: string[];
   /**
+   * Group import archives: the most their files may hold once decompressed, in all (the
+   * platform's default maximum decompressed archive size, 10 GiB), and the longest ndjson line.
+   */
+  importLimits: { maxBytes: number; maxLineBytes: number };
+  /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
    */
@@ -144,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trainPauseMs: e.GATEHOUSE_TEST_TRAIN_PAUSE_MS,
     monitoringAllowlist: e.GATEHOUSE_MONITORING_ALLOWLIST,
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
+    importLimits: { maxBytes: e.GATEHOUSE_IMPORT_MAX_BYTES, maxLineBytes: e.GATEHOUSE_IMPORT_MAX_LINE_BYTES },
   };
 }

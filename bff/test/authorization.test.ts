@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { routes } from '../src/api/index.ts';
 import { urlPathOf, type RouteSpec } from '../src/http/route.ts';
@@ -42,6 +43,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_group_settings: OWNER,
   admin_group: OWNER,
   remove_group: OWNER,
+  export_group: OWNER,
+  admin_placeholders: OWNER,
   admin_deploy_tokens: MAINTAINER,
   revoke_group_tokens: OWNER,
   // A new group's defaults: subgroups by Maintainers, projects by Developers.
@@ -436,6 +439,18 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
         return String(made.id);
       }
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
+      // A group's export, written (this server runs no workers): something to download.
+      if (route.path === '/groups/:id/export/download') {
+        const key = `group-exports/${fx.group.id}.tar.gz`;
+        await server.running.files.put(key, Readable.from([Buffer.from('matrix')]));
+        const now = new Date().toISOString();
+        await server.running.db
+          .insertInto('group_exports')
+          .values({ group_id: fx.group.id, author_id: null, status: 'finished', file_key: key, file_size: 6, expires_at: new Date(Date.now() + 86_400_000).toISOString(), created_at: now, updated_at: now })
+          .onConflict((oc) => oc.column('group_id').doUpdateSet({ status: 'finished', file_key: key, expires_at: new Date(Date.now() + 86_400_000).toISOString() }))
+          .execute();
+        return String(fx.group.id);
+      }
       // A pipeline by its own id: the project's matrix pipeline.
       if (resource === 'pipelines') return paramValue(route, 'pipeline_id', false, caller, { id: String(fx.project.id) });
       return String(throwaway ? (await groupWithMembers()).id : fx.group.id);

@@ -229,5 +229,8 @@ export const groupDetail = groupListItem.extend({
   max_artifacts_size: z.number().int().nullable(),
   web_based_commit_signing_enabled: z.boolean().optional(),
   step_up_auth_required_oauth_provider: z.string().nullable().optional(),
+  /** A group made by POST /groups/import: its import's state, and why it failed (the group is then empty). */
+  import_status: z.enum(['scheduled', 'started', 'finished', 'failed']).optional(),
+  import_error: z.string().nullable().optional(),
 });
 export type GroupDetail = z.infer<typeof groupDetail>;

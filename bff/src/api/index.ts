@@ -53,11 +53,15 @@ import { resourceStateEventRoutes } from './resource-state-events.ts';
 import { resourceIterationEventRoutes } from './resource-iteration-events.ts';
 import { featureConsoleRoutes, featureRoutes } from './features.ts';
 import { namespaceRoutes } from './namespaces.ts';
+import { groupExportImportRoutes } from './group-export-import.ts';
+import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
   ...groupAccessTokenRoutes,
   ...groupRoutes,
+  ...groupExportImportRoutes,
+  ...placeholderReassignmentRoutes,
   ...groupPushRuleRoutes,
   ...projectPushRuleRoutes,
   ...customAttributeRoutes,

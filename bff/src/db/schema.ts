@@ -101,7 +101,12 @@ export interface GroupsTable {
   max_artifacts_size: Generated<number | null>;
   web_based_commit_signing_enabled: Generated<Bool>;
   step_up_auth_required_oauth_provider: Generated<string | null>;
+  /** Set on a group made by an import (migration 040): scheduled, started, finished or failed. */
+  import_status: Generated<GroupImportStatus | null>;
+  import_error: Generated<string | null>;
 }
+
+export type GroupImportStatus = 'scheduled' | 'started' | 'finished' | 'failed';
 
 export interface ProjectsTable {
   id: Generated<number>;
@@ -1137,6 +1142,90 @@ export interface Database {
   commit_notes: CommitNotesTable;
   stored_files: StoredFilesTable;
   stored_file_chunks: StoredFileChunksTable;
+  group_exports: GroupExportsTable;
+  boards: BoardsTable;
+  board_lists: BoardListsTable;
+  badges: BadgesTable;
+  import_source_users: ImportSourceUsersTable;
+  import_placeholder_references: ImportPlaceholderReferencesTable;
+  import_placeholder_memberships: ImportPlaceholderMembershipsTable;
+}
+
+/** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
+export interface GroupExportsTable {
+  id: Generated<number>;
+  group_id: number;
+  author_id: number | null;
+  status: 'scheduled' | 'started' | 'finished' | 'failed';
+  error: string | null;
+  file_key: string | null;
+  file_size: number | null;
+  expires_at: string;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type GroupExportRow = Selectable<GroupExportsTable>;
+
+/** An issue board of a group, with just what the platform's archive carries (migration 040). */
+export interface BoardsTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  hide_backlog_list: Generated<Bool>;
+  hide_closed_list: Generated<Bool>;
+  created_at: string;
+  updated_at: string;
+}
+export interface BoardListsTable {
+  id: Generated<number>;
+  board_id: number;
+  /** backlog, closed, label (milestone, assignee and iteration lists are not kept). */
+  list_type: string;
+  position: number | null;
+  label_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface BadgesTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string | null;
+  link_url: string;
+  image_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SourceUserStatus = 'pending_reassignment' | 'reassignment_in_progress' | 'completed';
+/** A placeholder user of an import (migration 041). */
+export interface ImportSourceUsersTable {
+  id: Generated<number>;
+  namespace_id: number;
+  source_hostname: string;
+  import_type: string;
+  source_user_identifier: string;
+  source_name: string | null;
+  source_username: string | null;
+  status: Generated<SourceUserStatus>;
+  reassign_to_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type ImportSourceUserRow = Selectable<ImportSourceUsersTable>;
+export interface ImportPlaceholderReferencesTable {
+  id: Generated<number>;
+  source_user_id: number;
+  model: 'Epic';
+  record_id: number;
+  attribute: 'author_id' | 'closed_by_id';
+}
+export interface ImportPlaceholderMembershipsTable {
+  id: Generated<number>;
+  source_user_id: number;
+  group_id: number;
+  access_level: number;
+  expires_at: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

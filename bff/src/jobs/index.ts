@@ -5,6 +5,7 @@ import { startWorkers, type Workers } from '../queue/worker.ts';
 import { resumeTrains } from '../services/merging/trains/run.ts';
 import { autoMergeJob } from './auto-merge.ts';
 import { exportJob } from './export.ts';
+import { groupExportJob, groupImportJob, placeholderReassignmentJob } from './group-transfer.ts';
 import { hookDeliveryJob } from './hook-delivery.ts';
 import { housekeepingJob } from './housekeeping.ts';
 import { iterationsJob } from './iterations.ts';
@@ -23,7 +24,7 @@ const periodicJobs: [JobDefinition, string][] = [
 ];
 
 /** Every kind of job this process runs. */
-export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, iterationsJob, mergeTrainJob, autoMergeJob, exportJob];
+export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob, iterationsJob, mergeTrainJob, autoMergeJob, exportJob, groupExportJob, groupImportJob, placeholderReassignmentJob];
 
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined, taking: () => false };

@@ -140,6 +140,10 @@ export const groupRules = {
   read_dependency: atLeast(GROUP_READS.read_dependency.role),
   /** The group's vulnerability report (every project below): Developers and up, as the project's read_vulnerability. */
   read_vulnerability: atLeast(PROJECT_READS.read_vulnerability.role),
+  /** Exporting a group (its archive holds every subgroup, member and epic): Owners, as on the platform. */
+  export_group: atLeast(L.owner),
+  /** Placeholder users of imports and their reassignment: Owners (spec: Placeholder reassignments). */
+  admin_placeholders: atLeast(L.owner),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {

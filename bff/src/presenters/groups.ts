@@ -137,6 +137,10 @@ export function presentGroupDetail(g: GroupRow, baseUrl: string, extras: GroupDe
       detail.auto_ban_user_on_excessive_projects_download = bool(g.auto_ban_user_on_excessive_projects_download);
     }
   }
+  if (g.import_status) {
+    detail.import_status = g.import_status;
+    detail.import_error = g.import_error;
+  }
   if (extras.projects) detail.projects = extras.projects;
   if (extras.sharedProjects) detail.shared_projects = extras.sharedProjects;
   return detail;

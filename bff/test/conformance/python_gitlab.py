@@ -37,6 +37,7 @@ import scenarios_repository  # noqa: F401
 import scenarios_settings  # noqa: F401
 import scenarios_social  # noqa: F401
 import scenarios_tokens  # noqa: F401
+import scenarios_transfer  # noqa: F401
 import scenarios_variables  # noqa: F401
 import scenarios_wire  # noqa: F401
 import scenarios_work_items  # noqa: F401

@@ -328,51 +328,72 @@ async function checkVisibility(db: Db, group: Pick<GroupRow, 'id'> | null, paren
   }
 }
 
-export async function createGroup(db: Db, creator: { id: number }, body: GroupCreateBody, parent: GroupRow | null): Promise<GroupRow> {
+/** A new group's visibility (the body's, or its parent's, or the instance default), once it and its path are allowed. */
+export async function checkNewGroup(db: Db, body: Pick<GroupCreateBody, 'path' | 'visibility'>, parent: GroupRow | null): Promise<string> {
   const visibility = body.visibility ?? (parent ? parent.visibility : (await getSettings(db)).default_group_visibility);
   await checkVisibility(db, null, parent, visibility);
   if (await siblingPathTaken(db, parent?.id ?? null, body.path)) throw validationFailed({ path: ['has already been taken'] });
+  return visibility;
+}
+
+/**
+ * Inserts a group checked by checkNewGroup in the caller's transaction, its creator (when
+ * there is one) its Owner, and tells the parent's hooks. Also what an import makes its groups with.
+ */
+export async function insertGroup(
+  trx: Db,
+  creator: { id: number } | null,
+  body: GroupCreateBody,
+  parent: GroupRow | null,
+  visibility: string,
+  extra: { import_status?: GroupRow['import_status'] } = {},
+): Promise<GroupRow> {
   const now = nowIso();
-  const created = await db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('groups')
-      .values({
-        ...groupColumns({
-          project_creation_level: body.project_creation_level,
-          subgroup_creation_level: body.subgroup_creation_level,
-          request_access_enabled: body.request_access_enabled,
-          lfs_enabled: body.lfs_enabled,
-          emails_enabled: body.emails_enabled,
-        }),
-        name: body.name,
-        path: body.path,
-        full_name: parent ? `${parent.full_name} / ${body.name}` : body.name,
-        full_path: parent ? `${parent.full_path}/${body.path}` : body.path,
-        parent_id: parent?.id ?? null,
-        traversal: '',
-        description: body.description ?? '',
-        visibility,
-        default_branch: body.default_branch ?? null,
-        default_branch_protection_defaults: JSON.stringify(DEFAULT_BRANCH_PROTECTION_DEFAULTS),
-        runners_token: newToken('GR1348941'),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const traversal = `${parent?.traversal ?? '/'}${inserted.id}/`;
-    await trx.updateTable('groups').set({ traversal }).where('id', '=', inserted.id).execute();
-    // The creator owns what they create.
+  const inserted = await trx
+    .insertInto('groups')
+    .values({
+      ...groupColumns({
+        project_creation_level: body.project_creation_level,
+        subgroup_creation_level: body.subgroup_creation_level,
+        request_access_enabled: body.request_access_enabled,
+        lfs_enabled: body.lfs_enabled,
+        emails_enabled: body.emails_enabled,
+      }),
+      name: body.name,
+      path: body.path,
+      full_name: parent ? `${parent.full_name} / ${body.name}` : body.name,
+      full_path: parent ? `${parent.full_path}/${body.path}` : body.path,
+      parent_id: parent?.id ?? null,
+      traversal: '',
+      description: body.description ?? '',
+      visibility,
+      default_branch: body.default_branch ?? null,
+      default_branch_protection_defaults: JSON.stringify(DEFAULT_BRANCH_PROTECTION_DEFAULTS),
+      runners_token: newToken('GR1348941'),
+      created_at: now,
+      updated_at: now,
+      ...(extra.import_status ? { import_status: extra.import_status } : {}),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const traversal = `${parent?.traversal ?? '/'}${inserted.id}/`;
+  await trx.updateTable('groups').set({ traversal }).where('id', '=', inserted.id).execute();
+  // The creator owns what they create.
+  if (creator) {
     await trx
       .insertInto('members')
       .values({ source_type: 'group', source_id: inserted.id, user_id: creator.id, access_level: ACCESS_LEVELS.owner, created_by_id: creator.id, created_at: now, updated_at: now })
       .execute();
-    const group = await trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
-    // The event is queued in the same transaction: the group and its deliveries exist together or not at all.
-    if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, group));
-    return group;
-  });
-  return created;
+  }
+  const group = await trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+  // The event is queued in the same transaction: the group and its deliveries exist together or not at all.
+  if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, group));
+  return group;
+}
+
+export async function createGroup(db: Db, creator: { id: number }, body: GroupCreateBody, parent: GroupRow | null): Promise<GroupRow> {
+  const visibility = await checkNewGroup(db, body, parent);
+  return db.transaction().execute((trx) => insertGroup(trx, creator, body, parent, visibility));
 }
 
 /** Fields only an administrator may change. */
