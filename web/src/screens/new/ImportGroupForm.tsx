@@ -117,6 +117,7 @@ export function ImportGroupForm() {
                 accept=".tar.gz,.tgz,.gz,application/gzip,application/x-gzip"
                 withAsterisk
                 clearable
+                clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
                 value={value}
                 onChange={(f) => {
                   onChange(f);

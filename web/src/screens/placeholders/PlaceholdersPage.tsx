@@ -165,6 +165,7 @@ function Placeholders() {
                         placeholder="Choose a .csv file"
                         accept=".csv,text/csv"
                         clearable
+                        clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
                         value={file}
                         onChange={(f) => {
                           setFile(f);
