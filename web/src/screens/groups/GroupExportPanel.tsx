@@ -60,21 +60,21 @@ export function GroupExportPanel({ group }: { group: GroupDetail }) {
               </Alert>
             )}
             {e?.downloadable && (
-              <Stack gap={4}>
-                <Text size="sm" c="dimmed">
-                  {busy(e) || e.status === 'failed' ? 'The previous archive: ' : ''}
-                  {madeLine(e)}
-                </Text>
-                <Group gap="xs">
-                  <Button component="a" href={groupExportDownloadHref(group.id)} download variant="light">
-                    Download export
-                  </Button>
-                </Group>
-              </Stack>
+              <Text size="sm" c="dimmed">
+                {busy(e) || e.status === 'failed' ? 'The previous archive still downloads: ' : ''}
+                {madeLine(e)}
+              </Text>
             )}
-            <Button variant={e?.downloadable ? 'default' : 'filled'} onClick={onStart} loading={start.isPending} disabled={busy(e)}>
-              {e ? 'Export again' : 'Export group'}
-            </Button>
+            <Group gap="xs">
+              {e?.downloadable && (
+                <Button component="a" href={groupExportDownloadHref(group.id)} download>
+                  Download export
+                </Button>
+              )}
+              <Button variant={e?.downloadable ? 'default' : 'filled'} onClick={onStart} loading={start.isPending} disabled={busy(e)}>
+                {busy(e) ? 'Export in progress' : e ? 'Export again' : 'Export group'}
+              </Button>
+            </Group>
             {e && (
               <Text size="xs" c="dimmed">
                 A new export replaces the one before once it is ready. Exports are deleted after 7 days.

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { isApiError, type ApiError } from '../../api/client.ts';
 import { useGroups } from '../../api/groups.ts';
+import { useCurrentUser } from '../../api/session.ts';
 import { useImportedGroup, useImportGroup } from '../../api/group-transfer.ts';
 import { formShowsFieldErrors, showServerFieldErrors } from '../../components/server-errors.ts';
 import { IconAlert, IconCheck } from '../../components/icons.tsx';
@@ -30,9 +31,11 @@ const refusalOf = (e: ApiError) =>
 
 /** The groups the caller may import into (they may create subgroups there; the server decides). */
 function useParentChoices(search: string) {
-  const groups = useGroups({ search: search || undefined, per_page: 20, order_by: 'path', min_access_level: 40 });
+  const user = useCurrentUser();
+  // Administrators may import anywhere; others where they are Maintainers or Owners (the default subgroup creation level).
+  const groups = useGroups({ search: search || undefined, per_page: 20, order_by: 'path', ...(user.is_admin ? { all_available: true } : { min_access_level: 40 as const }) });
   return {
-    data: (groups.data?.items ?? []).map((g) => ({ value: String(g.id), label: g.full_path })),
+    data: (groups.data?.items ?? []).map((g) => ({ value: String(g.id), label: g.full_path })).sort((a, b) => a.label.localeCompare(b.label)),
     items: groups.data?.items ?? [],
     loading: groups.isFetching,
   };
@@ -195,10 +198,10 @@ function ImportProgress({ fullPath, name, onAgain }: { fullPath: string; name: s
       <Stack gap="md" align="flex-start">
         <div>
           <Title order={2} size="h3" id="import-progress-title">
-            Importing {name}
+            {status === 'finished' ? `${name} is imported` : status === 'failed' ? `${name} was not imported` : `Importing ${name}`}
           </Title>
           <Text size="sm" c="dimmed">
-            Into <b>{fullPath}</b>. You can leave this page: the import goes on, and the group shows its state.
+            Into <b>{fullPath}</b>.{status === 'finished' || status === 'failed' ? '' : ' You can leave this page: the import goes on, and the group shows its state.'}
           </Text>
         </div>
         <div role="status" aria-live="polite" style={{ width: '100%' }}>
@@ -208,7 +211,8 @@ function ImportProgress({ fullPath, name, onAgain }: { fullPath: string; name: s
             </Alert>
           ) : status === 'finished' ? (
             <Alert color="teal" variant="light" icon={<IconCheck />} title="Import finished">
-              {name} is ready. People in the archive without an account here are placeholder users: an Owner reassigns them on the group&apos;s{' '}
+              Its subgroups, labels, milestones, epics, boards and badges are in place. People of the archive without an account here, if any, are placeholder users: an Owner
+              reassigns them on the group&apos;s{' '}
               <Anchor component={Link} to={groupHref(fullPath, 'placeholders')} size="sm">
                 Placeholders
               </Anchor>{' '}
@@ -216,7 +220,11 @@ function ImportProgress({ fullPath, name, onAgain }: { fullPath: string; name: s
             </Alert>
           ) : status === 'failed' ? (
             <Alert color="red" variant="light" icon={<IconAlert />} title="The import failed">
-              {sentence(group.data?.import_error?.replace(/\.?\s*$/, '.') ?? undefined) ?? 'The server could not import the archive.'} The group was left empty; delete it or import into another path.
+              {sentence(group.data?.import_error?.replace(/\.?\s*$/, '.') ?? undefined) ?? 'The server could not import the archive.'} The group{' '}
+              <Anchor component={Link} to={groupHref(fullPath)} size="sm">
+                {fullPath}
+              </Anchor>{' '}
+              was left empty: delete it from its settings, or import into another path.
             </Alert>
           ) : (
             <Group gap="xs" wrap="nowrap">

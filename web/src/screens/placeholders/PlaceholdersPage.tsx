@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, FileInput, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, FileInput, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ConsolePlaceholder } from '../../../../shared/src/console-group-transfer.ts';
 import { isApiError } from '../../api/client.ts';
@@ -146,10 +146,13 @@ function Placeholders() {
                   <Title order={3} size="h5" id="reassign-title">
                     Reassign with a CSV file
                   </Title>
-                  <Text size="sm">
-                    1. Download the CSV of the placeholders awaiting reassignment. 2. For each person, fill in <b>Platform username</b> (or <b>Platform public email</b>) of the user who takes
-                    over; leave a row empty to keep it waiting. 3. Upload the file: it is checked whole, and nothing changes if a row is wrong.
-                  </Text>
+                  <List type="ordered" size="sm" spacing={2}>
+                    <List.Item>Download the CSV of the placeholders awaiting reassignment.</List.Item>
+                    <List.Item>
+                      For each person, fill in <b>Platform username</b> (or <b>Platform public email</b>) of the user here who takes over; leave a row empty to keep it waiting.
+                    </List.Item>
+                    <List.Item>Upload the file. It is checked whole: if a row is wrong, nothing changes and this page says which row.</List.Item>
+                  </List>
                   <Group gap="xs">
                     <Button component="a" href={placeholderCsvHref(group.id)} download variant="light">
                       Download CSV
