@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
-import { createMember, expect, expectAccessible, signInAt, test, type Account } from './fixtures.ts';
+import { createMember, expect, expectAccessible, signInAt, test, type Account, type RootApi } from './fixtures.ts';
 
 /**
  * axe-core on every screen and dialog of the console, each as the user who works there. A new
@@ -22,6 +22,9 @@ const TOKEN_NAME = `a11y-token-${Date.now().toString(36)}`;
 let groupHookId = 0;
 let projectHookId = 0;
 let maintainer: Account;
+/** The Umbrella group exported (its archive) and imported as a new group, whose placeholders the Placeholders rows show. */
+let umbrellaArchive: Buffer;
+let importedPath = '';
 
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
 const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
@@ -289,6 +292,43 @@ const ROWS: Row[] = [
   { name: 'new subgroup', url: () => '/groups/acme/-/new_subgroup', ready: (page) => page.getByRole('form', { name: 'New subgroup' }) },
   { name: 'new project', url: () => '/groups/acme/-/new_project', ready: (page) => page.getByRole('form', { name: 'New project' }) },
   { name: 'new group', url: () => '/groups/new', ready: (page) => page.getByRole('form', { name: 'New group' }) },
+  { name: 'group export, ready to download', url: () => '/groups/umbrella/-/settings', ready: (page) => page.getByRole('region', { name: 'Export group' }).getByRole('link', { name: 'Download export' }) },
+  {
+    name: 'import group, a refused archive',
+    url: () => '/groups/new?import=1',
+    ready: (page) => page.getByRole('form', { name: 'Import group' }),
+    open: async (page) => {
+      const form = page.getByRole('form', { name: 'Import group' });
+      await form.locator('input[type="file"]').setInputFiles({ name: 'not-an-archive.tar.gz', mimeType: 'application/gzip', buffer: Buffer.from('not gzip') });
+      await form.getByLabel('Group name').fill(`Refused ${Date.now().toString(36)}`);
+      await form.getByRole('button', { name: 'Import group' }).click();
+      return form.getByRole('alert').filter({ hasText: 'The archive was refused' });
+    },
+  },
+  {
+    name: 'import group, finished',
+    url: () => '/groups/new?import=1',
+    ready: (page) => page.getByRole('form', { name: 'Import group' }),
+    open: async (page) => {
+      const form = page.getByRole('form', { name: 'Import group' });
+      await form.locator('input[type="file"]').setInputFiles({ name: 'umbrella.tar.gz', mimeType: 'application/gzip', buffer: umbrellaArchive });
+      await form.getByLabel('Group name').fill(`A11y import ${Date.now().toString(36)}`);
+      await form.getByRole('button', { name: 'Import group' }).click();
+      return page.getByRole('link', { name: 'Open group' });
+    },
+  },
+  { name: 'placeholders', url: () => `/groups/${importedPath}/-/placeholders`, ready: (page) => page.getByRole('table', { name: 'Placeholder users awaiting reassignment' }) },
+  {
+    name: 'placeholders, a refused CSV',
+    url: () => `/groups/${importedPath}/-/placeholders`,
+    ready: (page) => page.getByRole('table', { name: 'Placeholder users awaiting reassignment' }),
+    open: async (page) => {
+      const form = page.getByRole('form', { name: 'Upload the filled-in CSV' });
+      await form.locator('input[type="file"]').setInputFiles({ name: 'filled.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Username\nsomeone,someone\n') });
+      await form.getByRole('button', { name: 'Upload and reassign' }).click();
+      return page.getByRole('alert').filter({ hasText: 'The CSV file was refused' });
+    },
+  },
   {
     name: 'personal access tokens',
     url: () => '/user/access_tokens',
@@ -368,7 +408,28 @@ test.beforeAll(async ({ api }) => {
   const token = await api('POST', '/groups/umbrella/access_tokens', { name: TOKEN_NAME, scopes: ['read_api'] });
   expect(token.status).toBe(201);
   maintainer = await createMember({ scope: 'projects', id: 'acme/website' }, 'maintainer', 'a11y');
+  ({ archive: umbrellaArchive, importedPath } = await exportAndImport('umbrella', api));
 });
+
+/** Exports a group, waits for its archive, imports it under a new top-level path and waits for the import to finish. */
+async function exportAndImport(group: string, api: RootApi): Promise<{ archive: Buffer; importedPath: string }> {
+  const ask = (path: string, init: RequestInit = {}) => fetch(`${process.env.E2E_BASE_URL}/api/v4${path}`, { ...init, headers: { 'PRIVATE-TOKEN': process.env.E2E_ROOT_TOKEN! } });
+  expect((await api('POST', `/groups/${group}/export`)).status).toBe(202);
+  let archive: Buffer | null = null;
+  await expect.poll(async () => {
+    const res = await ask(`/groups/${group}/export/download`);
+    if (res.ok) archive = Buffer.from(await res.arrayBuffer());
+    return res.status;
+  }, { timeout: 30_000 }).toBe(200);
+  const path = `a11y-import-${Date.now().toString(36)}`;
+  const form = new FormData();
+  form.set('name', `A11y import ${path}`);
+  form.set('path', path);
+  form.set('file', new Blob([new Uint8Array(archive!)]), 'export.tar.gz');
+  expect((await ask('/groups/import', { method: 'POST', body: form })).status).toBe(202);
+  await expect.poll(async () => (await api<{ import_status?: string }>('GET', `/groups/${path}`)).json.import_status, { timeout: 30_000 }).toBe('finished');
+  return { archive: archive!, importedPath: path };
+}
 
 /** Each role signs in once per run; its rows start from that session (signing in is made slow on purpose). */
 const sessions = new Map<string, BrowserContextOptions['storageState']>();

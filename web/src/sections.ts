@@ -56,6 +56,7 @@ export const groupSections: GroupSection[] = [
   { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
   { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/GroupVulnerabilitiesPage.tsx') },
   { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/GroupExportsPage.tsx') },
+  { slug: 'placeholders', label: 'Placeholders', icon: IconGroups, action: 'admin_placeholders', load: () => import('./screens/placeholders/PlaceholdersPage.tsx') },
   { slug: 'new_subgroup', label: 'New subgroup', icon: IconFolder, action: 'create_subgroup', load: () => import('./screens/new/NewSubgroupSection.tsx') },
   { slug: 'new_project', label: 'New project', icon: IconRepo, action: 'create_project', load: () => import('./screens/new/NewProjectSection.tsx') },
 ];

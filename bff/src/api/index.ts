@@ -15,6 +15,7 @@ import { userRoutes } from './users.ts';
 import { personalAccessTokenConsoleRoutes, personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
 import { consoleRoutes as consoleOwnRoutes } from './console.ts';
+import { consoleGroupTransferRoutes } from './console-group-transfer.ts';
 import { adminJobRoutes } from './admin-jobs.ts';
 import { tagRoutes } from './tags.ts';
 import { protectedBranchRoutes } from './protected-branches.ts';
@@ -124,6 +125,7 @@ export const consoleRoutes: RouteSpec[] = [
   ...featureConsoleRoutes,
   ...adminJobRoutes,
   ...vulnerabilityConsoleRoutes,
+  ...consoleGroupTransferRoutes,
 ];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */

@@ -11,6 +11,8 @@ export interface GroupsListQuery {
   page?: number;
   per_page?: number;
   all_available?: boolean;
+  /** Only groups where the caller holds at least this role. */
+  min_access_level?: 10 | 20 | 30 | 40 | 50;
 }
 
 export const groupsKeys = {
