@@ -26,7 +26,7 @@ import * as CDX from '@cyclonedx/cyclonedx-library';
 import { openDb } from '../bff/src/db/index.ts';
 import { insertComponents, insertFindings } from '../bff/test/export-fixtures.ts';
 import type { ExportsChildReady } from './exports-child.ts';
-import { envNumber, fmtInt, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
+import { envNumber, fmtInt, memory, peakDuring, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
 
 export const EXPORTS_LABEL = 'exports';
 const FINDINGS = Math.round(envNumber('BENCH_EXPORT_FINDINGS', 1_000_000, 1));
@@ -47,43 +47,6 @@ export interface ExportRow {
   downloadSeconds?: number;
   fileBytes: number;
   valid?: boolean;
-}
-
-/** Resident and peak resident memory of a process, from /proc (Linux). */
-function memory(pid: number): { rss?: number; peak?: number } {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024 || undefined;
-    return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-  } catch {
-    return {};
-  }
-}
-
-/**
- * The peak resident memory of a process while `work` runs: its VmHWM, reset first through
- * /proc/<pid>/clear_refs where the kernel allows it, and VmRSS sampled every 20 ms (either
- * alone would do: the reset needs the right to write there, the samples may miss a spike).
- */
-async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak?: number }> {
-  let reset = false;
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    reset = true;
-  } catch {
-    // Not allowed here: the samples stand alone.
-  }
-  let sampled = 0;
-  const sample = () => (sampled = Math.max(sampled, memory(pid).rss ?? 0));
-  const timer = setInterval(sample, 20);
-  try {
-    const result = await work();
-    sample();
-    const hwm = reset ? (memory(pid).peak ?? 0) : 0;
-    return { result, peak: Math.max(sampled, hwm) || undefined };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /**

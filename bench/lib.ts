@@ -226,6 +226,46 @@ export function serveUntilParentGoes(running: { server: import('node:http').Serv
 }
 
 // ---------------------------------------------------------------------------------------
+// Memory from /proc (Linux)
+
+/** Resident and peak resident memory of a process, from /proc (Linux). */
+export function memory(pid: number): { rss?: number; peak?: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024 || undefined;
+    return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The peak resident memory of a process while `work` runs: its VmHWM, reset first through
+ * /proc/<pid>/clear_refs where the kernel allows it, and VmRSS sampled every 20 ms (either
+ * alone would do: the reset needs the right to write there, the samples may miss a spike).
+ */
+export async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak?: number }> {
+  let reset = false;
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    reset = true;
+  } catch {
+    // Not allowed here: the samples stand alone.
+  }
+  let sampled = 0;
+  const sample = () => (sampled = Math.max(sampled, memory(pid).rss ?? 0));
+  const timer = setInterval(sample, 20);
+  try {
+    const result = await work();
+    sample();
+    const hwm = reset ? (memory(pid).peak ?? 0) : 0;
+    return { result, peak: Math.max(sampled, hwm) || undefined };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // CPU accounting from /proc (Linux); undefined elsewhere
 
 let clockTicks: number | undefined;

@@ -61,6 +61,10 @@
  * Then the exports section (bench/exports.ts, label "exports"): a CSV export of 1,000,000
  * vulnerabilities and a CycloneDX export of 100,000 components, time, rows/s and peak RSS.
  *
+ * Then the group transfer section (bench/group-transfer.ts, label "group transfer"): a group tree
+ * of 100 subgroups with 10,000 epics, labels and milestones exported in the platform's archive
+ * and imported under a new path, time and peak RSS, after a tree a tenth of the size.
+ *
  * Then the milestones section (bench/milestones.ts, label "milestones"): a milestone's issues
  * list (page 1 and a deep page) and burndown events with 10,000 issues.
  *
@@ -83,6 +87,7 @@ import { runGit, printGit, GIT_LABEL } from './git.ts';
 import { runMergeTrains, printMergeTrains, MERGE_TRAINS_LABEL } from './merge-trains.ts';
 import { runEvents, printEvents, EVENTS_LABEL } from './events.ts';
 import { runExports, printExports, EXPORTS_LABEL } from './exports.ts';
+import { runGroupTransfer, printGroupTransfer, GROUP_TRANSFER_LABEL } from './group-transfer.ts';
 import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
 import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
@@ -509,6 +514,7 @@ async function main(): Promise<void> {
   const trains = selectedLabel(MERGE_TRAINS_LABEL) ? await runMergeTrains() : undefined;
   const eventsReport = selectedLabel(EVENTS_LABEL) ? await runEvents(PG_ADMIN) : undefined;
   const exportsReport = selectedLabel(EXPORTS_LABEL) ? await runExports({ pgAdmin: PG_ADMIN }) : undefined;
+  const groupTransfer = selectedLabel(GROUP_TRANSFER_LABEL) ? await runGroupTransfer({ pgAdmin: PG_ADMIN }) : undefined;
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
   const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
   const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
@@ -531,6 +537,7 @@ async function main(): Promise<void> {
   if (trains) printMergeTrains(trains);
   if (eventsReport) printEvents(eventsReport);
   if (exportsReport) printExports(exportsReport);
+  if (groupTransfer) printGroupTransfer(groupTransfer);
   if (milestonesReport) printMilestones(milestonesReport);
   if (gitSpawn) printGitSpawn(gitSpawn);
   if (proxy) printProxy(proxy);
