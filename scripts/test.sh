@@ -66,7 +66,7 @@ source scripts/chromium.sh
 # The two HTTP suites and the Playwright suite share no port (each HTTP test server listens on
 # port 0, Playwright's on E2E_PORT) and no database (a SQLite file each, throwaway PostgreSQL
 # databases, the console's own data directory), so all three run side by side; each prints when
-# done. Each HTTP suite runs three test files at a time (package.json, test:http), the longest
+# done. Each HTTP suite runs two test files at a time (package.json, test:http), the longest
 # first: a file spends most of its time waiting (on git, its server's jobs, timers). The console
 # suite drives one browser and mostly waits on it, so it runs at the normal priority and the
 # HTTP suites, which fill both cores, a step below it (nice): its pages render as fast as alone.
