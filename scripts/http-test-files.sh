@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The HTTP suites' test files (package.json, test:http), in the order they start: the longest
 # first, so that none of them starts late and runs on alone at the end while the other slot is
-# idle; the rest after them: bff/test's, then the API's, by name. Tried and measured worse: every heavy file first (merge
-# trains, merge, git, large files…) at three files a time: all of them doing git work at once
-# beside the console suite, the SQLite suite was at its 12th file after 25 minutes.
+# idle; the rest after them: bff/test's, then the API's, by name. Tried and measured worse: every
+# heavy file first (merge trains, merge, git, large files…) at three files a time: all of them
+# doing git work at once beside the console suite, the SQLite suite was at its 12th file after
+# 25 minutes. A missing file fails test:http rather than leaving it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HEAVY=(
