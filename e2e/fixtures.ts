@@ -103,6 +103,10 @@ const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * critical or serious violation, listing each rule with the elements that break it.
  */
 export async function expectAccessible(page: Page, label: string) {
+  // A table being replaced is dimmed on purpose (DataTable's busy): the screen is scanned settled.
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  // Colours are read as drawn: transitions (a row's fade, a dialog's entrance) end first; a spinner's endless one is not waited for.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
   // Legacy mode: axe runs in the page itself (the console has no frames), not finished in a blank page opened for it.
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).setLegacyMode().analyze();
   const blocking = violations

@@ -145,6 +145,10 @@ export function DataTable<T>({
   items: T[];
   columns: AnyColumn<T>[];
   getRowId: (item: T) => string;
+  /**
+   * The rows shown are about to be replaced (another page, sort or filter is loading): they dim.
+   * Not for a table that polls: its rows would dim (and lose their contrast) at every poll.
+   */
   busy?: boolean;
   minWidth?: number;
   /** Props of a row's `<tr>` (a click handler, `aria-selected`, a style). */

@@ -213,7 +213,7 @@ export default function JobsPage() {
               ))
             }
           >
-            {(data) => <DataTable label="Background jobs" items={data.items} columns={columns} getRowId={(j) => String(j.id)} busy={jobs.isFetching} />}
+            {(data) => <DataTable label="Background jobs" items={data.items} columns={columns} getRowId={(j) => String(j.id)} busy={jobs.isPlaceholderData} />}
           </QueryContent>
         </Tabs.Panel>
       </Tabs>

@@ -159,7 +159,7 @@ function Trains({ enabled }: { enabled: boolean }) {
                 <Title order={3} size="h4">
                   Queue into <Text span ff="monospace" inherit>{branch}</Text> ({cars.length})
                 </Title>
-                <DataTable label={`Merge train into ${branch}`} items={cars} columns={queueColumns} getRowId={(c) => String(c.id)} busy={active.isFetching} />
+                <DataTable label={`Merge train into ${branch}`} items={cars} columns={queueColumns} getRowId={(c) => String(c.id)} />
               </Stack>
             ))
           }
