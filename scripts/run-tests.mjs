@@ -22,15 +22,28 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const flags = args.filter((a) => a.startsWith('--'));
+// `--engines=sqlite,postgres` (ours, not node's): every file once per engine, in one pool of
+// `--test-concurrency` slots, file by file in the order given (a file's SQLite run, then its
+// PostgreSQL run, which needs GATEHOUSE_TEST_PG). One pool rather than a runner per engine: the
+// engines' runs of the long files spread over the whole run, and neither engine is left running
+// its last files alone. Without it, files run on the engine the environment names.
+const enginesFlag = args.find((a) => a.startsWith('--engines='));
+const engines = enginesFlag ? enginesFlag.slice('--engines='.length).split(',') : [process.env.GATEHOUSE_TEST_PG ? 'postgres' : 'sqlite'];
+for (const e of engines) if (e !== 'sqlite' && e !== 'postgres') throw new Error(`--engines: unknown engine ${e}`);
+if (engines.includes('postgres') && !process.env.GATEHOUSE_TEST_PG) throw new Error('--engines=…postgres needs GATEHOUSE_TEST_PG (a PostgreSQL server to make test databases on)');
+const flags = args.filter((a) => a.startsWith('--') && a !== enginesFlag);
 // A file whose subject does not touch the database (its first line says "Runs on SQLite only: <why>")
 // runs in the SQLite suite only: on PostgreSQL it would test the same thing again.
 const SQLITE_ONLY = /^\/\/ Runs on SQLite only: (.+)$/m;
-const files = args.filter((a) => !a.startsWith('--')).filter((f) => {
-  const why = process.env.GATEHOUSE_TEST_PG && SQLITE_ONLY.exec(fs.readFileSync(f, 'utf8').split('\n', 1)[0])?.[1];
-  if (why) console.log(`SKIPPED on PostgreSQL: ${f} (${why})`);
-  return !why;
-});
+const files = args.filter((a) => !a.startsWith('--'));
+/** [file, engine] in the order they start. */
+const runs = files.flatMap((f) =>
+  engines.flatMap((engine) => {
+    const why = engine === 'postgres' && SQLITE_ONLY.exec(fs.readFileSync(f, 'utf8').split('\n', 1)[0])?.[1];
+    if (why) console.log(`SKIPPED on PostgreSQL: ${f} (${why})`);
+    return why ? [] : [[f, engine]];
+  }),
+);
 
 const ownImportMetaUrl = {
   name: 'own-import-meta-url',
@@ -70,7 +83,21 @@ await build({
   plugins: [ownImportMetaUrl],
 });
 
+// With several engines each run is a small module under runs/<place>/<engine>/<file>.mjs that sets
+// the engine in its process's environment and imports the bundled file inside a suite named by
+// the engine and the file (reports name tests by their source, which both engines' runs share).
 const bundled = files.map((f, i) => path.join(outdir, `${out(f, i)}.mjs`));
-const env = { ...process.env, GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs') };
-const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...bundled], { cwd: root, stdio: 'inherit', env });
+const entries = !enginesFlag
+  ? bundled.filter((_, i) => runs.some(([f]) => f === files[i]))
+  : runs.map(([f, engine], n) => {
+      const target = bundled[files.indexOf(f)];
+      const entry = path.join(outdir, 'runs', place(n), engine, `${path.relative(root, path.resolve(root, f)).replace(/\.ts$/, '')}.mjs`);
+      fs.mkdirSync(path.dirname(entry), { recursive: true });
+      const set = engine === 'postgres' ? `process.env.GATEHOUSE_TEST_PG = ${JSON.stringify(process.env.GATEHOUSE_TEST_PG)};` : 'delete process.env.GATEHOUSE_TEST_PG;';
+      const suite = JSON.stringify(`${engine}: ${path.relative(root, path.resolve(root, f))}`);
+      fs.writeFileSync(entry, `import { describe } from 'node:test';\n${set}\ndescribe(${suite}, () => import(${JSON.stringify(pathToFileURL(target).href)}));\n`);
+      return entry;
+    });
+const env = { ...process.env, GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs'), ...(enginesFlag ? { GATEHOUSE_TEST_ENGINES: engines.join(',') } : {}) };
+const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...entries], { cwd: root, stdio: 'inherit', env });
 runner.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,10 +2,11 @@
 # `npm test`: everything a change can break, on a possibly fresh machine.
 #   1. type check and lint (side by side)
 #   2. unit and service tests
-#   3. the HTTP suite on a real server and a SQLite file: API tests, client conformance (python-gitlab,
-#      gitbeaker), fuzz and authorisation tests generated from the route table
-#   4. the same HTTP suite on PostgreSQL (local cluster started when installed; skipped, and said so, when not)
-#   5. the Playwright suite in Chromium; 3, 4 and 5 side by side
+#   3. the HTTP suite on a real server, each file on a SQLite file and on PostgreSQL (the local cluster,
+#      started when installed; SQLite only, and said so, when not), in one pool of test processes:
+#      API tests, client conformance (python-gitlab, gitbeaker), fuzz and authorisation tests
+#      generated from the route table
+#   4. the Playwright suite in Chromium; 3 and 4 side by side
 # Test files run bundled into plain JavaScript (scripts/run-tests.mjs: no loader hooks per process).
 # Debian's chromium and python3-gitlab are installed with apt-get when missing (as root).
 set -euo pipefail
@@ -24,7 +25,7 @@ summary() {
   echo
   echo "Timeline (minutes into the run):"
   printf '  %s\n' "${TIMES[@]}"
-  for name in sqlite postgres e2e; do
+  for name in http e2e; do
     [ -f "$LOGS/$name.end" ] && printf '  %s  %s suite ended\n' "$(mmss "$(cat "$LOGS/$name.end")")" "$name"
   done
   printf '  %s  end (exit %d)\n' "$(mmss $SECONDS)" "$status"
@@ -63,38 +64,32 @@ cat "$LOGS/packages.log"
 source scripts/python-gitlab.sh
 source scripts/chromium.sh
 
-# The two HTTP suites and the Playwright suite share no port (each HTTP test server listens on
-# port 0, Playwright's on E2E_PORT) and no database (a SQLite file each, throwaway PostgreSQL
-# databases, the console's own data directory), so all three run side by side; each prints when
-# done. Each HTTP suite runs two test files at a time (package.json, test:http), the longest
-# first: a file spends most of its time waiting (on git, its server's jobs, timers). The console
-# suite drives one browser and mostly waits on it, so it runs at the normal priority and the
-# HTTP suites, which fill both cores, a step below it (nice): its pages render as fast as alone.
+# The HTTP suite and the Playwright suite share no port (each HTTP test server listens on port 0,
+# Playwright's on E2E_PORT) and no database (a SQLite file each, throwaway PostgreSQL databases,
+# the console's own data directory), so they run side by side; each prints when done. The HTTP
+# suite runs two test files at a time per engine (scripts/test-http.sh), the longest first, both
+# engines in one pool so that neither runs its last files alone: a file spends most of its time
+# waiting (on git, its server's jobs, timers). The console suite drives one browser and mostly
+# waits on it, so it runs at the normal priority and the HTTP suite, which fills both cores, a
+# step below it (nice): its pages render as fast as alone.
 step "Console build"
 if ! wait "$VITE"; then cat "$LOGS/vite.log"; echo "The console's build failed."; exit 1; fi
 cat "$LOGS/vite.log"
 
-step "HTTP suites on SQLite and on PostgreSQL, and the console in Chromium, side by side"
-timed sqlite nice -n 5 npm run --silent test:http >"$LOGS/sqlite.log" 2>&1 &
-SQLITE=$!
-PG_PID=""
+step "HTTP suite on SQLite and on PostgreSQL, and the console in Chromium, side by side"
 if source scripts/postgres.sh; then
-  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" timed postgres nice -n 5 npm run --silent test:http >"$LOGS/postgres.log" 2>&1 &
-  PG_PID=$!
+  GATEHOUSE_TEST_PG="$PG_ADMIN_URL" timed http nice -n 5 npm run --silent test:http -- --engines=sqlite,postgres >"$LOGS/http.log" 2>&1 &
 else
   echo "SKIPPED: no PostgreSQL server could be started on this machine (see above); the HTTP suite runs on SQLite only."
+  timed http nice -n 5 npm run --silent test:http >"$LOGS/http.log" 2>&1 &
 fi
+HTTP=$!
 CHROMIUM_PATH="$CHROMIUM_PATH" timed e2e npx playwright test >"$LOGS/e2e.log" 2>&1 &
 E2E=$!
 failed=0
-step "HTTP suite on SQLite"
-wait "$SQLITE" || failed=1
-cat "$LOGS/sqlite.log"
-if [ -n "$PG_PID" ]; then
-  step "HTTP suite on PostgreSQL"
-  wait "$PG_PID" || failed=1
-  cat "$LOGS/postgres.log"
-fi
+step "HTTP suite on SQLite and on PostgreSQL"
+wait "$HTTP" || failed=1
+cat "$LOGS/http.log"
 step "Console in Chromium (Playwright)"
 wait "$E2E" || failed=1
 cat "$LOGS/e2e.log"

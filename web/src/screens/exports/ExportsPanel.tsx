@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ConsoleExport } from '../../../../shared/src/exports.ts';
 import { DEPENDENCY_EXPORT_TYPES_BY_EXPORTABLE, type DependencyExportType } from '../../../../shared/src/dependency-list-exports.ts';
@@ -12,6 +12,7 @@ import { IconAlert } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, QueryContent, errorMessage } from '../../components/states.tsx';
+import { StatusCell, type StatusLook } from '../../components/StatusCell.tsx';
 
 const FORMAT_LABELS: Record<string, string> = {
   csv: 'CSV',
@@ -21,7 +22,7 @@ const FORMAT_LABELS: Record<string, string> = {
   cyclonedx_1_6_json: 'CycloneDX 1.6',
   sbom: 'CycloneDX 1.4',
 };
-const STATUS: Record<ConsoleExport['status'], { label: string; color: string }> = {
+const STATUS: Record<ConsoleExport['status'], StatusLook> = {
   created: { label: 'Queued', color: 'gray' },
   running: { label: 'Running', color: 'blue' },
   finished: { label: 'Ready', color: 'teal' },
@@ -106,18 +107,7 @@ export function ExportsPanel({ scope, what }: { scope: ExportScope; what: string
       }),
       col.accessor('status', {
         header: 'Status',
-        cell: (i) => (
-          <Stack gap={2}>
-            <Badge color={STATUS[i.getValue()].color} variant="light" styles={{ root: { minWidth: 'max-content' } }}>
-              {STATUS[i.getValue()].label}
-            </Badge>
-            {i.row.original.error && (
-              <Text size="xs" c="red">
-                {i.row.original.error}
-              </Text>
-            )}
-          </Stack>
-        ),
+        cell: (i) => <StatusCell look={STATUS[i.getValue()]} note={i.row.original.error} tone="error" />,
       }),
       col.accessor('created_at', { header: 'Requested', cell: (i) => <span title={i.getValue()}>{fromNow(i.getValue())}</span> }),
       col.accessor('expires_at', { header: 'Expires', cell: (i) => <span title={i.getValue()}>{formatDate(i.getValue())}</span>, meta: { hideNarrow: true } }),

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, FileInput, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, FileInput, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ConsolePlaceholder } from '../../../../shared/src/console-group-transfer.ts';
 import { isApiError } from '../../api/client.ts';
@@ -8,10 +8,11 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { IconAlert, IconCheck } from '../../components/icons.tsx';
 import { RequireAbility } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent, errorMessage } from '../../components/states.tsx';
+import { StatusCell, type StatusLook } from '../../components/StatusCell.tsx';
 import { formatCount, fromNow, fullDateTimeToMinute, sentence } from '../../format.ts';
 import { useGroupContext } from '../groups/group-context.ts';
 
-const STATUS: Record<ConsolePlaceholder['status'], { label: string; color: string }> = {
+const STATUS: Record<ConsolePlaceholder['status'], StatusLook> = {
   pending_reassignment: { label: 'Awaiting reassignment', color: 'yellow' },
   reassignment_in_progress: { label: 'Reassigning…', color: 'blue' },
   completed: { label: 'Reassigned', color: 'teal' },
@@ -72,18 +73,7 @@ function Placeholders() {
       col.accessor('import_type', { header: 'Import', cell: (i) => <Text size="sm">{i.getValue() === 'import_group_from_file' ? 'Group import from file' : i.getValue()}</Text>, meta: { hideNarrow: true } }),
       col.accessor('status', {
         header: 'Status',
-        cell: (i) => (
-          <Stack gap={2}>
-            <Badge color={STATUS[i.getValue()].color} variant="light" styles={{ root: { minWidth: 'max-content' } }}>
-              {STATUS[i.getValue()].label}
-            </Badge>
-            {i.row.original.reassigned_to && (
-              <Text size="xs" c="dimmed">
-                to @{i.row.original.reassigned_to.username}
-              </Text>
-            )}
-          </Stack>
-        ),
+        cell: (i) => <StatusCell look={STATUS[i.getValue()]} note={i.row.original.reassigned_to && `to @${i.row.original.reassigned_to.username}`} />,
       }),
     ],
     [],
