@@ -8,8 +8,6 @@ import { nowIso } from '../../../util/time.ts';
 import { sendMail } from '../../../mail/mailer.ts';
 import { contentStream, exportFileKey, type Content } from './files.ts';
 import { vulnerabilityCsv, dependencyCsv } from './csv.ts';
-import { vulnerabilityPdf } from './pdf.ts';
-import { cycloneDxJson } from './cyclonedx.ts';
 import { dependencyJson } from './json.ts';
 import { dependencyPages, dependencyTools, exportAuthor, narrowCoveredProjects, severityCounts, vulnerabilityPages } from './sources.ts';
 import { anonymous } from '../../../auth/actor.ts';
@@ -60,10 +58,12 @@ export async function writeExport(deps: JobDeps & { job: JobRow }, exportId: num
  * lost between asking and writing leaves the projects it covered out of the file.
  */
 async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
+  // The PDF and CycloneDX writers load their libraries (pdfkit, the CycloneDX library: about 0.7 s
+  // of CPU) on the first such export, not in every server's start.
   const author = (await exportAuthor(db, exp)) ?? anonymous;
   await narrowCoveredProjects(db, exp, author);
   if (exp.kind === 'vulnerability') {
-    if (exp.format === 'pdf') return vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp, author), pages: vulnerabilityPages(db, exp, author) });
+    if (exp.format === 'pdf') return (await import('./pdf.ts')).vulnerabilityPdf({ title: await exportTitle(db, exp), generatedAt: nowIso(), counts: await severityCounts(db, exp, author), pages: vulnerabilityPages(db, exp, author) });
     return vulnerabilityCsv(vulnerabilityPages(db, exp, author));
   }
   const pages = dependencyPages(db, exp, author);
@@ -78,7 +78,7 @@ async function contentOf(db: Db, exp: ExportRow): Promise<Content> {
         ...(exp.pipeline_id !== null ? [{ name: 'gatehouse:pipeline_id', value: String(exp.pipeline_id) }] : []),
         { name: 'gatehouse:export_id', value: String(exp.id) },
       ];
-      return cycloneDxJson({
+      return (await import('./cyclonedx.ts')).cycloneDxJson({
         version: exp.format === 'sbom' ? '1.4' : '1.6',
         serialNumber: `urn:uuid:${crypto.randomUUID()}`,
         timestamp: new Date(),
