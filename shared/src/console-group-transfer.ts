@@ -1,8 +1,9 @@
 import { z } from './errors.ts';
 
 /**
- * The console's view of a group's transfer state (GET /api/console/groups/:id/transfer): its
- * export in the platform's archive and the placeholder users of its imports. The platform API
+ * The console's view of a group's transfer state: its export in the platform's archive
+ * (GET /api/console/groups/:id/transfer) and the placeholder users of its imports
+ * (GET /api/console/groups/:id/placeholders). The platform API
  * answers the archive (404 until it is written) and the pending placeholders as CSV only; the
  * console's Export panel and Placeholders screen need the state, the times and what was
  * reassigned to whom.
@@ -43,10 +44,16 @@ export type ConsolePlaceholder = z.infer<typeof consolePlaceholder>;
 /** How many placeholders the console lists at most (the CSV download has them all). */
 export const CONSOLE_PLACEHOLDER_LIMIT = 1000;
 
-export const consoleGroupTransfer = z.object({
+/** GET /api/console/groups/:id/transfer: the latest export, or null before the first. */
+export const consoleGroupExportState = z.object({
   export: consoleGroupExport.nullable(),
+});
+export type ConsoleGroupExportState = z.infer<typeof consoleGroupExportState>;
+
+/** GET /api/console/groups/:id/placeholders: pending ones first, up to CONSOLE_PLACEHOLDER_LIMIT. */
+export const consoleGroupPlaceholders = z.object({
   placeholders: z.array(consolePlaceholder),
   /** Every placeholder of the group, listed or not (the list stops at CONSOLE_PLACEHOLDER_LIMIT). */
   placeholders_total: z.number().int(),
 });
-export type ConsoleGroupTransfer = z.infer<typeof consoleGroupTransfer>;
+export type ConsoleGroupPlaceholders = z.infer<typeof consoleGroupPlaceholders>;

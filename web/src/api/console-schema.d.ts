@@ -158,6 +158,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/placeholders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The group's placeholder users (from its imports) with whom each was reassigned to, awaiting ones first */
+        get: operations["getGroupsIdPlaceholders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/transfer": {
         parameters: {
             query?: never;
@@ -165,7 +182,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The group's export (state, when it was asked for and written, whether it downloads) and its placeholder users with their reassignment */
+        /** The group's export: its state, when it was asked for and written, whether it downloads */
         get: operations["getGroupsIdTransfer"];
         put?: never;
         post?: never;
@@ -980,6 +997,86 @@ export interface operations {
             };
         };
     };
+    getGroupsIdPlaceholders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        placeholders: {
+                            id: number;
+                            import_type: string;
+                            reassigned_to: {
+                                id: number;
+                                name: string;
+                                username: string;
+                            } | null;
+                            source_hostname: string;
+                            source_name: string | null;
+                            source_user_identifier: string;
+                            source_username: string | null;
+                            /** @enum {string} */
+                            status: "pending_reassignment" | "reassignment_in_progress" | "completed";
+                            updated_at: string;
+                        }[];
+                        placeholders_total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdTransfer: {
         parameters: {
             query?: never;
@@ -1009,23 +1106,6 @@ export interface operations {
                             status: "scheduled" | "started" | "finished" | "failed";
                             updated_at: string;
                         } | null;
-                        placeholders: {
-                            id: number;
-                            import_type: string;
-                            reassigned_to: {
-                                id: number;
-                                name: string;
-                                username: string;
-                            } | null;
-                            source_hostname: string;
-                            source_name: string | null;
-                            source_user_identifier: string;
-                            source_username: string | null;
-                            /** @enum {string} */
-                            status: "pending_reassignment" | "reassignment_in_progress" | "completed";
-                            updated_at: string;
-                        }[];
-                        placeholders_total: number;
                     };
                 };
             };

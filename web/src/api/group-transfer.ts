@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ConsoleGroupTransfer } from '../../../shared/src/console-group-transfer.ts';
+import type { ConsoleGroupExportState, ConsoleGroupPlaceholders } from '../../../shared/src/console-group-transfer.ts';
 import type { GroupDetail } from '../../../shared/src/groups.ts';
 import { consoleApi, data, v4, type MutationOptions } from './client.ts';
 import { groupsKeys } from './groups.ts';
@@ -13,6 +13,8 @@ import { groupsKeys } from './groups.ts';
 export const transferKeys = {
   all: ['group-transfer'] as const,
   group: (groupId: number) => [...transferKeys.all, groupId] as const,
+  export: (groupId: number) => [...transferKeys.group(groupId), 'export'] as const,
+  placeholders: (groupId: number) => [...transferKeys.group(groupId), 'placeholders'] as const,
 };
 
 const groupPath = (id: number | string) => ({ params: { path: { id: String(id) } } });
@@ -22,25 +24,34 @@ export const groupExportDownloadHref = (groupId: number) => `/api/v4/groups/${gr
 /** Where the CSV of the pending placeholders downloads. */
 export const placeholderCsvHref = (groupId: number) => `/api/v4/groups/${groupId}/placeholder_reassignments`;
 
-const exportBusy = (t: ConsoleGroupTransfer | undefined) => t?.export?.status === 'scheduled' || t?.export?.status === 'started';
-const reassigning = (t: ConsoleGroupTransfer | undefined) => t?.placeholders.some((p) => p.status === 'reassignment_in_progress') ?? false;
+const exportBusy = (t: ConsoleGroupExportState | undefined) => t?.export?.status === 'scheduled' || t?.export?.status === 'started';
+const reassigning = (t: ConsoleGroupPlaceholders | undefined) => t?.placeholders.some((p) => p.status === 'reassignment_in_progress') ?? false;
 
-/** The group's export and placeholders; polled every second while an export is being made or a reassignment runs. */
-export function useGroupTransfer(groupId: number) {
+/** The group's export (Owners: export_group); polled every second while it is queued or being made. */
+export function useGroupExport(groupId: number) {
   return useQuery({
-    queryKey: transferKeys.group(groupId),
+    queryKey: transferKeys.export(groupId),
     queryFn: ({ signal }) => data(consoleApi.GET('/groups/{id}/transfer', { ...groupPath(groupId), signal })),
-    refetchInterval: (q) => (exportBusy(q.state.data) || reassigning(q.state.data) ? 1000 : false),
+    refetchInterval: (q) => (exportBusy(q.state.data) ? 1000 : false),
   });
 }
 
-/** POST /groups/:id/export (202): the state is then read (and polled) from useGroupTransfer. */
+/** The group's placeholder users (Owners: admin_placeholders); polled every second while a reassignment runs. */
+export function useGroupPlaceholders(groupId: number) {
+  return useQuery({
+    queryKey: transferKeys.placeholders(groupId),
+    queryFn: ({ signal }) => data(consoleApi.GET('/groups/{id}/placeholders', { ...groupPath(groupId), signal })),
+    refetchInterval: (q) => (reassigning(q.state.data) ? 1000 : false),
+  });
+}
+
+/** POST /groups/:id/export (202): the state is then read (and polled) from useGroupExport. */
 export function useStartGroupExport(groupId: number, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
     mutationFn: () => data(v4.POST('/groups/{id}/export', groupPath(groupId))),
-    onSettled: () => qc.invalidateQueries({ queryKey: transferKeys.group(groupId) }),
+    onSettled: () => qc.invalidateQueries({ queryKey: transferKeys.export(groupId) }),
   });
 }
 
@@ -92,6 +103,6 @@ export function useUploadReassignments(groupId: number, options: MutationOptions
       form.append('file', file, file.name);
       return data(v4.POST('/groups/{id}/placeholder_reassignments', { ...groupPath(groupId), body: {}, bodySerializer: () => form }));
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: transferKeys.group(groupId) }),
+    onSettled: () => qc.invalidateQueries({ queryKey: transferKeys.placeholders(groupId) }),
   });
 }

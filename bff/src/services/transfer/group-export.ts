@@ -10,7 +10,7 @@ import { enqueue } from '../../queue/queue.ts';
 import { isoPlus, nowIso } from '../../util/time.ts';
 import { EXPORT_RETENTION_MS } from '../security/exports/exports.ts';
 import { ARCHIVE_VERSION, EXPORTER_REVISION, EXPORTER_VERSION, NdjsonWriter, packArchive, type ArchiveFile } from './archive.ts';
-import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS, VISIBILITY_LEVELS } from './levels.ts';
+import { archiveBadge, archiveBoard, archiveContributor, archiveEpic, archiveGroup, archiveLabel, archiveMember, archiveMilestone } from './archive-records.ts';
 
 /**
  * A group's export in the platform's archive (archive.ts): asked for by an Owner, written by
@@ -94,8 +94,6 @@ async function* pages<T extends { id: number }>(read: (afterId: number) => Promi
   }
 }
 
-const bool = (v: number | null) => (v === null ? null : v === 1);
-
 /** Writes the archive's files for the export's group and every group below it; returns them in the archive's order. */
 async function writeTree(db: Db, exp: GroupExportRow, dir: string): Promise<ArchiveFile[]> {
   const files: ArchiveFile[] = [];
@@ -113,7 +111,7 @@ async function writeTree(db: Db, exp: GroupExportRow, dir: string): Promise<Arch
   const tree = await db.selectFrom('groups').selectAll().where('traversal', 'like', `${top.traversal}%`).orderBy('traversal').execute();
   await plain('tree/groups/_all.ndjson', tree.map((g) => `${g.id}\n`).join(''));
   for (const g of tree) {
-    await plain(`tree/groups/${g.id}.json`, JSON.stringify(groupAttributes(g, g.id === top.id)));
+    await plain(`tree/groups/${g.id}.json`, JSON.stringify(archiveGroup(g, g.id === top.id)));
     for (const [relation, write] of Object.entries(RELATION_WRITERS)) {
       const name = `tree/groups/${g.id}/${relation}.ndjson`;
       const out = new NdjsonWriter(path.join(dir, name));
@@ -128,40 +126,17 @@ async function writeTree(db: Db, exp: GroupExportRow, dir: string): Promise<Arch
   return files;
 }
 
-/** The group's own attributes as the platform writes them (owner_id, runners_token and the timestamps left out). */
-function groupAttributes(g: GroupRow, top: boolean) {
-  return {
-    id: g.id,
-    name: g.name,
-    path: g.path,
-    description: g.description,
-    visibility_level: VISIBILITY_LEVELS[g.visibility] ?? 0,
-    parent_id: top ? null : g.parent_id,
-    request_access_enabled: bool(g.request_access_enabled),
-    share_with_group_lock: bool(g.share_with_group_lock),
-    membership_lock: bool(g.membership_lock),
-    require_two_factor_authentication: bool(g.require_two_factor_authentication),
-    two_factor_grace_period: g.two_factor_grace_period,
-    project_creation_level: PROJECT_CREATION_LEVELS[g.project_creation_level] ?? 1,
-    subgroup_creation_level: SUBGROUP_CREATION_LEVELS[g.subgroup_creation_level] ?? 1,
-    emails_enabled: bool(g.emails_enabled),
-    lfs_enabled: bool(g.lfs_enabled),
-    auto_devops_enabled: bool(g.auto_devops_enabled),
-    mentions_disabled: bool(g.mentions_disabled),
-  };
-}
-
 type RelationWriter = (db: Db, g: GroupRow, out: NdjsonWriter) => Promise<void>;
 
 const RELATION_WRITERS: Record<string, RelationWriter> = {
   labels: async (db, g, out) => {
     for await (const l of pages((after) => db.selectFrom('labels').selectAll().where('group_id', '=', g.id).where('id', '>', after).orderBy('id').limit(PAGE).execute())) {
-      await out.write({ id: l.id, title: l.title, color: l.color, project_id: null, created_at: l.created_at, updated_at: l.updated_at, template: false, description: l.description, group_id: g.id, type: 'GroupLabel', priorities: [] });
+      await out.write(archiveLabel(l, g.id));
     }
   },
   milestones: async (db, g, out) => {
     for await (const m of pages((after) => db.selectFrom('milestones').selectAll().where('group_id', '=', g.id).where('id', '>', after).orderBy('id').limit(PAGE).execute())) {
-      await out.write({ id: m.id, title: m.title, project_id: null, description: m.description, due_date: m.due_date, created_at: m.created_at, updated_at: m.updated_at, state: m.state, iid: m.iid, start_date: m.start_date, group_id: g.id });
+      await out.write(archiveMilestone(m, g.id));
     }
   },
   epics: async (db, g, out) => {
@@ -176,29 +151,7 @@ const RELATION_WRITERS: Record<string, RelationWriter> = {
         .orderBy('e.id')
         .limit(PAGE)
         .execute();
-    for await (const e of pages(read)) {
-      await out.write({
-        id: e.id,
-        iid: e.iid,
-        group_id: g.id,
-        author_id: e.author_id,
-        title: e.title,
-        description: e.description,
-        state: e.state,
-        confidential: e.confidential === 1,
-        color: e.color,
-        start_date_fixed: e.start_date_fixed,
-        start_date_is_fixed: e.start_date_is_fixed === 1,
-        due_date_fixed: e.due_date_fixed,
-        due_date_is_fixed: e.due_date_is_fixed === 1,
-        closed_at: e.closed_at,
-        closed_by_id: e.closed_by_id,
-        parent_id: e.parent_id,
-        created_at: e.created_at,
-        updated_at: e.updated_at,
-        ...(e.parent_id !== null ? { parent: { id: e.parent_id, iid: e.parent_iid, group_id: e.parent_group_id, title: e.parent_title, state: e.parent_state } } : {}),
-      });
-    }
+    for await (const e of pages(read)) await out.write(archiveEpic(e, g.id));
   },
   boards: async (db, g, out) => {
     for await (const b of pages((after) => db.selectFrom('boards').selectAll().where('group_id', '=', g.id).where('id', '>', after).orderBy('id').limit(PAGE).execute())) {
@@ -209,34 +162,12 @@ const RELATION_WRITERS: Record<string, RelationWriter> = {
         .where('bl.board_id', '=', b.id)
         .orderBy('bl.id')
         .execute();
-      await out.write({
-        id: b.id,
-        project_id: null,
-        created_at: b.created_at,
-        updated_at: b.updated_at,
-        name: b.name,
-        milestone_id: null,
-        group_id: g.id,
-        weight: null,
-        hide_backlog_list: b.hide_backlog_list === 1,
-        hide_closed_list: b.hide_closed_list === 1,
-        lists: lists.map((l) => ({
-          id: l.id,
-          board_id: b.id,
-          label_id: l.label_id,
-          list_type: l.list_type,
-          position: l.position,
-          created_at: l.created_at,
-          updated_at: l.updated_at,
-          ...(l.label_id !== null ? { label: { id: l.label_id, title: l.title, color: l.color, description: l.description, group_id: l.group_id, project_id: null, type: 'GroupLabel', priorities: [] } } : {}),
-        })),
-        labels: [],
-      });
+      await out.write(archiveBoard(b, lists, g.id));
     }
   },
   badges: async (db, g, out) => {
     for await (const b of pages((after) => db.selectFrom('badges').selectAll().where('group_id', '=', g.id).where('id', '>', after).orderBy('id').limit(PAGE).execute())) {
-      await out.write({ id: b.id, name: b.name, link_url: b.link_url, image_url: b.image_url, project_id: null, group_id: g.id, created_at: b.created_at, updated_at: b.updated_at, type: 'GroupBadge' });
+      await out.write(archiveBadge(b, g.id));
     }
   },
   members: async (db, g, out) => {
@@ -252,21 +183,7 @@ const RELATION_WRITERS: Record<string, RelationWriter> = {
         .orderBy('m.id')
         .limit(PAGE)
         .execute();
-    for await (const m of pages(read)) {
-      await out.write({
-        id: m.id,
-        access_level: m.access_level,
-        source_id: g.id,
-        source_type: 'Namespace',
-        user_id: m.user_id,
-        notification_level: 3,
-        created_at: m.created_at,
-        updated_at: m.updated_at,
-        created_by_id: m.created_by_id,
-        expires_at: m.expires_at,
-        user: { id: m.user_id, public_email: m.public_email || null, username: m.username },
-      });
-    }
+    for await (const m of pages(read)) await out.write(archiveMember(m, g.id));
   },
   user_contributions: async (db, g, out) => {
     const contributors = db
@@ -284,7 +201,7 @@ const RELATION_WRITERS: Record<string, RelationWriter> = {
         .orderBy('id')
         .limit(PAGE)
         .execute();
-    for await (const u of pages(read)) await out.write({ id: u.id, username: u.username, name: u.name, public_email: u.public_email || null });
+    for await (const u of pages(read)) await out.write(archiveContributor(u));
   },
 };
 

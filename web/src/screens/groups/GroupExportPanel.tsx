@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { ConsoleGroupExport } from '../../../../shared/src/console-group-transfer.ts';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
-import { groupExportDownloadHref, useGroupTransfer, useStartGroupExport } from '../../api/group-transfer.ts';
+import { groupExportDownloadHref, useGroupExport, useStartGroupExport } from '../../api/group-transfer.ts';
 import { FormSection } from '../../components/FormSection.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
@@ -24,7 +24,7 @@ function madeLine(e: ConsoleGroupExport) {
  * made (polled), then download it and see when it was made. The next export replaces it.
  */
 export function GroupExportPanel({ group }: { group: GroupDetail }) {
-  const transfer = useGroupTransfer(group.id);
+  const exportState = useGroupExport(group.id);
   const start = useStartGroupExport(group.id, { meta: { errorTitle: 'The export was not started', forbidden: 'You need the Owner role to export this group.' } });
   const onStart = () => start.mutate(undefined, { onSuccess: () => notifySuccess('Export started', `${group.full_name} is being exported. Its download appears here when it is ready.`) });
   return (
@@ -35,7 +35,7 @@ export function GroupExportPanel({ group }: { group: GroupDetail }) {
       order={2}
       description="Download this group and its subgroups (labels, milestones, epics, boards, badges and members) as an archive in the platform's format, to import here or on the platform. Projects are not included."
     >
-      <QueryContent query={transfer} what="the group's export" loadingLabel="Checking the group's export…">
+      <QueryContent query={exportState} what="the group's export" loadingLabel="Checking the group's export…">
         {({ export: e }) => (
           <Stack gap="sm" align="flex-start">
             <div aria-live="polite" role="status">

@@ -3,7 +3,7 @@ import { Alert, Button, FileInput, Group, List, Paper, Stack, Text, Title } from
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ConsolePlaceholder } from '../../../../shared/src/console-group-transfer.ts';
 import { isApiError } from '../../api/client.ts';
-import { placeholderCsvHref, useGroupTransfer, useUploadReassignments } from '../../api/group-transfer.ts';
+import { placeholderCsvHref, useGroupPlaceholders, useUploadReassignments } from '../../api/group-transfer.ts';
 import { DataTable } from '../../components/DataTable.tsx';
 import { IconAlert, IconCheck } from '../../components/icons.tsx';
 import { RequireAbility } from '../../components/ResourcePage.tsx';
@@ -63,7 +63,7 @@ function UploadResult({ upload }: { upload: ReturnType<typeof useUploadReassignm
  */
 function Placeholders() {
   const { group } = useGroupContext();
-  const transfer = useGroupTransfer(group.id);
+  const listing = useGroupPlaceholders(group.id);
   const upload = useUploadReassignments(group.id, { meta: { errorTitle: 'The CSV file was refused', showsError: (e) => e.status === 400 || e.status === 422 } });
   const [file, setFile] = useState<File | null>(null);
 
@@ -118,7 +118,7 @@ function Placeholders() {
           their role, without any access, until you reassign it to a user here.
         </Text>
       </div>
-      <QueryContent query={transfer} what="the placeholder users">
+      <QueryContent query={listing} what="the placeholder users">
         {(t) => {
           const waiting = t.placeholders.filter((p) => p.status !== 'completed');
           const done = t.placeholders.filter((p) => p.status === 'completed');
