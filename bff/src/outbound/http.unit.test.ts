@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkUrl, isInternalAddress } from './http.ts';
+import { checkUrl, isInternalAddress } from './guard.ts';
 import { postJsonOnSender } from './sender.ts';
 
 describe('isInternalAddress', () => {

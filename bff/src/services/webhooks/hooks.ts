@@ -17,7 +17,7 @@ import {
   type HookUpdateBody,
 } from '../../../../shared/src/hooks.ts';
 import { notFound, unprocessable } from '../../util/errors.ts';
-import { BlockedRequestError, checkUrl } from '../../outbound/http.ts';
+import { BlockedRequestError, checkUrl } from '../../outbound/guard.ts';
 import { nowIso } from '../../util/time.ts';
 import { getSettings } from '../instance/application-settings.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
