@@ -31,6 +31,9 @@ export default defineConfig({
   use: {
     baseURL: process.env.E2E_BASE_URL,
     viewport: { width: 1280, height: 800 },
+    // The console honours prefers-reduced-motion (web/src/theme.ts): no transitions to wait out
+    // or to draw. A screen is scanned and clicked as it settles, not mid-fade.
+    reducedMotion: 'reduce',
     // A failed test keeps its trace with the DOM at each step, but no screencast: filming every
     // test cost a third of Chromium's CPU in `npm test` (114 against 76 core-s for the groups and
     // members files), for pictures of the tests that pass. `--trace on` films a rerun.
