@@ -189,7 +189,8 @@ export function readEvent(v: unknown): IncomingEvent {
   const message = messageOf(v);
   if (!exception && message === null) throw badRequest('400 Bad request - the event has neither an exception nor a message');
   const frames = exception ? readFrames(exception.stacktrace) : readFrames(v.stacktrace);
-  const name = exception ? (text(exception.type, 255) ?? 'Error') : '';
+  // A message with a stack trace attached comes as an exception without a type: still a message.
+  const name = exception ? (text(exception.type, 255) ?? (message !== null ? '' : 'Error')) : '';
   const description = exception ? (text(exception.value) ?? message ?? '') : message!;
   const top = frames.at(-1);
   const culprit = text(v.transaction, 255) ?? text(v.culprit, 255) ?? (top ? `${top.function ?? '?'}(${top.module ?? top.filename ?? '?'})` : '');
