@@ -169,12 +169,12 @@ describe('POST /error_tracking/collector/api/:id/envelope and /store', () => {
     assert.deepEqual([message.title, message.count, message.user_count], ['collector hello', 1, 1]);
   });
 
-  it('404 for an unknown project, a project with tracking off, another project’s key, a deleted key or none; nothing recorded', async () => {
+  it('404 for an unknown project, a project with tracking off, another project’s key or a deleted key; nothing recorded', async () => {
     const body = envelope([{ type: 'event', payload: exceptionEvent('RefusedError', 'never recorded') }]);
     expectStatus(await send('envelope', body, { projectId: 2_000_000_000 }), 404);
     expectStatus(await send('envelope', body, { projectId: other.id }), 404);
     expectStatus(await send('envelope', body, { publicKey: otherKey.public_key }), 404);
-    expectStatus(await send('store', body, { publicKey: null }), 404);
+    expectStatus(await send('store', body, { projectId: 2_000_000_000, publicKey: null }), 404);
     const doomed = (await api(`${base()}/client_keys`, { method: 'POST' })).body;
     expectStatus(await api(`${base()}/client_keys/${doomed.id}`, { method: 'DELETE' }), 200);
     expectStatus(await send('envelope', body, { publicKey: doomed.public_key }), 404);
@@ -187,7 +187,9 @@ describe('POST /error_tracking/collector/api/:id/envelope and /store', () => {
     assert.deepEqual(await errorsNamed('never recorded'), []);
   });
 
-  it('400 for bodies it cannot read, 413 past its size; nothing recorded', async () => {
+  it('400 for no key at all or a body it cannot read, 413 past its size; nothing recorded', async () => {
+    // No key at all, where the project collects: a request the platform cannot read either.
+    expectStatus(await send('store', JSON.stringify({ message: 'never recorded' }), { publicKey: null }), 400);
     expectStatus(await send('envelope', 'not json\n{}'), 400);
     expectStatus(await send('envelope', `{}\n{"type":"event","length":500}\n{}`), 400);
     expectStatus(await send('store', '{"broken'), 400);

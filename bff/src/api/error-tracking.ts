@@ -57,7 +57,8 @@ const collectorQuery = z.object({
  * The collector, at the paths SDKs derive from the DSN (`…/collector/<id>` becomes
  * `…/collector/api/<id>/envelope/`). It answers 200 and nothing more to what it records, the
  * same 404 to an unknown project, tracking switched off and a key that is not the project's
- * active key, 400 to a body it cannot read, 413 past its size and 429 past the key's rate.
+ * active key, 400 to a request with no key at all or a body it cannot read (as the platform),
+ * 413 past its size and 429 past the key's rate.
  */
 const collectorRoute = (kind: 'envelope' | 'store') =>
   defineRoute({
@@ -66,6 +67,8 @@ const collectorRoute = (kind: 'envelope' | 'store') =>
     area,
     summary: kind === 'envelope' ? 'Receive an SDK envelope (events and sessions) for the project; the key is the DSN’s public key' : 'Receive one SDK event for the project (the store endpoint)',
     auth: 'optional',
+    // The key is the sender's credential; an API token sent along is neither needed nor judged by its scopes.
+    scope: 'any',
     params: { id: recordKey('Project') },
     query: collectorQuery,
     rawBody: true,

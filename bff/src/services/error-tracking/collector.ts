@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { notFound, tooManyRequests } from '../../util/errors.ts';
+import { badRequest, notFound, tooManyRequests } from '../../util/errors.ts';
 import { hit } from '../rate-limits.ts';
 import { identityOf, type IncomingEvent, type Parsed } from './sentry-payload.ts';
 
@@ -26,11 +26,18 @@ export interface CollectorLimits {
 /**
  * The key's project, when the key is an active key of the project named in the URL and the
  * project's integrated error tracking is on; otherwise the same 404 for every case, so that a
- * sender learns nothing of projects or keys. Then the key's rate.
+ * sender learns nothing of projects or keys (a request without any key: 400 where the project
+ * collects). Then the key's rate.
  */
 export async function admit(db: Db, sender: Sender, limits: CollectorLimits): Promise<{ projectId: number; keyId: number }> {
   const projectId = /^\d{1,10}$/.test(sender.projectId) ? Number(sender.projectId) : NaN;
-  if (!sender.publicKey || !Number.isSafeInteger(projectId) || projectId > 2_147_483_647) throw notFound('Project');
+  if (!Number.isSafeInteger(projectId) || projectId > 2_147_483_647) throw notFound('Project');
+  if (!sender.publicKey) {
+    // No key at all is a request the collector cannot read (400), once the project is known to collect: as the platform answers.
+    const tracked = await db.selectFrom('error_tracking_settings').select('project_id').where('project_id', '=', projectId).where('active', '=', 1).where('integrated', '=', 1).executeTakeFirst();
+    if (!tracked) throw notFound('Project');
+    throw badRequest('400 Bad request - the request names no client key (sentry_key or X-Sentry-Auth)');
+  }
   const key = await db
     .selectFrom('error_tracking_client_keys as k')
     .innerJoin('error_tracking_settings as s', 's.project_id', 'k.project_id')
