@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { preparedStatement, type Db } from '../../db/index.ts';
 import { badRequest, notFound, tooManyRequests } from '../../util/errors.ts';
 import { hit } from '../rate-limits.ts';
 import { identityOf, type IncomingEvent, type Parsed } from './sentry-payload.ts';
@@ -23,6 +23,18 @@ export interface CollectorLimits {
   perKeyPerMinute: number;
 }
 
+const keyOf = preparedStatement((db, v: { publicKey: string; projectId: number }) =>
+  db
+    .selectFrom('error_tracking_client_keys as k')
+    .innerJoin('error_tracking_settings as s', 's.project_id', 'k.project_id')
+    .select(['k.id', 'k.project_id'])
+    .where('k.public_key', '=', v.publicKey)
+    .where('k.project_id', '=', v.projectId)
+    .where('k.active', '=', 1)
+    .where('s.active', '=', 1)
+    .where('s.integrated', '=', 1),
+);
+
 /**
  * The key's project, when the key is an active key of the project named in the URL and the
  * project's integrated error tracking is on; otherwise the same 404 for every case, so that a
@@ -38,20 +50,47 @@ export async function admit(db: Db, sender: Sender, limits: CollectorLimits): Pr
     if (!tracked) throw notFound('Project');
     throw badRequest('400 Bad request - the request names no client key (sentry_key or X-Sentry-Auth)');
   }
-  const key = await db
-    .selectFrom('error_tracking_client_keys as k')
-    .innerJoin('error_tracking_settings as s', 's.project_id', 'k.project_id')
-    .select(['k.id', 'k.project_id'])
-    .where('k.public_key', '=', sender.publicKey)
-    .where('k.project_id', '=', projectId)
-    .where('k.active', '=', 1)
-    .where('s.active', '=', 1)
-    .where('s.integrated', '=', 1)
-    .executeTakeFirst();
+  const [key] = await keyOf(db, { publicKey: sender.publicKey, projectId });
   if (!key) throw notFound('Project');
-  const { count, retryAfterSeconds } = await hit(db, `error_tracking_key:${key.id}`, 60_000, 1);
+  const { count, retryAfterSeconds } = await tally(db, key.id);
   if (count > limits.perKeyPerMinute) throw tooManyRequests(retryAfterSeconds, 'this client key sent too many events; retry later');
   return { projectId: key.project_id, keyId: key.id };
+}
+
+/**
+ * A key's count in the current minute, shared by every instance through the rate-limit table
+ * but written there in batches: each process adds what it counted every FLUSH_EVERY envelopes
+ * or FLUSH_MS, whichever comes first (and at the first envelope of a window), and judges by the
+ * shared count plus its own not yet written. A burst then costs one shared write per batch,
+ * not one per envelope; instances may together overshoot a limit by their unwritten counts.
+ */
+const WINDOW_MS = 60_000;
+const FLUSH_EVERY = 20;
+const FLUSH_MS = 250;
+interface Tally {
+  known: number;
+  pending: number;
+  flushedAt: number;
+  windowEnds: number;
+}
+const tallies = new WeakMap<Db, Map<number, Tally>>();
+
+async function tally(db: Db, keyId: number): Promise<{ count: number; retryAfterSeconds: number }> {
+  let byKey = tallies.get(db);
+  if (!byKey) tallies.set(db, (byKey = new Map()));
+  const now = Date.now();
+  let t = byKey.get(keyId);
+  if (!t || now >= t.windowEnds) byKey.set(keyId, (t = { known: 0, pending: 0, flushedAt: 0, windowEnds: now + WINDOW_MS }));
+  t.pending++;
+  if (t.pending >= FLUSH_EVERY || now - t.flushedAt >= FLUSH_MS) {
+    const n = t.pending;
+    t.pending = 0;
+    t.flushedAt = now;
+    const shared = await hit(db, `error_tracking_key:${keyId}`, WINDOW_MS, n);
+    t.known = Math.max(t.known, shared.count);
+    t.windowEnds = now + shared.retryAfterSeconds * 1000;
+  }
+  return { count: t.known + t.pending, retryAfterSeconds: Math.max(1, Math.ceil((t.windowEnds - now) / 1000)) };
 }
 
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000) * 3600;
@@ -62,71 +101,81 @@ export async function record(db: Db, projectId: number, parsed: Parsed, senderIp
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     for (const event of parsed.events) await recordEvent(trx, projectId, event, now, senderIp);
-    for (const s of parsed.sessions) {
-      await trx
-        .insertInto('error_tracking_session_hours')
-        .values({ project_id: projectId, hour: hourOf(now), status: s.status, count: s.count })
-        .onConflict((oc) => oc.columns(['project_id', 'hour', 'status']).doUpdateSet({ count: sql<number>`error_tracking_session_hours.count + ${s.count}` }))
-        .execute();
-    }
+    for (const s of parsed.sessions) await countSessions(trx, { projectId, hour: hourOf(now), status: s.status, count: s.count });
   });
 }
 
-async function recordEvent(trx: Db, projectId: number, event: IncomingEvent, now: number, senderIp: string | undefined): Promise<void> {
-  const seen = new Date(now).toISOString();
-  const stackTrace = JSON.stringify(event.frames);
-  const error = await trx
+// The statements of an event, compiled once (preparedStatement): building them anew would cost more than running them.
+const countSessions = preparedStatement((db, v: { projectId: number; hour: number; status: string; count: number }) =>
+  db
+    .insertInto('error_tracking_session_hours')
+    .values({ project_id: v.projectId, hour: v.hour, status: v.status, count: v.count })
+    .onConflict((oc) => oc.columns(['project_id', 'hour', 'status']).doUpdateSet({ count: sql<number>`error_tracking_session_hours.count + CAST(${v.count} AS integer)` })),
+);
+
+type ErrorValues = { projectId: number; fingerprint: string; name: string; description: string; actor: string; platform: string | null; seen: string; stackTrace: string };
+const upsertError = preparedStatement((db, v: ErrorValues) =>
+  db
     .insertInto('error_tracking_errors')
-    .values({
-      project_id: projectId,
-      fingerprint: event.fingerprint,
-      name: event.name,
-      description: event.description,
-      actor: event.culprit,
-      platform: event.platform,
-      status: 'unresolved',
-      first_seen_at: seen,
-      last_seen_at: seen,
-      stack_trace: stackTrace,
-    })
+    .values({ project_id: v.projectId, fingerprint: v.fingerprint, name: v.name, description: v.description, actor: v.actor, platform: v.platform, status: 'unresolved', first_seen_at: v.seen, last_seen_at: v.seen, stack_trace: v.stackTrace })
     .onConflict((oc) =>
       oc.columns(['project_id', 'fingerprint']).doUpdateSet({
         events_count: sql<number>`error_tracking_errors.events_count + 1`,
-        last_seen_at: seen,
-        description: event.description,
-        actor: event.culprit,
-        platform: event.platform,
-        stack_trace: stackTrace,
+        last_seen_at: v.seen,
+        description: v.description,
+        actor: v.actor,
+        platform: v.platform,
+        stack_trace: v.stackTrace,
         // A resolved error that happens again is unresolved again; an ignored one stays ignored.
         status: sql<'unresolved'>`CASE WHEN error_tracking_errors.status = 'resolved' THEN 'unresolved' ELSE error_tracking_errors.status END`,
       }),
     )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const identity = identityOf(event.user, senderIp);
-  await trx
-    .insertInto('error_tracking_error_events')
-    .values({
-      error_id: error.id,
-      event_id: event.eventId,
-      description: event.description,
-      level: event.level,
-      environment: event.environment,
-      platform: event.platform,
-      user_identity: identity,
-      occurred_at: event.occurredAt ?? seen,
-      payload: JSON.stringify({ frames: event.frames, user: event.user }),
-    })
-    .execute();
-  if (identity) {
-    const added = await trx.insertInto('error_tracking_error_users').values({ error_id: error.id, identity }).onConflict((oc) => oc.doNothing()).returning('error_id').executeTakeFirst();
-    if (added) await trx.updateTable('error_tracking_errors').set({ users_count: sql<number>`users_count + 1` }).where('id', '=', error.id).execute();
-  }
-  await trx
+    .returning('id'),
+);
+
+type EventValues = { errorId: number; eventId: string; description: string; level: string | null; environment: string | null; platform: string | null; identity: string | null; occurredAt: string; payload: string };
+const insertEvent = preparedStatement((db, v: EventValues) =>
+  db.insertInto('error_tracking_error_events').values({
+    error_id: v.errorId,
+    event_id: v.eventId,
+    description: v.description,
+    level: v.level,
+    environment: v.environment,
+    platform: v.platform,
+    user_identity: v.identity,
+    occurred_at: v.occurredAt,
+    payload: v.payload,
+  }),
+);
+const addUser = preparedStatement((db, v: { errorId: number; identity: string }) =>
+  db.insertInto('error_tracking_error_users').values({ error_id: v.errorId, identity: v.identity }).onConflict((oc) => oc.doNothing()).returning('error_id'),
+);
+const countUser = preparedStatement((db, v: { errorId: number }) => db.updateTable('error_tracking_errors').set({ users_count: sql<number>`users_count + 1` }).where('id', '=', v.errorId));
+const countHour = preparedStatement((db, v: { errorId: number; hour: number }) =>
+  db
     .insertInto('error_tracking_error_hours')
-    .values({ error_id: error.id, hour: hourOf(now), count: 1 })
-    .onConflict((oc) => oc.columns(['error_id', 'hour']).doUpdateSet({ count: sql<number>`error_tracking_error_hours.count + 1` }))
-    .execute();
+    .values({ error_id: v.errorId, hour: v.hour, count: 1 })
+    .onConflict((oc) => oc.columns(['error_id', 'hour']).doUpdateSet({ count: sql<number>`error_tracking_error_hours.count + 1` })),
+);
+
+async function recordEvent(trx: Db, projectId: number, event: IncomingEvent, now: number, senderIp: string | undefined): Promise<void> {
+  const seen = new Date(now).toISOString();
+  const [error] = await upsertError(trx, { projectId, fingerprint: event.fingerprint, name: event.name, description: event.description, actor: event.culprit, platform: event.platform, seen, stackTrace: JSON.stringify(event.frames) });
+  const errorId = error!.id;
+  const identity = identityOf(event.user, senderIp);
+  await insertEvent(trx, {
+    errorId,
+    eventId: event.eventId,
+    description: event.description,
+    level: event.level,
+    environment: event.environment,
+    platform: event.platform,
+    identity,
+    occurredAt: event.occurredAt ?? seen,
+    payload: JSON.stringify({ frames: event.frames, user: event.user }),
+  });
+  if (identity && (await addUser(trx, { errorId, identity })).length) await countUser(trx, { errorId });
+  await countHour(trx, { errorId, hour: hourOf(now) });
 }
 
 /** Sessions counted for the project, by status (what the collector accepted of release health). */
