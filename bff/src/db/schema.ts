@@ -1294,7 +1294,7 @@ export interface ErrorTrackingErrorsTable {
   users_count: Generated<number>;
   first_seen_at: string;
   last_seen_at: string;
-  /** The latest event's frames (JSON), in the order the SDK sent them. */
+  /** The first event's frames (JSON), in the order the SDK sent them; the latest are its latest event's. */
   stack_trace: string;
   /** The issue created from this error, if any. */
   issue_id: Generated<number | null>;

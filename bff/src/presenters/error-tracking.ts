@@ -2,7 +2,7 @@ import type { ErrorTrackingClientKeyRow, ErrorTrackingErrorEventRow, ErrorTracki
 import type { ErrorTrackingClientKey, ErrorTrackingSetting, StackTraceEntry, TrackedError, TrackedErrorDetails, TrackedErrorEvent } from '../../../shared/src/error-tracking.ts';
 import { bool, json } from '../util/rows.ts';
 import { dsnOf } from '../services/error-tracking/settings.ts';
-import { framesOf, titleOf, type ErrorDetailsView, type ErrorView } from '../services/error-tracking/errors.ts';
+import { titleOf, type ErrorDetailsView, type ErrorView } from '../services/error-tracking/errors.ts';
 import type { EventUser, Frame } from '../services/error-tracking/sentry-payload.ts';
 
 /** The integrated backend has no Sentry project, external URL or API URL: those are null, as on the platform. */
@@ -43,7 +43,7 @@ export function presentTrackedErrorDetails(v: ErrorDetailsView, ctx: { baseUrl: 
   return {
     ...presentTrackedError(v),
     frequency_30_days: v.frequency30Days,
-    stack_trace_entries: framesOf(v.error.stack_trace).map(presentFrame),
+    stack_trace_entries: v.frames.map(presentFrame),
     platform: v.error.platform,
     gitlab_issue: v.issue ? `${ctx.baseUrl}/${ctx.project.path_with_namespace}/-/issues/${v.issue.iid}` : null,
     gitlab_issue_iid: v.issue?.iid ?? null,

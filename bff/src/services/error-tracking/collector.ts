@@ -119,13 +119,11 @@ const upsertError = preparedStatement((db, v: ErrorValues) =>
     .insertInto('error_tracking_errors')
     .values({ project_id: v.projectId, fingerprint: v.fingerprint, name: v.name, description: v.description, actor: v.actor, platform: v.platform, status: 'unresolved', first_seen_at: v.seen, last_seen_at: v.seen, stack_trace: v.stackTrace })
     .onConflict((oc) =>
+      // Only the counters and the dates move: the latest stack trace is read from the latest
+      // event (by the (error_id, id) index), so the error's row stays small to rewrite.
       oc.columns(['project_id', 'fingerprint']).doUpdateSet({
         events_count: sql<number>`error_tracking_errors.events_count + 1`,
         last_seen_at: v.seen,
-        description: v.description,
-        actor: v.actor,
-        platform: v.platform,
-        stack_trace: v.stackTrace,
         // A resolved error that happens again is unresolved again; an ignored one stays ignored.
         status: sql<'unresolved'>`CASE WHEN error_tracking_errors.status = 'resolved' THEN 'unresolved' ELSE error_tracking_errors.status END`,
       }),

@@ -20,6 +20,8 @@ export interface ErrorView {
 export interface ErrorDetailsView extends ErrorView {
   frequency30Days: Bucket[];
   issue: IssueRow | null;
+  /** The latest event's frames (the first event's, kept on the error, when its events are gone). */
+  frames: Frame[];
 }
 
 const HOUR = 3600;
@@ -53,7 +55,19 @@ export async function getError(db: Db, project: ProjectRow, id: number): Promise
 export async function errorDetails(db: Db, error: ErrorTrackingErrorRow, now = Date.now()): Promise<ErrorDetailsView> {
   const hours = (await hourCounts(db, [error.id], now - 30 * DAY * 1000)).get(error.id);
   const issue = error.issue_id === null ? null : ((await db.selectFrom('issues').selectAll().where('id', '=', error.issue_id).executeTakeFirst()) ?? null);
-  return { error, frequency: buckets(hours, now, HOUR, 24), frequency30Days: buckets(hours, now, DAY, 30), issue };
+  return { error, frequency: buckets(hours, now, HOUR, 24), frequency30Days: buckets(hours, now, DAY, 30), issue, frames: await latestFrames(db, error) };
+}
+
+/** The latest event's frames, read by the (error_id, id) index; the error's own (its first event's) when none is left. */
+export async function latestFrames(db: Db, error: ErrorTrackingErrorRow): Promise<Frame[]> {
+  const latest = await db.selectFrom('error_tracking_error_events').select('payload').where('error_id', '=', error.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!latest) return framesOf(error.stack_trace);
+  try {
+    const payload = JSON.parse(latest.payload) as { frames?: Frame[] };
+    return Array.isArray(payload.frames) ? payload.frames : [];
+  } catch {
+    return [];
+  }
 }
 
 export async function setStatus(db: Db, error: ErrorTrackingErrorRow, status: ErrorStatus): Promise<ErrorTrackingErrorRow> {
@@ -122,7 +136,7 @@ export async function createIssueFromError(db: Db, acting: Acting, error: ErrorT
     '',
     '### Stack trace',
     '',
-    stackTraceMarkdown(framesOf(error.stack_trace)),
+    stackTraceMarkdown(await latestFrames(db, error)),
   ].join('\n');
   const issue = await createIssue(db, acting, { title, description });
   await db.updateTable('error_tracking_errors').set({ issue_id: issue.id }).where('id', '=', error.id).execute();
