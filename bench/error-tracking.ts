@@ -6,9 +6,15 @@
  * PostgreSQL, beside bare Express reading the same body and answering `{}`. Then the errors list
  * (page 1, per_page 20) and an error's details, timed sequentially once the run recorded its
  * events. Each server runs in its own process (bench/delivery-child.ts, bench/bare-child.ts).
+ *
+ * Then the reads at scale, on SQLite: BENCH_ERROR_EVENTS events (default 1,000,000) in
+ * BENCH_ERROR_ERRORS errors (default 10,000), inserted in bulk into the server's file, each
+ * error with its last 24 hours counted; the errors list (page 1, a deep page, by frequency, a
+ * text filter), an error's details and its events, BENCH_ERROR_READS requests each.
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import autocannon from 'autocannon';
 import { envNumber, fmtInt, fmtMs, percentile, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
 import type { DeliveryChildReady } from './delivery-child.ts';
@@ -20,6 +26,8 @@ const WARMUP = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10, 1);
 const KINDS = envNumber('BENCH_ERROR_KINDS', 10, 1);
 const READS = envNumber('BENCH_ERROR_READS', 30, 1);
+const SCALE_EVENTS = envNumber('BENCH_ERROR_EVENTS', 1_000_000, 1);
+const SCALE_ERRORS = envNumber('BENCH_ERROR_ERRORS', 10_000, 1);
 
 interface Row {
   target: string;
@@ -32,6 +40,7 @@ interface Row {
 }
 export interface ErrorTrackingReport {
   rows: Row[];
+  scale?: { events: number; errors: number; insertSeconds: number; reads: { what: string; ms: number[] }[]; problem?: string };
 }
 
 /** An envelope of one exception event, as the Node SDK sends it; `kind` picks the error, `user` who met it. */
@@ -103,20 +112,90 @@ async function gatehouse(target: string, env: Record<string, string>, dir: strin
     const key = (await api(`/projects/${project.id}/error_tracking/client_keys`, 'POST')) as { public_key: string };
     const row = await measure(target, `${server.info.url}/api/v4/error_tracking/collector/api/${project.id}/envelope/?sentry_key=${key.public_key}&sentry_version=7`);
     const errors = (await api(`/projects/${project.id}/error_tracking/errors?per_page=20`)) as { id: number }[];
-    row.reads = [];
-    for (const [what, p] of [
+    row.reads = await timedReads(api, [
       ['errors list, page 1', `/projects/${project.id}/error_tracking/errors?per_page=20`],
       ['an error’s details', `/projects/${project.id}/error_tracking/errors/${errors[0]!.id}`],
-    ] as const) {
-      const ms: number[] = [];
-      for (let i = 0; i < READS; i++) {
-        const started = performance.now();
-        await api(p);
-        ms.push(performance.now() - started);
-      }
-      row.reads.push({ what, ms: ms.sort((a, b) => a - b) });
-    }
+    ]);
     return row;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `READS` sequential requests of each path, after one not counted; their times ascending. */
+async function timedReads(api: (p: string) => Promise<unknown>, paths: (readonly [string, string])[]): Promise<{ what: string; ms: number[] }[]> {
+  const out: { what: string; ms: number[] }[] = [];
+  for (const [what, p] of paths) {
+    await api(p);
+    const ms: number[] = [];
+    for (let i = 0; i < READS; i++) {
+      const started = performance.now();
+      await api(p);
+      ms.push(performance.now() - started);
+    }
+    out.push({ what, ms: ms.sort((a, b) => a - b) });
+  }
+  return out;
+}
+
+/** SCALE_EVENTS events spread over SCALE_ERRORS errors of the project, written straight into the SQLite file in one transaction. */
+function insertAtScale(file: string, projectId: number): void {
+  const db = new Database(file);
+  try {
+    db.pragma('busy_timeout = 60000');
+    const now = Date.now();
+    const hourNow = Math.floor(now / 3_600_000) * 3600;
+    const frames = JSON.stringify(Array.from({ length: 8 }, (_, i) => ({ filename: `/srv/app/m${i}.js`, function: `f${i}`, module: null, lineNo: i + 1, colNo: 1, context: [], inApp: true })));
+    const error = db.prepare(
+      "INSERT INTO error_tracking_errors (project_id, fingerprint, name, description, actor, platform, status, events_count, users_count, first_seen_at, last_seen_at, stack_trace) VALUES (?, ?, 'TypeError', ?, ?, 'node', ?, ?, ?, ?, ?, ?)",
+    );
+    const event = db.prepare("INSERT INTO error_tracking_error_events (error_id, event_id, description, level, environment, platform, user_identity, occurred_at, payload) VALUES (?, ?, ?, 'error', 'bench', 'node', ?, ?, ?)");
+    const hour = db.prepare('INSERT INTO error_tracking_error_hours (error_id, hour, count) VALUES (?, ?, ?)');
+    const statuses = ['unresolved', 'unresolved', 'unresolved', 'resolved', 'ignored'];
+    db.transaction(() => {
+      for (let e = 0; e < SCALE_ERRORS; e++) {
+        // Counts skewed as real ones are: a few errors hold most events.
+        const count = Math.max(1, Math.floor(SCALE_EVENTS / SCALE_ERRORS / ((e % 50) + 1)) * (e % 50 === 0 ? 10 : 1));
+        const last = new Date(now - (e % 1440) * 60_000).toISOString();
+        const { lastInsertRowid } = error.run(projectId, crypto.createHash('sha256').update(String(e)).digest('hex'), `bench failure ${e}`, `handler${e % 100}(/srv/app/m${e % 8}.js)`, statuses[e % 5], count, count % 97, new Date(now - 30 * 86_400_000).toISOString(), last, frames);
+        for (let h = 0; h < 24; h++) hour.run(lastInsertRowid, hourNow - h * 3600, 1 + ((e + h) % 7));
+      }
+      // The events: SCALE_EVENTS rows over the errors, round robin (their counts above are what the list shows).
+      const payload = JSON.stringify({ frames: JSON.parse(frames), user: { id: 'u', username: null, email: null, ip_address: null } });
+      for (let i = 0; i < SCALE_EVENTS; i++) event.run((i % SCALE_ERRORS) + 1, crypto.randomUUID().replace(/-/g, ''), `bench failure ${i % SCALE_ERRORS}`, `id:u${i % 997}`, new Date(now - (i % 86_400) * 1000).toISOString(), payload);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+async function readsAtScale(dir: string): Promise<NonNullable<ErrorTrackingReport['scale']>> {
+  const token = `bench-${crypto.randomBytes(12).toString('hex')}`;
+  const server = await startChild<DeliveryChildReady>('delivery-child.ts', [], { BENCH_DATA_DIR: path.join(dir, 'scale'), BENCH_ROOT_TOKEN: token, GATEHOUSE_WORKERS: '0' }, 120_000);
+  try {
+    const api = async (p: string, method = 'GET', json?: unknown) => {
+      const res = await fetch(`${server.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+      return res.json();
+    };
+    const group = (await api('/groups', 'POST', { name: 'Errors at scale', path: 'errors-scale' })) as { id: number };
+    const project = (await api('/projects', 'POST', { name: 'big', namespace_id: group.id })) as { id: number };
+    await api(`/projects/${project.id}/error_tracking/settings`, 'PUT', { active: true, integrated: true });
+    if (!server.info.sqliteFile) throw new Error('the reads at scale insert into SQLite only');
+    const started = performance.now();
+    insertAtScale(server.info.sqliteFile, project.id);
+    const insertSeconds = (performance.now() - started) / 1000;
+    const base = `/projects/${project.id}/error_tracking/errors`;
+    const deep = Math.max(1, Math.floor(SCALE_ERRORS / 100 / 2));
+    const reads = await timedReads(api, [
+      ['errors, page 1', `${base}?per_page=20`],
+      [`errors, page ${deep} (per_page 100)`, `${base}?per_page=100&page=${deep}`],
+      ['errors by frequency, page 1', `${base}?sort=frequency&per_page=20`],
+      ['unresolved errors matching text', `${base}?status=unresolved&query=failure%2012&per_page=20`],
+      ['an error’s details', `${base}/1`],
+      ['its events, page 1', `${base}/1/events?per_page=20`],
+    ]);
+    return { events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds, reads };
   } finally {
     await server.stop();
   }
@@ -144,6 +223,12 @@ export async function runErrorTracking(opts: { pgAdmin?: string }): Promise<Erro
     await attempt('Gatehouse, SQLite', () => gatehouse('Gatehouse, SQLite', {}, dir));
     const pgUrl = opts.pgAdmin;
     if (pgUrl) await attempt('Gatehouse, PostgreSQL', () => withPgDatabase(pgUrl, (url) => gatehouse('Gatehouse, PostgreSQL', { DATABASE_URL: url }, dir)));
+    console.log(`  reads at scale: inserting ${fmtInt(SCALE_EVENTS)} events in ${fmtInt(SCALE_ERRORS)} errors (SQLite)…`);
+    try {
+      report.scale = await readsAtScale(dir);
+    } catch (e) {
+      report.scale = { events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds: NaN, reads: [], problem: (e as Error).message };
+    }
   });
   return report;
 }
@@ -159,7 +244,22 @@ export function printErrorTracking(report: ErrorTrackingReport): void {
     new Set([1, 2, 3, 4, 5]),
   );
   const reads = report.rows.filter((r) => r.reads?.length);
-  if (!reads.length) return;
+  if (reads.length) printReads(reads);
+  const scale = report.scale;
+  if (!scale) return;
+  console.log(`\n  reads at scale, SQLite: ${fmtInt(scale.events)} events in ${fmtInt(scale.errors)} errors (inserted in ${scale.insertSeconds.toFixed(1)} s), ${READS} sequential requests each`);
+  if (scale.problem) {
+    console.log(`  could not run: ${scale.problem}`);
+    return;
+  }
+  printAligned(
+    ['request', 'median ms', 'p95 ms'],
+    scale.reads.map((x) => [x.what, fmtMs(percentile(x.ms, 50)), fmtMs(percentile(x.ms, 95))]),
+    new Set([1, 2]),
+  );
+}
+
+function printReads(reads: Row[]): void {
   console.log('\n  reads once the run recorded its events (sequential requests): median / p95 ms');
   printAligned(
     ['target', 'request', 'median ms', 'p95 ms'],
