@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { z } from 'zod';
 import { errorTrackingClientKey, errorTrackingSetting, trackedError, trackedErrorDetails, trackedErrorEvent } from '../../../shared/src/error-tracking.ts';
 import { ACCESS_LEVELS as L } from '../../../shared/src/roles.ts';
+import { purgeOldErrors } from '../services/error-tracking/errors.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from '../../test/harness.ts';
 
 /** Envelopes a key may send per minute in this file's server: low, so that 429 is reached in a few requests. */
@@ -211,6 +212,21 @@ describe('POST /error_tracking/collector/api/:id/envelope and /store', () => {
     expectStatus(await send('store', body), 200);
     const [e] = await errorsNamed('rate limited message');
     assert.equal(e.count, RATE + 1);
+  });
+});
+
+describe('retention', () => {
+  it('housekeeping drops errors not seen for 90 days, with their events; newer ones stay', async () => {
+    expectStatus(await send('store', JSON.stringify({ message: 'retention old' })), 200);
+    expectStatus(await send('store', JSON.stringify({ message: 'retention new' })), 200);
+    const [old] = await errorsNamed('retention old');
+    await server.running.db.updateTable('error_tracking_errors').set({ last_seen_at: new Date(Date.now() - 91 * 86_400_000).toISOString() }).where('id', '=', old.id).execute();
+    const purged = await purgeOldErrors(server.running.db);
+    assert.ok(purged.errors >= 1);
+    assert.deepEqual(await errorsNamed('retention old'), []);
+    assert.equal((await errorsNamed('retention new')).length, 1);
+    const events = await server.running.db.selectFrom('error_tracking_error_events').select('id').where('error_id', '=', old.id).execute();
+    assert.deepEqual(events, []);
   });
 });
 

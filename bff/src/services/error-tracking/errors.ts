@@ -142,3 +142,17 @@ export async function createIssueFromError(db: Db, acting: Acting, error: ErrorT
   await db.updateTable('error_tracking_errors').set({ issue_id: issue.id }).where('id', '=', error.id).execute();
   return issue;
 }
+
+/** How long errors are kept, as on the platform: an error not seen for 90 days goes, with its events and counts. */
+export const RETENTION_DAYS = 90;
+
+/**
+ * Housekeeping: errors last seen before the retention (their events, users and hourly counts go
+ * with them) and hourly counts older than the 30 days the details show.
+ */
+export async function purgeOldErrors(db: Db, now = Date.now()): Promise<{ errors: number; hours: number }> {
+  const cutoff = new Date(now - RETENTION_DAYS * DAY * 1000).toISOString();
+  const errors = await db.deleteFrom('error_tracking_errors').where('last_seen_at', '<', cutoff).executeTakeFirst();
+  const hours = await db.deleteFrom('error_tracking_error_hours').where('hour', '<', Math.floor(now / 1000) - 31 * DAY).executeTakeFirst();
+  return { errors: Number(errors.numDeletedRows), hours: Number(hours.numDeletedRows) };
+}
