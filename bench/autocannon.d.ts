@@ -13,6 +13,8 @@ declare module 'autocannon' {
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
     pipelining?: number;
+    /** Requests in turn; `setupRequest` may change each one before it is sent (its body, say). */
+    requests?: { method?: string; body?: string | Buffer; headers?: Record<string, string>; setupRequest?: (req: { body?: string | Buffer; headers?: Record<string, string> }) => { body?: string | Buffer; headers?: Record<string, string> } }[];
   }
 
   export interface Stats {

@@ -1,6 +1,7 @@
 /**
  * Baselines for bench/run.ts, each in its own process like the Gatehouse server:
  * `node --import tsx bench/bare-child.ts http|express` answers GET / with a small JSON body
+ * (Express also POST /envelope, reading the body whole)
  * and reports `@@bench {"url": ...}` on stdout once it listens. It stops on SIGTERM or when
  * its stdin closes.
  */
@@ -26,6 +27,10 @@ function bareExpress(): http.Server {
   const app = express();
   app.get('/', (_req, res) => {
     res.json(BODY);
+  });
+  // The error tracking bench's baseline: a body read whole, and an empty JSON answer (bench/error-tracking.ts).
+  app.post('/envelope', express.raw({ type: () => true, limit: '1mb' }), (_req, res) => {
+    res.json({});
   });
   return http.createServer(app);
 }

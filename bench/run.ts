@@ -71,6 +71,10 @@
  * Then the git spawn section (bench/git-spawn.ts, label "git spawn", BENCH_ONLY=spawn): the CPU
  * of one git run started from a large process, directly or through the spawner.
  *
+ * Then the error tracking section (bench/error-tracking.ts, label "error tracking",
+ * BENCH_ONLY=error): envelopes per second into one project's collector from 10 senders, on
+ * SQLite and PostgreSQL beside bare Express, and the errors list and details read afterwards.
+ *
  * Last the two-instance section (bench/proxy.ts, label "instances proxy", BENCH_ONLY=proxy; needs
  * BENCH_PG, and nginx for its read part): GET /user, a 20-project group and a 20-group list
  * straight to one instance and through deploy/nginx.conf with one and with two instances on one
@@ -91,6 +95,7 @@ import { runGroupTransfer, printGroupTransfer, GROUP_TRANSFER_LABEL } from './gr
 import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.ts';
 import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
+import { runErrorTracking, printErrorTracking, ERROR_TRACKING_LABEL } from './error-tracking.ts';
 import { autocannonLoad } from './load.ts';
 import {
   ONLY,
@@ -517,6 +522,7 @@ async function main(): Promise<void> {
   const groupTransfer = selectedLabel(GROUP_TRANSFER_LABEL) ? await runGroupTransfer({ pgAdmin: PG_ADMIN }) : undefined;
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
   const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
+  const errorTracking = selectedLabel(ERROR_TRACKING_LABEL) ? await runErrorTracking({ pgAdmin: PG_ADMIN }) : undefined;
   const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
 
   if (groupTargetsSelected) {
@@ -540,6 +546,7 @@ async function main(): Promise<void> {
   if (groupTransfer) printGroupTransfer(groupTransfer);
   if (milestonesReport) printMilestones(milestonesReport);
   if (gitSpawn) printGitSpawn(gitSpawn);
+  if (errorTracking) printErrorTracking(errorTracking);
   if (proxy) printProxy(proxy);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }

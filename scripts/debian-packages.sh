@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, in one apt-get run, the Debian packages the suites need when any is missing:
 # chromium-headless-shell (Playwright; Debian's build of the headless Chromium that Playwright
-# itself runs headless tests in), python3-gitlab (client conformance, imported by /usr/bin/python3) and
+# itself runs headless tests in), python3-gitlab and python3-sentry-sdk (client conformance, imported by
+# /usr/bin/python3) and
 # git (repositories are served by `git http-backend` and driven by the git client in the tests) and
 # nginx (the two-instance setup behind deploy/nginx.conf, bff/test/proxy.test.ts).
 # test.sh runs it in the background while the type check and lint run.
@@ -9,6 +10,7 @@ set -euo pipefail
 missing=()
 command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 /usr/bin/python3 -c 'import gitlab' >/dev/null 2>&1 || missing+=(python3-gitlab)
+/usr/bin/python3 -c 'import sentry_sdk' >/dev/null 2>&1 || missing+=(python3-sentry-sdk)
 command -v git >/dev/null 2>&1 || missing+=(git)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ ${#missing[@]} -eq 0 ] && { echo "Debian packages: all present"; exit 0; }

@@ -103,6 +103,7 @@ export const BFF_ROOMS: string[][] = [
   ['services/planning/'],
   ['services/merging/'],
   ['services/security/'],
+  ['services/error-tracking/'],
   ['services/transfer/'],
   ['jobs/'],
   ['presenters/'],

@@ -102,6 +102,7 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
       method: route.method,
       path: urlPathOf(route),
       handler: route.mount === 'console' ? noStore(toHandler(route, deps)) : toHandler(route, deps),
+      raw: route.rawBody === true,
     })),
     {
       method: 'get' as const,
@@ -109,10 +110,11 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
       handler: ((req, res) => {
         res.json(openApiDocument(apiRoutes, deps.config.externalUrl ?? `${req.protocol}://${req.get('host')}`));
       }) as express.RequestHandler,
+      raw: false,
     },
   ];
   // Each path is stored with its handler: the pattern labels the request's metrics.
-  for (const { method, path: routePath, handler } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, { handler, pattern: routePath });
+  for (const { method, path: routePath, handler, raw } of table) tree.on(method.toUpperCase() as HTTPMethod, routePath, () => undefined, { handler, pattern: routePath, raw });
   // Room for the platform's longest fields (descriptions of 1,048,576 characters, JSON-escaped),
   // so they are judged by their schemas' limits (a 400 naming the field), not refused whole.
   const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
@@ -153,7 +155,7 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
     res.locals = Object.create(null) as Record<string, unknown>;
     req.originalUrl = url;
     req.baseUrl = '';
-    const { handler: handle, pattern } = found.store as { handler: express.RequestHandler; pattern: string };
+    const { handler: handle, pattern, raw } = found.store as { handler: express.RequestHandler; pattern: string; raw: boolean };
     setRoutePattern(req, pattern);
     // A handler ends the response or passes an error; a response already started is cut short, as Express does.
     const next = (err?: unknown) => {
@@ -168,7 +170,7 @@ function declaredRoutes(app: express.Express, deps: AppDeps, prelude: (req: expr
     }
     req.params = found.params as Record<string, string>;
     const run = () => Promise.resolve(handle(req, res, next)).catch(next);
-    if (!hasBody(req)) return void run();
+    if (raw || !hasBody(req)) return void run();
     parseBody(req, res, (err) => (err ? next(err) : void run()));
   };
 }

@@ -67,6 +67,7 @@ const envSchema = z.object({
   GATEHOUSE_TRUSTED_PROXIES: z.string().default('').pipe(cidrList),
   GATEHOUSE_IMPORT_MAX_BYTES: z.string().default(String(10 * 1024 ** 3)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
   GATEHOUSE_IMPORT_MAX_LINE_BYTES: z.string().default(String(64 * 1024 ** 2)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
+  GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE: z.string().default('60000').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -111,6 +112,8 @@ export interface Config {
    * platform's default maximum decompressed archive size, 10 GiB), and the longest ndjson line.
    */
   importLimits: { maxBytes: number; maxLineBytes: number };
+  /** What one error tracking client key may send: envelopes (or store bodies) per minute, past which the collector answers 429. */
+  errorTrackingEventsPerMinute: number;
   /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
@@ -152,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     monitoringAllowlist: e.GATEHOUSE_MONITORING_ALLOWLIST,
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     importLimits: { maxBytes: e.GATEHOUSE_IMPORT_MAX_BYTES, maxLineBytes: e.GATEHOUSE_IMPORT_MAX_LINE_BYTES },
+    errorTrackingEventsPerMinute: e.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE,
   };
 }

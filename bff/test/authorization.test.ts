@@ -91,6 +91,10 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_users: 'signed-in',
   read_self: 'signed-in',
   admin_epic: REPORTER,
+  // Error tracking: its setting and keys by Maintainers (the platform's admin_operations); its errors read and triaged by Reporters.
+  admin_error_tracking: MAINTAINER,
+  read_error_tracking: REPORTER,
+  update_error_tracking: REPORTER,
 };
 
 /**
@@ -233,6 +237,8 @@ const fx = {} as {
   pipelineId?: string;
   vulnerabilityId?: Promise<number> | number;
   tokens: Record<TokenScope | 'revoked' | 'expired', string>;
+  /** A client key of the project and an error it reported. */
+  errorTracking?: { keyId: number; errorId: number };
 };
 let serial = 0;
 
@@ -275,6 +281,14 @@ async function matrixVulnerability(): Promise<number> {
   form.set('file', new Blob([fs.readFileSync(new URL('./fixtures/security/gl-sast-report.json', import.meta.url))]), 'gl-sast-report.json');
   await ok(`/projects/${fx.project.id}/pipelines/${status.pipeline_id}/reports`, { method: 'POST', multipart: form }, 201);
   return (await ok(`/projects/${fx.project.id}/vulnerabilities`, {}, 200))[0].id;
+}
+
+/** An error of the fixture project, reported to its collector with a client key of its own. */
+async function matrixError(): Promise<{ keyId: number; errorId: number }> {
+  const key = await ok(`/projects/${fx.project.id}/error_tracking/client_keys`, { method: 'POST' }, 201);
+  const sent = await fetch(`${server.url}/api/v4/error_tracking/collector/api/${fx.project.id}/store?sentry_key=${key.public_key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'matrix' }) });
+  assert.equal(sent.status, 200, await sent.text());
+  return { keyId: key.id, errorId: (await ok(`/projects/${fx.project.id}/error_tracking/errors`, {}, 200))[0].id };
 }
 
 /** The SHA of main in the project's repository (pushed first when needed). */
@@ -364,6 +378,8 @@ before(async () => {
   fx.project = await buildProject(fx.group.id);
   // Merge train routes answer 403 where trains are off: on here, so the roles decide.
   await ok(`/api/console/projects/${fx.project.id}/merge_settings`, { method: 'PUT', json: { merge_trains_enabled: true } }, 200);
+  // Error tracking on, so the collector reads what it is sent (refusing, with 400, a request that names no key).
+  await ok(`/projects/${fx.project.id}/error_tracking/settings`, { method: 'PUT', json: { active: true, integrated: true } }, 200);
   // Direct members of the project as well, for the routes that read direct members only.
   await addMember('projects', fx.project.id, people.guest.id, GUEST);
   people.bystander = await person();
@@ -438,6 +454,8 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
         }
         return String(made.id);
       }
+      // The collector names the project by id (the DSN's); tracking is on there (see before).
+      if (resource === 'error_tracking') return String(fx.project.id);
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
       // A group's export, written (this server runs no workers): something to download.
       if (route.path === '/groups/:id/export/download') {
@@ -613,6 +631,11 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, { method: 'POST', json: { target_project_id: Number(filled.id), target_issue_iid: other } }, 201);
       return String((await ok(`/projects/${filled.id}/issues/${filled.issue_iid}/links`, {}, 200))[0].issue_link_id);
     }
+    case 'key_id':
+      // A client key of the project (a fresh one for a delete).
+      return String(throwaway || !fx.errorTracking ? (await ok(`/projects/${filled.id}/error_tracking/client_keys`, { method: 'POST' }, 201)).id : fx.errorTracking.keyId);
+    case 'error_id':
+      return String((fx.errorTracking ??= await matrixError()).errorId);
     case 'job_id': {
       // A background job that gave up, for an administrator to retry (one per call: a retried job is queued again).
       const now = new Date().toISOString();

@@ -78,6 +78,9 @@ export interface World {
   snippetId: number;
   awards: Record<string, number>;
   issueLinkId: number;
+  /** Integrated error tracking on in the project: a client key and an error it reported. */
+  errorTrackingKeyId: number;
+  errorTrackingErrorId: number;
   /** Who made the fixtures (their activity is what a user's event feed shows). */
   rootId: number;
   /** Callers refused the private records (fuzz-leaks.ts). */
@@ -157,6 +160,16 @@ async function buildProjectFixtures(db: Db, world: World, receiver: Receiver) {
   const other = (await ok(`${p}/issues`, { method: 'POST', json: { title: 'fuzz linked' } }, 201)).iid;
   await ok(`${p}/issues/${world.issueIid}/links`, { method: 'POST', json: { target_project_id: project.id, target_issue_iid: other } }, 201);
   world.issueLinkId = (await ok(`${p}/issues/${world.issueIid}/links`, {}, 200))[0].issue_link_id;
+  await ok(`${p}/error_tracking/settings`, { method: 'PUT', json: { active: true, integrated: true } }, 200);
+  const key = await ok(`${p}/error_tracking/client_keys`, { method: 'POST' }, 201);
+  world.errorTrackingKeyId = key.id;
+  const sent = await fetch(`${new URL(key.sentry_dsn).origin}/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${key.public_key}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ message: `fuzz ${MARKERS.reporters}`, level: 'error', user: { id: 'fuzz' } }),
+  });
+  if (sent.status !== 200) throw new Error(`the fixture error was not recorded: ${sent.status} ${await sent.text()}`);
+  world.errorTrackingErrorId = (await ok(`${p}/error_tracking/errors`, {}, 200))[0].id;
   await placeRefusedCallers(db, world.refused, world);
 }
 
@@ -268,6 +281,8 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       // An export is its author's: the former member's (fuzz-leaks.ts).
       if (opPath.startsWith('/security/vulnerability_exports/')) return String(world.refused.exports.vulnerability);
       if (opPath.startsWith('/dependency_list_exports/')) return String(world.refused.exports.dependency_list);
+      // The collector names its project by id only (the DSN's).
+      if (opPath.startsWith('/error_tracking/collector/')) return String(world.project.id);
       if (scope === 'projects') return byPath ? encodeURIComponent(world.project.fullPath) : String(world.project.id);
       return byPath ? encodeURIComponent(world.group.fullPath) : String(world.group.id);
     case 'hook_id':
@@ -319,6 +334,10 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.awards[awardKey(opPath)]);
     case 'issue_link_id':
       return String(world.issueLinkId);
+    case 'key_id':
+      return String(world.errorTrackingKeyId);
+    case 'error_id':
+      return String(world.errorTrackingErrorId);
     case 'ref':
       if (opPath.includes('/snippets/')) return 'main';
       return '987654321';

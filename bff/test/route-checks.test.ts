@@ -113,6 +113,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /groups/:id/labels': { name: 'fuzz', color: '#fff' },
   'PUT /projects/:id/labels': { name: 'fuzz', color: '#fff' },
   'PUT /projects/:id/labels/:label_id': { color: '#fff' },
+  'PUT /projects/:id/error_tracking/settings': { active: true, integrated: true },
+  'PUT /projects/:id/error_tracking/errors/:error_id': { status: 'resolved' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

@@ -56,6 +56,7 @@ import { featureConsoleRoutes, featureRoutes } from './features.ts';
 import { namespaceRoutes } from './namespaces.ts';
 import { groupExportImportRoutes } from './group-export-import.ts';
 import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
+import { errorTrackingRoutes } from './error-tracking.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -112,6 +113,7 @@ export const apiRoutes: RouteSpec[] = [
   ...resourceIterationEventRoutes,
   ...featureRoutes,
   ...namespaceRoutes,
+  ...errorTrackingRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

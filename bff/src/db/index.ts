@@ -178,6 +178,25 @@ const MAX_KEPT_ROWS_PER_READ = 10_000;
  * branch on the shape, never on a value; an array's length belongs in the shape. At most
  * MAX_SHAPES forms are kept, the oldest going first.
  */
+/**
+ * `prepared` for a statement run inside transactions (whose Kysely instance is new each time,
+ * so `prepared`'s compilation by database would be redone every call): built and compiled once
+ * per engine, then run on the database or transaction each call passes. Nothing is kept.
+ */
+export function preparedStatement<V extends Record<string, unknown>, O>(build: (db: Db, values: V) => Compilable<O>): (db: Db, values: V) => Promise<O[]> {
+  const byEngine = new Map<boolean, { query: CompiledQuery<O>; parametersOf: (values: V) => unknown[] }>();
+  const standIns = new Proxy({}, { get: (_target, name) => standIn([String(name)]) }) as V;
+  return async (db, values) => {
+    const engine = isPostgres(db);
+    let entry = byEngine.get(engine);
+    if (!entry) {
+      const query = build(db, standIns).compile();
+      byEngine.set(engine, (entry = { query, parametersOf: parameterReader(query.parameters) }));
+    }
+    return (await db.executeQuery<O>({ ...entry.query, parameters: entry.parametersOf(values) })).rows;
+  };
+}
+
 export function preparedByShape<S, V extends Record<string, unknown>, O>(
   build: (db: Db, values: V, shape: S) => Compilable<O>,
   opts: { keep?: boolean | 'if-watched' } = {},

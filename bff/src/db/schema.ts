@@ -1149,6 +1149,13 @@ export interface Database {
   import_source_users: ImportSourceUsersTable;
   import_placeholder_references: ImportPlaceholderReferencesTable;
   import_placeholder_memberships: ImportPlaceholderMembershipsTable;
+  error_tracking_settings: ErrorTrackingSettingsTable;
+  error_tracking_client_keys: ErrorTrackingClientKeysTable;
+  error_tracking_errors: ErrorTrackingErrorsTable;
+  error_tracking_error_events: ErrorTrackingErrorEventsTable;
+  error_tracking_error_users: ErrorTrackingErrorUsersTable;
+  error_tracking_error_hours: ErrorTrackingErrorHoursTable;
+  error_tracking_session_hours: ErrorTrackingSessionHoursTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
@@ -1256,3 +1263,72 @@ export type ProtectedBranchRow = Selectable<ProtectedBranchesTable>;
 export type ProtectedBranchAccessLevelRow = Selectable<ProtectedBranchAccessLevelsTable>;
 export type ProtectedTagRow = Selectable<ProtectedTagsTable>;
 export type ProtectedTagAccessLevelRow = Selectable<ProtectedTagAccessLevelsTable>;
+
+/** Integrated error tracking (migration 042): a project's setting, its client keys, its errors and their events. */
+export interface ErrorTrackingSettingsTable {
+  project_id: number;
+  active: Bool;
+  integrated: Bool;
+  updated_at: string;
+}
+export interface ErrorTrackingClientKeysTable {
+  id: Generated<number>;
+  project_id: number;
+  public_key: string;
+  active: Generated<Bool>;
+  created_at: string;
+}
+export interface ErrorTrackingErrorsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** sha256 of what groups events (the SDK's fingerprint, else type, message and top frames). */
+  fingerprint: string;
+  /** The exception's type (or the level of a message event). */
+  name: string;
+  description: string;
+  /** The culprit: the transaction, else the top frame's function and file. */
+  actor: string;
+  platform: string | null;
+  status: 'unresolved' | 'resolved' | 'ignored';
+  events_count: Generated<number>;
+  users_count: Generated<number>;
+  first_seen_at: string;
+  last_seen_at: string;
+  /** The first event's frames (JSON), in the order the SDK sent them; the latest are its latest event's. */
+  stack_trace: string;
+  /** The issue created from this error, if any. */
+  issue_id: Generated<number | null>;
+}
+export interface ErrorTrackingErrorEventsTable {
+  id: Generated<number>;
+  error_id: number;
+  event_id: string;
+  description: string;
+  level: string | null;
+  environment: string | null;
+  platform: string | null;
+  user_identity: string | null;
+  occurred_at: string;
+  /** What is kept of the event (JSON): its frames and its user. */
+  payload: string;
+}
+export interface ErrorTrackingErrorUsersTable {
+  error_id: number;
+  identity: string;
+}
+export interface ErrorTrackingErrorHoursTable {
+  error_id: number;
+  /** Unix seconds of the hour's start. */
+  hour: number;
+  count: number;
+}
+export interface ErrorTrackingSessionHoursTable {
+  project_id: number;
+  hour: number;
+  status: string;
+  count: number;
+}
+export type ErrorTrackingSettingRow = Selectable<ErrorTrackingSettingsTable>;
+export type ErrorTrackingClientKeyRow = Selectable<ErrorTrackingClientKeysTable>;
+export type ErrorTrackingErrorRow = Selectable<ErrorTrackingErrorsTable>;
+export type ErrorTrackingErrorEventRow = Selectable<ErrorTrackingErrorEventsTable>;

@@ -155,6 +155,11 @@ export interface RouteDeclaration<Q extends z.ZodType, B extends z.ZodType, P ex
   streamUpload?: { maxBytes: number };
   /** Takes its fields as multipart/form-data too, without a file (SDKs send the pipeline trigger so). */
   multipart?: boolean;
+  /**
+   * The body is the handler's to read (ctx.req), whatever its type: nothing parses it before
+   * (the error tracking collector reads SDKs' envelopes, gzipped or not, up to its own limit).
+   */
+  rawBody?: boolean;
   /** The success status when the handler's result does not choose one (an Answer); by method otherwise (201 for POST, 204 for DELETE). */
   status?: number;
   response?: S;

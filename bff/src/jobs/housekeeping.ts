@@ -7,6 +7,7 @@ import { purgeExpiredExports } from '../services/security/exports/exports.ts';
 import { purgeExpiredGroupExports } from '../services/transfer/group-export.ts';
 import { purgeStaleQuarantines } from '../services/git/repositories.ts';
 import { renumberAuthorEvents } from '../services/planning/events.ts';
+import { purgeOldErrors } from '../services/error-tracking/errors.ts';
 import { HOUR, runAgainIn } from './periodic.ts';
 
 /**
@@ -14,7 +15,7 @@ import { HOUR, runAgainIn } from './periodic.ts';
  * sessions, expired exports and group exports (and their files), stored files whose put never finished (a day
  * on) and the quarantine folders of pushes killed mid-way (nothing written in them for an
  * hour), numbers again the events of authors whose numbers have gaps
- * (a deleted project took some), then schedules its next run (one row with a unique key,
+ * (a deleted project took some), drops tracked errors past their 90 days, then schedules its next run (one row with a unique key,
  * whichever instance runs it).
  */
 export const housekeepingJob = defineJob({
@@ -31,7 +32,8 @@ export const housekeepingJob = defineJob({
     const unfinishedFiles = await files.purgeOlderThan(new Date(Date.now() - 24 * HOUR), { incompleteOnly: true });
     const quarantines = await purgeStaleQuarantines(config.repositoriesDir, HOUR);
     const renumberedAuthors = await renumberAuthorEvents(db);
-    logger.info({ logs, jobs, sessions, exports, unfinishedFiles, quarantines, renumberedAuthors }, 'housekeeping');
+    const trackedErrors = await purgeOldErrors(db);
+    logger.info({ logs, jobs, sessions, exports, unfinishedFiles, quarantines, renumberedAuthors, trackedErrors }, 'housekeeping');
     await runAgainIn(db, job, housekeepingJob, 'housekeeping', HOUR);
   },
 });

@@ -192,6 +192,10 @@ export const projectRules = {
   read_dependency: byRead(PROJECT_READS.read_dependency),
   read_confidential: byRead(PROJECT_READS.read_confidential),
   read_all_snippets: byRead(PROJECT_READS.read_all_snippets),
+  /** Integrated error tracking: its setting and client keys for Maintainers (the platform's admin_operations); its errors read and triaged by Reporters. */
+  admin_error_tracking: atLeast(L.maintainer),
+  read_error_tracking: atLeast(L.reporter),
+  update_error_tracking: atLeast(L.reporter),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

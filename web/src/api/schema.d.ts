@@ -57,6 +57,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/error_tracking/collector/api/{id}/envelope": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Receive an SDK envelope (events and sessions) for the project; the key is the DSN’s public key */
+        post: operations["postError_trackingCollectorApiIdEnvelope"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/error_tracking/collector/api/{id}/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Receive one SDK event for the project (the store endpoint) */
+        post: operations["postError_trackingCollectorApiIdStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -1254,6 +1288,128 @@ export type paths = {
         put?: never;
         /** Export the project's dependency list (dependency_list, cyclonedx_1_6_json or csv) */
         post: operations["postProjectsIdDependency_list_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/client_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project’s error tracking client keys (Maintainer) */
+        get: operations["getProjectsIdError_trackingClient_keys"];
+        put?: never;
+        /** Create a client key (a DSN) for the project (Maintainer) */
+        post: operations["postProjectsIdError_trackingClient_keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/client_keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a client key; events sent with it are refused from then on. Answers the deleted key */
+        delete: operations["deleteProjectsIdError_trackingClient_keysKey_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project’s errors, newest last seen first (Reporter) */
+        get: operations["getProjectsIdError_trackingErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/errors/{error_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an error with its latest stack trace and its frequency (Reporter) */
+        get: operations["getProjectsIdError_trackingErrorsError_id"];
+        /** Resolve, ignore or unresolve an error (Reporter) */
+        put: operations["putProjectsIdError_trackingErrorsError_id"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/errors/{error_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an error’s events, newest first (Reporter) */
+        get: operations["getProjectsIdError_trackingErrorsError_idEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/errors/{error_id}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an issue from an error: it holds the stack trace and links back; the error links to it (Reporter) */
+        post: operations["postProjectsIdError_trackingErrorsError_idIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/error_tracking/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the project’s error tracking setting (Maintainer); 404 until one is saved */
+        get: operations["getProjectsIdError_trackingSettings"];
+        /** Turn error tracking and its integrated backend on or off (Maintainer) */
+        put: operations["putProjectsIdError_trackingSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3634,6 +3790,188 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postError_trackingCollectorApiIdEnvelope: {
+        parameters: {
+            query?: {
+                sentry_client?: string;
+                sentry_key?: string;
+                sentry_version?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Request entity too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postError_trackingCollectorApiIdStore: {
+        parameters: {
+            query?: {
+                sentry_client?: string;
+                sentry_key?: string;
+                sentry_version?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Request entity too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16428,6 +16766,1015 @@ export interface operations {
                         send_email: boolean;
                         /** @enum {string} */
                         status: "created" | "running" | "finished" | "failed";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdError_trackingClient_keys: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        id: number;
+                        public_key: string;
+                        sentry_dsn: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdError_trackingClient_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        id: number;
+                        public_key: string;
+                        sentry_dsn: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectsIdError_trackingClient_keysKey_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        id: number;
+                        public_key: string;
+                        sentry_dsn: string;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdError_trackingErrors: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                query?: string;
+                sort?: "last_seen" | "first_seen" | "frequency";
+                status?: "unresolved" | "resolved" | "ignored";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        culprit: string;
+                        first_seen: string;
+                        frequency: [
+                            number,
+                            number
+                        ][];
+                        id: number;
+                        last_seen: string;
+                        message: string;
+                        /** @enum {string} */
+                        status: "unresolved" | "resolved" | "ignored";
+                        title: string;
+                        user_count: number;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdError_trackingErrorsError_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                error_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        culprit: string;
+                        first_seen: string;
+                        frequency: [
+                            number,
+                            number
+                        ][];
+                        frequency_30_days: [
+                            number,
+                            number
+                        ][];
+                        gitlab_issue: string | null;
+                        gitlab_issue_iid: number | null;
+                        id: number;
+                        last_seen: string;
+                        message: string;
+                        platform: string | null;
+                        stack_trace_entries: {
+                            colNo: number | null;
+                            context: [
+                                number,
+                                string
+                            ][];
+                            filename: string | null;
+                            function: string | null;
+                            in_app: boolean | null;
+                            lineNo: number | null;
+                        }[];
+                        /** @enum {string} */
+                        status: "unresolved" | "resolved" | "ignored";
+                        title: string;
+                        user_count: number;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdError_trackingErrorsError_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                error_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "unresolved" | "resolved" | "ignored";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    status: "unresolved" | "resolved" | "ignored";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        culprit: string;
+                        first_seen: string;
+                        frequency: [
+                            number,
+                            number
+                        ][];
+                        frequency_30_days: [
+                            number,
+                            number
+                        ][];
+                        gitlab_issue: string | null;
+                        gitlab_issue_iid: number | null;
+                        id: number;
+                        last_seen: string;
+                        message: string;
+                        platform: string | null;
+                        stack_trace_entries: {
+                            colNo: number | null;
+                            context: [
+                                number,
+                                string
+                            ][];
+                            filename: string | null;
+                            function: string | null;
+                            in_app: boolean | null;
+                            lineNo: number | null;
+                        }[];
+                        /** @enum {string} */
+                        status: "unresolved" | "resolved" | "ignored";
+                        title: string;
+                        user_count: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdError_trackingErrorsError_idEvents: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path: {
+                error_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        environment: string | null;
+                        event_id: string;
+                        id: number;
+                        level: string | null;
+                        message: string;
+                        occurred_at: string;
+                        platform: string | null;
+                        stack_trace_entries: {
+                            colNo: number | null;
+                            context: [
+                                number,
+                                string
+                            ][];
+                            filename: string | null;
+                            function: string | null;
+                            in_app: boolean | null;
+                            lineNo: number | null;
+                        }[];
+                        user: {
+                            email: string | null;
+                            id: string | null;
+                            ip_address: string | null;
+                            username: string | null;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdError_trackingErrorsError_idIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                error_id: string;
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _links: {
+                            award_emoji: string;
+                            closed_as_duplicate_of: string | null;
+                            notes: string;
+                            project: string;
+                            self: string;
+                        };
+                        assignee: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        assignees: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        author: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        };
+                        blocking_issues_count: number;
+                        closed_at: string | null;
+                        closed_by: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        } | null;
+                        confidential: boolean;
+                        created_at: string;
+                        description: string | null;
+                        discussion_locked: boolean | null;
+                        downvotes: number;
+                        due_date: string | null;
+                        epic: {
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            title: string;
+                            url: string;
+                        } | null;
+                        epic_iid: number | null;
+                        has_tasks: boolean;
+                        health_status: string | null;
+                        id: number;
+                        iid: number;
+                        issue_type: string;
+                        iteration: ({
+                            due_date: string;
+                            group_id: number;
+                            id: number;
+                            iid: number;
+                            start_date: string;
+                            state: number;
+                            title: string | null;
+                            web_url: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        labels: string[];
+                        merge_requests_count: number;
+                        milestone: {
+                            created_at: string;
+                            description: string | null;
+                            due_date: string | null;
+                            expired: boolean;
+                            group_id?: number | null;
+                            id: number;
+                            iid: number;
+                            project_id?: number | null;
+                            start_date: string | null;
+                            /** @enum {string} */
+                            state: "active" | "closed";
+                            title: string;
+                            updated_at: string;
+                            web_url: string;
+                        } | null;
+                        moved_to_id: number | null;
+                        project_id: number;
+                        references: {
+                            full: string;
+                            relative: string;
+                            short: string;
+                        };
+                        service_desk_reply_to: string | null;
+                        /** @enum {string} */
+                        severity: "UNKNOWN" | "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                        /** @enum {string} */
+                        state: "opened" | "closed";
+                        subscribed?: boolean;
+                        task_completion_status: {
+                            completed_count: number;
+                            count: number;
+                        };
+                        task_status: string;
+                        time_stats: {
+                            human_time_estimate: string | null;
+                            human_total_time_spent: string | null;
+                            time_estimate: number;
+                            total_time_spent: number;
+                        };
+                        title: string;
+                        type: string;
+                        updated_at: string;
+                        upvotes: number;
+                        user_notes_count: number;
+                        web_url: string;
+                        weight: number | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdError_trackingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        api_url: string | null;
+                        integrated: boolean;
+                        project_name: string | null;
+                        sentry_external_url: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdError_trackingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    integrated: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                };
+                "application/x-www-form-urlencoded": {
+                    active: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    integrated: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        api_url: string | null;
+                        integrated: boolean;
+                        project_name: string | null;
+                        sentry_external_url: string | null;
                     };
                 };
             };
