@@ -173,12 +173,6 @@ function keep<O>(entry: { kept: Map<string, { rows: O[]; generation: number }>; 
 const MAX_KEPT_ROWS_PER_READ = 10_000;
 
 /**
- * `prepared` for a query whose form varies: `shape` says which form (which filters, how many
- * values in a list), as plain data, and each form is built and compiled once. `build` may
- * branch on the shape, never on a value; an array's length belongs in the shape. At most
- * MAX_SHAPES forms are kept, the oldest going first.
- */
-/**
  * `prepared` for a statement run inside transactions (whose Kysely instance is new each time,
  * so `prepared`'s compilation by database would be redone every call): built and compiled once
  * per engine, then run on the database or transaction each call passes. Nothing is kept.
@@ -197,6 +191,12 @@ export function preparedStatement<V extends Record<string, unknown>, O>(build: (
   };
 }
 
+/**
+ * `prepared` for a query whose form varies: `shape` says which form (which filters, how many
+ * values in a list), as plain data, and each form is built and compiled once. `build` may
+ * branch on the shape, never on a value; an array's length belongs in the shape. At most
+ * MAX_SHAPES forms are kept, the oldest going first.
+ */
 export function preparedByShape<S, V extends Record<string, unknown>, O>(
   build: (db: Db, values: V, shape: S) => Compilable<O>,
   opts: { keep?: boolean | 'if-watched' } = {},
