@@ -96,9 +96,21 @@ const entries = !enginesFlag
       // The runner's environment names the PostgreSQL server (never written to the module: it may hold a password).
       const set = engine === 'postgres' ? '' : 'delete process.env.GATEHOUSE_TEST_PG;';
       const suite = JSON.stringify(`${engine}: ${path.relative(root, path.resolve(root, f))}`);
-      fs.writeFileSync(entry, `import { describe } from 'node:test';\n${set}\ndescribe(${suite}, () => import(${JSON.stringify(pathToFileURL(target).href)}));\n`);
+      // When the run started and ended, and the CPU its process and the children it waited for
+      // (git, server processes) used, one line each in the timeline (scripts/file-times.mjs reads it).
+      const timeline = `const started = Date.now();
+process.on('exit', () => {
+  const own = process.cpuUsage();
+  const [cutime, cstime] = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ').slice(13, 15).map(Number);
+  fs.appendFileSync(process.env.GATEHOUSE_TEST_TIMELINE, JSON.stringify({ run: ${suite}, started, ended: Date.now(), cpuMs: Math.round((own.user + own.system) / 1000 + (cutime + cstime) * 10) }) + '\\n');
+});`;
+      fs.writeFileSync(entry, `import fs from 'node:fs';\nimport { describe } from 'node:test';\n${set}\n${timeline}\ndescribe(${suite}, () => import(${JSON.stringify(pathToFileURL(target).href)}));\n`);
       return entry;
     });
-const env = { ...process.env, GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs'), ...(enginesFlag ? { GATEHOUSE_TEST_ENGINES: engines.join(',') } : {}) };
+const env = {
+  ...process.env,
+  GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs'),
+  ...(enginesFlag ? { GATEHOUSE_TEST_ENGINES: engines.join(','), GATEHOUSE_TEST_TIMELINE: path.join(outdir, 'timeline.jsonl') } : {}),
+};
 const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...entries], { cwd: root, stdio: 'inherit', env });
 runner.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,4 +1,3 @@
-import { startSender } from '../outbound/sender.ts';
 import { enqueue } from '../queue/queue.ts';
 import type { JobDefinition, JobDeps } from '../queue/define.ts';
 import { startWorkers, type Workers } from '../queue/worker.ts';
@@ -29,8 +28,6 @@ export const jobDefinitions: JobDefinition[] = [hookDeliveryJob, housekeepingJob
 export function startJobWorkers(deps: JobDeps): Workers {
   if (deps.config.workers === 0) return { stop: async () => undefined, taking: () => false };
   for (const [def, key] of periodicJobs) void enqueue(deps.db, def, {}, { uniqueKey: key }).catch((e) => deps.logger.warn({ err: e }, `could not schedule ${key}`));
-  // Deliveries go out on the sender thread: started now, so that the first one does not wait for it.
-  startSender();
   // Trains a killed instance was driving go on (their lock frees itself once its lease runs out).
   void resumeTrains(deps.db).catch((e) => deps.logger.warn({ err: e }, 'could not resume the merge trains'));
   return startWorkers(deps, jobDefinitions, { count: deps.config.workers });
