@@ -66,8 +66,10 @@ function TrackedErrorView({ e, listHref }: { e: TrackedErrorDetails; listHref: s
       </Button>
       <Group justify="space-between" align="flex-start" wrap="wrap">
         <Stack gap={4} style={{ flex: '1 1 420px', minWidth: 0 }}>
-          <Group gap="sm" align="center" wrap="nowrap">
-            <StatusBadge status={e.status} />
+          <Group gap="sm" align="flex-start" wrap="nowrap">
+            <div style={{ flexShrink: 0, marginTop: 6 }}>
+              <StatusBadge status={e.status} />
+            </div>
             <Title order={2} size="h3" style={{ wordBreak: 'break-word' }}>
               {e.title}
             </Title>
@@ -99,7 +101,7 @@ function TrackedErrorView({ e, listHref }: { e: TrackedErrorDetails; listHref: s
         </Alert>
       )}
       <Paper withBorder p="md" radius="md">
-        <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="md">
+        <SimpleGrid cols={{ base: 2, sm: 3, xl: 6 }} spacing="md">
           <Fact label="Status">{STATUS_LABELS[e.status]}</Fact>
           <Fact label="Events">{formatNumber(e.count)}</Fact>
           <Fact label="Users">{formatNumber(e.user_count)}</Fact>

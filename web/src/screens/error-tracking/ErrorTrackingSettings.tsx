@@ -35,12 +35,18 @@ export function ErrorTrackingSettings() {
       col.accessor('sentry_dsn', {
         header: 'DSN',
         cell: (i) => (
-          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="dsn">
-            {i.getValue()}
-          </Code>
+          <Stack gap={4}>
+            <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="dsn">
+              {i.getValue()}
+            </Code>
+            {!i.row.original.active && (
+              <Text size="xs" c="orange.9">
+                Inactive: events sent with it are refused.
+              </Text>
+            )}
+          </Stack>
         ),
       }),
-      col.accessor('active', { header: 'State', cell: (i) => (i.getValue() ? 'Active' : 'Inactive'), meta: { hideNarrow: true } }),
       col.display({
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
@@ -144,7 +150,7 @@ export function ErrorTrackingSettings() {
           <Text size="sm" fw={500} id="sdk-example-label">
             For example, in a Node application
           </Text>
-          <Code block role="region" aria-labelledby="sdk-example-label" tabIndex={0}>
+          <Code block role="region" aria-labelledby="sdk-example-label" tabIndex={0} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {`import * as Sentry from '@sentry/node';\n\nSentry.init({ dsn: '${example}' });`}
           </Code>
         </Stack>

@@ -9,7 +9,7 @@ import { IconAlert, IconSearch, IconSettings } from '../../components/icons.tsx'
 import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
-import { formatNumber } from '../../format.ts';
+import { formatNumber, fromNow, fullDateTime } from '../../format.ts';
 import { errorTrackingHref } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { FORBIDDEN_HINT, FORBIDDEN_TITLE, frequencySummary, hourName, STATUS_LABELS } from './error-model.ts';
@@ -53,7 +53,7 @@ export function ErrorsList() {
         cell: (i) => {
           const e = i.row.original;
           return (
-            <Stack gap={2} maw={460}>
+            <Stack gap={2} maw={420}>
               <Group gap={6} wrap="nowrap" align="flex-start">
                 <Anchor component={Link} to={errorTrackingHref(project.path_with_namespace, e.id)} size="sm" fw={600} style={{ wordBreak: 'break-word' }}>
                   {e.title}
@@ -76,8 +76,17 @@ export function ErrorsList() {
         cell: (i) => <FrequencyBars buckets={i.getValue()} label={frequencySummary(i.getValue(), '24 hours', hourName)} />,
         meta: { hideNarrow: true },
       }),
-      col.accessor('first_seen', { header: 'First seen', cell: (i) => <When iso={i.getValue()} />, meta: { hideNarrow: true } }),
-      col.accessor('last_seen', { header: 'Last seen', cell: (i) => <When iso={i.getValue()} /> }),
+      col.accessor('last_seen', {
+        header: 'Last / first seen',
+        cell: (i) => (
+          <Stack gap={0}>
+            <When iso={i.getValue()} />
+            <Text size="xs" c="dimmed" title={fullDateTime(i.row.original.first_seen)}>
+              first {fromNow(i.row.original.first_seen)}
+            </Text>
+          </Stack>
+        ),
+      }),
     ],
     [project.path_with_namespace],
   );
@@ -137,7 +146,7 @@ export function ErrorsList() {
                   title="Error tracking is off"
                   action={
                     <Button component={Link} to={settingsHref} leftSection={<IconSettings size={16} />}>
-                      Turn on error tracking
+                      Turn it on in the settings
                     </Button>
                   }
                 >
@@ -157,7 +166,7 @@ export function ErrorsList() {
               ))
             }
           >
-            {(data) => <DataTable label={tabLabel} items={data.items} columns={columns} getRowId={(e) => String(e.id)} busy={errors.isFetching && errors.isPlaceholderData} minWidth={860} />}
+            {(data) => <DataTable label={tabLabel} items={data.items} columns={columns} getRowId={(e) => String(e.id)} busy={errors.isFetching && errors.isPlaceholderData} minWidth={640} />}
           </QueryContent>
         </Tabs.Panel>
       </Tabs>

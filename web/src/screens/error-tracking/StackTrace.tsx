@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { StackTraceEntry } from '../../../../shared/src/error-tracking.ts';
 import { foldFrames, isDependencyFrame } from './error-model.ts';
 import './stack-trace.css';
@@ -25,18 +25,7 @@ export function StackTrace({ frames }: { frames: StackTraceEntry[] }) {
       </Text>
       <ol className="gh-frames" aria-label="Stack trace">
         {shown.map((f, i) => (
-          <li key={i} className="gh-frame" data-dependency={isDependencyFrame(f) || undefined}>
-            <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-              <Text span fw={700} ff="monospace" size="sm">
-                {f.function ?? '<anonymous>'}
-              </Text>{' '}
-              <Text span c="dimmed" ff="monospace" size="sm">
-                at
-              </Text>{' '}
-              {whereOf(f)}
-            </Text>
-            {f.context.length > 0 && <SourceLines lines={f.context} at={f.lineNo} />}
-          </li>
+          <Frame key={i} frame={f} open={i === 0} />
         ))}
       </ol>
       {folds && (hidden > 0 || all) && (
@@ -45,6 +34,39 @@ export function StackTrace({ frames }: { frames: StackTraceEntry[] }) {
         </Button>
       )}
     </Stack>
+  );
+}
+
+/** One frame: where it is, and its source lines (shown at first for the most recent call only; the others on request). */
+function Frame({ frame: f, open }: { frame: StackTraceEntry; open: boolean }) {
+  const [shown, setShown] = useState(open);
+  const hasSource = f.context.length > 0;
+  return (
+    <li className="gh-frame" data-dependency={isDependencyFrame(f) || undefined}>
+      <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
+        <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+          <Text span fw={700} ff="monospace" size="sm">
+            {f.function ?? '<anonymous>'}
+          </Text>{' '}
+          <Text span c="dimmed" ff="monospace" size="sm">
+            at
+          </Text>{' '}
+          {whereOf(f)}
+          {isDependencyFrame(f) && (
+            <Text span c="dimmed" size="xs">
+              {' '}
+              (dependency or runtime)
+            </Text>
+          )}
+        </Text>
+        {hasSource && (
+          <Button variant="subtle" size="compact-xs" onClick={() => setShown(!shown)} aria-expanded={shown} aria-label={`${shown ? 'Hide' : 'Show'} the source of ${f.function ?? 'the frame'} at ${whereOf(f)}`} style={{ flexShrink: 0 }}>
+            {shown ? 'Hide source' : 'Show source'}
+          </Button>
+        )}
+      </Group>
+      {hasSource && shown && <SourceLines lines={f.context} at={f.lineNo} />}
+    </li>
   );
 }
 

@@ -9,8 +9,9 @@ export const StatusBadge = ({ status }: { status: ErrorStatus }) => (
   </Badge>
 );
 
+/** A time as "3 hours ago", the exact time on hover. */
 export const When = ({ iso }: { iso: string }) => (
-  <Text size="sm" title={fullDateTime(iso)} style={{ whiteSpace: 'nowrap' }}>
+  <Text size="sm" component="span" title={fullDateTime(iso)}>
     {fromNow(iso)}
   </Text>
 );
