@@ -22,6 +22,8 @@ export const errorTrackingKeys = {
 };
 
 const path = (projectId: number) => ({ id: String(projectId) });
+/** Errors arrive from applications, not from the console: a list or an error is asked for again each time it is shown. */
+const ALWAYS_FRESH = 0;
 /** The OpenAPI document has a frequency bucket as a number array (it has no tuples); the API answers `[start, count]` pairs (shared schema). */
 const asErrors = (p: Promise<Page<unknown>>) => p as Promise<Page<TrackedError>>;
 const asDetails = (p: Promise<unknown>) => p as Promise<TrackedErrorDetails>;
@@ -86,6 +88,7 @@ export function useTrackedErrors(projectId: number, query: ErrorsQuery) {
     queryFn: ({ signal }): Promise<Page<TrackedError>> =>
       asErrors(page(v4.GET('/projects/{id}/error_tracking/errors', { params: { path: path(projectId), query: { per_page: 20, ...query } }, signal }))),
     placeholderData: keepPreviousData,
+    staleTime: ALWAYS_FRESH,
   });
 }
 
@@ -94,6 +97,7 @@ export function useTrackedError(projectId: number, id: number) {
     queryKey: errorTrackingKeys.one(projectId, id),
     queryFn: ({ signal }): Promise<TrackedErrorDetails> =>
       asDetails(data(v4.GET('/projects/{id}/error_tracking/errors/{error_id}', { params: { path: { ...path(projectId), error_id: String(id) } }, signal }))),
+    staleTime: ALWAYS_FRESH,
   });
 }
 
