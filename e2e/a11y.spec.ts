@@ -25,6 +25,8 @@ let maintainer: Account;
 /** The Umbrella group exported (its archive) and imported as a new group, whose placeholders the Placeholders rows show. */
 let umbrellaArchive: Buffer;
 let importedPath = '';
+/** An error reported to acme/website (through the collector, as an SDK sends one), for the Errors rows. */
+let trackedErrorId = 0;
 
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
 const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
@@ -396,6 +398,18 @@ const ROWS: Row[] = [
       return page.getByLabel('Export progress');
     },
   },
+  { name: 'errors list', url: () => '/projects/acme/website/-/error_tracking', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Unresolved errors' }) },
+  { name: 'an error with its stack trace', url: () => `/projects/acme/website/-/error_tracking/${trackedErrorId}`, as: 'maintainer', ready: (page) => page.getByRole('list', { name: 'Stack trace' }) },
+  {
+    name: 'error tracking settings with the revoke dialog',
+    url: () => '/projects/acme/website/-/error_tracking/settings',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Client keys' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: /^Revoke key glet_/ }).first().click();
+      return dialog(page, /^Revoke key glet_/);
+    },
+  },
 ];
 
 test.beforeAll(async ({ api }) => {
@@ -409,7 +423,28 @@ test.beforeAll(async ({ api }) => {
   expect(token.status).toBe(201);
   maintainer = await createMember({ scope: 'projects', id: 'acme/website' }, 'maintainer', 'a11y');
   ({ archive: umbrellaArchive, importedPath } = await exportAndImport('umbrella', api));
+  trackedErrorId = await reportError(api);
 });
+
+/** Turns error tracking on for acme/website and reports one exception with a stack trace to its collector, as an SDK's store request; its error's id. */
+async function reportError(api: RootApi): Promise<number> {
+  const project = 'acme%2Fwebsite';
+  expect((await api('PUT', `/projects/${project}/error_tracking/settings`, { active: true, integrated: true })).status).toBe(200);
+  const key = await api<{ public_key: string }>('POST', `/projects/${project}/error_tracking/client_keys`);
+  expect(key.status).toBe(201);
+  const { json: site } = await api<{ id: number }>('GET', `/projects/${project}`);
+  const frames = [
+    { filename: 'node:internal/process/task_queues', function: 'processTicksAndRejections', lineno: 95, in_app: false },
+    { filename: '/app/node_modules/express/lib/router/layer.js', function: 'Layer.handle', lineno: 95, in_app: false },
+    { filename: '/app/src/cart.js', function: 'checkout', lineno: 12, pre_context: ['function checkout(cart) {'], context_line: '  return cart.items.map(price);', post_context: ['}'], in_app: true },
+  ];
+  const event = { event_id: crypto.randomUUID().replaceAll('-', ''), platform: 'node', level: 'error', user: { id: 'a11y-user' }, exception: { values: [{ type: 'TypeError', value: 'cart.items is undefined', stacktrace: { frames } }] } };
+  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v4/error_tracking/collector/api/${site.id}/store?sentry_key=${key.json.public_key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(event) });
+  expect(res.status).toBe(200);
+  const errors = await api<{ id: number }[]>('GET', `/projects/${project}/error_tracking/errors?query=${encodeURIComponent('cart.items is undefined')}`);
+  expect(errors.json.length).toBeGreaterThan(0);
+  return errors.json[0].id;
+}
 
 /** Exports a group, waits for its archive, imports it under a new top-level path and waits for the import to finish. */
 async function exportAndImport(group: string, api: RootApi): Promise<{ archive: Buffer; importedPath: string }> {

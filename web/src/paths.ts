@@ -22,6 +22,9 @@ export const issueHrefOf = (issue: { iid: number; references: { full: string } }
 /** `acme/website`, 4 → `/projects/acme/website/-/merge_requests/4`; a tab after it (`commits`, `diffs`). */
 export const mergeRequestHref = (pathWithNamespace: string, iid: number, tab = '') => projectHref(pathWithNamespace, `merge_requests/${iid}${tab ? `/${tab}` : ''}`);
 
+/** `acme/website` → `/projects/acme/website/-/error_tracking`; `12` → an error's page, `settings` → the settings. The API links an issue made from an error to this address. */
+export const errorTrackingHref = (pathWithNamespace: string, rest: string | number = '') => projectHref(pathWithNamespace, `error_tracking${rest !== '' ? `/${rest}` : ''}`);
+
 /** `users`, 12 → `/admin/users/12`; the admin overview without a section. */
 export const adminHref = (section = '', ...rest: (string | number)[]) => ['/admin', section, ...rest].filter((p) => p !== '').join('/');
 
