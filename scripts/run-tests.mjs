@@ -31,7 +31,13 @@ const enginesFlag = args.find((a) => a.startsWith('--engines='));
 const engines = enginesFlag ? enginesFlag.slice('--engines='.length).split(',') : [process.env.GATEHOUSE_TEST_PG ? 'postgres' : 'sqlite'];
 for (const e of engines) if (e !== 'sqlite' && e !== 'postgres') throw new Error(`--engines: unknown engine ${e}`);
 if (engines.includes('postgres') && !process.env.GATEHOUSE_TEST_PG) throw new Error('--engines=…postgres needs GATEHOUSE_TEST_PG (a PostgreSQL server to make test databases on)');
-const flags = args.filter((a) => a.startsWith('--') && a !== enginesFlag);
+// `--group=<folder>:<n>` (ours): with --engines, the files under <folder> run <n> to a process, one
+// after the other, each in its own suite with its own server (the harness starts one per file):
+// a test process costs about 2 s of CPU to load the server's code before its first test, more
+// than most API files then spend testing. Files elsewhere run one to a process.
+const groupFlag = args.find((a) => a.startsWith('--group='));
+const [groupFolder, groupSize] = groupFlag ? [groupFlag.slice('--group='.length).replace(/:\d+$/, ''), Number(/:(\d+)$/.exec(groupFlag)?.[1] ?? 1)] : ['', 1];
+const flags = args.filter((a) => a.startsWith('--') && a !== enginesFlag && a !== groupFlag);
 // A file whose subject does not touch the database (its first line says "Runs on SQLite only: <why>")
 // runs in the SQLite suite only: on PostgreSQL it would test the same thing again.
 const SQLITE_ONLY = /^\/\/ Runs on SQLite only: (.+)$/m;
@@ -87,24 +93,38 @@ await build({
 // the engine in its process's environment (a SQLite run drops GATEHOUSE_TEST_PG) and imports the bundled file inside a suite named by
 // the engine and the file (reports name tests by their source, which both engines' runs share).
 const bundled = files.map((f, i) => path.join(outdir, `${out(f, i)}.mjs`));
+const relative = (f) => path.relative(root, path.resolve(root, f));
+/** The test processes: each an engine and its files, in the order they start (a group where its first file was). */
+const processes = [];
+const openGroup = {};
+for (const [f, engine] of runs) {
+  const grouped = groupFolder && relative(f).startsWith(groupFolder);
+  if (grouped && openGroup[engine]?.files.length < groupSize) {
+    openGroup[engine].files.push(f);
+    continue;
+  }
+  const proc = { engine, files: [f] };
+  processes.push(proc);
+  if (grouped) openGroup[engine] = proc;
+}
 const entries = !enginesFlag
   ? bundled.filter((_, i) => runs.some(([f]) => f === files[i]))
-  : runs.map(([f, engine], n) => {
-      const target = bundled[files.indexOf(f)];
-      const entry = path.join(outdir, 'runs', place(n), engine, `${path.relative(root, path.resolve(root, f)).replace(/\.ts$/, '')}.mjs`);
+  : processes.map(({ engine, files: its }, n) => {
+      const entry = path.join(outdir, 'runs', place(n), engine, `${relative(its[0]).replace(/\.ts$/, '')}.mjs`);
       fs.mkdirSync(path.dirname(entry), { recursive: true });
       // The runner's environment names the PostgreSQL server (never written to the module: it may hold a password).
       const set = engine === 'postgres' ? '' : 'delete process.env.GATEHOUSE_TEST_PG;';
-      const suite = JSON.stringify(`${engine}: ${path.relative(root, path.resolve(root, f))}`);
+      const suites = its.map((f) => `describe(${JSON.stringify(`${engine}: ${relative(f)}`)}, () => import(${JSON.stringify(pathToFileURL(bundled[files.indexOf(f)]).href)}));`);
       // When the run started and ended, and the CPU its process and the children it waited for
       // (git, server processes) used, one line each in the timeline (scripts/file-times.mjs reads it).
+      const run = JSON.stringify(`${engine}: ${its.map(relative).join(', ')}`);
       const timeline = `const started = Date.now();
 process.on('exit', () => {
   const own = process.cpuUsage();
   const [cutime, cstime] = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ').slice(13, 15).map(Number);
-  fs.appendFileSync(process.env.GATEHOUSE_TEST_TIMELINE, JSON.stringify({ run: ${suite}, started, ended: Date.now(), cpuMs: Math.round((own.user + own.system) / 1000 + (cutime + cstime) * 10) }) + '\\n');
+  fs.appendFileSync(process.env.GATEHOUSE_TEST_TIMELINE, JSON.stringify({ run: ${run}, started, ended: Date.now(), cpuMs: Math.round((own.user + own.system) / 1000 + (cutime + cstime) * 10) }) + '\\n');
 });`;
-      fs.writeFileSync(entry, `import fs from 'node:fs';\nimport { describe } from 'node:test';\n${set}\n${timeline}\ndescribe(${suite}, () => import(${JSON.stringify(pathToFileURL(target).href)}));\n`);
+      fs.writeFileSync(entry, `import fs from 'node:fs';\nimport { describe } from 'node:test';\n${set}\n${timeline}\n${suites.join('\n')}\n`);
       return entry;
     });
 const env = {
