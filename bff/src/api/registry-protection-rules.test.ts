@@ -212,6 +212,9 @@ describe('GET /jwt/auth', () => {
   it('grants only what the role allows: a Reporter pulls, a stranger gets nothing, the catalog is for administrators', async () => {
     const asReporter = await auth({ user: reporter.user.username, password: reporter.token, scopes: [`repository:${base}/app:pull,push`] });
     assert.deepEqual(verified(asReporter.body.token).claims.access, [{ type: 'repository', name: `${base}/app`, actions: ['pull'] }]);
+    // Several scopes in one parameter, separated by spaces, as the registry's challenges list them.
+    const two = await auth({ user: reporter.user.username, password: reporter.token, scopes: [`repository:${base}/app:pull repository:${base}/other:pull`] });
+    assert.deepEqual(verified(two.body.token).claims.access.map((a: { name: string }) => a.name), [`${base}/app`, `${base}/other`]);
     const asStranger = await auth({ user: stranger.user.username, password: stranger.token, scopes: [`repository:${base}/app:pull,push`, 'registry:catalog:*'] });
     assert.equal(asStranger.status, 200);
     assert.deepEqual(verified(asStranger.body.token).claims.access, []);

@@ -8,11 +8,18 @@ import { basicCredentials } from './smart-http.ts';
 
 const STATUS: Record<Refusal['code'], number> = { UNAUTHORIZED: 401, DENIED: 403, UNAVAILABLE: 404, UNSUPPORTED: 404 };
 
-/** Every `scope` parameter (the Docker client sends one per repository it needs). */
+/**
+ * Every scope asked: one `scope` parameter per repository, or several in one separated by spaces
+ * (as the registry's own challenges list them).
+ */
 function scopesOf(req: Request): string[] {
   const raw = req.query.scope;
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return list.filter((s): s is string => typeof s === 'string').slice(0, 32);
+  return list
+    .filter((s): s is string => typeof s === 'string')
+    .flatMap((s) => s.split(/\s+/))
+    .filter(Boolean)
+    .slice(0, 32);
 }
 
 /**
