@@ -97,6 +97,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   update_error_tracking: REPORTER,
   // Container repository protection rules: Maintainers (the platform's admin_container_image).
   admin_container_image: MAINTAINER,
+  // The project's container repositories and tags: as its code (the fixture project is private).
+  read_container_image: REPORTER,
 };
 
 /**
@@ -638,6 +640,11 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String(throwaway || !fx.errorTracking ? (await ok(`/projects/${filled.id}/error_tracking/client_keys`, { method: 'POST' }, 201)).id : fx.errorTracking.keyId);
     case 'error_id':
       return String((fx.errorTracking ??= await matrixError()).errorId);
+    case 'repository_id': {
+      // A container repository of the project, as the token service records it on a granted push (no registry here: no tags).
+      await server.running.db.insertInto('container_repositories').values({ project_id: Number(filled.id), name: 'matrix', created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
+      return String((await server.running.db.selectFrom('container_repositories').select('id').where('project_id', '=', Number(filled.id)).where('name', '=', 'matrix').executeTakeFirstOrThrow()).id);
+    }
     case 'protection_rule_id': {
       // A container repository protection rule of its own each time (a delete takes it).
       const fullPath = (await ok(`/projects/${filled.id}`, {}, 200)).path_with_namespace;

@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { addMember, buildGroup, buildProject, buildUser, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+import { z } from 'zod';
+import { containerRepository, containerRepositoryTag } from '../../shared/src/container-registry.ts';
+import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
 import { freePort, ociImage, registryKey, skopeo, startRegistry, type Registry } from './registry.ts';
 
 /**
@@ -133,5 +135,33 @@ describe('a real registry behind the token service', () => {
     const pushed = await push(people.developer, 'release-web', '2');
     assert.ok(pushed.ok, pushed.out);
     assert.ok(await held('release-web', '2'));
+  });
+
+  it('lists the project’s repositories with the tags the registry holds (GET …/registry/repositories, …/:repository_id/tags)', async () => {
+    const list = await api(`/projects/${projectId}/registry/repositories?tags=true&tags_count=true`, { token: people.maintainer.token });
+    expectStatus(list, 200);
+    const repos = expectShape(z.array(containerRepository), list.body);
+    const byName = Object.fromEntries(repos.map((r) => [r.name, r]));
+    // Every path a push was granted to, in the order first pushed; refused pushes made none.
+    assert.deepEqual(repos.map((r) => r.name), ['app', 'release-web', 'vault', 'keep', 'scratch']);
+    assert.deepEqual([byName.app.path, byName.app.location, byName.app.tags_count], [`${base}/app`, `${registry.host}/${base}/app`, 1]);
+    assert.deepEqual(byName['release-web'].tags!.map((t) => t.name), ['1', '2']);
+    // Their images deleted, the repositories remain, without tags (as on the platform).
+    assert.deepEqual([byName.keep.tags_count, byName.scratch.tags], [0, []]);
+    const plain = await api(`/projects/${projectId}/registry/repositories`, { token: people.maintainer.token });
+    assert.equal('tags' in plain.body[0] || 'tags_count' in plain.body[0], false);
+    const tags = await api(`/projects/${projectId}/registry/repositories/${byName['release-web'].id}/tags`, { token: people.maintainer.token });
+    expectStatus(tags, 200);
+    assert.deepEqual(expectShape(z.array(containerRepositoryTag), tags.body), [
+      { name: '1', path: `${base}/release-web:1`, location: `${registry.host}/${base}/release-web:1` },
+      { name: '2', path: `${base}/release-web:2`, location: `${registry.host}/${base}/release-web:2` },
+    ]);
+    assert.equal(tags.headers.get('x-total'), '2');
+    const unknown = await api(`/projects/${projectId}/registry/repositories/987654321/tags`, { token: people.maintainer.token });
+    expectStatus(unknown, 404);
+    // (The API needs the api or read_api scope: the registry scopes alone do not read it.)
+    expectStatus(await api(`/projects/${projectId}/registry/repositories`, { token: people.reporter.token }), 403);
+    const stranger = await api(`/projects/${projectId}/registry/repositories`, { token: (await buildUser()).token });
+    expectStatus(stranger, 404);
   });
 });

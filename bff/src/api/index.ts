@@ -58,6 +58,7 @@ import { groupExportImportRoutes } from './group-export-import.ts';
 import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
 import { registryProtectionRuleRoutes } from './registry-protection-rules.ts';
+import { containerRegistryRoutes } from './container-registry.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -116,6 +117,7 @@ export const apiRoutes: RouteSpec[] = [
   ...namespaceRoutes,
   ...errorTrackingRoutes,
   ...registryProtectionRuleRoutes,
+  ...containerRegistryRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

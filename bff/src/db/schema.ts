@@ -1157,6 +1157,7 @@ export interface Database {
   error_tracking_error_hours: ErrorTrackingErrorHoursTable;
   error_tracking_session_hours: ErrorTrackingSessionHoursTable;
   container_registry_protection_rules: ContainerRegistryProtectionRulesTable;
+  container_repositories: ContainerRepositoriesTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
@@ -1347,3 +1348,13 @@ export interface ContainerRegistryProtectionRulesTable {
   updated_at: string;
 }
 export type ContainerRegistryProtectionRuleRow = Selectable<ContainerRegistryProtectionRulesTable>;
+
+/** A project's container repository (migration 043), recorded when the token service first grants a push to it. */
+export interface ContainerRepositoriesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** The path below the project's full path ('' for the project's own repository), lower case. */
+  name: string;
+  created_at: string;
+}
+export type ContainerRepositoryRow = Selectable<ContainerRepositoriesTable>;

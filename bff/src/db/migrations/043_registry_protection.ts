@@ -7,6 +7,10 @@ import { withId } from './001_core.ts';
  * wildcards) and the least role that may push to, and delete from, the repositories it matches
  * (40 Maintainer, 50 Owner, 60 administrator), at least one of the two set. The token service
  * (`/jwt/auth`) reads a project's rules on every push it authorises: one index by project.
+ *
+ * And the project's container repositories, as the platform records them: a row when the token
+ * service first grants a push to a path (its name below the project's path, '' for the
+ * project's own), which the Container registry API lists and reads the tags of from the registry.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable('container_registry_protection_rules'))
@@ -24,4 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('container_registry_protection_rules')
     .columns(['project_id', 'repository_path_pattern'])
     .execute();
+
+  await withId(db, db.schema.createTable('container_repositories'))
+    .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('container_repositories_name').unique().on('container_repositories').columns(['project_id', 'name']).execute();
 }

@@ -59,3 +59,37 @@ export function signJwt(claims: Record<string, unknown>, key: SigningKey): strin
   const signature = crypto.sign('sha256', Buffer.from(`${header}.${payload}`), key.privateKey);
   return `${header}.${payload}.${b64url(signature)}`;
 }
+
+/** The audience of the tokens, the `service` the registry names in its challenge. */
+export const REGISTRY_SERVICE = 'container_registry';
+/** How long a token lasts: the platform's default (container_registry_token_expire_delay). */
+export const TOKEN_SECONDS = 5 * 60;
+
+export interface TokenServiceSettings {
+  issuer: string;
+  key: SigningKey;
+}
+
+/** One entry of a token's `access` claim: what may be done to what. */
+export interface Access {
+  type: 'repository' | 'registry';
+  name: string;
+  actions: string[];
+}
+
+/** A registry token for `subject` ('' for nobody, `gatehouse` for Gatehouse's own reads) granting `access`. */
+export function registryToken(settings: TokenServiceSettings, subject: string, access: Access[], at = new Date()): string {
+  const now = Math.floor(at.getTime() / 1000);
+  const claims = {
+    iss: settings.issuer,
+    sub: subject,
+    aud: REGISTRY_SERVICE,
+    iat: now,
+    // A few seconds of leeway for the registry's clock.
+    nbf: now - 5,
+    exp: now + TOKEN_SECONDS,
+    jti: crypto.randomBytes(16).toString('hex'),
+    access,
+  };
+  return signJwt(claims, settings.key);
+}

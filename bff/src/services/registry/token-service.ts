@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import type { GroupRow, ProjectRow } from '../../db/schema.ts';
 import { isAdmin, type Actor } from '../../auth/actor.ts';
@@ -8,24 +7,10 @@ import { json } from '../../util/rows.ts';
 import { BAD_CREDENTIALS, type GitCaller } from '../access/git-access.ts';
 import { findProject } from '../groups/projects.ts';
 import { blockingRule, listRules } from './protection-rules.ts';
-import { signJwt, type SigningKey } from './signing.ts';
+import { REGISTRY_SERVICE, registryToken, type Access, type TokenServiceSettings } from './signing.ts';
+import { recordRepository } from './repositories.ts';
 
-/** The audience of the tokens, the `service` the registry names in its challenge. */
-export const REGISTRY_SERVICE = 'container_registry';
-/** How long a token lasts: the platform's default (container_registry_token_expire_delay). */
-export const TOKEN_SECONDS = 5 * 60;
-
-export interface TokenServiceSettings {
-  issuer: string;
-  key: SigningKey;
-}
-
-/** One entry of a token's `access` claim: what may be done to what. */
-export interface Access {
-  type: 'repository' | 'registry';
-  name: string;
-  actions: string[];
-}
+export type { TokenServiceSettings } from './signing.ts';
 
 /** A refusal in the registry's error vocabulary (answered `{"errors": [{code, message}]}`). */
 export type Refusal = { code: 'UNAUTHORIZED' | 'DENIED' | 'UNAVAILABLE' | 'UNSUPPORTED'; message: string };
@@ -172,24 +157,10 @@ export async function issueToken(
   const refusal = await protectionRefusal(db, caller, granted);
   if (refusal) return refusal;
   access.push(...granted.map(({ type, name, actions }) => ({ type, name, actions })));
-  const now = Math.floor((request.now ?? new Date()).getTime() / 1000);
+  // A repository is the project's from its first push granted, as on the platform (the Container registry API lists these).
+  for (const g of granted) {
+    if (g.actions.includes('push')) await recordRepository(db, g.project.id, g.name.slice(g.project.path_with_namespace.length + 1));
+  }
   const subject = caller.kind === 'user' ? (caller.actor.user?.username ?? '') : caller.kind === 'deploy_token' ? caller.token.username : '';
-  const claims = {
-    iss: settings.issuer,
-    sub: subject,
-    aud: request.service,
-    iat: now,
-    // A few seconds of leeway for the registry's clock.
-    nbf: now - 5,
-    exp: now + TOKEN_SECONDS,
-    jti: crypto.randomBytes(16).toString('hex'),
-    access,
-  };
-  return { token: signJwt(claims, settings.key), access };
-}
-
-/** A token of Gatehouse's own, to read the registry's catalog and tags (its console and API). */
-export function serviceToken(settings: TokenServiceSettings, access: Access[], now = new Date()): string {
-  const t = Math.floor(now.getTime() / 1000);
-  return signJwt({ iss: settings.issuer, sub: 'gatehouse', aud: REGISTRY_SERVICE, iat: t, nbf: t - 5, exp: t + TOKEN_SECONDS, jti: crypto.randomBytes(16).toString('hex'), access }, settings.key);
+  return { token: registryToken(settings, subject, access, request.now), access };
 }
