@@ -16,6 +16,8 @@ export const repositoryPath = (project: Pick<ProjectRow, 'path_with_namespace'>,
 
 /** Records a repository the token service granted a push to, once (as the platform does on push). */
 export async function recordRepository(db: Db, projectId: number, name: string): Promise<void> {
+  // Read first: every push asks for a token, and only the first should write.
+  if (await db.selectFrom('container_repositories').select('id').where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst()) return;
   await db
     .insertInto('container_repositories')
     .values({ project_id: projectId, name, created_at: nowIso() })
