@@ -75,6 +75,10 @@
  * BENCH_ONLY=error): envelopes per second into one project's collector from 10 senders, on
  * SQLite and PostgreSQL beside bare Express, and the errors list and details read afterwards.
  *
+ * Then the registry tokens section (bench/registry-tokens.ts, label "registry tokens",
+ * BENCH_ONLY=registry): token requests per second to /jwt/auth with 1,000 protection rules on
+ * the project (BENCH_REGISTRY_RULES), a push no rule matches, a push the last rule refuses, a pull.
+ *
  * Last the two-instance section (bench/proxy.ts, label "instances proxy", BENCH_ONLY=proxy; needs
  * BENCH_PG, and nginx for its read part): GET /user, a 20-project group and a 20-group list
  * straight to one instance and through deploy/nginx.conf with one and with two instances on one
@@ -96,6 +100,7 @@ import { runMilestones, printMilestones, MILESTONES_LABEL } from './milestones.t
 import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
 import { runErrorTracking, printErrorTracking, ERROR_TRACKING_LABEL } from './error-tracking.ts';
+import { runRegistryTokens, printRegistryTokens, REGISTRY_TOKENS_LABEL } from './registry-tokens.ts';
 import { autocannonLoad } from './load.ts';
 import {
   ONLY,
@@ -523,6 +528,7 @@ async function main(): Promise<void> {
   const milestonesReport = selectedLabel(MILESTONES_LABEL) ? await runMilestones() : undefined;
   const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
   const errorTracking = selectedLabel(ERROR_TRACKING_LABEL) ? await runErrorTracking({ pgAdmin: PG_ADMIN }) : undefined;
+  const registryTokens = selectedLabel(REGISTRY_TOKENS_LABEL) ? await runRegistryTokens({ pgAdmin: PG_ADMIN }) : undefined;
   const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
 
   if (groupTargetsSelected) {
@@ -547,6 +553,7 @@ async function main(): Promise<void> {
   if (milestonesReport) printMilestones(milestonesReport);
   if (gitSpawn) printGitSpawn(gitSpawn);
   if (errorTracking) printErrorTracking(errorTracking);
+  if (registryTokens) printRegistryTokens(registryTokens);
   if (proxy) printProxy(proxy);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }

@@ -4,7 +4,9 @@
 # itself runs headless tests in), python3-gitlab and python3-sentry-sdk (client conformance, imported by
 # /usr/bin/python3) and
 # git (repositories are served by `git http-backend` and driven by the git client in the tests) and
-# nginx (the two-instance setup behind deploy/nginx.conf, bff/test/proxy.test.ts).
+# nginx (the two-instance setup behind deploy/nginx.conf, bff/test/proxy.test.ts) and
+# docker-registry and skopeo (a real container registry using Gatehouse's token service, and
+# the client that pushes to it: bff/test/container-registry.test.ts).
 # test.sh runs it in the background while the type check and lint run.
 set -euo pipefail
 missing=()
@@ -13,6 +15,8 @@ command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headles
 /usr/bin/python3 -c 'import sentry_sdk' >/dev/null 2>&1 || missing+=(python3-sentry-sdk)
 command -v git >/dev/null 2>&1 || missing+=(git)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/docker-registry ] || missing+=(docker-registry)
+[ -x /usr/bin/skopeo ] || missing+=(skopeo)
 [ ${#missing[@]} -eq 0 ] && { echo "Debian packages: all present"; exit 0; }
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
   echo "Missing Debian packages (${missing[*]}) and no root apt-get to install them: install them and re-run."

@@ -99,6 +99,7 @@ export const BFF_ROOMS: string[][] = [
   ['services/git/'],
   ['services/access/'],
   ['services/groups/'],
+  ['services/registry/'],
   ['services/ci/'],
   ['services/planning/'],
   ['services/merging/'],

@@ -13,6 +13,7 @@ import { repoRoot } from './import-graph.ts';
 export const TEST_HOMES: Record<string, { homes: string[]; shows: string }> = {
   'application-settings': { homes: ['bff/src/api/token-revocation.test.ts'], shows: '/application/settings' },
   'commit-statuses': { homes: ['bff/src/api/pipelines.test.ts'], shows: '/statuses/' },
+  'container-registry': { homes: ['bff/test/container-registry.test.ts'], shows: '/registry/repositories' },
   console: { homes: ['bff/src/api/instance.test.ts'], shows: '/api/console/instance' },
   dependencies: { homes: ['bff/src/api/vulnerabilities.test.ts'], shows: '/dependencies' },
   'deploy-tokens': { homes: ['bff/src/api/token-revocation.test.ts', 'bff/test/git-http.test.ts'], shows: '/deploy_tokens' },

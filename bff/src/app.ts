@@ -16,6 +16,7 @@ import { apiRoutes, routes } from './api/index.ts';
 import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { gitHttp } from './http/smart-http.ts';
+import { registryAuth } from './http/registry-auth.ts';
 import { scimRouter } from './api/scim.ts';
 import { MOUNTS, rejectNul, toHandler, urlPathOf } from './http/route.ts';
 import { ApiError, renderErrors, unknownRoute, unsupportedMediaType } from './http/errors.ts';
@@ -349,6 +350,8 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   });
   // Git over HTTP at the platform's URL shape, <full path>.git/…: bodies stream to git.
   app.use(gitHttp(deps));
+  // The container registry's token service, at the platform's path (the registry's realm).
+  app.use(registryAuth(deps));
   // /-/health, /-/liveness, /-/readiness, /-/metrics, for the monitoring allowlist only.
   const checks = deps.readinessChecks ?? [{ name: 'db', run: () => databaseCheck(deps.db, deps.logger) }];
   app.use(monitoringRouter({ config: deps.config, logger: deps.logger, checks, metrics }));

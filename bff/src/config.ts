@@ -68,6 +68,9 @@ const envSchema = z.object({
   GATEHOUSE_IMPORT_MAX_BYTES: z.string().default(String(10 * 1024 ** 3)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
   GATEHOUSE_IMPORT_MAX_LINE_BYTES: z.string().default(String(64 * 1024 ** 2)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
   GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE: z.string().default('60000').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
+  GATEHOUSE_REGISTRY_URL: optionalNonEmpty.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  GATEHOUSE_REGISTRY_KEY: optionalNonEmpty,
+  GATEHOUSE_REGISTRY_ISSUER: optionalNonEmpty,
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -115,6 +118,13 @@ export interface Config {
   /** What one error tracking client key may send: envelopes (or store bodies) per minute, past which the collector answers 429. */
   errorTrackingEventsPerMinute: number;
   /**
+   * The container registry Gatehouse is the token service of (`/jwt/auth`): its URL (shown to
+   * users, and read for its repositories and tags), the PEM RSA private key the tokens are signed
+   * with (the registry trusts its certificate) and the tokens' issuer. Unset: no registry is
+   * connected (protection rules can still be kept).
+   */
+  registry: { url: string; keyPath: string; issuer: string } | undefined;
+  /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
    */
@@ -131,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (Boolean(e.GATEHOUSE_REGISTRY_URL) !== Boolean(e.GATEHOUSE_REGISTRY_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  GATEHOUSE_REGISTRY_URL and GATEHOUSE_REGISTRY_KEY go together: the registry\'s URL and the path of the PEM RSA private key its tokens are signed with');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -156,5 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     importLimits: { maxBytes: e.GATEHOUSE_IMPORT_MAX_BYTES, maxLineBytes: e.GATEHOUSE_IMPORT_MAX_LINE_BYTES },
     errorTrackingEventsPerMinute: e.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE,
+    registry:
+      e.GATEHOUSE_REGISTRY_URL && e.GATEHOUSE_REGISTRY_KEY
+        ? { url: e.GATEHOUSE_REGISTRY_URL.replace(/\/+$/, ''), keyPath: path.resolve(e.GATEHOUSE_REGISTRY_KEY), issuer: e.GATEHOUSE_REGISTRY_ISSUER ?? 'gatehouse-issuer' }
+        : undefined,
   };
 }

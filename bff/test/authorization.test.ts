@@ -95,6 +95,10 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   admin_error_tracking: MAINTAINER,
   read_error_tracking: REPORTER,
   update_error_tracking: REPORTER,
+  // Container repository protection rules: Maintainers (the platform's admin_container_image).
+  admin_container_image: MAINTAINER,
+  // The project's container repositories and tags: as its code (the fixture project is private).
+  read_container_image: REPORTER,
 };
 
 /**
@@ -636,6 +640,16 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       return String(throwaway || !fx.errorTracking ? (await ok(`/projects/${filled.id}/error_tracking/client_keys`, { method: 'POST' }, 201)).id : fx.errorTracking.keyId);
     case 'error_id':
       return String((fx.errorTracking ??= await matrixError()).errorId);
+    case 'repository_id': {
+      // A container repository of the project, as the token service records it on a granted push (no registry here: no tags).
+      await server.running.db.insertInto('container_repositories').values({ project_id: Number(filled.id), name: 'matrix', created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
+      return String((await server.running.db.selectFrom('container_repositories').select('id').where('project_id', '=', Number(filled.id)).where('name', '=', 'matrix').executeTakeFirstOrThrow()).id);
+    }
+    case 'protection_rule_id': {
+      // A container repository protection rule of its own each time (a delete takes it).
+      const fullPath = (await ok(`/projects/${filled.id}`, {}, 200)).path_with_namespace;
+      return String((await ok(`/projects/${filled.id}/registry/protection/repository/rules`, { method: 'POST', json: { repository_path_pattern: `${fullPath}/matrix${++serial}`, minimum_access_level_for_push: 'owner' } }, 201)).id);
+    }
     case 'job_id': {
       // A background job that gave up, for an administrator to retry (one per call: a retried job is queued again).
       const now = new Date().toISOString();

@@ -80,6 +80,9 @@ export interface World {
   issueLinkId: number;
   /** Integrated error tracking on in the project: a client key and an error it reported. */
   errorTrackingKeyId: number;
+  /** A container repository protection rule of the project, and a container repository of it. */
+  registryRuleId: number;
+  containerRepositoryId: number;
   errorTrackingErrorId: number;
   /** Who made the fixtures (their activity is what a user's event feed shows). */
   rootId: number;
@@ -163,6 +166,9 @@ async function buildProjectFixtures(db: Db, world: World, receiver: Receiver) {
   await ok(`${p}/error_tracking/settings`, { method: 'PUT', json: { active: true, integrated: true } }, 200);
   const key = await ok(`${p}/error_tracking/client_keys`, { method: 'POST' }, 201);
   world.errorTrackingKeyId = key.id;
+  await db.insertInto('container_repositories').values({ project_id: project.id, name: 'fuzz', created_at: new Date().toISOString() }).execute();
+  world.containerRepositoryId = (await db.selectFrom('container_repositories').select('id').where('project_id', '=', project.id).executeTakeFirstOrThrow()).id;
+  world.registryRuleId = (await ok(`${p}/registry/protection/repository/rules`, { method: 'POST', json: { repository_path_pattern: `${project.path_with_namespace}/fuzz-*`, minimum_access_level_for_push: 'maintainer' } }, 201)).id;
   const sent = await fetch(`${new URL(key.sentry_dsn).origin}/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${key.public_key}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -338,6 +344,10 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       return String(world.errorTrackingKeyId);
     case 'error_id':
       return String(world.errorTrackingErrorId);
+    case 'protection_rule_id':
+      return String(world.registryRuleId);
+    case 'repository_id':
+      return String(world.containerRepositoryId);
     case 'ref':
       if (opPath.includes('/snippets/')) return 'main';
       return '987654321';

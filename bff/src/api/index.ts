@@ -57,6 +57,8 @@ import { namespaceRoutes } from './namespaces.ts';
 import { groupExportImportRoutes } from './group-export-import.ts';
 import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
+import { registryProtectionRuleRoutes } from './registry-protection-rules.ts';
+import { containerRegistryRoutes } from './container-registry.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -114,6 +116,8 @@ export const apiRoutes: RouteSpec[] = [
   ...featureRoutes,
   ...namespaceRoutes,
   ...errorTrackingRoutes,
+  ...registryProtectionRuleRoutes,
+  ...containerRegistryRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

@@ -1156,6 +1156,8 @@ export interface Database {
   error_tracking_error_users: ErrorTrackingErrorUsersTable;
   error_tracking_error_hours: ErrorTrackingErrorHoursTable;
   error_tracking_session_hours: ErrorTrackingSessionHoursTable;
+  container_registry_protection_rules: ContainerRegistryProtectionRulesTable;
+  container_repositories: ContainerRepositoriesTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
@@ -1332,3 +1334,27 @@ export type ErrorTrackingSettingRow = Selectable<ErrorTrackingSettingsTable>;
 export type ErrorTrackingClientKeyRow = Selectable<ErrorTrackingClientKeysTable>;
 export type ErrorTrackingErrorRow = Selectable<ErrorTrackingErrorsTable>;
 export type ErrorTrackingErrorEventRow = Selectable<ErrorTrackingErrorEventsTable>;
+
+/** Container repository protection rules (migration 043): a project's path pattern and the least roles that push to and delete from it. */
+export interface ContainerRegistryProtectionRulesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Lower case, starting with the project's full path; `*` stands for any run of characters. */
+  repository_path_pattern: string;
+  /** 40 Maintainer, 50 Owner, 60 administrator; null: no rule for pushes. */
+  minimum_access_level_for_push: number | null;
+  minimum_access_level_for_delete: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type ContainerRegistryProtectionRuleRow = Selectable<ContainerRegistryProtectionRulesTable>;
+
+/** A project's container repository (migration 043), recorded when the token service first grants a push to it. */
+export interface ContainerRepositoriesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** The path below the project's full path ('' for the project's own repository), lower case. */
+  name: string;
+  created_at: string;
+}
+export type ContainerRepositoryRow = Selectable<ContainerRepositoriesTable>;

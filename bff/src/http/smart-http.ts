@@ -16,7 +16,7 @@ const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload', 'git
 const NOT_FOUND = 'The project you were looking for could not be found or you don\'t have permission to view it.';
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Gatehouse"' };
 
-function basicCredentials(req: Request): { username: string; password: string } | undefined {
+export function basicCredentials(req: Request): { username: string; password: string } | undefined {
   const m = /^basic\s+(.+)$/i.exec(req.get('authorization') ?? '');
   if (!m) return undefined;
   const decoded = Buffer.from(m[1], 'base64').toString('utf8');

@@ -196,6 +196,16 @@ export const projectRules = {
   admin_error_tracking: atLeast(L.maintainer),
   read_error_tracking: atLeast(L.reporter),
   update_error_tracking: atLeast(L.reporter),
+  /** Container repository protection rules: Maintainers (the platform's admin_container_image). */
+  admin_container_image: atLeast(L.maintainer),
+  /**
+   * What the registry's token service grants (the platform's read/create/destroy_container_image):
+   * pulls as the code (anyone who sees a public or internal project, Reporters of a private one),
+   * pushes for Developers, deletes for Maintainers. Protection rules may then refuse more.
+   */
+  read_container_image: byRead(PROJECT_READS.download_code),
+  create_container_image: atLeast(L.developer),
+  destroy_container_image: atLeast(L.maintainer),
 } satisfies Record<string, (a: Actor, s: ProjectSubject) => boolean>;
 
 export const instanceRules = {

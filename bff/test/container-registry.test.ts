@@ -1,0 +1,167 @@
+// Runs on SQLite only: what it adds is a real registry and a real client obeying the token service; the token service's reads run on PostgreSQL in registry-protection-rules.test.ts
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { containerRepository, containerRepositoryTag } from '../../shared/src/container-registry.ts';
+import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
+import { freePort, ociImage, registryKey, skopeo, startRegistry, type Registry } from './registry.ts';
+
+/**
+ * Debian's CNCF Distribution (`docker-registry`) with token auth pointed at Gatehouse, driven by
+ * Debian's skopeo as users would: pushes, pulls and deletes of a tiny OCI image, each allowed or
+ * refused by the roles and the project's protection rules (issue 30). One registry and one server
+ * for the file.
+ */
+const ISSUER = 'gatehouse-test-issuer';
+
+let server: TestServer;
+let registry: Registry;
+let keyDir: string;
+let image: string;
+let base: string;
+type Person = { user: { username: string }; token: string };
+const people = {} as Record<'reporter' | 'developer' | 'maintainer' | 'owner' | 'stranger', Person>;
+let projectId: number;
+
+const ref = (repo: string, tag = '1') => `docker://${registry.host}/${base}/${repo}:${tag}`;
+const creds = (p: Person) => `${p.user.username}:${p.token}`;
+const push = (p: Person, repo: string, tag = '1') => skopeo(['copy', '--dest-creds', creds(p), '--dest-tls-verify=false', `oci:${image}:latest`, ref(repo, tag)]);
+const inspect = (p: Person, repo: string, tag = '1') => skopeo(['inspect', '--creds', creds(p), '--tls-verify=false', ref(repo, tag)]);
+const remove = (p: Person, repo: string, tag = '1') => skopeo(['delete', '--creds', creds(p), '--tls-verify=false', ref(repo, tag)]);
+const rules = (suffix = '', opts: Parameters<typeof api>[1] = {}) => api(`/projects/${projectId}/registry/protection/repository/rules${suffix}`, opts);
+
+/** Whether the registry holds the tag, asked with a token Gatehouse gives its administrator. */
+async function held(repo: string, tag = '1'): Promise<boolean> {
+  const q = new URLSearchParams({ service: 'container_registry', scope: `repository:${base}/${repo}:pull` });
+  const auth = await fetch(`${server.url}/jwt/auth?${q}`, { headers: { Authorization: `Basic ${Buffer.from(`root:${server.rootToken}`).toString('base64')}` } });
+  const { token } = (await auth.json()) as { token: string };
+  const res = await fetch(`${registry.url}/v2/${base}/${repo}/manifests/${tag}`, { method: 'HEAD', headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.oci.image.manifest.v1+json' } });
+  assert.ok(res.status === 200 || res.status === 404, `HEAD manifest: ${res.status}`);
+  return res.status === 200;
+}
+
+before(async () => {
+  const key = await registryKey();
+  keyDir = key.dir;
+  const port = await freePort();
+  server = await startTestServer({ GATEHOUSE_REGISTRY_URL: `http://127.0.0.1:${port}`, GATEHOUSE_REGISTRY_KEY: key.key, GATEHOUSE_REGISTRY_ISSUER: ISSUER });
+  registry = await startRegistry({ dir: keyDir, port, realm: `${server.url}/jwt/auth`, issuer: ISSUER, cert: key.cert });
+  image = path.join(keyDir, 'image');
+  await ociImage(image, 'hello from gatehouse\n');
+  const group = await buildGroup();
+  const project = await buildProject(group.id);
+  projectId = project.id;
+  base = project.path_with_namespace.toLowerCase();
+  const levels = { reporter: 20, developer: 30, maintainer: 40, owner: 50, stranger: 0 } as const;
+  for (const [name, level] of Object.entries(levels) as [keyof typeof levels, number][]) {
+    // Maintainers and Owners delete, which needs the api scope; the others hold the registry scopes.
+    const u = await buildUser({ scopes: level >= 40 ? ['api'] : ['read_registry', 'write_registry'] });
+    if (level) await addMember('groups', group.id, u.user.id, level);
+    people[name] = u;
+  }
+  for (const json of [
+    { repository_path_pattern: `${base}/release*`, minimum_access_level_for_push: 'maintainer' },
+    { repository_path_pattern: `${base}/vault`, minimum_access_level_for_push: 'owner' },
+    { repository_path_pattern: `${base}/keep`, minimum_access_level_for_delete: 'owner' },
+  ]) expectStatus(await rules('', { method: 'POST', json }), 201);
+});
+
+after(async () => {
+  await registry?.stop();
+  await server?.close();
+  if (keyDir) fs.rmSync(keyDir, { recursive: true, force: true });
+});
+
+describe('a real registry behind the token service', () => {
+  it('takes a Developer’s push to an open path, and a Reporter pulls it', async () => {
+    const pushed = await push(people.developer, 'app');
+    assert.ok(pushed.ok, pushed.out);
+    assert.ok(await held('app'));
+    const pulled = await inspect(people.reporter, 'app');
+    assert.ok(pulled.ok, pulled.out);
+    assert.equal(JSON.parse(pulled.out.slice(pulled.out.indexOf('{'))).Name, `${registry.host}/${base}/app`);
+  });
+
+  it('refuses a Developer’s push to a path protected for Maintainers, and the image is absent; a Maintainer’s works', async () => {
+    const refused = await push(people.developer, 'release-web');
+    assert.equal(refused.ok, false, refused.out);
+    // Refused by the token service (its 403), before the registry is asked to store anything.
+    assert.match(refused.out, /Requesting bearer token: invalid status code from registry 403/);
+    assert.equal(await held('release-web'), false);
+    const pushed = await push(people.maintainer, 'release-web');
+    assert.ok(pushed.ok, pushed.out);
+    assert.ok(await held('release-web'));
+  });
+
+  it('keeps a path with a rule at Owner from a Maintainer, not from the Owner', async () => {
+    assert.equal((await push(people.maintainer, 'vault')).ok, false);
+    assert.equal(await held('vault'), false);
+    const pushed = await push(people.owner, 'vault');
+    assert.ok(pushed.ok, pushed.out);
+    assert.ok(await held('vault'));
+  });
+
+  it('protects deletes: a Maintainer deletes an open path’s image, not one whose rule keeps deletes for Owners', async () => {
+    assert.ok((await push(people.developer, 'keep')).ok);
+    const refused = await remove(people.maintainer, 'keep');
+    assert.equal(refused.ok, false, refused.out);
+    assert.ok(await held('keep'), 'the protected image is still there');
+    const deleted = await remove(people.owner, 'keep');
+    assert.ok(deleted.ok, deleted.out);
+    assert.equal(await held('keep'), false);
+    assert.ok((await push(people.developer, 'scratch')).ok);
+    const open = await remove(people.maintainer, 'scratch');
+    assert.ok(open.ok, open.out);
+    assert.equal(await held('scratch'), false);
+  });
+
+  it('lets a Reporter pull but not push, and a non-member neither', async () => {
+    const byReporter = await push(people.reporter, 'reporter-image');
+    // Granted a pull only, the push is refused by the registry itself.
+    assert.equal(byReporter.ok, false, byReporter.out);
+    assert.doesNotMatch(byReporter.out, /Requesting bearer token: invalid status code/);
+    assert.equal(await held('reporter-image'), false);
+    assert.equal((await inspect(people.stranger, 'app')).ok, false);
+    assert.equal((await push(people.stranger, 'stranger-image')).ok, false);
+    assert.equal(await held('stranger-image'), false);
+  });
+
+  it('lets the Developer push once the rule is deleted', async () => {
+    const list = await rules();
+    const release = (list.body as { id: number; repository_path_pattern: string }[]).find((r) => r.repository_path_pattern === `${base}/release*`)!;
+    expectStatus(await rules(`/${release.id}`, { method: 'DELETE' }), 204);
+    const pushed = await push(people.developer, 'release-web', '2');
+    assert.ok(pushed.ok, pushed.out);
+    assert.ok(await held('release-web', '2'));
+  });
+
+  it('lists the project’s repositories with the tags the registry holds (GET …/registry/repositories, …/:repository_id/tags)', async () => {
+    const list = await api(`/projects/${projectId}/registry/repositories?tags=true&tags_count=true`, { token: people.maintainer.token });
+    expectStatus(list, 200);
+    const repos = expectShape(z.array(containerRepository), list.body);
+    const byName = Object.fromEntries(repos.map((r) => [r.name, r]));
+    // Every path a push was granted to, in the order first pushed; refused pushes made none.
+    assert.deepEqual(repos.map((r) => r.name), ['app', 'release-web', 'vault', 'keep', 'scratch']);
+    assert.deepEqual([byName.app.path, byName.app.location, byName.app.tags_count], [`${base}/app`, `${registry.host}/${base}/app`, 1]);
+    assert.deepEqual(byName['release-web'].tags!.map((t) => t.name), ['1', '2']);
+    // Their images deleted, the repositories remain, without tags (as on the platform).
+    assert.deepEqual([byName.keep.tags_count, byName.scratch.tags], [0, []]);
+    const plain = await api(`/projects/${projectId}/registry/repositories`, { token: people.maintainer.token });
+    assert.equal('tags' in plain.body[0] || 'tags_count' in plain.body[0], false);
+    const tags = await api(`/projects/${projectId}/registry/repositories/${byName['release-web'].id}/tags`, { token: people.maintainer.token });
+    expectStatus(tags, 200);
+    assert.deepEqual(expectShape(z.array(containerRepositoryTag), tags.body), [
+      { name: '1', path: `${base}/release-web:1`, location: `${registry.host}/${base}/release-web:1` },
+      { name: '2', path: `${base}/release-web:2`, location: `${registry.host}/${base}/release-web:2` },
+    ]);
+    assert.equal(tags.headers.get('x-total'), '2');
+    const unknown = await api(`/projects/${projectId}/registry/repositories/987654321/tags`, { token: people.maintainer.token });
+    expectStatus(unknown, 404);
+    // (The API needs the api or read_api scope: the registry scopes alone do not read it.)
+    expectStatus(await api(`/projects/${projectId}/registry/repositories`, { token: people.reporter.token }), 403);
+    const stranger = await api(`/projects/${projectId}/registry/repositories`, { token: (await buildUser()).token });
+    expectStatus(stranger, 404);
+  });
+});

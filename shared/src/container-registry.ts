@@ -1,0 +1,33 @@
+import { z } from './errors.ts';
+import { boolParam, paginationQuery } from './params.ts';
+
+/** A tag of a container repository (GET …/registry/repositories/:repository_id/tags). */
+export const containerRepositoryTag = z.object({
+  name: z.string(),
+  path: z.string(),
+  location: z.string(),
+});
+export type ContainerRepositoryTag = z.infer<typeof containerRepositoryTag>;
+
+/** A project's container repository, as the platform's Container registry API shows it. */
+export const containerRepository = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  path: z.string(),
+  project_id: z.number().int(),
+  location: z.string(),
+  created_at: z.string(),
+  cleanup_policy_started_at: z.string().nullable(),
+  status: z.string().nullable(),
+  /** With `tags_count=true`. */
+  tags_count: z.number().int().optional(),
+  /** With `tags=true`. */
+  tags: z.array(containerRepositoryTag).optional(),
+});
+export type ContainerRepository = z.infer<typeof containerRepository>;
+
+export const containerRepositoryListQuery = paginationQuery.extend({
+  tags: boolParam().optional(),
+  tags_count: boolParam().optional(),
+});
+export type ContainerRepositoryListQuery = z.infer<typeof containerRepositoryListQuery>;
