@@ -132,5 +132,10 @@ const env = {
   GATEHOUSE_TEST_SERVER: path.join(outdir, 'server/main.mjs'),
   ...(enginesFlag ? { GATEHOUSE_TEST_ENGINES: engines.join(','), GATEHOUSE_TEST_TIMELINE: path.join(outdir, 'timeline.jsonl') } : {}),
 };
+// Nothing left to run (every file SQLite-only on PostgreSQL): `node --test` without files would look for test files itself.
+if (!entries.length) {
+  console.log('No test file to run on this engine.');
+  process.exit(0);
+}
 const runner = spawn(process.execPath, ['--enable-source-maps', '--test', ...flags, ...entries], { cwd: root, stdio: 'inherit', env });
 runner.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,4 +1,4 @@
-// Runs on SQLite only: what it adds is a real registry and a real client obeying the token service; the token service's reads run on PostgreSQL in registry-protection-rules.test.ts
+// Runs on SQLite only: what it adds is a real registry and a real client obeying the token service; the token service's reads run on PostgreSQL in container-registry-protection.test.ts
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -57,7 +57,7 @@ import { namespaceRoutes } from './namespaces.ts';
 import { groupExportImportRoutes } from './group-export-import.ts';
 import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
-import { registryProtectionRuleRoutes } from './registry-protection-rules.ts';
+import { registryProtectionRuleRoutes } from './container-registry-protection.ts';
 import { containerRegistryRoutes } from './container-registry.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */

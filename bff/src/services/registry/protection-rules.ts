@@ -4,7 +4,7 @@ import {
   PROTECTION_LEVELS,
   type RegistryProtectionRuleCreateBody,
   type RegistryProtectionRuleUpdateBody,
-} from '../../../../shared/src/registry-protection-rules.ts';
+} from '../../../../shared/src/container-registry-protection.ts';
 import { refMatches } from '../git/protected-refs.ts';
 import { notFound, unprocessable } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { registryProtectionRule } from '../../../shared/src/registry-protection-rules.ts';
+import { registryProtectionRule } from '../../../shared/src/container-registry-protection.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, userWithRole, type TestServer } from '../../test/harness.ts';
 import { issueToken } from '../services/registry/token-service.ts';
 

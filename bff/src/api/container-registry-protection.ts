@@ -3,13 +3,13 @@ import {
   registryProtectionRule,
   registryProtectionRuleCreateBody,
   registryProtectionRuleUpdateBody,
-} from '../../../shared/src/registry-protection-rules.ts';
+} from '../../../shared/src/container-registry-protection.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
 import * as rules from '../services/registry/protection-rules.ts';
-import { presentRegistryProtectionRule } from '../presenters/registry-protection-rules.ts';
+import { presentRegistryProtectionRule } from '../presenters/container-registry-protection.ts';
 
-/** The spec's slug for the area (endpoints.tsv); the files are named for what they hold. */
+/** The spec's slug for the area (endpoints.tsv), as the files are named. */
 const area = 'container-registry-protection';
 const base = '/projects/:id/registry/protection/repository/rules';
 

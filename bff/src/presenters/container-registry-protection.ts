@@ -1,4 +1,4 @@
-import { PROTECTION_LEVELS, type ProtectionLevelName, type RegistryProtectionRule } from '../../../shared/src/registry-protection-rules.ts';
+import { PROTECTION_LEVELS, type ProtectionLevelName, type RegistryProtectionRule } from '../../../shared/src/container-registry-protection.ts';
 import type { ContainerRegistryProtectionRuleRow } from '../db/schema.ts';
 
 const NAMES = Object.fromEntries(Object.entries(PROTECTION_LEVELS).map(([name, level]) => [level, name])) as Record<number, ProtectionLevelName>;
