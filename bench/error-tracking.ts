@@ -7,15 +7,16 @@
  * (page 1, per_page 20) and an error's details, timed sequentially once the run recorded its
  * events. Each server runs in its own process (bench/delivery-child.ts, bench/bare-child.ts).
  *
- * Then the reads at scale, on SQLite: BENCH_ERROR_EVENTS events (default 1,000,000) in
- * BENCH_ERROR_ERRORS errors (default 10,000), inserted in bulk into the server's file, each
- * error with its last 24 hours counted; the errors list (page 1, a deep page, by frequency, a
+ * Then the reads at scale, on SQLite and (with BENCH_PG) PostgreSQL: BENCH_ERROR_EVENTS events
+ * (default 1,000,000) in BENCH_ERROR_ERRORS errors (default 10,000), inserted in bulk into the
+ * server's database, each error with its last 24 hours counted; the errors list (page 1, a deep page, by frequency, a
  * text filter), an error's details and its events, BENCH_ERROR_READS requests each.
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { envNumber, fmtInt, fmtMs, percentile, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
 import type { DeliveryChildReady } from './delivery-child.ts';
 
@@ -40,7 +41,7 @@ interface Row {
 }
 export interface ErrorTrackingReport {
   rows: Row[];
-  scale?: { events: number; errors: number; insertSeconds: number; reads: { what: string; ms: number[] }[]; problem?: string };
+  scale?: Scale[];
 }
 
 /** An envelope of one exception event, as the Node SDK sends it; `kind` picks the error, `user` who met it. */
@@ -169,9 +170,64 @@ function insertAtScale(file: string, projectId: number): void {
   }
 }
 
-async function readsAtScale(dir: string): Promise<NonNullable<ErrorTrackingReport['scale']>> {
+/**
+ * The same rows as insertAtScale, written by PostgreSQL itself (generate_series) into the
+ * server's database: the errors, their 24 hours, then the events round robin over them.
+ */
+async function insertAtScalePg(url: string, projectId: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const iso = (at: string) => `to_char((${at}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const frames = JSON.stringify(Array.from({ length: 8 }, (_, i) => ({ filename: `/srv/app/m${i}.js`, function: `f${i}`, module: null, lineNo: i + 1, colNo: 1, context: [], inApp: true })));
+  const payload = JSON.stringify({ frames: JSON.parse(frames), user: { id: 'u', username: null, email: null, ip_address: null } });
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO error_tracking_errors (project_id, fingerprint, name, description, actor, platform, status, events_count, users_count, first_seen_at, last_seen_at, stack_trace)
+       SELECT $1, md5(e::text), 'TypeError', 'bench failure ' || e, 'handler' || (e % 100) || '(/srv/app/m' || (e % 8) || '.js)', 'node',
+              (ARRAY['unresolved', 'unresolved', 'unresolved', 'resolved', 'ignored'])[e % 5 + 1], c, c % 97,
+              ${iso("now() - interval '30 days'")}, ${iso("now() - (e % 1440) * interval '1 minute'")}, $4
+       FROM generate_series(0, $2::int - 1) AS e,
+            LATERAL (SELECT GREATEST(1, ($3::int / $2::int / ((e % 50) + 1)) * CASE WHEN e % 50 = 0 THEN 10 ELSE 1 END) AS c) AS counted
+       ORDER BY e`,
+      [projectId, SCALE_ERRORS, SCALE_EVENTS, frames],
+    );
+    await client.query(
+      `INSERT INTO error_tracking_error_hours (error_id, hour, count)
+       SELECT id, (floor(extract(epoch FROM now()) / 3600) * 3600)::int - h * 3600, 1 + ((id - 1 + h) % 7)
+       FROM error_tracking_errors, generate_series(0, 23) AS h WHERE project_id = $1`,
+      [projectId],
+    );
+    await client.query(
+      `INSERT INTO error_tracking_error_events (error_id, event_id, description, level, environment, platform, user_identity, occurred_at, payload)
+       SELECT first.id + i % $2::int, md5(i::text || random()::text), 'bench failure ' || (i % $2::int), 'error', 'bench', 'node', 'id:u' || (i % 997), ${iso("now() - (i % 86400) * interval '1 second'")}, $4
+       FROM generate_series(0, $3::int - 1) AS i, (SELECT min(id) AS id FROM error_tracking_errors WHERE project_id = $1) AS first`,
+      [projectId, SCALE_ERRORS, SCALE_EVENTS, payload],
+    );
+    await client.query('COMMIT');
+    await client.query('ANALYZE error_tracking_errors, error_tracking_error_events, error_tracking_error_hours');
+  } finally {
+    await client.end();
+  }
+}
+
+interface Scale {
+  engine: 'SQLite' | 'PostgreSQL';
+  events: number;
+  errors: number;
+  insertSeconds: number;
+  reads: { what: string; ms: number[] }[];
+  problem?: string;
+}
+
+async function readsAtScale(dir: string, databaseUrl?: string): Promise<Scale> {
   const token = `bench-${crypto.randomBytes(12).toString('hex')}`;
-  const server = await startChild<DeliveryChildReady>('delivery-child.ts', [], { BENCH_DATA_DIR: path.join(dir, 'scale'), BENCH_ROOT_TOKEN: token, GATEHOUSE_WORKERS: '0' }, 120_000);
+  const server = await startChild<DeliveryChildReady>(
+    'delivery-child.ts',
+    [],
+    { BENCH_DATA_DIR: path.join(dir, databaseUrl ? 'scale-pg' : 'scale'), BENCH_ROOT_TOKEN: token, GATEHOUSE_WORKERS: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    120_000,
+  );
   try {
     const api = async (p: string, method = 'GET', json?: unknown) => {
       const res = await fetch(`${server.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
@@ -181,10 +237,12 @@ async function readsAtScale(dir: string): Promise<NonNullable<ErrorTrackingRepor
     const group = (await api('/groups', 'POST', { name: 'Errors at scale', path: 'errors-scale' })) as { id: number };
     const project = (await api('/projects', 'POST', { name: 'big', namespace_id: group.id })) as { id: number };
     await api(`/projects/${project.id}/error_tracking/settings`, 'PUT', { active: true, integrated: true });
-    if (!server.info.sqliteFile) throw new Error('the reads at scale insert into SQLite only');
     const started = performance.now();
-    insertAtScale(server.info.sqliteFile, project.id);
+    if (databaseUrl) await insertAtScalePg(databaseUrl, project.id);
+    else insertAtScale(server.info.sqliteFile!, project.id);
     const insertSeconds = (performance.now() - started) / 1000;
+    // The error the list shows first, as a user opens it.
+    const first = ((await api(`/projects/${project.id}/error_tracking/errors?per_page=1`)) as { id: number }[])[0]!.id;
     const base = `/projects/${project.id}/error_tracking/errors`;
     const deep = Math.max(1, Math.floor(SCALE_ERRORS / 100 / 2));
     const reads = await timedReads(api, [
@@ -192,10 +250,10 @@ async function readsAtScale(dir: string): Promise<NonNullable<ErrorTrackingRepor
       [`errors, page ${deep} (per_page 100)`, `${base}?per_page=100&page=${deep}`],
       ['errors by frequency, page 1', `${base}?sort=frequency&per_page=20`],
       ['unresolved errors matching text', `${base}?status=unresolved&query=failure%2012&per_page=20`],
-      ['an error’s details', `${base}/1`],
-      ['its events, page 1', `${base}/1/events?per_page=20`],
+      ['an error’s details', `${base}/${first}`],
+      ['its events, page 1', `${base}/${first}/events?per_page=20`],
     ]);
-    return { events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds, reads };
+    return { engine: databaseUrl ? 'PostgreSQL' : 'SQLite', events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds, reads };
   } finally {
     await server.stop();
   }
@@ -223,11 +281,15 @@ export async function runErrorTracking(opts: { pgAdmin?: string }): Promise<Erro
     await attempt('Gatehouse, SQLite', () => gatehouse('Gatehouse, SQLite', {}, dir));
     const pgUrl = opts.pgAdmin;
     if (pgUrl) await attempt('Gatehouse, PostgreSQL', () => withPgDatabase(pgUrl, (url) => gatehouse('Gatehouse, PostgreSQL', { DATABASE_URL: url }, dir)));
-    console.log(`  reads at scale: inserting ${fmtInt(SCALE_EVENTS)} events in ${fmtInt(SCALE_ERRORS)} errors (SQLite)…`);
-    try {
-      report.scale = await readsAtScale(dir);
-    } catch (e) {
-      report.scale = { events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds: NaN, reads: [], problem: (e as Error).message };
+    report.scale = [];
+    const engines: Scale['engine'][] = pgUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
+    for (const engine of engines) {
+      console.log(`  reads at scale: inserting ${fmtInt(SCALE_EVENTS)} events in ${fmtInt(SCALE_ERRORS)} errors (${engine})…`);
+      try {
+        report.scale.push(engine === 'SQLite' ? await readsAtScale(dir) : await withPgDatabase(pgUrl!, (url) => readsAtScale(dir, url)));
+      } catch (e) {
+        report.scale.push({ engine, events: SCALE_EVENTS, errors: SCALE_ERRORS, insertSeconds: NaN, reads: [], problem: (e as Error).message });
+      }
     }
   });
   return report;
@@ -245,18 +307,18 @@ export function printErrorTracking(report: ErrorTrackingReport): void {
   );
   const reads = report.rows.filter((r) => r.reads?.length);
   if (reads.length) printReads(reads);
-  const scale = report.scale;
-  if (!scale) return;
-  console.log(`\n  reads at scale, SQLite: ${fmtInt(scale.events)} events in ${fmtInt(scale.errors)} errors (inserted in ${scale.insertSeconds.toFixed(1)} s), ${READS} sequential requests each`);
-  if (scale.problem) {
-    console.log(`  could not run: ${scale.problem}`);
-    return;
+  for (const scale of report.scale ?? []) {
+    console.log(`\n  reads at scale, ${scale.engine}: ${fmtInt(scale.events)} events in ${fmtInt(scale.errors)} errors (inserted in ${scale.insertSeconds.toFixed(1)} s), ${READS} sequential requests each`);
+    if (scale.problem) {
+      console.log(`  could not run: ${scale.problem}`);
+      continue;
+    }
+    printAligned(
+      ['request', 'median ms', 'p95 ms'],
+      scale.reads.map((x) => [x.what, fmtMs(percentile(x.ms, 50)), fmtMs(percentile(x.ms, 95))]),
+      new Set([1, 2]),
+    );
   }
-  printAligned(
-    ['request', 'median ms', 'p95 ms'],
-    scale.reads.map((x) => [x.what, fmtMs(percentile(x.ms, 50)), fmtMs(percentile(x.ms, 95))]),
-    new Set([1, 2]),
-  );
 }
 
 function printReads(reads: Row[]): void {

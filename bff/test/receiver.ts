@@ -17,18 +17,19 @@ export interface Receiver {
   /** Status (and optional delay) of the next answers; default 200. */
   respond: (status: number, opts?: { delayMs?: number; body?: string; headers?: Record<string, string> }) => void;
   waitFor: (count: number, timeoutMs?: number) => Promise<Received[]>;
-  /** Requests received and not answered yet. */
-  unanswered: () => number;
-  /** Answers wait (held) until release(): what is on its way stays on its way. */
-  hold: () => void;
+  /**
+   * Answers wait (held) until release() from the moment the `count`th request (of those
+   * recorded) arrives, in the same turn: what is on its way then stays on its way.
+   */
+  holdFrom: (count: number) => void;
   release: () => void;
   close: () => Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const requests: Received[] = [];
-  let unanswered = 0;
   let held: (() => void)[] | undefined;
+  let holdAt = Infinity;
   let answer = { status: 200, delayMs: 0, body: '{"ok":true}', headers: { 'Content-Type': 'application/json', 'X-Receiver': 'test' } as Record<string, string> };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -43,9 +44,8 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const { status, delayMs, body: out, headers } = answer;
       requests.push({ method: req.method!, url: req.url!, headers: req.headers, body, json: parsed });
-      unanswered++;
+      if (requests.length >= holdAt) held ??= [];
       const send = () => {
-        unanswered--;
         if (!res.destroyed) res.writeHead(status, headers).end(out);
       };
       setTimeout(() => (held ? held.push(send) : send()), delayMs);
@@ -68,13 +68,13 @@ export async function startReceiver(): Promise<Receiver> {
       }
       return requests;
     },
-    unanswered: () => unanswered,
-    hold() {
-      held ??= [];
+    holdFrom(count) {
+      holdAt = count;
     },
     release() {
       const waiting = held ?? [];
       held = undefined;
+      holdAt = Infinity;
       for (const send of waiting) send();
     },
     close: () =>

@@ -37,6 +37,7 @@ const UNPAGINATED: Record<string, string> = {
   'GET /features/definitions': 'the platform answers every definition at once',
   'GET /api/console/feature_flags': 'the console’s screen of the flags: the few Gatehouse reads and any set beside them, at once',
   'GET /projects/:id/repository/files/:file_path/blame': 'the platform answers a file’s whole blame (or its range) at once',
+  'GET /projects/:id/registry/protection/repository/rules': 'the platform answers every protection rule of a project at once',
 };
 
 /** A body each write accepts, where its declared body needs more than `{}`: the 404 must not hide behind a 400. */
@@ -46,6 +47,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /projects/:id/protected_branches': { name: 'checks-*' },
   'POST /projects/:id/protected_tags': { name: 'checks-*' },
   'POST /groups/:id/tokens/revoke': { token: 'glpat-00000000000000000000' },
+  'POST /projects/:id/registry/protection/repository/rules': { repository_path_pattern: 'checks/*', minimum_access_level_for_push: 'maintainer' },
   'POST /groups/:id/push_rule': { commit_message_regex: '^checks' },
   'PUT /groups/:id/push_rule': { commit_message_regex: '^checks' },
   'POST /projects/:id/push_rule': { commit_message_regex: '^checks' },

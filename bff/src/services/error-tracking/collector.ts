@@ -95,13 +95,61 @@ async function tally(db: Db, keyId: number): Promise<{ count: number; retryAfter
 
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000) * 3600;
 
-/** Records what was parsed, in one transaction. */
-export async function record(db: Db, projectId: number, parsed: Parsed, senderIp: string | undefined): Promise<void> {
-  if (!parsed.events.length && !parsed.sessions.length) return;
-  const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    for (const event of parsed.events) await recordEvent(trx, projectId, event, now, senderIp);
-    for (const s of parsed.sessions) await countSessions(trx, { projectId, hour: hourOf(now), status: s.status, count: s.count });
+/** An envelope waiting for its transaction, and its sender waiting for the answer. */
+interface Waiting {
+  projectId: number;
+  parsed: Parsed;
+  senderIp: string | undefined;
+  receivedAt: number;
+  written: () => void;
+  failed: (error: unknown) => void;
+}
+/** Per database: the envelopes waiting, and whether a transaction is being written. */
+const queues = new WeakMap<Db, { waiting: Waiting[]; writing: boolean }>();
+/** The most envelopes one transaction writes. */
+const BATCH = 64;
+
+/**
+ * Records what was parsed. Envelopes are written in batches (group commit): while one
+ * transaction is written, those that arrive meanwhile wait, and go together in the next one,
+ * so a burst costs a transaction (its BEGIN, its COMMIT, PostgreSQL's flush of its log) per
+ * batch rather than per envelope. A batch is committed before any of its senders is answered,
+ * so an answered envelope is kept. One envelope that cannot be written (a batch fails) does not
+ * take the others with it: the batch is written again one envelope to a transaction.
+ */
+export function record(db: Db, projectId: number, parsed: Parsed, senderIp: string | undefined): Promise<void> {
+  if (!parsed.events.length && !parsed.sessions.length) return Promise.resolve();
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = { waiting: [], writing: false }));
+  const answer = new Promise<void>((written, failed) => queue.waiting.push({ projectId, parsed, senderIp, receivedAt: Date.now(), written, failed }));
+  if (!queue.writing) void writeQueued(db, queue);
+  return answer;
+}
+
+async function writeQueued(db: Db, queue: { waiting: Waiting[]; writing: boolean }): Promise<void> {
+  queue.writing = true;
+  try {
+    while (queue.waiting.length) {
+      const batch = queue.waiting.splice(0, BATCH);
+      try {
+        await writeBatch(db, batch);
+        for (const w of batch) w.written();
+      } catch (e) {
+        if (batch.length === 1) batch[0]!.failed(e);
+        else for (const w of batch) await writeBatch(db, [w]).then(w.written, w.failed);
+      }
+    }
+  } finally {
+    queue.writing = false;
+  }
+}
+
+function writeBatch(db: Db, batch: Waiting[]): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    for (const { projectId, parsed, senderIp, receivedAt } of batch) {
+      for (const event of parsed.events) await recordEvent(trx, projectId, event, receivedAt, senderIp);
+      for (const s of parsed.sessions) await countSessions(trx, { projectId, hour: hourOf(receivedAt), status: s.status, count: s.count });
+    }
   });
 }
 
