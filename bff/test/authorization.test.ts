@@ -99,6 +99,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   admin_container_image: MAINTAINER,
   // The project's container repositories and tags: as its code (the fixture project is private).
   read_container_image: REPORTER,
+  // Deleting a tag's image: Maintainers, as the registry's delete scope (a protection rule may ask more).
+  destroy_container_image: MAINTAINER,
 };
 
 /**

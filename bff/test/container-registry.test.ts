@@ -164,4 +164,26 @@ describe('a real registry behind the token service', () => {
     const stranger = await api(`/projects/${projectId}/registry/repositories`, { token: (await buildUser()).token });
     expectStatus(stranger, 404);
   });
+
+  it('deletes through the API: a tag (200, its image gone), a repository (202, its images and itself), not at a path whose rule keeps deletes for Owners (403)', async () => {
+    const repos = `/projects/${projectId}/registry/repositories`;
+    const listed = async () => expectShape(z.array(containerRepository), (await api(repos, { token: people.maintainer.token })).body);
+    const ids = Object.fromEntries((await listed()).map((r) => [r.name, r.id]));
+    assert.ok(await held('app'));
+    expectStatus(await api(`${repos}/${ids.app}/tags/1`, { method: 'DELETE', token: people.maintainer.token }), 200);
+    assert.equal(await held('app'), false);
+    const again = await api(`${repos}/${ids.app}/tags/1`, { method: 'DELETE', token: people.maintainer.token });
+    expectStatus(again, 404);
+    assert.deepEqual(again.body, { message: '404 Tag Not Found' });
+    // The rule at keep holds deletes for Owners: refused before anything is asked of the registry.
+    const refused = await api(`${repos}/${ids.keep}`, { method: 'DELETE', token: people.maintainer.token });
+    expectStatus(refused, 403);
+    assert.deepEqual(refused.body, { message: '403 Forbidden - Deleting from protected repository path forbidden' });
+    assert.ok(await held('release-web', '2'));
+    const deleted = await api(`${repos}/${ids['release-web']}`, { method: 'DELETE', token: people.owner.token });
+    expectStatus(deleted, 202);
+    assert.deepEqual(deleted.body, { message: '202 Accepted' });
+    assert.equal(await held('release-web', '2'), false);
+    assert.deepEqual((await listed()).map((r) => r.name), ['app', 'vault', 'keep', 'scratch']);
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
+import { acceptedMessage } from '../../../shared/src/group-export-import.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
@@ -7,6 +8,7 @@ import { pageOfList, pageRequest } from '../db/pagination.ts';
 import type { Config } from '../config.ts';
 import * as repositories from '../services/registry/repositories.ts';
 import { signingKey } from '../services/registry/signing.ts';
+import { isAdmin } from '../auth/actor.ts';
 import { presentContainerRepository, presentContainerRepositoryTag } from '../presenters/container-registry.ts';
 
 const area = 'container-registry';
@@ -20,6 +22,9 @@ const withRepository = {
   params: { repository_id: recordId() },
   with: { repository: (ctx: RouteContext<unknown, unknown, { repository_id: number }, 'project'>) => repositories.getRepository(ctx.db, ctx.project.id, ctx.params.repository_id) },
 };
+
+/** Who deletes: an administrator (never stopped by a protection rule) or a member of the project's role. */
+const deleterOf = (ctx: { actor: Parameters<typeof isAdmin>[0]; level: number }) => ({ admin: isAdmin(ctx.actor), role: ctx.level });
 
 export const containerRegistryRoutes = [
   defineRoute({
@@ -69,5 +74,32 @@ export const containerRegistryRoutes = [
       );
     },
     present: (t, ctx) => presentContainerRepositoryTag(t.path, t.tag, ctx.config.registry?.url),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${base}/:repository_id`,
+    area,
+    summary: 'Delete a container repository: every tag’s image from the registry, then the repository (202; Maintainer, unless a protection rule keeps deletes at its path for a higher role)',
+    load: 'project',
+    permission: 'admin_container_image',
+    ...withRepository,
+    status: 202,
+    response: acceptedMessage,
+    handler: async (ctx) => {
+      await repositories.deleteRepository(ctx.db, readerOf(ctx.config), ctx.project, ctx.repository, deleterOf(ctx));
+      return { message: '202 Accepted' };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${base}/:repository_id/tags/:tag_name`,
+    area,
+    summary: 'Delete a tag’s image from the registry (every tag naming the same image goes with it); 200 (Maintainer, unless a protection rule keeps deletes at its path for a higher role)',
+    load: 'project',
+    permission: 'destroy_container_image',
+    params: { repository_id: recordId(), tag_name: z.string().min(1).max(255) },
+    with: withRepository.with,
+    status: 200,
+    handler: (ctx) => repositories.deleteTag(ctx.db, readerOf(ctx.config), ctx.project, ctx.repository, ctx.params.tag_name, deleterOf(ctx)),
   }),
 ];

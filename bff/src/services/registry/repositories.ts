@@ -1,7 +1,8 @@
 import type { Db } from '../../db/index.ts';
 import type { ContainerRepositoryRow, ProjectRow } from '../../db/schema.ts';
 import { pageOfList, type Page, type PageRequest } from '../../db/pagination.ts';
-import { notFound, ServerFault } from '../../util/errors.ts';
+import { forbidden, notFound, ServerFault } from '../../util/errors.ts';
+import { blockingRule, listRules } from './protection-rules.ts';
 import { nowIso } from '../../util/time.ts';
 import { registryToken, type TokenServiceSettings } from './signing.ts';
 
@@ -63,4 +64,66 @@ export async function registryTags(reader: RegistryReader | undefined, path: str
     next = link ? new URL(link, reader.url).href : undefined;
   }
   return tags.sort();
+}
+
+/** What Distribution answers a manifest's digest for, whatever kind of image the tag names. */
+const MANIFEST_TYPES = [
+  'application/vnd.oci.image.manifest.v1+json',
+  'application/vnd.oci.image.index.v1+json',
+  'application/vnd.docker.distribution.manifest.v2+json',
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+].join(', ');
+
+async function registryCall(reader: RegistryReader, url: string, init: RequestInit, what: string): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  } catch (e) {
+    throw new ServerFault('the container registry did not answer', { registry: reader.url, what, error: (e as Error).message });
+  }
+}
+
+/** Who deletes: an administrator, or a caller with a role in the project. */
+export interface Deleter {
+  admin: boolean;
+  role: number;
+}
+
+/** A protection rule keeping deletes at `path` above the deleter's role stops them, as at the token service (administrators pass). */
+async function checkDeleteProtection(db: Db, projectId: number, path: string, deleter: Deleter): Promise<void> {
+  if (deleter.admin) return;
+  if (blockingRule(await listRules(db, projectId), path, deleter.role, 'delete')) throw forbidden('Deleting from protected repository path forbidden');
+}
+
+/** Deletes a tag's image from the registry (see deleteRegistryTag); 404 when the registry holds no such tag. */
+export async function deleteTag(db: Db, reader: RegistryReader | undefined, project: Pick<ProjectRow, 'id' | 'path_with_namespace'>, repository: ContainerRepositoryRow, tag: string, deleter: Deleter): Promise<void> {
+  const path = repositoryPath(project, repository.name);
+  await checkDeleteProtection(db, project.id, path, deleter);
+  if (!(await deleteRegistryTag(reader, path, tag))) throw notFound('Tag');
+}
+
+/**
+ * Deletes the image a tag names from the registry: Distribution deletes a manifest by its digest
+ * (read from the tag), which takes every tag naming the same image with it. False when the
+ * registry holds no such tag (or no registry is connected).
+ */
+async function deleteRegistryTag(reader: RegistryReader | undefined, path: string, tag: string): Promise<boolean> {
+  if (!reader) return false;
+  const token = registryToken(reader, 'gatehouse', [{ type: 'repository', name: path, actions: ['pull', 'delete'] }]);
+  const headers = { Authorization: `Bearer ${token}`, Accept: MANIFEST_TYPES };
+  const head = await registryCall(reader, `${reader.url}/v2/${path}/manifests/${encodeURIComponent(tag)}`, { method: 'HEAD', headers }, 'read a tag');
+  if (head.status === 404) return false;
+  const digest = head.headers.get('docker-content-digest');
+  if (!head.ok || !digest) throw new ServerFault('the container registry did not name the tag’s image', { registry: reader.url, path, tag, status: head.status });
+  const deleted = await registryCall(reader, `${reader.url}/v2/${path}/manifests/${digest}`, { method: 'DELETE', headers }, 'delete an image');
+  if (deleted.status === 404) return false;
+  if (!deleted.ok) throw new ServerFault('the container registry refused to delete an image', { registry: reader.url, path, tag, status: deleted.status, body: (await deleted.text()).slice(0, 500) });
+  return true;
+}
+
+/** Deletes a repository: every tag's image from the registry, then the record of it. */
+export async function deleteRepository(db: Db, reader: RegistryReader | undefined, project: Pick<ProjectRow, 'id' | 'path_with_namespace'>, repository: ContainerRepositoryRow, deleter: Deleter): Promise<void> {
+  const path = repositoryPath(project, repository.name);
+  await checkDeleteProtection(db, project.id, path, deleter);
+  for (const tag of await registryTags(reader, path)) await deleteRegistryTag(reader, path, tag);
+  await db.deleteFrom('container_repositories').where('id', '=', repository.id).execute();
 }
