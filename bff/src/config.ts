@@ -71,6 +71,8 @@ const envSchema = z.object({
   GATEHOUSE_REGISTRY_URL: optionalNonEmpty.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   GATEHOUSE_REGISTRY_KEY: optionalNonEmpty,
   GATEHOUSE_REGISTRY_ISSUER: optionalNonEmpty,
+  GATEHOUSE_VIRTUAL_REGISTRY_MAX_FILE_BYTES: z.string().default(String(5 * 1024 ** 3)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
+  GATEHOUSE_VIRTUAL_REGISTRY_TIMEOUT_SECONDS: z.string().default('30').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds').transform(Number).pipe(z.number().positive().max(600))),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -125,6 +127,12 @@ export interface Config {
    */
   registry: { url: string; keyPath: string; issuer: string } | undefined;
   /**
+   * Virtual registries' pull-through: the largest file it fetches from an upstream (the
+   * platform's 5 GiB by default), and how long an upstream may keep it waiting (to connect, for
+   * the headers, between two pieces of a body) before it is given up as stalled.
+   */
+  virtualRegistry: { maxFileBytes: number; timeoutMs: number };
+  /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
    */
@@ -169,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: e.GATEHOUSE_TRUSTED_PROXIES,
     importLimits: { maxBytes: e.GATEHOUSE_IMPORT_MAX_BYTES, maxLineBytes: e.GATEHOUSE_IMPORT_MAX_LINE_BYTES },
     errorTrackingEventsPerMinute: e.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE,
+    virtualRegistry: { maxFileBytes: e.GATEHOUSE_VIRTUAL_REGISTRY_MAX_FILE_BYTES, timeoutMs: e.GATEHOUSE_VIRTUAL_REGISTRY_TIMEOUT_SECONDS * 1000 },
     registry:
       e.GATEHOUSE_REGISTRY_URL && e.GATEHOUSE_REGISTRY_KEY
         ? { url: e.GATEHOUSE_REGISTRY_URL.replace(/\/+$/, ''), keyPath: path.resolve(e.GATEHOUSE_REGISTRY_KEY), issuer: e.GATEHOUSE_REGISTRY_ISSUER ?? 'gatehouse-issuer' }

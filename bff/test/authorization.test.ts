@@ -101,6 +101,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_container_image: REPORTER,
   // Deleting a tag's image: Maintainers, as the registry's delete scope (a protection rule may ask more).
   destroy_container_image: MAINTAINER,
+  // Maven virtual registries: read by members (Guests and up), managed by Maintainers, as on the platform.
+  read_virtual_registry: GUEST,
+  admin_virtual_registry: MAINTAINER,
 };
 
 /**
@@ -142,6 +145,21 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
         stranger: 403 as const,
         why: 'an export is its author’s (each caller reads one of their own here, of the fixture project): the role that counts is the one the author holds now where the export was made, and once it no longer holds, the platform’s export policy answers 403',
       },
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      ['GET /virtual_registries/packages/maven/registries/:id', GUEST, 'Registry'],
+      ['PATCH /virtual_registries/packages/maven/registries/:id', MAINTAINER, 'Registry'],
+      ['DELETE /virtual_registries/packages/maven/registries/:id', MAINTAINER, 'Registry'],
+      ['DELETE /virtual_registries/packages/maven/registries/:id/cache', MAINTAINER, 'Registry'],
+      ['GET /virtual_registries/packages/maven/registries/:id/upstreams', GUEST, 'Registry'],
+      ['POST /virtual_registries/packages/maven/registries/:id/upstreams', MAINTAINER, 'Registry'],
+      ['GET /virtual_registries/packages/maven/upstreams/:id', GUEST, 'Upstream'],
+      ['PATCH /virtual_registries/packages/maven/upstreams/:id', MAINTAINER, 'Upstream'],
+    ].map(([key, need, record]) => [
+      key,
+      { need: need as Need, denied: 403 as const, viaRecord: record as string, why: 'the platform’s path names the registry or upstream, not its group: the role is the one held on the record’s (top-level) group' },
     ]),
   ),
   'DELETE /projects/:id/snippets/:snippet_id': { need: MAINTAINER, denied: 403, why: 'a snippet’s author or a Maintainer deletes it; the fixture snippet is root’s' },
@@ -245,6 +263,8 @@ const fx = {} as {
   tokens: Record<TokenScope | 'revoked' | 'expired', string>;
   /** A client key of the project and an error it reported. */
   errorTracking?: { keyId: number; errorId: number };
+  /** A virtual registry of the group with an upstream. */
+  virtualRegistry?: Promise<{ registryId: number; upstreamId: number }>;
 };
 let serial = 0;
 
@@ -295,6 +315,14 @@ async function matrixError(): Promise<{ keyId: number; errorId: number }> {
   const sent = await fetch(`${server.url}/api/v4/error_tracking/collector/api/${fx.project.id}/store?sentry_key=${key.public_key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'matrix' }) });
   assert.equal(sent.status, 200, await sent.text());
   return { keyId: key.id, errorId: (await ok(`/projects/${fx.project.id}/error_tracking/errors`, {}, 200))[0].id };
+}
+
+/** A virtual registry of the fixture group with an upstream of its own (distinct credentials each time). */
+async function matrixVirtualRegistry(): Promise<{ registryId: number; upstreamId: number }> {
+  const registryId = (await ok(`/groups/${fx.group.id}/-/virtual_registries/packages/maven/registries`, { method: 'POST', json: { name: `matrix${++serial}` } }, 201)).id;
+  const upstream = { url: `${receiver.url}/maven`, username: 'matrix', password: `matrix-${registryId}` };
+  const upstreamId = (await ok(`/virtual_registries/packages/maven/registries/${registryId}/upstreams`, { method: 'POST', json: upstream }, 201)).id;
+  return { registryId, upstreamId };
 }
 
 /** The SHA of main in the project's repository (pushed first when needed). */
@@ -462,6 +490,11 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       }
       // The collector names the project by id (the DSN's); tracking is on there (see before).
       if (resource === 'error_tracking') return String(fx.project.id);
+      // A registry or an upstream by its own id: the group's, or a throwaway one for a call that deletes or empties it.
+      if (resource === 'virtual_registries') {
+        const made = throwaway ? matrixVirtualRegistry() : (fx.virtualRegistry ??= matrixVirtualRegistry());
+        return String(route.path.includes('/upstreams/:id') ? (await made).upstreamId : (await made).registryId);
+      }
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);
       // A group's export, written (this server runs no workers): something to download.
       if (route.path === '/groups/:id/export/download') {

@@ -84,6 +84,9 @@ export interface World {
   registryRuleId: number;
   containerRepositoryId: number;
   errorTrackingErrorId: number;
+  /** A Maven virtual registry of the group, and an upstream of it (the receiver's address). */
+  virtualRegistryId: number;
+  virtualUpstreamId: number;
   /** Who made the fixtures (their activity is what a user's event feed shows). */
   rootId: number;
   /** Callers refused the private records (fuzz-leaks.ts). */
@@ -215,7 +218,15 @@ async function buildGroupFixtures(db: Db, world: World, receiver: Receiver) {
   world.milestoneId = (await ok(`/groups/${group.id}/milestones`, { method: 'POST', json: { title: `fuzz ${group.id}` } }, 201)).id;
   // The CI/CD variable the `key` fixture names on the variables routes.
   await ok(`/groups/${group.id}/variables`, { method: 'POST', json: { key: 'fuzzkey', value: 'fuzz' } }, 201);
+  await virtualRegistryFixtures(world, receiver);
   await buildProjectFixtures(db, world, receiver);
+}
+
+/** A virtual registry of the group with an upstream (the receiver, which answers anything). */
+async function virtualRegistryFixtures(world: World, receiver: Receiver) {
+  world.virtualRegistryId = (await ok(`/groups/${world.group.id}/-/virtual_registries/packages/maven/registries`, { method: 'POST', json: { name: 'fuzz' } }, 201)).id;
+  const upstream = { url: `${receiver.url}/maven`, name: 'fuzz', username: 'fuzz', password: `fuzz-${world.virtualRegistryId}` };
+  world.virtualUpstreamId = (await ok(`/virtual_registries/packages/maven/registries/${world.virtualRegistryId}/upstreams`, { method: 'POST', json: upstream }, 201)).id;
 }
 
 export async function buildWorld(db: Db, receiver: Receiver): Promise<World> {
@@ -263,6 +274,8 @@ async function repair(db: Db, world: World, receiver: Receiver, rootToken: strin
     const member = await db.selectFrom('members').select('id').where('source_type', '=', type).where('source_id', '=', id).where('user_id', '=', world.memberUserId).executeTakeFirst();
     if (!member) await addMember(scope, id, world.memberUserId, 30);
   }
+  const registry = await db.selectFrom('virtual_registries').select('id').where('id', '=', world.virtualRegistryId).executeTakeFirst();
+  if (!registry) await virtualRegistryFixtures(world, receiver);
   for (const scope of ['groups', 'projects'] as const) {
     const owner = scope === 'groups' ? world.group.id : world.project.id;
     const hook = await db.selectFrom('web_hooks').select('id').where('id', '=', world.hooks[scope]).executeTakeFirst();
@@ -289,6 +302,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       if (opPath.startsWith('/dependency_list_exports/')) return String(world.refused.exports.dependency_list);
       // The collector names its project by id only (the DSN's).
       if (opPath.startsWith('/error_tracking/collector/')) return String(world.project.id);
+      // A virtual registry or an upstream by its own id.
+      if (opPath.startsWith('/virtual_registries/packages/maven/registries/')) return String(world.virtualRegistryId);
+      if (opPath.startsWith('/virtual_registries/packages/maven/upstreams/')) return String(world.virtualUpstreamId);
       if (scope === 'projects') return byPath ? encodeURIComponent(world.project.fullPath) : String(world.project.id);
       return byPath ? encodeURIComponent(world.group.fullPath) : String(world.group.id);
     case 'hook_id':

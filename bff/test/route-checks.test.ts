@@ -117,6 +117,11 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /projects/:id/labels/:label_id': { color: '#fff' },
   'PUT /projects/:id/error_tracking/settings': { active: true, integrated: true },
   'PUT /projects/:id/error_tracking/errors/:error_id': { status: 'resolved' },
+  'POST /groups/:id/-/virtual_registries/packages/maven/registries': { name: 'checks' },
+  'POST /groups/:id/-/virtual_registries/packages/maven/upstreams/test': { url: 'https://repo.example.com/maven2' },
+  'PATCH /virtual_registries/packages/maven/registries/:id': { name: 'checks' },
+  'POST /virtual_registries/packages/maven/registries/:id/upstreams': { url: 'https://repo.example.com/maven2' },
+  'PATCH /virtual_registries/packages/maven/upstreams/:id': { name: 'checks' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

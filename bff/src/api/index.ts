@@ -59,6 +59,7 @@ import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
 import { registryProtectionRuleRoutes } from './container-registry-protection.ts';
 import { containerRegistryRoutes } from './container-registry.ts';
+import { virtualRegistryRoutes } from './virtual-registries.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -118,6 +119,7 @@ export const apiRoutes: RouteSpec[] = [
   ...errorTrackingRoutes,
   ...registryProtectionRuleRoutes,
   ...containerRegistryRoutes,
+  ...virtualRegistryRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

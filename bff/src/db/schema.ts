@@ -1158,6 +1158,10 @@ export interface Database {
   error_tracking_session_hours: ErrorTrackingSessionHoursTable;
   container_registry_protection_rules: ContainerRegistryProtectionRulesTable;
   container_repositories: ContainerRepositoriesTable;
+  virtual_registries: VirtualRegistriesTable;
+  virtual_registry_upstreams: VirtualRegistryUpstreamsTable;
+  virtual_registry_registry_upstreams: VirtualRegistryRegistryUpstreamsTable;
+  virtual_registry_cache_entries: VirtualRegistryCacheEntriesTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
@@ -1358,3 +1362,59 @@ export interface ContainerRepositoriesTable {
   created_at: string;
 }
 export type ContainerRepositoryRow = Selectable<ContainerRepositoriesTable>;
+
+/** A top-level group's Maven virtual registry (migration 044). */
+export interface VirtualRegistriesTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type VirtualRegistryRow = Selectable<VirtualRegistriesTable>;
+
+/** An upstream Maven repository of a top-level group (migration 044), used by one or several of its registries. */
+export interface VirtualRegistryUpstreamsTable {
+  id: Generated<number>;
+  group_id: number;
+  url: string;
+  name: string;
+  description: string | null;
+  username: string | null;
+  /** Sealed by the vault; null when the upstream is reached anonymously. */
+  encrypted_password: string | null;
+  cache_validity_hours: Generated<number>;
+  metadata_cache_validity_hours: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+export type VirtualRegistryUpstreamRow = Selectable<VirtualRegistryUpstreamsTable>;
+
+/** An upstream's place in a registry (migration 044): the registry asks its upstreams by position, from 1. */
+export interface VirtualRegistryRegistryUpstreamsTable {
+  id: Generated<number>;
+  registry_id: number;
+  upstream_id: number;
+  position: number;
+}
+export type VirtualRegistryRegistryUpstreamRow = Selectable<VirtualRegistryRegistryUpstreamsTable>;
+
+/** A file an upstream served, cached (migration 044): its bytes are the file store's `file_key`. */
+export interface VirtualRegistryCacheEntriesTable {
+  id: Generated<number>;
+  upstream_id: number;
+  relative_path: string;
+  file_key: string;
+  /** A string on PostgreSQL (bigint): read with Number(). */
+  size: number;
+  content_type: string;
+  file_sha1: string;
+  file_md5: string;
+  upstream_etag: string | null;
+  /** When the upstream last gave or confirmed the file: the cache validity counts from it. */
+  upstream_checked_at: string;
+  created_at: string;
+  updated_at: string;
+}
+export type VirtualRegistryCacheEntryRow = Selectable<VirtualRegistryCacheEntriesTable>;

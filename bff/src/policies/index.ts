@@ -144,6 +144,13 @@ export const groupRules = {
   export_group: atLeast(L.owner),
   /** Placeholder users of imports and their reassignment: Owners (spec: Placeholder reassignments). */
   admin_placeholders: atLeast(L.owner),
+  /**
+   * Maven virtual registries: their registries, upstreams and cached files are read (and
+   * pulled through) by members, Guests and up; managed by Maintainers, as on the platform.
+   * Anyone else who sees a public group is refused (403), as there.
+   */
+  read_virtual_registry: atLeast(L.guest),
+  admin_virtual_registry: atLeast(L.maintainer),
 } satisfies Record<string, (a: Actor, s: GroupSubject) => boolean>;
 
 export const projectRules = {
