@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
+import { containerRegistryConnection, containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
 import { recordId } from '../http/params.ts';
@@ -69,5 +69,19 @@ export const containerRegistryRoutes = [
       );
     },
     present: (t, ctx) => presentContainerRepositoryTag(t.path, t.tag, ctx.config.registry?.url),
+  }),
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/projects/:id/registry',
+    area: 'console',
+    summary: 'Whether a container registry is connected: its host, as `docker login` takes it, and the project’s image prefix; both null while none is (Reporter, or anyone who sees a public project)',
+    load: 'project',
+    permission: 'read_container_image',
+    response: containerRegistryConnection,
+    handler: async ({ config, project }) => {
+      const host = config.registry ? new URL(config.registry.url).host : null;
+      return { host, image_prefix: host && `${host}/${repositories.repositoryPath(project, '')}` };
+    },
   }),
 ];
