@@ -70,6 +70,10 @@ export const containerRegistryRoutes = [
     },
     present: (t, ctx) => presentContainerRepositoryTag(t.path, t.tag, ctx.config.registry?.url),
   }),
+];
+
+/** The console's Container registry screen: whether a registry is connected, and where its images go. */
+export const containerRegistryConsoleRoutes = [
   defineRoute({
     mount: 'console',
     method: 'get',

@@ -34,13 +34,13 @@ const FORBIDDEN_HINT = 'Maintainers and Owners decide which image paths only the
 
 const col = createColumnHelper<RegistryProtectionRule>();
 
-/** A rule's least role for an action, or what applies without one. */
-const levelCell = (level: RegistryProtectionRule['minimum_access_level_for_push'], otherwise: string) =>
+/** A rule's least role for an action, or that it says nothing of it. */
+const levelCell = (level: RegistryProtectionRule['minimum_access_level_for_push']) =>
   level ? (
-    <Text size="sm">{LEVEL_LABELS[level]}</Text>
+    <Text size="sm">{LEVEL_LABELS[level]} and up</Text>
   ) : (
     <Text size="sm" c="dimmed">
-      {otherwise}
+      Not restricted
     </Text>
   );
 
@@ -61,8 +61,8 @@ export function ProtectionRules({ project }: { project: ProjectSummary }) {
           </Text>
         ),
       }),
-      col.accessor('minimum_access_level_for_push', { header: 'Push', cell: (i) => levelCell(i.getValue(), 'Developer (no rule)') }),
-      col.accessor('minimum_access_level_for_delete', { header: 'Delete', cell: (i) => levelCell(i.getValue(), 'Maintainer (no rule)') }),
+      col.accessor('minimum_access_level_for_push', { header: 'Who may push', cell: (i) => levelCell(i.getValue()) }),
+      col.accessor('minimum_access_level_for_delete', { header: 'Who may delete', cell: (i) => levelCell(i.getValue()) }),
       col.display({
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
@@ -116,7 +116,7 @@ export function ProtectionRules({ project }: { project: ProjectSummary }) {
       >
         {(data) => <DataTable label="Protection rules" items={data} columns={columns} getRowId={(r) => String(r.id)} busy={rules.isFetching} />}
       </QueryContent>
-      <PushCheck project={project} rules={rules.data ?? []} />
+      {rules.data && <PushCheck project={project} rules={rules.data} />}
       <RuleDialog project={project} rule={editing} opened={adding || editing !== null} onClose={() => (setAdding(false), setEditing(null))} />
       <ConfirmDialog
         opened={deleting !== null}
