@@ -17,7 +17,7 @@ test('a Maintainer sees no registry is connected, adds a protection rule, checks
   await expect(screenTitle).toBeVisible();
   const noRegistry = page.getByRole('region', { name: 'No container registry is connected' });
   await expect(noRegistry).toContainText('GATEHOUSE_REGISTRY_URL');
-  await expect(page.getByRole('heading', { name: 'Images' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Images', exact: true })).toHaveCount(0);
 
   // Add: the server's 422 lands under the pattern; then the rule is saved and the dialog gives focus back.
   await expect(page.getByRole('heading', { name: 'No protection rules' })).toBeVisible();
