@@ -83,7 +83,7 @@ function NoRegistry() {
           </List.Item>
         </List>
         <Text size="sm" c="dimmed">
-          The README’s “Container registry” section has the registry’s configuration. Protection rules can be set meanwhile: they apply from the first push.
+          The README’s “Container registry” section has the registry’s configuration. Maintainers may set protection rules meanwhile: they apply from the first push.
         </Text>
       </Stack>
     </Paper>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Code, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useForm } from 'react-hook-form';
-import type { RegistryProtectionRule } from '../../../../shared/src/container-registry-protection.ts';
+import type { ProtectionLevelName, RegistryProtectionRule } from '../../../../shared/src/container-registry-protection.ts';
 import type { ProjectSummary } from '../../../../shared/src/projects.ts';
 import { isApiError } from '../../api/client.ts';
 import { useDeleteProtectionRule, useProtectionRules, useSaveProtectionRule } from '../../api/container-registry.ts';
@@ -12,13 +12,15 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { IconPlus } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { RoleForbidden } from '../../components/ResourcePage.tsx';
-import { formShowsFieldErrors, showFieldErrors } from '../../components/server-errors.ts';
+import { showInDialog } from '../../components/dialog-errors.ts';
+import { formShowsFieldErrors } from '../../components/server-errors.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
 import { sentence } from '../../format.ts';
 import {
   CHECK_ROLES,
   LEVEL_LABELS,
   checkRoleOf,
+  levelReach,
   pushVerdict,
   ruleFieldErrors,
   ruleFieldOf,
@@ -37,7 +39,7 @@ const col = createColumnHelper<RegistryProtectionRule>();
 /** A rule's least role for an action, or that it says nothing of it. */
 const levelCell = (level: RegistryProtectionRule['minimum_access_level_for_push']) =>
   level ? (
-    <Text size="sm">{LEVEL_LABELS[level]} and up</Text>
+    <Text size="sm">{levelReach(level)}</Text>
   ) : (
     <Text size="sm" c="dimmed">
       Not restricted
@@ -171,7 +173,8 @@ function PushCheck({ project, rules }: { project: ProjectSummary; rules: Registr
   );
 }
 
-const LEVEL_OPTIONS = (otherwise: string) => [{ value: '', label: otherwise }, ...Object.entries(LEVEL_LABELS).map(([value, label]) => ({ value, label: `${label} and up` }))];
+/** A level's choices; '' is no rule for the action (the role's usual reach, `otherwise`). */
+const LEVEL_OPTIONS = (otherwise: string) => [{ value: '', label: `No rule: ${otherwise}` }, ...(Object.keys(LEVEL_LABELS) as ProtectionLevelName[]).map((value) => ({ value, label: levelReach(value) }))];
 
 /** Adds a rule, or edits `rule`: the shared schema checks it first, the server's 400 and 422 land under the fields they name. */
 function RuleDialog({ project, rule, opened, onClose }: { project: ProjectSummary; rule: RegistryProtectionRule | null; opened: boolean; onClose: () => void }) {
@@ -189,7 +192,19 @@ function RuleDialog({ project, rule, opened, onClose }: { project: ProjectSummar
       notifySuccess(rule ? 'Rule saved' : 'Rule added', `${saved.repository_path_pattern} is protected.`);
       close();
     } catch (e) {
-      if (isApiError(e) && e.fieldErrors) showFieldErrors(form.setError, ruleFieldErrors(e.fieldErrors), { fieldOf: ruleFieldOf, title: what });
+      if (!isApiError(e) || !e.fieldErrors) return;
+      // Under the fields they name (focus on the first); what no field shows, at the dialog's top.
+      const rest: string[] = [];
+      let first = true;
+      for (const [path, messages] of Object.entries(ruleFieldErrors(e.fieldErrors))) {
+        const field = ruleFieldOf(path);
+        if (!field) rest.push(...messages);
+        else {
+          form.setError(field, { type: 'server', message: messages.join(' ') }, { shouldFocus: first });
+          first = false;
+        }
+      }
+      if (rest.length) showInDialog({ title: what, message: rest.join(' ') });
     }
   };
   const error = (name: keyof RuleFormValues) => sentence(form.formState.errors[name]?.message);
@@ -209,8 +224,8 @@ function RuleDialog({ project, rule, opened, onClose }: { project: ProjectSummar
             error={error('repository_path_pattern')}
             {...form.register('repository_path_pattern')}
           />
-          <NativeSelect label="Who may push" data={LEVEL_OPTIONS('Developers and up (not restricted)')} error={error('minimum_access_level_for_push')} {...form.register('minimum_access_level_for_push', asLevel)} />
-          <NativeSelect label="Who may delete" data={LEVEL_OPTIONS('Maintainers and up (not restricted)')} error={error('minimum_access_level_for_delete')} {...form.register('minimum_access_level_for_delete', asLevel)} />
+          <NativeSelect label="Who may push" data={LEVEL_OPTIONS('Developer and up')} error={error('minimum_access_level_for_push')} {...form.register('minimum_access_level_for_push', asLevel)} />
+          <NativeSelect label="Who may delete" data={LEVEL_OPTIONS('Maintainer and up')} error={error('minimum_access_level_for_delete')} {...form.register('minimum_access_level_for_delete', asLevel)} />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close} disabled={save.isPending}>
               Cancel

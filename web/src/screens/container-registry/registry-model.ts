@@ -20,6 +20,8 @@ import type { FieldErrors } from '../../api/client.ts';
  */
 
 export const LEVEL_LABELS: Record<ProtectionLevelName, string> = { maintainer: 'Maintainer', owner: 'Owner', admin: 'Administrator' };
+/** Who a rule's level lets through: `Maintainer and up`, …, `Administrators only`. */
+export const levelReach = (level: ProtectionLevelName) => (level === 'admin' ? 'Administrators only' : `${LEVEL_LABELS[level]} and up`);
 
 /** The commands a user runs, for the signed-in user: the access token a placeholder, never a credential. */
 export function dockerCommands(connection: { host: string; image_prefix: string }, username: string) {
