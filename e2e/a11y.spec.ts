@@ -217,6 +217,18 @@ const ROWS: Row[] = [
     return page.getByRole('dialog', { name: 'Dismiss vulnerability' });
   } },
   { name: 'dependencies', url: () => '/projects/acme/website/-/dependencies', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Dependencies' }) },
+  // The rule is made in beforeAll; no registry runs here, so the screen says none is connected.
+  { name: 'container registry', url: () => '/projects/acme/website/-/container_registry', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Protection rules' }) },
+  {
+    name: 'container registry, add-rule dialog',
+    url: () => '/projects/acme/website/-/container_registry',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Protection rules' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      return dialog(page, 'Add a protection rule');
+    },
+  },
   { name: 'pipeline', url: () => '/projects/acme/website/-/pipelines?source=trigger', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }), open: async (page) => {
     await page.getByRole('table', { name: 'Pipelines' }).getByRole('link').first().click();
     return page.getByRole('table', { name: 'Jobs' });
@@ -424,6 +436,8 @@ test.beforeAll(async ({ api }) => {
   maintainer = await createMember({ scope: 'projects', id: 'acme/website' }, 'maintainer', 'a11y');
   ({ archive: umbrellaArchive, importedPath } = await exportAndImport('umbrella', api));
   trackedErrorId = await reportError(api);
+  const rule = await api('POST', `/projects/${encodeURIComponent('acme/website')}/registry/protection/repository/rules`, { repository_path_pattern: 'acme/website/prod-*', minimum_access_level_for_push: 'maintainer' });
+  expect(rule.status).toBe(201);
 });
 
 /** Turns error tracking on for acme/website and reports one exception with a stack trace to its collector, as an SDK's store request; its error's id. */

@@ -1,4 +1,5 @@
 import { z } from './errors.ts';
+import { wildcardMatches } from './wildcard.ts';
 
 /** The roles a protection rule may ask for, by the platform's names, and their access levels. */
 export const PROTECTION_LEVELS = { maintainer: 40, owner: 50, admin: 60 } as const;
@@ -44,3 +45,22 @@ export const registryProtectionRuleUpdateBody = z.object({
   minimum_access_level_for_delete: levelOrUnset,
 });
 export type RegistryProtectionRuleUpdateBody = z.infer<typeof registryProtectionRuleUpdateBody>;
+
+/** The access level a rule's role stands for (`maintainer` → 40); null when the rule names none. */
+export const protectionLevel = (name: ProtectionLevelName | null | undefined): number | null => (name ? PROTECTION_LEVELS[name] : null);
+
+/**
+ * The first rule that stops a caller of access level `role` (0 for a credential without one, such
+ * as a deploy token) on the repository at `path`, if any: a rule whose pattern matches the path
+ * (case aside; `*` any run of characters, slashes too) and whose least level for the action,
+ * `least(rule)` (null: the rule says nothing of it), is above the caller's. The token service
+ * refuses by it; the console's "would this push be allowed?" asks it the same. Administrators are
+ * never stopped: the caller decides that before asking.
+ */
+export function stoppingRule<R extends { repository_path_pattern: string }>(rules: readonly R[], path: string, role: number, least: (rule: R) => number | null): R | undefined {
+  const lower = path.toLowerCase();
+  return rules.find((r) => {
+    const level = least(r);
+    return level !== null && role < level && wildcardMatches(r.repository_path_pattern.toLowerCase(), lower);
+  });
+}

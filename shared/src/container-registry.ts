@@ -31,3 +31,21 @@ export const containerRepositoryListQuery = paginationQuery.extend({
   tags_count: boolParam().optional(),
 });
 export type ContainerRepositoryListQuery = z.infer<typeof containerRepositoryListQuery>;
+
+/**
+ * A repository path as the registry names it (Distribution's reference grammar: lower-case
+ * components separated by `/`), at most 255 characters: what the token service grants anything on.
+ */
+const REPOSITORY_PATH = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+export const isRepositoryPath = (path: string) => path.length <= 255 && REPOSITORY_PATH.test(path);
+
+/**
+ * GET /api/console/projects/:id/registry (the console's own): the registry's host, as
+ * `docker login` takes it, and the project's image prefix; both null while no registry is
+ * connected (GATEHOUSE_REGISTRY_URL unset).
+ */
+export const containerRegistryConnection = z.object({
+  host: z.string().nullable(),
+  image_prefix: z.string().nullable(),
+});
+export type ContainerRegistryConnection = z.infer<typeof containerRegistryConnection>;

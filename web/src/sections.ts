@@ -74,6 +74,7 @@ export const projectSections: GroupSection[] = [
   { slug: 'pipeline_triggers', label: 'Trigger tokens', icon: IconKey, action: 'admin_pipeline_triggers', load: () => import('./screens/pipeline-triggers/PipelineTriggersPage.tsx') },
   { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/VulnerabilitiesPage.tsx') },
   { slug: 'dependencies', label: 'Dependencies', icon: IconBook, action: 'read_dependency', load: () => import('./screens/dependencies/DependenciesPage.tsx') },
+  { slug: 'container_registry', label: 'Container registry', icon: IconFolder, action: 'read_container_image', load: () => import('./screens/container-registry/ContainerRegistryPage.tsx') },
   { slug: 'error_tracking', label: 'Errors', icon: IconFlame, action: 'read_error_tracking', load: () => import('./screens/error-tracking/ErrorTrackingPage.tsx') },
   {
     slug: 'hooks',

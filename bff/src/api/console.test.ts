@@ -53,3 +53,13 @@ describe('GET /api/console/projects/:id/abilities', () => {
     expectStatus(await ask(`/projects/${project.id}/abilities`, (await buildUser()).token), 404);
   });
 });
+
+describe('GET /api/console/projects/:id/registry', () => {
+  it('says no registry is connected (null host and prefix) when GATEHOUSE_REGISTRY_URL is unset; 404 for a non-member', async () => {
+    const project = await buildProject((await buildGroup()).id);
+    const res = await ask(`/projects/${project.id}/registry`, server.rootToken);
+    expectStatus(res, 200);
+    assert.deepEqual(res.body, { host: null, image_prefix: null });
+    expectStatus(await ask(`/projects/${project.id}/registry`, (await buildUser()).token), 404);
+  });
+});

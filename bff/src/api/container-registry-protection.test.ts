@@ -89,6 +89,17 @@ describe('POST /projects/:id/registry/protection/repository/rules', () => {
   });
 });
 
+describe('GET /api/console/projects/:id/registry', () => {
+  it('gives the console the registry’s host and the project’s image prefix; 403 below Reporter', async () => {
+    const res = await api(`/api/console/projects/${project.id}/registry`, { token: developer.token });
+    expectStatus(res, 200);
+    assert.deepEqual(res.body, { host: 'registry.invalid:5000', image_prefix: `registry.invalid:5000/${project.path_with_namespace.toLowerCase()}` });
+    const guest = await buildUser();
+    await addMember('projects', project.id, guest.user.id, 10);
+    expectStatus(await api(`/api/console/projects/${project.id}/registry`, { token: guest.token }), 403);
+  });
+});
+
 describe('GET /projects/:id/registry/protection/repository/rules', () => {
   it('lists the rules for Maintainers; 403 below, 401 with a bad token, 404 for an unknown project', async () => {
     const list = await rules('', { token: maintainer.token });

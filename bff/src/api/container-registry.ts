@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
+import { containerRegistryConnection, containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
 import { acceptedMessage } from '../../../shared/src/group-export-import.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
@@ -101,5 +101,23 @@ export const containerRegistryRoutes = [
     with: withRepository.with,
     status: 200,
     handler: (ctx) => repositories.deleteTag(ctx.db, readerOf(ctx.config), ctx.project, ctx.repository, ctx.params.tag_name, deleterOf(ctx)),
+  }),
+];
+
+/** The console's Container registry screen: whether a registry is connected, and where its images go. */
+export const containerRegistryConsoleRoutes = [
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: '/projects/:id/registry',
+    area: 'console',
+    summary: 'Whether a container registry is connected: its host, as `docker login` takes it, and the project’s image prefix; both null while none is (Reporter, or anyone who sees a public project)',
+    load: 'project',
+    permission: 'read_container_image',
+    response: containerRegistryConnection,
+    handler: async ({ config, project }) => {
+      const host = config.registry ? new URL(config.registry.url).host : null;
+      return { host, image_prefix: host && `${host}/${repositories.repositoryPath(project, '')}` };
+    },
   }),
 ];

@@ -58,7 +58,7 @@ import { groupExportImportRoutes } from './group-export-import.ts';
 import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
 import { registryProtectionRuleRoutes } from './container-registry-protection.ts';
-import { containerRegistryRoutes } from './container-registry.ts';
+import { containerRegistryConsoleRoutes, containerRegistryRoutes } from './container-registry.ts';
 import { virtualRegistryRoutes } from './virtual-registries.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
@@ -134,6 +134,7 @@ export const consoleRoutes: RouteSpec[] = [
   ...adminJobRoutes,
   ...vulnerabilityConsoleRoutes,
   ...consoleGroupTransferRoutes,
+  ...containerRegistryConsoleRoutes,
 ];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import type { ProjectRow, ProtectedBranchAccessLevelRow, ProtectedBranchRow, ProtectedTagAccessLevelRow, ProtectedTagRow } from '../../db/schema.ts';
 import { DEFAULT_BRANCH_PROTECTION_DEFAULTS } from '../../../../shared/src/protected-branches.ts';
+import { wildcardMatches } from '../../../../shared/src/wildcard.ts';
 import { bool, json } from '../../util/rows.ts';
 import { nowIso } from '../../util/time.ts';
 import { gitText } from './git-run.ts';
@@ -35,30 +36,10 @@ export function levelAdmits(accessLevel: number, role: WriterRole): boolean {
 
 /**
  * A protected name against a branch or tag name: exact, or with `*` standing for any run of
- * characters (slashes included), as the platform's wildcards. Matched without a regular
- * expression (the classic two-pointer glob), so a pattern of many stars stays linear-ish.
+ * characters (slashes included), as the platform's wildcards (shared/src/wildcard.ts, which the
+ * container registry's protection rules match with too, in the console as on the server).
  */
-export function refMatches(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  let p = 0;
-  let n = 0;
-  let star = -1;
-  let mark = 0;
-  while (n < name.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
-      p++;
-      n++;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      mark = n;
-    } else if (star >= 0) {
-      p = star + 1;
-      n = ++mark;
-    } else return false;
-  }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
-}
+export const refMatches = wildcardMatches;
 
 /** A protected branch with its access levels, by action. */
 export interface BranchProtection {

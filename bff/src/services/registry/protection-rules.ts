@@ -2,10 +2,10 @@ import type { Db } from '../../db/index.ts';
 import type { ContainerRegistryProtectionRuleRow, ProjectRow } from '../../db/schema.ts';
 import {
   PROTECTION_LEVELS,
+  stoppingRule,
   type RegistryProtectionRuleCreateBody,
   type RegistryProtectionRuleUpdateBody,
 } from '../../../../shared/src/container-registry-protection.ts';
-import { refMatches } from '../git/protected-refs.ts';
 import { notFound, unprocessable } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
 
@@ -120,19 +120,15 @@ export type RegistryAction = 'push' | 'delete';
 
 /**
  * The rule that stops a caller of `role` (0 for a credential without one, such as a deploy token)
- * from `action` on the repository at `path`, if any: a rule whose pattern matches the path (case
- * aside; `*` any run of characters, slashes too) and whose least role for the action is above the
- * caller's. Administrators are never stopped: the caller decides that before asking.
+ * from `action` on the repository at `path`, if any (shared/src/container-registry-protection.ts,
+ * which the console's live check uses too). Administrators are never stopped: the caller decides
+ * that before asking.
  */
-export function blockingRule(
-  rules: readonly Pick<ContainerRegistryProtectionRuleRow, 'repository_path_pattern' | 'minimum_access_level_for_push' | 'minimum_access_level_for_delete'>[],
+export function blockingRule<R extends Pick<ContainerRegistryProtectionRuleRow, 'repository_path_pattern' | 'minimum_access_level_for_push' | 'minimum_access_level_for_delete'>>(
+  rules: readonly R[],
   path: string,
   role: number,
   action: RegistryAction,
-) {
-  const lower = path.toLowerCase();
-  return rules.find((r) => {
-    const least = action === 'push' ? r.minimum_access_level_for_push : r.minimum_access_level_for_delete;
-    return least !== null && role < least && refMatches(r.repository_path_pattern.toLowerCase(), lower);
-  });
+): R | undefined {
+  return stoppingRule(rules, path, role, (r) => (action === 'push' ? r.minimum_access_level_for_push : r.minimum_access_level_for_delete));
 }

@@ -4,6 +4,7 @@ import { isAdmin, type Actor } from '../../auth/actor.ts';
 import { canProject, type ProjectAction } from '../../policies/index.ts';
 import { projectAccessLevel } from '../../policies/access.ts';
 import { json } from '../../util/rows.ts';
+import { isRepositoryPath } from '../../../../shared/src/container-registry.ts';
 import { BAD_CREDENTIALS, type GitCaller } from '../access/git-access.ts';
 import { findProject } from '../groups/projects.ts';
 import { blockingRule, listRules } from './protection-rules.ts';
@@ -37,12 +38,6 @@ function abilitiesOf(caller: GitCaller): Abilities {
 }
 
 /**
- * A repository path as the registry names it (Distribution's reference grammar: lower-case
- * components separated by `/`), at most 255 characters.
- */
-const REPOSITORY_PATH = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
-
-/**
  * The project a repository path belongs to: the longest leading run of its components that is a
  * project's full path (whatever its case), as the platform's ContainerRegistry::Path.
  */
@@ -69,7 +64,7 @@ interface Granted extends Access {
 
 /** What the caller may do of `actions` on the repository at `path`: only what their credential and role allow. */
 async function grant(db: Db, caller: GitCaller, abilities: Abilities, path: string, actions: string[]): Promise<Granted | undefined> {
-  if (path.length > 255 || !REPOSITORY_PATH.test(path)) return undefined;
+  if (!isRepositoryPath(path)) return undefined;
   const found = await projectOfPath(db, path);
   if (!found || found.project.container_registry_enabled === 0) return undefined;
   const { project, group } = found;
