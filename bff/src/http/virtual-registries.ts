@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Db } from '../db/index.ts';
 import type { Config } from '../config.ts';
 import type { Vault } from '../auth/vault.ts';
@@ -34,8 +34,8 @@ function presented(req: Request): PresentedCredentials {
  * the GET, without the body). Its own Express route, as git's smart HTTP is: the path is a
  * Maven path of any depth, which the declared routes do not take.
  */
-export function virtualRegistryDownloads(deps: { db: Db; config: Config; vault: Vault; files: FileStore }): Router {
-  return Router().get(`${PULL_THROUGH_MOUNT}/:id/*path`, async (req, res, next) => {
+export function virtualRegistryDownloads(deps: { db: Db; config: Config; vault: Vault; files: FileStore }): RequestHandler {
+  const router = Router().get(`${PULL_THROUGH_MOUNT}/:id/*path`, async (req, res, next) => {
     let pulling = false;
     try {
       const caller = await packageCaller(deps.db, presented(req));
@@ -58,6 +58,9 @@ export function virtualRegistryDownloads(deps: { db: Db; config: Config; vault: 
       next(e);
     }
   });
+  // GET and HEAD only: a router answers OPTIONS itself ("GET, HEAD" as text) for any path its
+  // routes match, which here would be every route of the management API under the same prefix.
+  return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? router(req, res, next) : next());
 }
 
 /**
