@@ -714,8 +714,20 @@ async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): 
   return urlPathOf(route).replace(/:([A-Za-z_]+)/g, (_m, p: string) => filled[p]);
 }
 
-/** Statuses answered to the callers let through, by route. */
-const reached: Record<string, number[]> = {};
+/**
+ * Routes whose handler, reached, answers a 404 of its own to every caller let through, because
+ * what it asks for lives outside this matrix's server; the 404 must be that one (past
+ * authentication, loading and authorisation), which then counts as reaching the handler.
+ */
+const OWN_404: Record<string, { message: string; why: string }> = {
+  'DELETE /projects/:id/registry/repositories/:repository_id/tags/:tag_name': {
+    message: '404 Tag Not Found',
+    why: 'no registry runs beside the matrix: the handler asks the registry for the tag (container-registry.test.ts deletes one from a real registry)',
+  },
+};
+
+/** Statuses answered to the callers let through, by route ('own 404' for an OWN_404 route's own answer). */
+const reached: Record<string, (number | 'own 404')[]> = {};
 
 const describeExpected = (e: Expected) => ('allowed' in e ? 'is let through' : `answers ${e.status}`);
 
@@ -739,7 +751,8 @@ for (const route of routes) {
           headers: { ...(await credentialHeader(caller, throwaway)) },
         });
         const text = await res.text();
-        if ('allowed' in expected) (reached[routeKey(route)] ??= []).push(res.status);
+        const own404 = res.status === 404 && OWN_404[routeKey(route)] !== undefined && text === JSON.stringify({ message: OWN_404[routeKey(route)]!.message });
+        if ('allowed' in expected) (reached[routeKey(route)] ??= []).push(own404 ? 'own 404' : res.status);
         const what = `${route.method.toUpperCase()} ${path} as ${caller.name}: ${res.status} ${text.slice(0, 300)}`;
         assert.ok(res.status < 500, what);
         if ('allowed' in expected) {
@@ -777,8 +790,8 @@ describe('the tables of this matrix', () => {
     const unreached = routes.map(routeKey).filter((k) => !(reached[k] ?? []).some((status) => status !== 404));
     assert.deepEqual(unreached, [], JSON.stringify(Object.fromEntries(unreached.map((k) => [k, reached[k] ?? []]))));
   });
-  it('name only routes that exist in HANDLER_RULES', () => {
+  it('name only routes that exist in HANDLER_RULES and OWN_404', () => {
     const keys = new Set(routes.map(routeKey));
-    assert.deepEqual(Object.keys(HANDLER_RULES).filter((k) => !keys.has(k)), []);
+    assert.deepEqual([...Object.keys(HANDLER_RULES), ...Object.keys(OWN_404)].filter((k) => !keys.has(k)), []);
   });
 });
