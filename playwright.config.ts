@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { registryKey } from './bff/test/registry.ts';
 
 /**
  * The e2e suite drives the built console (run `npx vite build` first) in Debian's Chromium
@@ -14,12 +15,18 @@ process.env.E2E_ROOT_PASSWORD ??= 'e2e-root-password-1';
 process.env.E2E_ROOT_TOKEN ??= 'e2e-root-token-0123456789abcdef';
 // Made once in the main process; workers see it through the environment and do not make another.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+// A real container registry behind the server (Debian's docker-registry, started by
+// e2e/global-setup.ts on the next port): the key the server signs its tokens with, made once.
+process.env.E2E_REGISTRY_PORT ??= String(PORT + 1);
+process.env.E2E_REGISTRY_DIR ??= registryKey().dir;
+process.env.E2E_REGISTRY_ISSUER ??= 'gatehouse-e2e';
 
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
   workers: 1,
   fullyParallel: false,
+  globalSetup: './e2e/global-setup.ts',
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: 'list',
@@ -61,6 +68,9 @@ export default defineConfig({
       GATEHOUSE_ROOT_PASSWORD: process.env.E2E_ROOT_PASSWORD,
       GATEHOUSE_ROOT_TOKEN: process.env.E2E_ROOT_TOKEN,
       GATEHOUSE_LOG_LEVEL: 'warn',
+      GATEHOUSE_REGISTRY_URL: `http://127.0.0.1:${process.env.E2E_REGISTRY_PORT}`,
+      GATEHOUSE_REGISTRY_KEY: path.join(process.env.E2E_REGISTRY_DIR, 'token.key'),
+      GATEHOUSE_REGISTRY_ISSUER: process.env.E2E_REGISTRY_ISSUER,
     },
   },
 });

@@ -1,23 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ociImage, skopeo } from '../bff/test/registry.ts';
+import { formatSize } from '../web/src/format.ts';
 import { expect, signInAt, test } from './fixtures.ts';
 
 /*
- * The Container registry screen, one journey. No registry runs here (the HTTP suite pushes real
- * images through Debian's docker-registry): the screen says none is connected, and the
- * protection rules, which need none, are added, checked, edited and deleted.
+ * The Container registry screen, one journey, against the real registry the suite runs
+ * (e2e/global-setup.ts): an image pushed with skopeo is listed with its digest, size and build
+ * date, and deleted; then the protection rules are added, checked, edited and deleted.
  */
-test('a Maintainer sees no registry is connected, adds a protection rule, checks pushes against it, edits and deletes it', async ({ page, api }) => {
+test('the Container registry screen: a pushed image with its digest, size and build date, then deleted; a protection rule added, checked against pushes, edited and deleted', async ({ page, api }) => {
   const acme = await api<{ id: number }>('GET', '/groups/acme');
   const made = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `Images ${Date.now().toString(36)}`, namespace_id: acme.json.id });
   expect(made.status).toBe(201);
   const project = made.json;
   const prefix = project.path_with_namespace.toLowerCase();
 
+  // An image pushed as a user would, with docker's credentials (a token as the password).
+  const host = `127.0.0.1:${process.env.E2E_REGISTRY_PORT}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-image-'));
+  const built = await ociImage(path.join(dir, 'image'), 'hello from the console journey\n', '2026-10-05T09:30:00Z');
+  const pushed = await skopeo(['copy', '--dest-creds', `root:${process.env.E2E_ROOT_TOKEN}`, '--dest-tls-verify=false', `oci:${dir}/image:latest`, `docker://${host}/${prefix}/app:v1`]);
+  fs.rmSync(dir, { recursive: true, force: true });
+  expect(pushed.ok, pushed.out).toBe(true);
+
   await signInAt(page, `/projects/${project.path_with_namespace}/-/container_registry`);
   const screenTitle = page.getByRole('heading', { level: 2, name: 'Container registry' });
   await expect(screenTitle).toBeVisible();
-  const noRegistry = page.getByRole('region', { name: 'No container registry is connected' });
-  await expect(noRegistry).toContainText('GATEHOUSE_REGISTRY_URL');
-  await expect(page.getByRole('heading', { name: 'Images', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Sign in to the registry' })).toContainText(`docker login ${host} --username root`);
+  const tags = page.getByRole('table', { name: `Tags of ${prefix}/app` });
+  const tag = tags.getByRole('row').filter({ hasText: 'v1' });
+  await expect(tag).toContainText(`${host}/${prefix}/app:v1`);
+  // What the registry holds (skopeo compressed the layer on the way), as the API answers it.
+  const [repository] = (await api<{ id: number }[]>('GET', `/projects/${project.id}/registry/repositories`)).json;
+  const image = (await api<{ digest: string; total_size: number; revision: string }>('GET', `/projects/${project.id}/registry/repositories/${repository!.id}/tags/v1`)).json;
+  expect(image.revision).toBe(built.config.slice('sha256:'.length));
+  await expect(tag).toContainText(`${image.digest.slice(0, 'sha256:'.length + 12)}…`);
+  await expect(tag).toContainText(formatSize(image.total_size));
+  await expect(tag).toContainText('Oct 5, 2026');
+  // Deleted from the registry after a question: the repository stays, without tags (as on the platform).
+  await tag.getByRole('button', { name: 'Delete tag v1' }).click();
+  const sure = page.getByRole('dialog', { name: 'Delete tag v1?' });
+  await expect(sure.getByRole('button', { name: 'Delete tag' })).toBeFocused();
+  await sure.getByRole('button', { name: 'Delete tag' }).click();
+  await expect(sure).toBeHidden();
+  await expect(page.getByRole('region', { name: `${prefix}/app` })).toContainText('The registry holds no tag of it now');
+  const gone = await api('GET', `/projects/${project.id}/registry/repositories?tags_count=true`);
+  expect(gone.json).toEqual([expect.objectContaining({ name: 'app', tags_count: 0 })]);
 
   // Add: the server's 422 lands under the pattern; then the rule is saved and the dialog gives focus back.
   await expect(page.getByRole('heading', { name: 'No protection rules' })).toBeVisible();

@@ -719,11 +719,13 @@ async function pathFor(route: RouteSpec, caller: Caller, destructive: boolean): 
  * what it asks for lives outside this matrix's server; the 404 must be that one (past
  * authentication, loading and authorisation), which then counts as reaching the handler.
  */
+const NO_REGISTRY_TAG = {
+  message: '404 Tag Not Found',
+  why: 'no registry runs beside the matrix: the handler asks the registry for the tag (container-registry.test.ts reads and deletes one in a real registry)',
+};
 const OWN_404: Record<string, { message: string; why: string }> = {
-  'DELETE /projects/:id/registry/repositories/:repository_id/tags/:tag_name': {
-    message: '404 Tag Not Found',
-    why: 'no registry runs beside the matrix: the handler asks the registry for the tag (container-registry.test.ts deletes one from a real registry)',
-  },
+  'GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name': NO_REGISTRY_TAG,
+  'DELETE /projects/:id/registry/repositories/:repository_id/tags/:tag_name': NO_REGISTRY_TAG,
 };
 
 /** Statuses answered to the callers let through, by route ('own 404' for an OWN_404 route's own answer). */

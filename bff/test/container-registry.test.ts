@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { containerRepository, containerRepositoryTag } from '../../shared/src/container-registry.ts';
+import { containerRepository, containerRepositoryTag, containerRepositoryTagDetails } from '../../shared/src/container-registry.ts';
 import { addMember, buildGroup, buildProject, buildUser, expectShape, expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
 import { freePort, ociImage, registryKey, skopeo, startRegistry, type Registry } from './registry.ts';
 
@@ -20,6 +20,7 @@ let server: TestServer;
 let registry: Registry;
 let keyDir: string;
 let image: string;
+let built: Awaited<ReturnType<typeof ociImage>>;
 let base: string;
 type Person = { user: { username: string }; token: string };
 const people = {} as Record<'reporter' | 'developer' | 'maintainer' | 'owner' | 'stranger', Person>;
@@ -32,24 +33,29 @@ const inspect = (p: Person, repo: string, tag = '1') => skopeo(['inspect', '--cr
 const remove = (p: Person, repo: string, tag = '1') => skopeo(['delete', '--creds', creds(p), '--tls-verify=false', ref(repo, tag)]);
 const rules = (suffix = '', opts: Parameters<typeof api>[1] = {}) => api(`/projects/${projectId}/registry/protection/repository/rules${suffix}`, opts);
 
-/** Whether the registry holds the tag, asked with a token Gatehouse gives its administrator. */
-async function held(repo: string, tag = '1'): Promise<boolean> {
+/** The registry's answer for a tag's manifest, asked with a token Gatehouse gives its administrator. */
+async function manifest(repo: string, tag: string, method: 'HEAD' | 'GET'): Promise<Response> {
   const q = new URLSearchParams({ service: 'container_registry', scope: `repository:${base}/${repo}:pull` });
   const auth = await fetch(`${server.url}/jwt/auth?${q}`, { headers: { Authorization: `Basic ${Buffer.from(`root:${server.rootToken}`).toString('base64')}` } });
   const { token } = (await auth.json()) as { token: string };
-  const res = await fetch(`${registry.url}/v2/${base}/${repo}/manifests/${tag}`, { method: 'HEAD', headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.oci.image.manifest.v1+json' } });
+  return fetch(`${registry.url}/v2/${base}/${repo}/manifests/${tag}`, { method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.oci.image.manifest.v1+json' } });
+}
+
+/** Whether the registry holds the tag. */
+async function held(repo: string, tag = '1'): Promise<boolean> {
+  const res = await manifest(repo, tag, 'HEAD');
   assert.ok(res.status === 200 || res.status === 404, `HEAD manifest: ${res.status}`);
   return res.status === 200;
 }
 
 before(async () => {
-  const key = await registryKey();
+  const key = registryKey();
   keyDir = key.dir;
   const port = await freePort();
   server = await startTestServer({ GATEHOUSE_REGISTRY_URL: `http://127.0.0.1:${port}`, GATEHOUSE_REGISTRY_KEY: key.key, GATEHOUSE_REGISTRY_ISSUER: ISSUER });
   registry = await startRegistry({ dir: keyDir, port, realm: `${server.url}/jwt/auth`, issuer: ISSUER, cert: key.cert });
   image = path.join(keyDir, 'image');
-  await ociImage(image, 'hello from gatehouse\n');
+  built = await ociImage(image, 'hello from gatehouse\n');
   const group = await buildGroup();
   const project = await buildProject(group.id);
   projectId = project.id;
@@ -157,6 +163,27 @@ describe('a real registry behind the token service', () => {
       { name: '2', path: `${base}/release-web:2`, location: `${registry.host}/${base}/release-web:2` },
     ]);
     assert.equal(tags.headers.get('x-total'), '2');
+    // One tag with its image as the registry holds it: skopeo keeps the image's config (its
+    // digest is the revision, its date the build date) and compresses the layer on the way.
+    const one = await api(`/projects/${projectId}/registry/repositories/${byName['release-web'].id}/tags/2`, { token: people.maintainer.token });
+    expectStatus(one, 200);
+    const revision = built.config.slice('sha256:'.length);
+    const stored = await manifest('release-web', '2', 'GET');
+    const layers = ((await stored.json()) as { layers: { size: number }[] }).layers;
+    assert.ok(layers[0]!.size < built.layerSize, 'the layer was compressed on push');
+    assert.deepEqual(expectShape(containerRepositoryTagDetails, one.body), {
+      name: '2',
+      path: `${base}/release-web:2`,
+      location: `${registry.host}/${base}/release-web:2`,
+      revision,
+      short_revision: revision.slice(0, 9),
+      digest: stored.headers.get('docker-content-digest'),
+      created_at: '2026-11-01T12:00:00.000Z',
+      total_size: layers[0]!.size,
+    });
+    const noTag = await api(`/projects/${projectId}/registry/repositories/${byName['release-web'].id}/tags/9`, { token: people.maintainer.token });
+    expectStatus(noTag, 404);
+    assert.deepEqual(noTag.body, { message: '404 Tag Not Found' });
     const unknown = await api(`/projects/${projectId}/registry/repositories/987654321/tags`, { token: people.maintainer.token });
     expectStatus(unknown, 404);
     // (The API needs the api or read_api scope: the registry scopes alone do not read it.)

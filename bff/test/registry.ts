@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,14 +25,15 @@ export interface Registry {
 /**
  * The registry's signing key, in a folder of its own: the PEM RSA private key Gatehouse signs
  * tokens with, and a self-signed certificate of it (made by openssl) that the registry trusts.
+ * Synchronous, for playwright.config.ts (which sets the e2e server's environment as it loads).
  */
-export async function registryKey(): Promise<{ dir: string; key: string; cert: string }> {
+export function registryKey(): { dir: string; key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-registry-'));
   const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = path.join(dir, 'token.key');
   const cert = path.join(dir, 'token.crt');
   fs.writeFileSync(key, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-  await run('openssl', ['req', '-x509', '-new', '-key', key, '-subj', '/CN=gatehouse-registry-token', '-days', '2', '-out', cert]);
+  execFileSync('openssl', ['req', '-x509', '-new', '-key', key, '-subj', '/CN=gatehouse-registry-token', '-days', '2', '-out', cert], { stdio: 'ignore' });
   return { dir, key, cert };
 }
 
@@ -98,9 +99,10 @@ export { freePort };
 
 /**
  * A tiny OCI image layout on disk (oci-layout, index.json, blobs): one uncompressed tar layer
- * holding `content` in /hello.txt, a JSON config and its manifest, tagged `latest`. A few KB.
+ * holding `content` in /hello.txt, a JSON config (built at `created`) and its manifest, tagged
+ * `latest`. A few KB. Answers the manifest's and the config's digests and the layer's size.
  */
-export async function ociImage(dir: string, content: string): Promise<string> {
+export async function ociImage(dir: string, content: string, created = '2026-11-01T12:00:00Z'): Promise<{ manifest: string; config: string; layerSize: number }> {
   const blobs = path.join(dir, 'blobs', 'sha256');
   fs.mkdirSync(blobs, { recursive: true });
   const put = (bytes: Buffer) => {
@@ -114,7 +116,7 @@ export async function ociImage(dir: string, content: string): Promise<string> {
   // Fixed owner and times: the same content makes the same layer.
   await run('tar', ['-cf', path.join(dir, 'layer.tar'), '--owner=0', '--group=0', '--mtime=2020-01-01', '-C', files, 'hello.txt']);
   const layer = put(fs.readFileSync(path.join(dir, 'layer.tar')));
-  const config = put(Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [layer.digest] } })));
+  const config = put(Buffer.from(JSON.stringify({ created, architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [layer.digest] } })));
   const manifest = put(
     Buffer.from(
       JSON.stringify({
@@ -132,7 +134,7 @@ export async function ociImage(dir: string, content: string): Promise<string> {
   );
   fs.rmSync(files, { recursive: true });
   fs.rmSync(path.join(dir, 'layer.tar'));
-  return manifest.digest;
+  return { manifest: manifest.digest, config: config.digest, layerSize: layer.size };
 }
 
 /** skopeo with its outcome (never throws): exit code, and what it printed. */

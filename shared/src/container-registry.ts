@@ -9,6 +9,20 @@ export const containerRepositoryTag = z.object({
 });
 export type ContainerRepositoryTag = z.infer<typeof containerRepositoryTag>;
 
+/**
+ * One tag with its image (GET …/tags/:tag_name): the manifest's digest, the config's digest as
+ * `revision` (its first 9 characters as `short_revision`), when the image was built and the
+ * layers' size; the last four null for an index of images (a multi-platform tag).
+ */
+export const containerRepositoryTagDetails = containerRepositoryTag.extend({
+  revision: z.string().nullable(),
+  short_revision: z.string().nullable(),
+  digest: z.string(),
+  created_at: z.string().nullable(),
+  total_size: z.number().int().nullable(),
+});
+export type ContainerRepositoryTagDetails = z.infer<typeof containerRepositoryTagDetails>;
+
 /** A project's container repository, as the platform's Container registry API shows it. */
 export const containerRepository = z.object({
   id: z.number().int(),

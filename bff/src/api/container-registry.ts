@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerRegistryConnection, containerRepository, containerRepositoryListQuery, containerRepositoryTag } from '../../../shared/src/container-registry.ts';
+import { containerRegistryConnection, containerRepository, containerRepositoryListQuery, containerRepositoryTag, containerRepositoryTagDetails } from '../../../shared/src/container-registry.ts';
 import { acceptedMessage } from '../../../shared/src/group-export-import.ts';
 import { paginationQuery } from '../../../shared/src/params.ts';
 import { defineRoute, type RouteContext } from '../http/route.ts';
@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import * as repositories from '../services/registry/repositories.ts';
 import { signingKey } from '../services/registry/signing.ts';
 import { isAdmin } from '../auth/actor.ts';
-import { presentContainerRepository, presentContainerRepositoryTag } from '../presenters/container-registry.ts';
+import { presentContainerRepository, presentContainerRepositoryTag, presentContainerRepositoryTagDetails } from '../presenters/container-registry.ts';
 
 const area = 'container-registry';
 const base = '/projects/:id/registry/repositories';
@@ -74,6 +74,23 @@ export const containerRegistryRoutes = [
       );
     },
     present: (t, ctx) => presentContainerRepositoryTag(t.path, t.tag, ctx.config.registry?.url),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/:repository_id/tags/:tag_name`,
+    area,
+    summary: 'A tag with its image as the registry holds it: digest, revision, creation date and size (Reporter, or anyone who sees a public project); 404 Tag Not Found',
+    load: 'project',
+    permission: 'read_container_image',
+    params: { repository_id: recordId(), tag_name: z.string().min(1).max(255) },
+    with: withRepository.with,
+    response: containerRepositoryTagDetails,
+    handler: async (ctx) => {
+      const path = repositories.repositoryPath(ctx.project, ctx.repository.name);
+      const image = await repositories.tagImage(readerOf(ctx.config), path, ctx.params.tag_name);
+      return { path, tag: ctx.params.tag_name, image };
+    },
+    present: (t, ctx) => presentContainerRepositoryTagDetails(t.path, t.tag, t.image, ctx.config.registry?.url),
   }),
   defineRoute({
     method: 'delete',

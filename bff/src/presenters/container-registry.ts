@@ -1,6 +1,6 @@
-import type { ContainerRepository, ContainerRepositoryTag } from '../../../shared/src/container-registry.ts';
+import type { ContainerRepository, ContainerRepositoryTag, ContainerRepositoryTagDetails } from '../../../shared/src/container-registry.ts';
 import type { ContainerRepositoryRow, ProjectRow } from '../db/schema.ts';
-import { repositoryPath } from '../services/registry/repositories.ts';
+import { repositoryPath, type TagImage } from '../services/registry/repositories.ts';
 
 /** A repository with its project and, where asked, the tags the registry holds. */
 export interface RepositoryView {
@@ -16,6 +16,10 @@ const locationOf = (registryUrl: string | undefined, path: string) => (registryU
 
 export function presentContainerRepositoryTag(path: string, tag: string, registryUrl: string | undefined): ContainerRepositoryTag {
   return { name: tag, path: `${path}:${tag}`, location: `${locationOf(registryUrl, path)}:${tag}` };
+}
+
+export function presentContainerRepositoryTagDetails(path: string, tag: string, image: TagImage, registryUrl: string | undefined): ContainerRepositoryTagDetails {
+  return { ...presentContainerRepositoryTag(path, tag, registryUrl), ...image, short_revision: image.revision && image.revision.slice(0, 9) };
 }
 
 export function presentContainerRepository(v: RepositoryView, registryUrl: string | undefined): ContainerRepository {

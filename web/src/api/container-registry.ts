@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ContainerRegistryConnection, ContainerRepository } from '../../../shared/src/container-registry.ts';
+import type { ContainerRegistryConnection, ContainerRepository, ContainerRepositoryTagDetails } from '../../../shared/src/container-registry.ts';
 import type { RegistryProtectionRule, RegistryProtectionRuleCreateBody, RegistryProtectionRuleUpdateBody } from '../../../shared/src/container-registry-protection.ts';
 import { consoleApi, data, page, v4, type MutationOptions, type Page } from './client.ts';
 
@@ -13,6 +13,7 @@ export const containerRegistryKeys = {
   project: (projectId: number) => [...containerRegistryKeys.all, projectId] as const,
   connection: (projectId: number) => [...containerRegistryKeys.project(projectId), 'connection'] as const,
   repositories: (projectId: number, query: { page?: number }) => [...containerRegistryKeys.project(projectId), 'repositories', query] as const,
+  tag: (projectId: number, repositoryId: number, tag: string) => [...containerRegistryKeys.project(projectId), 'tag', repositoryId, tag] as const,
   rules: (projectId: number) => [...containerRegistryKeys.project(projectId), 'rules'] as const,
 };
 
@@ -36,6 +37,36 @@ export function useContainerRepositories(projectId: number, query: { page?: numb
       page(v4.GET('/projects/{id}/registry/repositories', { params: { path: path(projectId), query: { tags: true, per_page: 20, ...query } }, signal })),
     placeholderData: keepPreviousData,
     enabled,
+  });
+}
+
+/** One tag with its image (digest, size, build date), read from the registry: every cell of a tag's row reads this one request. */
+export function useContainerTag(projectId: number, repositoryId: number, tag: string) {
+  return useQuery({
+    queryKey: containerRegistryKeys.tag(projectId, repositoryId, tag),
+    queryFn: ({ signal }): Promise<ContainerRepositoryTagDetails> =>
+      data(
+        v4.GET('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', {
+          params: { path: { ...path(projectId), repository_id: String(repositoryId), tag_name: tag } },
+          signal,
+        }),
+      ),
+    // A tag's image changes only by a push, which the repositories' list is read again for.
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * Deletes a tag's image from the registry (every tag naming the same image goes with it); the
+ * repositories' tags and the tag's details are read again.
+ */
+export function useDeleteContainerTag(projectId: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: ({ repositoryId, tag }: { repositoryId: number; tag: string }) =>
+      data(v4.DELETE('/projects/{id}/registry/repositories/{repository_id}/tags/{tag_name}', { params: { path: { ...path(projectId), repository_id: String(repositoryId), tag_name: tag } } })),
+    onSettled: () => qc.invalidateQueries({ queryKey: containerRegistryKeys.project(projectId) }),
   });
 }
 

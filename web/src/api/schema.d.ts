@@ -2699,7 +2699,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A tag with its image as the registry holds it: digest, revision, creation date and size (Reporter, or anyone who sees a public project); 404 Tag Not Found */
+        get: operations["getProjectsIdRegistryRepositoriesRepository_idTagsTag_name"];
         put?: never;
         post?: never;
         /** Delete a tag’s image from the registry (every tag naming the same image goes with it); 200 (Maintainer, unless a protection rule keeps deletes at its path for a higher role) */
@@ -33320,6 +33321,92 @@ export interface operations {
                         name: string;
                         path: string;
                     }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdRegistryRepositoriesRepository_idTagsTag_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                repository_id: string;
+                tag_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string | null;
+                        digest: string;
+                        location: string;
+                        name: string;
+                        path: string;
+                        revision: string | null;
+                        short_revision: string | null;
+                        total_size: number | null;
+                    };
                 };
             };
             /** @description A required attribute is missing or an attribute failed validation */

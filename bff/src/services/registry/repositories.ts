@@ -82,6 +82,51 @@ async function registryCall(reader: RegistryReader, url: string, init: RequestIn
   }
 }
 
+/** What the registry says of a tag's image: its manifest's digest, and for an image (not an index of images) its config's digest and creation date and its layers' size. */
+export interface TagImage {
+  digest: string;
+  /** The config blob's digest without its algorithm (the platform's `revision`). */
+  revision: string | null;
+  created_at: string | null;
+  /** The layers' compressed sizes, summed (as the platform's `total_size`). */
+  total_size: number | null;
+}
+
+interface Manifest {
+  config?: { digest?: string };
+  layers?: { size?: number }[];
+}
+
+/**
+ * A tag's image as the registry holds it (the manifest the tag names, then the config blob it
+ * points to, for its creation date); 404 Tag Not Found when the registry holds no such tag or none is connected.
+ */
+export async function tagImage(reader: RegistryReader | undefined, path: string, tag: string): Promise<TagImage> {
+  if (!reader) throw notFound('Tag');
+  const token = registryToken(reader, 'gatehouse', [{ type: 'repository', name: path, actions: ['pull'] }]);
+  const res = await registryCall(reader, `${reader.url}/v2/${path}/manifests/${encodeURIComponent(tag)}`, { headers: { Authorization: `Bearer ${token}`, Accept: MANIFEST_TYPES } }, 'read a tag');
+  if (res.status === 404) throw notFound('Tag');
+  const digest = res.headers.get('docker-content-digest');
+  if (!res.ok || !digest) throw new ServerFault('the container registry did not answer a tag’s manifest', { registry: reader.url, path, tag, status: res.status });
+  const manifest = (await res.json()) as Manifest;
+  const config = manifest.config?.digest;
+  const layers = manifest.layers;
+  let created: string | null = null;
+  if (config) {
+    const blob = await registryCall(reader, `${reader.url}/v2/${path}/blobs/${config}`, { headers: { Authorization: `Bearer ${token}` } }, 'read an image’s config');
+    if (blob.ok) {
+      const parsed = Date.parse(((await blob.json().catch(() => ({}))) as { created?: string }).created ?? '');
+      created = Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
+    }
+  }
+  return {
+    digest,
+    revision: config ? config.replace(/^[a-z0-9]+:/, '') : null,
+    created_at: created,
+    total_size: layers ? layers.reduce((sum, l) => sum + (l.size ?? 0), 0) : null,
+  };
+}
+
 /** Who deletes: an administrator, or a caller with a role in the project. */
 export interface Deleter {
   admin: boolean;

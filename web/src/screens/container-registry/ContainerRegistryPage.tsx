@@ -1,16 +1,19 @@
-import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, CopyButton, Group, List, Paper, Skeleton, Stack, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { ContainerRepository, ContainerRepositoryTag } from '../../../../shared/src/container-registry.ts';
 import type { ProjectSummary } from '../../../../shared/src/projects.ts';
-import { useContainerRepositories, useRegistryConnection } from '../../api/container-registry.ts';
+import { useContainerRepositories, useContainerTag, useDeleteContainerTag, useRegistryConnection } from '../../api/container-registry.ts';
 import { useCurrentUser } from '../../api/session.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
+import { notifySuccess } from '../../components/notify.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { useListParams } from '../../components/list-params.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
-import { formatCount, formatDate } from '../../format.ts';
+import { formatCount, formatDate, formatSize, fullDateTime } from '../../format.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { ProtectionRules } from './ProtectionRules.tsx';
 import { dockerCommands } from './registry-model.ts';
@@ -135,9 +138,52 @@ function Commands({ connection, canPush }: { connection: { host: string; image_p
   );
 }
 
-const tagCol = createColumnHelper<ContainerRepositoryTag>();
+/** A tag's row: the tag, and where its image's details are read from. */
+type TagRow = ContainerRepositoryTag & { projectId: number; repositoryId: number };
+
+/** What the registry says of a row's image (one request per tag, shared by its cells). */
+function TagImageCell({ row, show }: { row: TagRow; show: 'digest' | 'size' | 'created' }) {
+  const image = useContainerTag(row.projectId, row.repositoryId, row.name);
+  if (image.isPending) return <Skeleton height={14} width={90} aria-label={`Reading tag ${row.name} from the registry`} />;
+  if (image.isError)
+    return (
+      <Text size="xs" c="dimmed">
+        {image.error.status === 404 ? 'Deleted since' : 'Could not be read'}
+      </Text>
+    );
+  const d = image.data;
+  if (show === 'size') return <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{d.total_size === null ? 'Several platforms' : formatSize(d.total_size)}</Text>;
+  if (show === 'created')
+    return d.created_at ? (
+      <Tooltip label={fullDateTime(d.created_at)}>
+        <Text size="sm" component="time" dateTime={d.created_at} tabIndex={0} style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(d.created_at)}
+        </Text>
+      </Tooltip>
+    ) : (
+      <Text size="sm" c="dimmed">
+        Not recorded
+      </Text>
+    );
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm" ff="monospace" title={d.digest} style={{ whiteSpace: 'nowrap' }}>
+        {d.digest.replace(/^(sha256:[0-9a-f]{12}).*$/, '$1…')}
+      </Text>
+      <CopyButton value={d.digest}>
+        {({ copied, copy }) => (
+          <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy the digest of tag ${row.name}`} style={{ flexShrink: 0 }}>
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+const tagCol = createColumnHelper<TagRow>();
 const tagColumns = [
-  tagCol.accessor('name', { header: 'Tag', cell: (i) => <Badge variant="light" tt="none">{i.getValue()}</Badge> }),
+  tagCol.accessor('name', { header: 'Tag', cell: (i) => <Code style={{ whiteSpace: 'nowrap' }}>{i.getValue()}</Code> }),
   tagCol.accessor('location', {
     header: 'Image',
     cell: (i) => (
@@ -147,12 +193,28 @@ const tagColumns = [
         </Text>
         <CopyButton value={i.getValue()}>
           {({ copied, copy }) => (
-            <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy ${i.getValue()}`}>
+            <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy ${i.getValue()}`} style={{ flexShrink: 0 }}>
               {copied ? 'Copied' : 'Copy'}
             </Button>
           )}
         </CopyButton>
       </Group>
+    ),
+  }),
+  tagCol.display({ id: 'digest', header: 'Digest', cell: (i) => <TagImageCell row={i.row.original} show="digest" /> }),
+  tagCol.display({ id: 'size', header: 'Size', cell: (i) => <TagImageCell row={i.row.original} show="size" /> }),
+  tagCol.display({ id: 'created', header: 'Built', cell: (i) => <TagImageCell row={i.row.original} show="created" /> }),
+];
+/** The columns with a Delete button, for those who may delete images. */
+const deletableTagColumns = (onDelete: (row: TagRow) => void) => [
+  ...tagColumns,
+  tagCol.display({
+    id: 'actions',
+    header: () => <VisuallyHidden>Actions</VisuallyHidden>,
+    cell: (i) => (
+      <Button variant="subtle" color="red" size="compact-sm" onClick={() => onDelete(i.row.original)} aria-label={`Delete tag ${i.row.original.name}`}>
+        Delete
+      </Button>
     ),
   }),
 ];
@@ -189,8 +251,18 @@ function Images({ project }: { project: ProjectSummary }) {
   );
 }
 
+/** Tags shown before "Show all": each reads its image from the registry. */
+const FIRST_TAGS = 20;
+
 function RepositoryCard({ repository, busy }: { repository: ContainerRepository; busy: boolean }) {
+  const { role } = useProjectContext();
+  const [all, setAll] = useState(false);
+  const [deleting, setDeleting] = useState<TagRow | null>(null);
+  const remove = useDeleteContainerTag(repository.project_id, { meta: { errorTitle: 'The tag was not deleted' } });
+  const canDelete = role.can('destroy_container_image');
+  const columns = useMemo(() => (canDelete ? deletableTagColumns(setDeleting) : tagColumns), [canDelete]);
   const tags = repository.tags ?? [];
+  const rows = (all ? tags : tags.slice(0, FIRST_TAGS)).map((t) => ({ ...t, projectId: repository.project_id, repositoryId: repository.id }));
   const titleId = `repository-${repository.id}`;
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby={titleId}>
@@ -203,12 +275,42 @@ function RepositoryCard({ repository, busy }: { repository: ContainerRepository;
         </Text>
       </Group>
       {tags.length ? (
-        <DataTable label={`Tags of ${repository.path}`} items={tags} columns={tagColumns} getRowId={(t) => t.name} busy={busy} />
+        <Stack gap="xs">
+          <DataTable label={`Tags of ${repository.path}`} items={rows} columns={columns} getRowId={(t) => t.name} busy={busy} />
+          {rows.length < tags.length && (
+            <Group>
+              <Button variant="subtle" size="compact-sm" onClick={() => setAll(true)}>
+                Show all {formatCount(tags.length, 'tag', 'tags')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
       ) : (
         <Text size="sm" c="dimmed">
           The registry holds no tag of it now (every tag was deleted).
         </Text>
       )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={deleting ? `Delete tag ${deleting.name}?` : ''}
+        confirmLabel="Delete tag"
+        loading={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(
+            { repositoryId: repository.id, tag: deleting.name },
+            {
+              onSuccess: () => {
+                notifySuccess('Tag deleted', `${deleting.path} is gone from the registry.`);
+                setDeleting(null);
+              },
+            },
+          )
+        }
+        onClose={() => setDeleting(null)}
+      >
+        The registry deletes the image the tag names, and with it every other tag of the same image. Anyone pulling {deleting?.location} gets an error from then on.
+      </ConfirmDialog>
     </Paper>
   );
 }
