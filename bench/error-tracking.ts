@@ -17,27 +17,19 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { envNumber, fmtInt, fmtMs, percentile, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
+import { CONNECTIONS, SECONDS, WARMUP_SECONDS, envNumber, fmtInt, fmtMs, gatehouseApi, percentile, printAligned, startChild, withPgDatabase, withTempDir, type LoadRow } from './lib.ts';
 import type { DeliveryChildReady } from './delivery-child.ts';
 
 export const ERROR_TRACKING_LABEL = 'error tracking';
 
-const SECONDS = envNumber('BENCH_SECONDS', 4, 1);
-const WARMUP = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
-const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10, 1);
 const KINDS = envNumber('BENCH_ERROR_KINDS', 10, 1);
 const READS = envNumber('BENCH_ERROR_READS', 30, 1);
 const SCALE_EVENTS = envNumber('BENCH_ERROR_EVENTS', 1_000_000, 1);
 const SCALE_ERRORS = envNumber('BENCH_ERROR_ERRORS', 10_000, 1);
 
-interface Row {
-  target: string;
-  rps: number;
-  p50: number;
-  p99: number;
+interface Row extends LoadRow {
   non2xx: number;
   reads?: { what: string; ms: number[] }[];
-  problem?: string;
 }
 export interface ErrorTrackingReport {
   rows: Row[];
@@ -94,7 +86,7 @@ async function load(url: string, seconds: number, record: boolean) {
 }
 
 async function measure(target: string, url: string): Promise<Row> {
-  if (WARMUP > 0) await load(url, WARMUP, false);
+  if (WARMUP_SECONDS > 0) await load(url, WARMUP_SECONDS, false);
   return { target, ...(await load(url, SECONDS, true)) };
 }
 
@@ -102,11 +94,7 @@ async function gatehouse(target: string, env: Record<string, string>, dir: strin
   const token = `bench-${crypto.randomBytes(12).toString('hex')}`;
   const server = await startChild<DeliveryChildReady>('delivery-child.ts', [], { BENCH_DATA_DIR: path.join(dir, target.replace(/\W+/g, '-')), BENCH_ROOT_TOKEN: token, GATEHOUSE_WORKERS: '0', GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE: '100000000', ...env }, 120_000);
   try {
-    const api = async (p: string, method = 'GET', json?: unknown) => {
-      const res = await fetch(`${server.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-      return res.json();
-    };
+    const api = gatehouseApi(server.info.url, token);
     const group = (await api('/groups', 'POST', { name: 'Errors bench', path: 'errors-bench' })) as { id: number };
     const project = (await api('/projects', 'POST', { name: 'app', namespace_id: group.id })) as { id: number };
     await api(`/projects/${project.id}/error_tracking/settings`, 'PUT', { active: true, integrated: true });
@@ -229,11 +217,7 @@ async function readsAtScale(dir: string, databaseUrl?: string): Promise<Scale> {
     120_000,
   );
   try {
-    const api = async (p: string, method = 'GET', json?: unknown) => {
-      const res = await fetch(`${server.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-      return res.json();
-    };
+    const api = gatehouseApi(server.info.url, token);
     const group = (await api('/groups', 'POST', { name: 'Errors at scale', path: 'errors-scale' })) as { id: number };
     const project = (await api('/projects', 'POST', { name: 'big', namespace_id: group.id })) as { id: number };
     await api(`/projects/${project.id}/error_tracking/settings`, 'PUT', { active: true, integrated: true });

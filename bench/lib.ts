@@ -1,7 +1,8 @@
 /**
- * What bench/run.ts and the sections it calls (bench/deliveries.ts) share: child processes
- * that report `@@bench {json}` when ready, clean-ups that survive Ctrl-C, throwaway
- * PostgreSQL databases and scratch directories, and small number helpers.
+ * What bench/run.ts and the sections it calls (bench/deliveries.ts…) share: the settings they
+ * measure with (BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS), a throughput row, an API
+ * client, child processes that report `@@bench {json}` when ready, clean-ups that survive Ctrl-C,
+ * throwaway PostgreSQL databases and scratch directories, and small number helpers.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,6 +25,35 @@ export function envNumber(name: string, fallback: number, min: number): number {
     return fallback;
   }
   return n;
+}
+
+// ---------------------------------------------------------------------------------------
+// Settings the measuring sections share (read once, so a bad value is reported once)
+
+/** BENCH_SECONDS: measured seconds per measurement (default 4). */
+export const SECONDS = envNumber('BENCH_SECONDS', 4, 1);
+/** BENCH_WARMUP_SECONDS: seconds of load before each measurement, not measured (default 1). */
+export const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
+/** BENCH_CONNECTIONS: concurrent clients (default 10). */
+export const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 10, 1));
+
+/** A row of a section's throughput table: a target's rate and latency, or why it could not run. */
+export interface LoadRow {
+  target: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Set when the target could not be measured: printed in place of its figures. */
+  problem?: string;
+}
+
+/** A Gatehouse API client with a token: the JSON of a 2xx answer, or an error naming the request and its answer. */
+export function gatehouseApi(baseUrl: string, token: string) {
+  return async (p: string, method = 'GET', json?: unknown): Promise<unknown> => {
+    const res = await fetch(`${baseUrl}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return res.status === 204 ? undefined : res.json();
+  };
 }
 
 /** BENCH_ONLY as lower-case words (empty: everything runs). */

@@ -10,25 +10,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { envNumber, fmtInt, fmtMs, percentile, printAligned, startChild, withPgDatabase, withTempDir } from './lib.ts';
+import { CONNECTIONS, SECONDS, WARMUP_SECONDS, envNumber, fmtInt, fmtMs, gatehouseApi, percentile, printAligned, startChild, withPgDatabase, withTempDir, type LoadRow } from './lib.ts';
 import type { DeliveryChildReady } from './delivery-child.ts';
 
 export const REGISTRY_TOKENS_LABEL = 'registry tokens';
 
-const SECONDS = envNumber('BENCH_SECONDS', 4, 1);
-const WARMUP = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
-const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10, 1);
 const RULES = envNumber('BENCH_REGISTRY_RULES', 1000, 1);
 
-interface Row {
-  target: string;
+interface Row extends LoadRow {
   request: string;
-  rps: number;
-  p50: number;
-  p99: number;
   /** Answers other than the one expected. */
   unexpected: number;
-  problem?: string;
 }
 export interface RegistryTokensReport {
   rows: Row[];
@@ -58,11 +50,7 @@ async function gatehouse(target: string, env: Record<string, string>, dir: strin
     120_000,
   );
   try {
-    const api = async (p: string, method = 'GET', json?: unknown) => {
-      const res = await fetch(`${server.info.url}/api/v4${p}`, { method, headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-      return res.json();
-    };
+    const api = gatehouseApi(server.info.url, token);
     const group = (await api('/groups', 'POST', { name: 'Registry bench', path: 'registry-bench' })) as { id: number };
     const project = (await api('/projects', 'POST', { name: 'app', namespace_id: group.id })) as { id: number; path_with_namespace: string };
     const user = (await api('/users', 'POST', { username: 'developer', name: 'Developer', email: 'developer@example.com', password: `pw-${token}` })) as { id: number };
@@ -80,7 +68,7 @@ async function gatehouse(target: string, env: Record<string, string>, dir: strin
     ];
     const rows: Row[] = [];
     for (const [request, u, expected] of requests) {
-      if (WARMUP > 0) await load(u, authorization, expected, WARMUP);
+      if (WARMUP_SECONDS > 0) await load(u, authorization, expected, WARMUP_SECONDS);
       rows.push({ target, request, ...(await load(u, authorization, expected, SECONDS)) });
     }
     return rows;

@@ -79,6 +79,14 @@
  * BENCH_ONLY=registry): token requests per second to /jwt/auth with 1,000 protection rules on
  * the project (BENCH_REGISTRY_RULES), a push no rule matches, a push the last rule refuses, a pull.
  *
+ * Then the virtual registries section (bench/virtual-registries.ts, label "virtual registries",
+ * BENCH_ONLY=virtual): BENCH_VR_ARTIFACTS Maven artifacts (default 200, Debian's
+ * /usr/share/maven-repo or generated) read straight from an upstream on loopback behind Basic auth,
+ * then through a virtual registry's pull-through cold (fetched and stored) and warm (from the
+ * cache), MB/s and files/s beside the direct read, from BENCH_CONNECTIONS clients; and
+ * BENCH_VR_CONCURRENT requests at once (default 50) for one uncached file: the upstream's fetches
+ * of it (expected 1), the time until all answered, whether every body is the upstream's.
+ *
  * Last the two-instance section (bench/proxy.ts, label "instances proxy", BENCH_ONLY=proxy; needs
  * BENCH_PG, and nginx for its read part): GET /user, a 20-project group and a 20-group list
  * straight to one instance and through deploy/nginx.conf with one and with two instances on one
@@ -101,9 +109,13 @@ import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
 import { runErrorTracking, printErrorTracking, ERROR_TRACKING_LABEL } from './error-tracking.ts';
 import { runRegistryTokens, printRegistryTokens, REGISTRY_TOKENS_LABEL } from './registry-tokens.ts';
+import { runVirtualRegistries, printVirtualRegistries, VIRTUAL_REGISTRIES_LABEL } from './virtual-registries.ts';
 import { autocannonLoad } from './load.ts';
 import {
+  CONNECTIONS,
   ONLY,
+  SECONDS,
+  WARMUP_SECONDS,
   cleanUp,
   cpuSeconds,
   envNumber,
@@ -120,10 +132,7 @@ import {
   withTempDir,
 } from './lib.ts';
 
-const SECONDS = envNumber('BENCH_SECONDS', 4, 1);
 const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 3, 1));
-const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 1, 0);
-const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 10, 1));
 const PG_ADMIN = process.env.BENCH_PG?.trim() || undefined;
 
 const ROOT_TOKEN = `bench-root-${crypto.randomBytes(12).toString('hex')}`;
@@ -529,6 +538,7 @@ async function main(): Promise<void> {
   const gitSpawn = selectedLabel(GIT_SPAWN_LABEL) ? await runGitSpawn() : undefined;
   const errorTracking = selectedLabel(ERROR_TRACKING_LABEL) ? await runErrorTracking({ pgAdmin: PG_ADMIN }) : undefined;
   const registryTokens = selectedLabel(REGISTRY_TOKENS_LABEL) ? await runRegistryTokens({ pgAdmin: PG_ADMIN }) : undefined;
+  const virtualRegistries = selectedLabel(VIRTUAL_REGISTRIES_LABEL) ? await runVirtualRegistries({ pgAdmin: PG_ADMIN }) : undefined;
   const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
 
   if (groupTargetsSelected) {
@@ -554,6 +564,7 @@ async function main(): Promise<void> {
   if (gitSpawn) printGitSpawn(gitSpawn);
   if (errorTracking) printErrorTracking(errorTracking);
   if (registryTokens) printRegistryTokens(registryTokens);
+  if (virtualRegistries) printVirtualRegistries(virtualRegistries);
   if (proxy) printProxy(proxy);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
