@@ -98,6 +98,8 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     // A file pulled through the registry lands in the cache; the screen counts it; purging empties it.
     const pulled = await fetch(`${base}/api/v4/virtual_registries/packages/maven/${registryId}/${POM_PATH}`, { headers: { 'Private-Token': process.env.E2E_ROOT_TOKEN! } });
     expect([pulled.status, await pulled.text()]).toEqual([200, POM]);
+    const cacheUrl = `/api/console/virtual_registries/packages/maven/registries/${registryId}/cache`;
+    await expect.poll(async () => ((await (await page.request.get(cacheUrl)).json()) as { entries: number }).entries).toBe(1);
     await page.reload();
     const total = page.getByTestId('cache-total');
     await expect(total).toHaveText(`1 file, ${Buffer.byteLength(POM)} B in all`);

@@ -139,6 +139,9 @@ export function upstreamProblems(v: UpstreamFormValues, upstream: VirtualRegistr
   const out: Partial<Record<keyof UpstreamFormValues, string>> = {};
   if (v.url.trim() === '') out.url = "can't be blank";
   if (upstream?.username && v.username === '') out.username = 'can be changed but not removed: delete the upstream and add it again to reach it anonymously';
+  // A username needs a password: typed, or (an edit) the saved one, which an anonymous upstream has not.
+  if (v.username === '' && v.password !== '') out.username ??= BOTH_OR_NEITHER;
+  if (v.username !== '' && v.password === '' && !upstream?.username) out.password ??= BOTH_OR_NEITHER;
   const parsed = upstream ? upstreamUpdateBody.safeParse(updateBodyOf(v, upstream)) : upstreamCreateBody.safeParse(createBodyOf(v));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -147,9 +150,6 @@ export function upstreamProblems(v: UpstreamFormValues, upstream: VirtualRegistr
       else out[field] ??= issue.message;
     }
   }
-  // A username needs a password: typed, or (an edit) the saved one, which an anonymous upstream has not.
-  if (v.username === '' && v.password !== '') out.username ??= BOTH_OR_NEITHER;
-  if (v.username !== '' && v.password === '' && !upstream?.username) out.password ??= BOTH_OR_NEITHER;
   return out;
 }
 
