@@ -38,8 +38,8 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     // Create: the new registry's page opens.
     await page.getByRole('button', { name: 'New registry' }).first().click();
     const create = page.getByRole('dialog', { name: 'New virtual registry' });
-    await expect(create.getByLabel('Name')).toBeFocused();
-    await create.getByLabel('Name').fill(name);
+    await expect(create.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused();
+    await create.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await create.getByLabel('Description').fill('Dependencies of the e2e journey');
     await create.getByRole('button', { name: 'Create registry' }).click();
     await expect(create).toBeHidden();
@@ -53,7 +53,7 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     const add = page.getByRole('dialog', { name: 'Add an upstream' });
     await expect(add.getByLabel('URL')).toBeFocused();
     await add.getByLabel('URL').fill(live);
-    await add.getByLabel('Name').fill('Loopback');
+    await add.getByRole('textbox', { name: 'Name', exact: true }).fill('Loopback');
     await add.getByRole('button', { name: 'Test connection' }).click();
     await expect(add.getByRole('status')).toContainText('Connection works');
     await add.getByRole('button', { name: 'Add upstream' }).click();
@@ -62,7 +62,7 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     // The dead one, with credentials (the password is never shown again).
     await page.getByRole('button', { name: 'Add upstream' }).first().click();
     await add.getByLabel('URL').fill(dead);
-    await add.getByLabel('Name').fill('Dead port');
+    await add.getByRole('textbox', { name: 'Name', exact: true }).fill('Dead port');
     await add.getByLabel('Username').fill('bot');
     await add.getByLabel('Password', { exact: true }).fill('bot-secret');
     await add.getByRole('button', { name: 'Add upstream' }).click();
