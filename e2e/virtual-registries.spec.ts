@@ -81,6 +81,17 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     const failed = page.getByRole('status').filter({ hasText: 'Dead port: connection failed' });
     await expect(failed).toContainText('Dead port could not be reached: nothing answers at that address and port.');
 
+    // Edit: the password is not shown, and left empty it stays; the cache validity changes.
+    await page.getByRole('button', { name: 'More actions for Dead port' }).click();
+    await page.getByRole('menuitem', { name: 'Edit Dead port' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit upstream Dead port' });
+    await expect(edit.getByLabel('Username')).toHaveValue('bot');
+    await expect(edit.getByLabel('Password', { exact: true })).toHaveValue('');
+    await edit.getByRole('textbox', { name: 'Cache validity (hours)', exact: true }).fill('48');
+    await edit.getByRole('button', { name: 'Save upstream' }).click();
+    await expect(edit).toBeHidden();
+    await expect(rows.nth(2)).toContainText('Files 48 h');
+
     // Reorder: the dead port first now (the pull-through falls through to the loopback).
     await page.getByRole('button', { name: 'Move Dead port up' }).click();
     await expect(rows.nth(1)).toContainText('Dead port');
@@ -111,7 +122,8 @@ test('a registry is created, gets a live and a dead upstream, tests and reorders
     await expect(total).toContainText('Empty');
 
     // Delete the loopback upstream: the dead port stays first.
-    await page.getByRole('button', { name: 'Delete Loopback' }).click();
+    await page.getByRole('button', { name: 'More actions for Loopback' }).click();
+    await page.getByRole('menuitem', { name: 'Delete Loopback' }).click();
     await page.getByRole('dialog', { name: 'Delete the upstream Loopback?' }).getByRole('button', { name: 'Delete upstream' }).click();
     await expect(table.getByText('Loopback')).toHaveCount(0);
     await expect(rows).toHaveCount(2);

@@ -98,7 +98,7 @@ export function UpstreamDialog({
     const credentials = values.username !== '' ? { username: values.username, password: values.password } : {};
     try {
       const result = await test.mutateAsync({ url: values.url.trim(), ...credentials });
-      setVerdict(connectionVerdict('The upstream', result));
+      setVerdict(connectionVerdict('The upstream', result, values.username !== ''));
     } catch (e) {
       showRefusal(e, 'The connection was not tested');
     }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Alert, Anchor, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Code, Group, Menu, Paper, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { GroupDetail } from '../../../../shared/src/groups.ts';
@@ -19,7 +19,7 @@ import {
 import { CommandBlock } from '../../components/CommandBlock.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
-import { IconAlert, IconArrowLeft, IconChevronDown, IconChevronUp, IconPlus } from '../../components/icons.tsx';
+import { IconAlert, IconArrowLeft, IconChevronDown, IconChevronUp, IconDots, IconPencil, IconPlus, IconTrash } from '../../components/icons.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, NotFoundState, QueryContent } from '../../components/states.tsx';
@@ -301,7 +301,7 @@ function Upstreams({ group, registry, canManage }: { group: GroupDetail; registr
   const runTest = (u: VirtualRegistryUpstreamInRegistry) => {
     setTesting(u.id);
     test.mutate(u.id, {
-      onSuccess: (result) => setVerdicts((v) => ({ ...v, [u.id]: connectionVerdict(u.name, result) })),
+      onSuccess: (result) => setVerdicts((v) => ({ ...v, [u.id]: connectionVerdict(u.name, result, u.username !== null) })),
       onSettled: () => setTesting(null),
     });
   };
@@ -379,14 +379,22 @@ function Upstreams({ group, registry, canManage }: { group: GroupDetail; registr
                 Test
               </Button>
               {canManage && (
-                <>
-                  <Button size="compact-sm" variant="default" onClick={() => setEditing(u)} aria-label={`Edit ${u.name}`}>
-                    Edit
-                  </Button>
-                  <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(u)} aria-label={`Delete ${u.name}`}>
-                    Delete
-                  </Button>
-                </>
+                // Edit and delete in a menu: the pinned column stays narrow enough for a phone to show the names beside it.
+                <Menu position="bottom-end" shadow="md" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="default" size={26} aria-label={`More actions for ${u.name}`}>
+                      <IconDots size={16} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setEditing(u)}>
+                      Edit {u.name}
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconTrash size={14} />} color="red" onClick={() => setDeleting(u)}>
+                      Delete {u.name}
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
               )}
             </Group>
           );
@@ -534,7 +542,7 @@ function MavenSettings({ registry }: { registry: VirtualRegistry }) {
         </Anchor>
         .
       </Text>
-      <CommandBlock id="maven-settings" label="settings.xml" command={mavenSettings(registry, url, me.username)} />
+      <CommandBlock id="maven-settings" label="settings.xml" command={mavenSettings(registry, url, me.username)} wrap={false} />
     </Stack>
   );
 }

@@ -63,8 +63,8 @@ export interface ConnectionVerdict {
 }
 
 /** The connection test's answer (`Error: 401 - Unauthorized`, `Error: ECONNREFUSED: …`) in plain words. */
-export function connectionVerdict(name: string, result: UpstreamTestResult): ConnectionVerdict {
-  if (result.success) return { ok: true, text: `${name} answered: Gatehouse can reach it with these credentials.` };
+export function connectionVerdict(name: string, result: UpstreamTestResult, signsIn: boolean): ConnectionVerdict {
+  if (result.success) return { ok: true, text: `${name} answered: Gatehouse can reach it${signsIn ? ' and sign in with these credentials' : ' anonymously'}.` };
   const detail = result.result ?? 'no reason given';
   const reason = detail.replace(/^Error:\s*/, '');
   const status = /^(\d{3}|5XX)\b/.exec(reason)?.[1];

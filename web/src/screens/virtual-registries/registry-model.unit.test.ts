@@ -28,13 +28,14 @@ describe('mavenSettings', () => {
 
 describe('connectionVerdict', () => {
   it('words each answer of the test', () => {
-    assert.deepEqual(connectionVerdict('Central', { success: true }), { ok: true, text: 'Central answered: Gatehouse can reach it with these credentials.' });
-    assert.match(connectionVerdict('C', { success: false, result: 'Error: 401 - Unauthorized' }).text, /refused the credentials \(401\)/);
-    assert.match(connectionVerdict('C', { success: false, result: 'Error: 403 - Forbidden' }).text, /refused access \(403\)/);
-    assert.match(connectionVerdict('C', { success: false, result: 'Error: 503 - Server Error' }).text, /failed on its side \(503\)/);
-    const refused = connectionVerdict('C', { success: false, result: 'Error: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9' });
+    assert.deepEqual(connectionVerdict('Central', { success: true }, true), { ok: true, text: 'Central answered: Gatehouse can reach it and sign in with these credentials.' });
+    assert.equal(connectionVerdict('Central', { success: true }, false).text, 'Central answered: Gatehouse can reach it anonymously.');
+    assert.match(connectionVerdict('C', { success: false, result: 'Error: 401 - Unauthorized' }, true).text, /refused the credentials \(401\)/);
+    assert.match(connectionVerdict('C', { success: false, result: 'Error: 403 - Forbidden' }, true).text, /refused access \(403\)/);
+    assert.match(connectionVerdict('C', { success: false, result: 'Error: 503 - Server Error' }, true).text, /failed on its side \(503\)/);
+    const refused = connectionVerdict('C', { success: false, result: 'Error: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9' }, true);
     assert.deepEqual([refused.ok, refused.text, refused.detail], [false, 'C could not be reached: nothing answers at that address and port.', 'Error: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9']);
-    assert.match(connectionVerdict('C', { success: false, result: 'Error: Connection timeout' }).text, /did not answer in time/);
+    assert.match(connectionVerdict('C', { success: false, result: 'Error: Connection timeout' }, true).text, /did not answer in time/);
   });
 });
 
