@@ -27,6 +27,8 @@ let umbrellaArchive: Buffer;
 let importedPath = '';
 /** An error reported to acme/website (through the collector, as an SDK sends one), for the Errors rows. */
 let trackedErrorId = 0;
+/** A Maven virtual registry of acme with one upstream, for the Virtual registries rows. */
+let virtualRegistryId = 0;
 
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
 const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
@@ -227,6 +229,17 @@ const ROWS: Row[] = [
     open: async (page) => {
       await page.getByRole('button', { name: 'Add rule' }).click();
       return dialog(page, 'Add a protection rule');
+    },
+  },
+  // The registry and its upstream are made in beforeAll (the upstream is never contacted here).
+  { name: 'virtual registry', url: () => `/groups/acme/-/virtual_registries/${virtualRegistryId}`, ready: (page) => page.getByRole('table', { name: /^Upstreams of / }) },
+  {
+    name: 'virtual registry, add-upstream dialog',
+    url: () => `/groups/acme/-/virtual_registries/${virtualRegistryId}`,
+    ready: (page) => page.getByRole('table', { name: /^Upstreams of / }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add upstream' }).click();
+      return dialog(page, 'Add an upstream');
     },
   },
   { name: 'pipeline', url: () => '/projects/acme/website/-/pipelines?source=trigger', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }), open: async (page) => {
@@ -438,6 +451,11 @@ test.beforeAll(async ({ api }) => {
   trackedErrorId = await reportError(api);
   const rule = await api('POST', `/projects/${encodeURIComponent('acme/website')}/registry/protection/repository/rules`, { repository_path_pattern: 'acme/website/prod-*', minimum_access_level_for_push: 'maintainer' });
   expect(rule.status).toBe(201);
+  const registry = await api<{ id: number }>('POST', '/groups/acme/-/virtual_registries/packages/maven/registries', { name: `a11y-${Date.now().toString(36)}`, description: 'Scanned by axe' });
+  expect(registry.status).toBe(201);
+  virtualRegistryId = registry.json.id;
+  const upstream = await api('POST', `/virtual_registries/packages/maven/registries/${virtualRegistryId}/upstreams`, { url: 'https://1.1.1.1/maven2', name: 'Public mirror', username: 'reader', password: 'a11y-secret' });
+  expect(upstream.status).toBe(201);
 });
 
 /** Turns error tracking on for acme/website and reports one exception with a stack trace to its collector, as an SDK's store request; its error's id. */

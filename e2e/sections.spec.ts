@@ -31,7 +31,7 @@ for (const { kind, path, sectionsName } of [
     await signInAt(page, path);
     const tabs = page.getByRole('tablist', { name: sectionsName }).getByRole('tab');
     // Root sees every section (once its role is known): all of them, whatever the width.
-    await expect(tabs).toHaveCount(kind === 'group' ? 17 : 15);
+    await expect(tabs).toHaveCount(kind === 'group' ? 18 : 15);
     const labels = (await tabs.allTextContents()).map((t) => t.trim());
     for (const size of WIDTHS) {
       await page.setViewportSize(size);

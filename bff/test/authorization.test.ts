@@ -157,9 +157,13 @@ const HANDLER_RULES: Record<string, { need: Need; denied: 401 | 403; why: string
       ['POST /virtual_registries/packages/maven/registries/:id/upstreams', MAINTAINER, 'Registry'],
       ['GET /virtual_registries/packages/maven/upstreams/:id', GUEST, 'Upstream'],
       ['PATCH /virtual_registries/packages/maven/upstreams/:id', MAINTAINER, 'Upstream'],
+      ['DELETE /virtual_registries/packages/maven/upstreams/:id', MAINTAINER, 'Upstream'],
+      ['GET /virtual_registries/packages/maven/upstreams/:id/test', GUEST, 'Upstream'],
+      ['PATCH /virtual_registries/packages/maven/registry_upstreams/:id', MAINTAINER, 'Registry upstream'],
+      ['GET /api/console/virtual_registries/packages/maven/registries/:id/cache', GUEST, 'Registry'],
     ].map(([key, need, record]) => [
       key,
-      { need: need as Need, denied: 403 as const, viaRecord: record as string, why: 'the platform’s path names the registry or upstream, not its group: the role is the one held on the record’s (top-level) group' },
+      { need: need as Need, denied: 403 as const, viaRecord: record as string, why: 'the platform’s path names the registry, upstream or an upstream’s place, not its group: the role is the one held on the record’s (top-level) group' },
     ]),
   ),
   'DELETE /projects/:id/snippets/:snippet_id': { need: MAINTAINER, denied: 403, why: 'a snippet’s author or a Maintainer deletes it; the fixture snippet is root’s' },
@@ -264,7 +268,7 @@ const fx = {} as {
   /** A client key of the project and an error it reported. */
   errorTracking?: { keyId: number; errorId: number };
   /** A virtual registry of the group with an upstream. */
-  virtualRegistry?: Promise<{ registryId: number; upstreamId: number }>;
+  virtualRegistry?: Promise<{ registryId: number; upstreamId: number; linkId: number }>;
 };
 let serial = 0;
 
@@ -318,11 +322,11 @@ async function matrixError(): Promise<{ keyId: number; errorId: number }> {
 }
 
 /** A virtual registry of the fixture group with an upstream of its own (distinct credentials each time). */
-async function matrixVirtualRegistry(): Promise<{ registryId: number; upstreamId: number }> {
+async function matrixVirtualRegistry(): Promise<{ registryId: number; upstreamId: number; linkId: number }> {
   const registryId = (await ok(`/groups/${fx.group.id}/-/virtual_registries/packages/maven/registries`, { method: 'POST', json: { name: `matrix${++serial}` } }, 201)).id;
   const upstream = { url: `${receiver.url}/maven`, username: 'matrix', password: `matrix-${registryId}` };
-  const upstreamId = (await ok(`/virtual_registries/packages/maven/registries/${registryId}/upstreams`, { method: 'POST', json: upstream }, 201)).id;
-  return { registryId, upstreamId };
+  const made = await ok(`/virtual_registries/packages/maven/registries/${registryId}/upstreams`, { method: 'POST', json: upstream }, 201);
+  return { registryId, upstreamId: made.id, linkId: made.registry_upstream.id };
 }
 
 /** The SHA of main in the project's repository (pushed first when needed). */
@@ -490,9 +494,10 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       }
       // The collector names the project by id (the DSN's); tracking is on there (see before).
       if (resource === 'error_tracking') return String(fx.project.id);
-      // A registry or an upstream by its own id: the group's, or a throwaway one for a call that deletes or empties it.
+      // A registry, an upstream or an upstream's place by its own id: the group's, or a throwaway one for a call that deletes or empties it.
       if (resource === 'virtual_registries') {
         const made = throwaway ? matrixVirtualRegistry() : (fx.virtualRegistry ??= matrixVirtualRegistry());
+        if (route.path.includes('/registry_upstreams/:id')) return String((await made).linkId);
         return String(route.path.includes('/upstreams/:id') ? (await made).upstreamId : (await made).registryId);
       }
       if (resource === 'projects') return String(throwaway ? (await buildProject(fx.group.id)).id : fx.project.id);

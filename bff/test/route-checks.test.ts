@@ -122,6 +122,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /virtual_registries/packages/maven/registries/:id': { name: 'checks' },
   'POST /virtual_registries/packages/maven/registries/:id/upstreams': { url: 'https://repo.example.com/maven2' },
   'PATCH /virtual_registries/packages/maven/upstreams/:id': { name: 'checks' },
+  'PATCH /virtual_registries/packages/maven/registry_upstreams/:id': { position: 1 },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

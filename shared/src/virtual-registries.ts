@@ -124,3 +124,27 @@ export const upstreamUpdateBody = z.object({
   metadata_cache_validity_hours: metadataCacheHours.optional(),
 });
 export type UpstreamUpdateBody = z.infer<typeof upstreamUpdateBody>;
+
+/**
+ * PATCH …/registry_upstreams/:id: the upstream's new place in its registry, from 1 to 20; a place
+ * past the last is the last (the platform's rule), and the upstreams between move by one.
+ */
+export const registryUpstreamPositionBody = z.object({
+  // Required: its absence is the handler's 400, once the caller is known to be allowed (the place is loaded after the body is read).
+  position: intParam()
+    .pipe(z.number().int().min(1, 'does not have a valid value').max(MAX_UPSTREAMS_PER_REGISTRY, 'does not have a valid value'))
+    .optional(),
+});
+export type RegistryUpstreamPositionBody = z.infer<typeof registryUpstreamPositionBody>;
+
+/** An upstream's place in a registry as the platform's registry_upstreams endpoints answer it. */
+export const registryUpstream = registryUpstreamLink.extend({ upstream_id: z.number().int() });
+export type RegistryUpstream = z.infer<typeof registryUpstream>;
+
+/** The console's reading of a registry's cache: entries and bytes in all, and per upstream (each of the registry's, in its order). */
+export const registryCacheSummary = z.object({
+  entries: z.number().int(),
+  bytes: z.number().int(),
+  upstreams: z.array(z.object({ upstream_id: z.number().int(), entries: z.number().int(), bytes: z.number().int() })),
+});
+export type RegistryCacheSummary = z.infer<typeof registryCacheSummary>;

@@ -54,6 +54,7 @@ export const groupSections: GroupSection[] = [
     load: () => import('./screens/hooks/GroupHooksPage.tsx'),
   },
   { slug: 'deploy_tokens', label: 'Deploy tokens', icon: IconLock, action: 'admin_deploy_tokens', load: () => import('./screens/deploy-tokens/DeployTokensPage.tsx') },
+  { slug: 'virtual_registries', label: 'Virtual registries', icon: IconBook, action: 'read_virtual_registry', load: () => import('./screens/virtual-registries/VirtualRegistriesPage.tsx') },
   { slug: 'vulnerabilities', label: 'Vulnerability report', icon: IconShieldCheck, action: 'read_vulnerability', load: () => import('./screens/vulnerabilities/GroupVulnerabilitiesPage.tsx') },
   { slug: 'exports', label: 'Exports', icon: IconInbox, action: 'create_vulnerability_export', load: () => import('./screens/exports/GroupExportsPage.tsx') },
   { slug: 'placeholders', label: 'Placeholders', icon: IconGroups, action: 'admin_placeholders', load: () => import('./screens/placeholders/PlaceholdersPage.tsx') },

@@ -59,7 +59,7 @@ import { placeholderReassignmentRoutes } from './placeholder-reassignments.ts';
 import { errorTrackingRoutes } from './error-tracking.ts';
 import { registryProtectionRuleRoutes } from './container-registry-protection.ts';
 import { containerRegistryConsoleRoutes, containerRegistryRoutes } from './container-registry.ts';
-import { virtualRegistryRoutes } from './virtual-registries.ts';
+import { virtualRegistryConsoleRoutes, virtualRegistryRoutes } from './virtual-registries.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -135,6 +135,7 @@ export const consoleRoutes: RouteSpec[] = [
   ...vulnerabilityConsoleRoutes,
   ...consoleGroupTransferRoutes,
   ...containerRegistryConsoleRoutes,
+  ...virtualRegistryConsoleRoutes,
 ];
 
 /** Every route the server declares: the platform API's and the console's own (see `mount`). */

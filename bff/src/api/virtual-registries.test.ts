@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  registryCacheSummary,
+  registryUpstream,
   upstreamTestResult,
   virtualRegistry,
   virtualRegistryUpstream,
@@ -328,5 +330,75 @@ describe('DELETE /virtual_registries/packages/maven/registries/:id/cache and DEL
     expectStatus(await api(upstreamPath(shared.id)), 200);
     const left = await server.running.db.selectFrom('virtual_registry_cache_entries').select('id').where('upstream_id', '=', own.id).execute();
     assert.deepEqual(left, []);
+  });
+});
+
+describe('PATCH …/registry_upstreams/:id, GET …/upstreams/:id/test, DELETE …/upstreams/:id and the console’s GET /api/console/…/registries/:id/cache', () => {
+  it('moves an upstream in its registry’s order (past the last is the last), deletes one (the others move up) with its cache, and counts the cache per upstream', async () => {
+    const id = await newRegistry();
+    const [a, b, c] = [await addUpstream(id, upstreamAt('maven')), await addUpstream(id, upstreamAt('maven')), await addUpstream(id, upstreamAt('maven'))];
+    const order = async () => {
+      const res = await api(`${registryPath(id)}/upstreams`, { token: guest.token });
+      expectStatus(res, 200);
+      return expectShape(z.array(virtualRegistryUpstreamInRegistry), res.body).map((u) => [u.id, u.registry_upstream.position]);
+    };
+    const move = (link: number, json: unknown, token?: string | null) => api(`/virtual_registries/packages/maven/registry_upstreams/${link}`, { method: 'PATCH', json, token });
+
+    const moved = await move(c.registry_upstream.id, { position: 1 }, maintainer.token);
+    expectStatus(moved, 200);
+    assert.deepEqual(expectShape(registryUpstream, moved.body), { id: c.registry_upstream.id, registry_id: id, upstream_id: c.id, position: 1 });
+    assert.deepEqual(await order(), [[c.id, 1], [a.id, 2], [b.id, 3]]);
+    expectStatus(await move(c.registry_upstream.id, { position: 20 }), 200);
+    assert.deepEqual(await order(), [[a.id, 1], [b.id, 2], [c.id, 3]], 'a place past the last is the last');
+    expectStatus(await move(b.registry_upstream.id, { position: '1' }), 200);
+    assert.deepEqual(await order(), [[b.id, 1], [a.id, 2], [c.id, 3]]);
+
+    expectStatus(await move(a.registry_upstream.id, { position: 1 }, developer.token), 403);
+    expectStatus(await move(a.registry_upstream.id, { position: 1 }, null), 401);
+    const strange = await move(a.registry_upstream.id, { position: 1 }, stranger.token);
+    expectStatus(strange, 404);
+    assert.deepEqual(strange.body, { message: '404 Registry upstream Not Found' });
+    expectStatus(await move(2_000_000_000, { position: 1 }), 404);
+    for (const position of [0, -1, 21]) {
+      const bad = await move(a.registry_upstream.id, { position });
+      expectStatus(bad, 400);
+      assert.deepEqual(bad.body, { message: { position: ['does not have a valid value'] } });
+    }
+    expectStatus(await move(a.registry_upstream.id, { position: 'a' }), 400);
+    const missing = await move(a.registry_upstream.id, {});
+    expectStatus(missing, 400);
+    assert.deepEqual(missing.body, { message: 'position is missing' });
+    assert.deepEqual(await order(), [[b.id, 1], [a.id, 2], [c.id, 3]], 'refused moves change nothing');
+
+    // The cache, per upstream in the registry's order: the first upstream (b) serves the POM and the JAR.
+    const cachePath = `/api/console${registryPath(id)}/cache`;
+    const empty = await api(cachePath, { token: guest.token });
+    expectStatus(empty, 200);
+    assert.deepEqual(expectShape(registryCacheSummary, empty.body), { entries: 0, bytes: 0, upstreams: [b, a, c].map((u) => ({ upstream_id: u.id, entries: 0, bytes: 0 })) });
+    assert.equal((await read(pullUrl(id, POM))).status, 200);
+    assert.equal((await read(pullUrl(id, JAR))).status, 200);
+    const filled = await api(cachePath, { token: guest.token });
+    const bytes = files[POM]!.length + files[JAR]!.length;
+    assert.deepEqual(filled.body, { entries: 2, bytes, upstreams: [{ upstream_id: b.id, entries: 2, bytes }, ...[a, c].map((u) => ({ upstream_id: u.id, entries: 0, bytes: 0 }))] });
+    expectStatus(await api(cachePath, { token: stranger.token }), 404);
+    expectStatus(await api(cachePath, { token: null }), 401);
+
+    // A saved upstream's test uses the credentials Gatehouse keeps (Guests may run it).
+    const tested = await api(`${upstreamPath(b.id)}/test`, { token: guest.token });
+    expectStatus(tested, 200);
+    assert.deepEqual(expectShape(upstreamTestResult, tested.body), { success: true });
+    const refusing = await addUpstream(await newRegistry(), upstreamAt('forbidden'));
+    assert.deepEqual((await api(`${upstreamPath(refusing.id)}/test`)).body, { success: false, result: 'Error: 403 - Forbidden' });
+    expectStatus(await api(`${upstreamPath(b.id)}/test`, { token: stranger.token }), 404);
+
+    // Deleting b (cached files and all): a and c move up one place.
+    expectStatus(await api(upstreamPath(b.id), { method: 'DELETE', token: developer.token }), 403);
+    expectStatus(await api(upstreamPath(b.id), { method: 'DELETE', token: stranger.token }), 404);
+    expectStatus(await api(upstreamPath(b.id), { method: 'DELETE', token: maintainer.token }), 204);
+    expectStatus(await api(upstreamPath(b.id)), 404);
+    expectStatus(await api(upstreamPath(b.id), { method: 'DELETE' }), 404);
+    assert.deepEqual(await order(), [[a.id, 1], [c.id, 2]]);
+    assert.deepEqual(await server.running.db.selectFrom('virtual_registry_cache_entries').select('id').where('upstream_id', '=', b.id).execute(), []);
+    assert.deepEqual((await api(cachePath)).body, { entries: 0, bytes: 0, upstreams: [a, c].map((u) => ({ upstream_id: u.id, entries: 0, bytes: 0 })) });
   });
 });

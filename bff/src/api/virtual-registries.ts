@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  registryCacheSummary,
+  registryUpstream,
+  registryUpstreamPositionBody,
   upstreamCreateBody,
   upstreamListQuery,
   upstreamTestBody,
@@ -20,8 +23,8 @@ import type { GroupRow } from '../db/schema.ts';
 import { canGroup } from '../policies/index.ts';
 import { findGroupWithLevel } from '../services/groups/groups.ts';
 import * as registries from '../services/registry/virtual-registries.ts';
-import { forbidden, notFound } from '../util/errors.ts';
-import { presentUpstream, presentUpstreamDetail, presentUpstreamInRegistry, presentVirtualRegistry } from '../presenters/virtual-registries.ts';
+import { badRequest, forbidden, notFound } from '../util/errors.ts';
+import { presentRegistryUpstream, presentUpstream, presentUpstreamDetail, presentUpstreamInRegistry, presentVirtualRegistry } from '../presenters/virtual-registries.ts';
 
 /** The spec's slug for the area (endpoints.tsv), as the files are named. */
 const area = 'virtual-registries';
@@ -59,6 +62,18 @@ const upstreamById = (action: Action) => ({
     found: async (ctx: ById) => {
       const upstream = await registries.findUpstream(ctx.db, ctx.params.id);
       return { upstream, ...(await inGroup(ctx, upstream.group_id, action, 'Upstream')) };
+    },
+  },
+});
+
+/** A registry's place for an upstream: the upstream's group decides, as on the platform. */
+const registryUpstreamById = (action: Action) => ({
+  params: { id: recordId('Registry upstream') },
+  with: {
+    found: async (ctx: ById) => {
+      const link = await registries.findRegistryUpstream(ctx.db, ctx.params.id);
+      const upstream = await registries.findUpstream(ctx.db, link.upstream_id);
+      return { link, ...(await inGroup(ctx, upstream.group_id, action, 'Registry upstream')) };
     },
   },
 });
@@ -194,5 +209,55 @@ export const virtualRegistryRoutes = [
     response: virtualRegistryUpstream,
     handler: async (ctx) => registries.updateUpstream(ctx.db, ctx.vault, ctx.found.upstream, ctx.body),
     present: presentUpstream,
+  }),
+  defineRoute({
+    method: 'delete',
+    path: `${base}/upstreams/:id`,
+    area,
+    summary: 'Delete an upstream and its cache; in each registry that used it, the upstreams after it move up one place (Maintainer of its group)',
+    ...upstreamById('admin_virtual_registry'),
+    handler: async (ctx) => registries.deleteUpstream(ctx.db, ctx.files, ctx.found.upstream),
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/upstreams/:id/test`,
+    area,
+    summary: 'Test the connection to a saved upstream with the credentials it keeps: a HEAD request of a file its cache holds (else a test path); success, or the reason (Guest of its group)',
+    ...upstreamById('read_virtual_registry'),
+    response: upstreamTestResult,
+    handler: async (ctx) => registries.testUpstream(ctx.db, ctx.vault, await registries.reachSettings(ctx.db, ctx.config.virtualRegistry.timeoutMs), ctx.found.upstream),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: `${base}/registry_upstreams/:id`,
+    area,
+    summary: 'Move an upstream to a place (1 to 20) in its registry’s order; past the last is the last, the upstreams between move by one (Maintainer of its group)',
+    ...registryUpstreamById('admin_virtual_registry'),
+    body: registryUpstreamPositionBody,
+    status: 200,
+    response: registryUpstream,
+    handler: async (ctx) => {
+      if (ctx.body.position === undefined) throw badRequest('position is missing');
+      return registries.moveUpstream(ctx.db, ctx.found.link, ctx.body.position);
+    },
+    present: presentRegistryUpstream,
+  }),
+];
+
+/**
+ * The console's reading of a registry's cache: how many files each upstream's cache holds and
+ * their bytes. Under /api/console: the platform lists cache entries a page at a time, which would
+ * take every page to add up. Whoever may read the registry may read it.
+ */
+export const virtualRegistryConsoleRoutes = [
+  defineRoute({
+    mount: 'console',
+    method: 'get',
+    path: `${base}/registries/:id/cache`,
+    area,
+    summary: 'How many files the cache of each of the registry’s upstreams holds and their bytes, and the totals (Guest of its group)',
+    ...registryById('read_virtual_registry'),
+    response: registryCacheSummary,
+    handler: async (ctx) => registries.registryCacheSummary(ctx.db, ctx.found.registry),
   }),
 ];

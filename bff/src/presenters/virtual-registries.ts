@@ -1,5 +1,5 @@
-import type { VirtualRegistry, VirtualRegistryUpstream, VirtualRegistryUpstreamDetail, VirtualRegistryUpstreamInRegistry } from '../../../shared/src/virtual-registries.ts';
-import type { VirtualRegistryRow, VirtualRegistryUpstreamRow } from '../db/schema.ts';
+import type { RegistryUpstream, VirtualRegistry, VirtualRegistryUpstream, VirtualRegistryUpstreamDetail, VirtualRegistryUpstreamInRegistry } from '../../../shared/src/virtual-registries.ts';
+import type { VirtualRegistryRegistryUpstreamRow, VirtualRegistryRow, VirtualRegistryUpstreamRow } from '../db/schema.ts';
 import type { UpstreamLink } from '../services/registry/virtual-registries.ts';
 
 export function presentVirtualRegistry(row: VirtualRegistryRow): VirtualRegistry {
@@ -39,4 +39,12 @@ export const presentUpstreamInRegistry = ({ upstream, link }: { upstream: Virtua
 export const presentUpstreamDetail = ({ upstream, links }: { upstream: VirtualRegistryUpstreamRow; links: UpstreamLink[] }): VirtualRegistryUpstreamDetail => ({
   ...presentUpstream(upstream),
   registry_upstreams: links.map(presentLink),
+});
+
+/** An upstream's place in a registry, as the platform's registry_upstreams endpoints show it. */
+export const presentRegistryUpstream = (row: VirtualRegistryRegistryUpstreamRow): RegistryUpstream => ({
+  id: row.id,
+  registry_id: row.registry_id,
+  upstream_id: row.upstream_id,
+  position: row.position,
 });

@@ -3644,6 +3644,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/virtual_registries/packages/maven/registry_upstreams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Move an upstream to a place (1 to 20) in its registry’s order; past the last is the last, the upstreams between move by one (Maintainer of its group) */
+        patch: operations["patchVirtual_registriesPackagesMavenRegistry_upstreamsId"];
+        trace?: never;
+    };
     "/virtual_registries/packages/maven/upstreams/{id}": {
         parameters: {
             query?: never;
@@ -3655,11 +3672,29 @@ export type paths = {
         get: operations["getVirtual_registriesPackagesMavenUpstreamsId"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete an upstream and its cache; in each registry that used it, the upstreams after it move up one place (Maintainer of its group) */
+        delete: operations["deleteVirtual_registriesPackagesMavenUpstreamsId"];
         options?: never;
         head?: never;
         /** Change an upstream: url, name, description, username, password, cache validity hours (at least one) (Maintainer of its group) */
         patch: operations["patchVirtual_registriesPackagesMavenUpstreamsId"];
+        trace?: never;
+    };
+    "/virtual_registries/packages/maven/upstreams/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Test the connection to a saved upstream with the credentials it keeps: a HEAD request of a file its cache holds (else a test path); success, or the reason (Guest of its group) */
+        get: operations["getVirtual_registriesPackagesMavenUpstreamsIdTest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/vulnerabilities/{id}": {
@@ -42211,6 +42246,107 @@ export interface operations {
             };
         };
     };
+    patchVirtual_registriesPackagesMavenRegistry_upstreamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    position?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    position?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        position: number;
+                        registry_id: number;
+                        upstream_id: number;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getVirtual_registriesPackagesMavenUpstreamsId: {
         parameters: {
             query?: never;
@@ -42249,6 +42385,65 @@ export interface operations {
             };
             /** @description Not authenticated or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteVirtual_registriesPackagesMavenUpstreamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42381,6 +42576,57 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVirtual_registriesPackagesMavenUpstreamsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result?: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import {
   type UpstreamListQuery,
   type UpstreamTestBody,
   type UpstreamTestResult,
+  type RegistryCacheSummary,
   type UpstreamUpdateBody,
   type VirtualRegistryCreateBody,
   type VirtualRegistryUpdateBody,
@@ -241,6 +242,71 @@ export async function updateUpstream(db: Db, vault: Vault, upstream: VirtualRegi
     .executeTakeFirstOrThrow();
 }
 
+/** A registry's place for an upstream (the platform's registry_upstream), by its id. */
+export async function findRegistryUpstream(db: Db, id: number): Promise<VirtualRegistryRegistryUpstreamRow> {
+  const row = await db.selectFrom('virtual_registry_registry_upstreams').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Registry upstream');
+  return row;
+}
+
+/**
+ * Moves an upstream to `position` in its registry, as the platform does: a place past the last
+ * is the last; the upstreams between the old place and the new one move by one toward the gap.
+ */
+export async function moveUpstream(db: Db, link: VirtualRegistryRegistryUpstreamRow, position: number): Promise<VirtualRegistryRegistryUpstreamRow> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('virtual_registry_registry_upstreams').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
+    const { last } = await trx
+      .selectFrom('virtual_registry_registry_upstreams')
+      .select((eb) => eb.fn.max('position').as('last'))
+      .where('registry_id', '=', current.registry_id)
+      .executeTakeFirstOrThrow();
+    const target = Math.min(position, Number(last ?? current.position));
+    if (target === current.position) return current;
+    const [from, to, shift] = target > current.position ? [current.position + 1, target, -1] : [target, current.position - 1, 1];
+    await trx
+      .updateTable('virtual_registry_registry_upstreams')
+      .set((eb) => ({ position: eb('position', '+', shift) }))
+      .where('registry_id', '=', current.registry_id)
+      .where('position', '>=', from)
+      .where('position', '<=', to)
+      .where('id', '<>', current.id)
+      .execute();
+    return trx.updateTable('virtual_registry_registry_upstreams').set({ position: target }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+  });
+}
+
+/** Deletes an upstream and its cache; in each registry that used it, the upstreams after it move up one place. */
+export async function deleteUpstream(db: Db, files: FileStore, upstream: VirtualRegistryUpstreamRow): Promise<void> {
+  await dropCache(db, files, [upstream.id]);
+  await db.transaction().execute(async (trx) => {
+    const links = await trx.selectFrom('virtual_registry_registry_upstreams').select(['registry_id', 'position']).where('upstream_id', '=', upstream.id).execute();
+    for (const link of links) {
+      await trx
+        .updateTable('virtual_registry_registry_upstreams')
+        .set((eb) => ({ position: eb('position', '-', 1) }))
+        .where('registry_id', '=', link.registry_id)
+        .where('position', '>', link.position)
+        .execute();
+    }
+    await trx.deleteFrom('virtual_registry_upstreams').where('id', '=', upstream.id).execute();
+  });
+}
+
+/** How many files the cache of each of the registry's upstreams holds, and their bytes (upstreams in the registry's order). */
+export async function registryCacheSummary(db: Db, registry: VirtualRegistryRow): Promise<RegistryCacheSummary> {
+  const rows = await db
+    .selectFrom('virtual_registry_registry_upstreams as link')
+    .leftJoin('virtual_registry_cache_entries as entry', 'entry.upstream_id', 'link.upstream_id')
+    .select((eb) => ['link.upstream_id', eb.fn.count<number>('entry.id').as('entries'), eb.fn.coalesce(eb.fn.sum<number>('entry.size'), eb.lit(0)).as('bytes')])
+    .where('link.registry_id', '=', registry.id)
+    .groupBy(['link.upstream_id', 'link.position'])
+    .orderBy('link.position')
+    .execute();
+  const upstreams = rows.map((r) => ({ upstream_id: r.upstream_id, entries: Number(r.entries), bytes: Number(r.bytes) }));
+  return { entries: upstreams.reduce((n, u) => n + u.entries, 0), bytes: upstreams.reduce((n, u) => n + u.bytes, 0), upstreams };
+}
+
 /** The upstream's password, opened from the vault (null when it is reached anonymously). */
 export const upstreamPassword = (vault: Vault, upstream: Pick<VirtualRegistryUpstreamRow, 'encrypted_password'>) =>
   upstream.encrypted_password === null ? null : vault.decrypt(upstream.encrypted_password);
@@ -264,9 +330,9 @@ export async function reachSettings(db: Db, timeoutMs: number): Promise<Reach> {
  * A HEAD request for a test path with the given credentials, through the outbound guard:
  * success for 2XX and 404 (reachable, artifact missing), else the reason.
  */
-export async function testConnection(reach: Reach, body: UpstreamTestBody): Promise<UpstreamTestResult> {
+export async function testConnection(reach: Reach, body: UpstreamTestBody, path = CONNECTION_TEST_PATH): Promise<UpstreamTestResult> {
   const { upstreamRequest, basicAuthorization, UpstreamUnreachable } = await import('../../outbound/upstream.ts');
-  const url = `${body.url.replace(/\/+$/, '')}/${CONNECTION_TEST_PATH}`;
+  const url = `${body.url.replace(/\/+$/, '')}/${path}`;
   try {
     const answer = await upstreamRequest({
       url,
@@ -283,4 +349,15 @@ export async function testConnection(reach: Reach, body: UpstreamTestBody): Prom
     if (!(e instanceof UpstreamUnreachable)) throw e;
     return { success: false, result: `Error: ${e.message}` };
   }
+}
+
+/**
+ * Tests a saved upstream with the credentials Gatehouse keeps (the platform's GET …/upstreams/:id/test):
+ * the path of a file its cache holds, if any, else the test path.
+ */
+export async function testUpstream(db: Db, vault: Vault, reach: Reach, upstream: VirtualRegistryUpstreamRow): Promise<UpstreamTestResult> {
+  const cached = await db.selectFrom('virtual_registry_cache_entries').select('relative_path').where('upstream_id', '=', upstream.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const password = upstreamPassword(vault, upstream);
+  const credentials = upstream.username !== null && password !== null ? { username: upstream.username, password } : {};
+  return testConnection(reach, { url: upstream.url, ...credentials }, cached?.relative_path ?? CONNECTION_TEST_PATH);
 }

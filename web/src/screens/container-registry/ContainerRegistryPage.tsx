@@ -6,6 +6,7 @@ import type { ContainerRepository, ContainerRepositoryTag } from '../../../../sh
 import type { ProjectSummary } from '../../../../shared/src/projects.ts';
 import { useContainerRepositories, useContainerTag, useDeleteContainerTag, useRegistryConnection } from '../../api/container-registry.ts';
 import { useCurrentUser } from '../../api/session.ts';
+import { CommandBlock } from '../../components/CommandBlock.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { notifySuccess } from '../../components/notify.ts';
@@ -90,29 +91,6 @@ function NoRegistry() {
         </Text>
       </Stack>
     </Paper>
-  );
-}
-
-/** A command in a block, with its label and a copy button. */
-function CommandBlock({ id, label, command }: { id: string; label: string; command: string }) {
-  return (
-    <div>
-      <Group justify="space-between" align="flex-end" mb={4}>
-        <Text size="sm" fw={500} id={id}>
-          {label}
-        </Text>
-        <CopyButton value={command}>
-          {({ copied, copy }) => (
-            <Button size="compact-sm" variant="default" onClick={copy} aria-label={`Copy: ${label}`}>
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-      <Code block role="region" aria-labelledby={id} tabIndex={0} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {command}
-      </Code>
-    </div>
   );
 }
 
