@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { ContainerRegistryProtectionRuleRow, ProjectRow } from '../../db/schema.ts';
 import {
@@ -50,6 +51,22 @@ const refused = (messages: string[]) => unprocessable({ error: messages });
 
 export async function listRules(db: Db, projectId: number): Promise<ContainerRegistryProtectionRuleRow[]> {
   return db.selectFrom('container_registry_protection_rules').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+}
+
+/**
+ * The project's rules whose pattern matches `path` (case aside), in their order: the database
+ * matches them (the pattern as a LIKE, `*` for `%`, `_` kept literal; patterns hold no `%`), as
+ * the platform does, so a token request reads the one or two rules that concern it rather than
+ * every rule of the project. The caller still decides by the rules' levels (blockingRule).
+ */
+export async function rulesMatching(db: Db, projectId: number, path: string): Promise<ContainerRegistryProtectionRuleRow[]> {
+  return db
+    .selectFrom('container_registry_protection_rules')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where(sql<boolean>`${path.toLowerCase()} LIKE replace(replace(lower(repository_path_pattern), '_', '\\_'), '*', '%') ESCAPE '\\'`)
+    .orderBy('id')
+    .execute();
 }
 
 /** A rule of the project by id; any other is the platform's plain 404. */

@@ -2,7 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { stoppingRule, type RegistryProtectionRule } from '../../../../shared/src/container-registry-protection.ts';
 import { wildcardMatches } from '../../../../shared/src/wildcard.ts';
-import { blockingRule } from './protection-rules.ts';
+import { migrate, openDb } from '../../db/index.ts';
+import { createUser } from '../access/users.ts';
+import { createGroup } from '../groups/groups.ts';
+import { createProject } from '../groups/projects.ts';
+import { blockingRule, rulesMatching } from './protection-rules.ts';
 
 /*
  * The matching of protection rules, written once in shared/ for the token service (blockingRule)
@@ -52,3 +56,28 @@ describe('stoppingRule', () => {
   });
 });
 
+
+describe('rulesMatching (the database picks the rules a path matches)', () => {
+  it('matches as wildcardMatches does, case aside, with `_` and `.` literal, on a real database', async () => {
+    const db = openDb({ sqliteFile: ':memory:' });
+    try {
+      await migrate(db);
+      const owner = await createUser(db, { username: 'owner', name: 'Owner', email: 'owner@example.com', password: 'password1' });
+      const group = await createGroup(db, owner, { name: 'G', path: 'g', visibility: 'private' }, null);
+      const project = await createProject(db, owner, group, { name: 'P', namespace_id: group.id, visibility: 'private' });
+      const patterns = ['g/p/a_b*', 'G/P/Release-*', 'g/p/*/cache', 'g/p/v1.0', 'g/p/*'];
+      for (const pattern of patterns) {
+        await db
+          .insertInto('container_registry_protection_rules')
+          .values({ project_id: project.id, repository_path_pattern: pattern, minimum_access_level_for_push: 40, minimum_access_level_for_delete: null, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' })
+          .execute();
+      }
+      for (const path of ['g/p/a_b-x', 'g/p/axb', 'g/p/release-web', 'g/p/x/y/cache', 'g/p/v1x0', 'g/p/v1.0', 'other/p/a']) {
+        const picked = (await rulesMatching(db, project.id, path)).map((r) => r.repository_path_pattern);
+        assert.deepEqual(picked, patterns.filter((p) => wildcardMatches(p.toLowerCase(), path)), path);
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import type { Db } from '../../db/index.ts';
 import type { ContainerRepositoryRow, ProjectRow } from '../../db/schema.ts';
 import { pageOfList, type Page, type PageRequest } from '../../db/pagination.ts';
 import { forbidden, notFound, ServerFault } from '../../util/errors.ts';
-import { blockingRule, listRules } from './protection-rules.ts';
+import { blockingRule, rulesMatching } from './protection-rules.ts';
 import { nowIso } from '../../util/time.ts';
 import { registryToken, type TokenServiceSettings } from './signing.ts';
 
@@ -136,7 +136,7 @@ export interface Deleter {
 /** A protection rule keeping deletes at `path` above the deleter's role stops them, as at the token service (administrators pass). */
 async function checkDeleteProtection(db: Db, projectId: number, path: string, deleter: Deleter): Promise<void> {
   if (deleter.admin) return;
-  if (blockingRule(await listRules(db, projectId), path, deleter.role, 'delete')) throw forbidden('Deleting from protected repository path forbidden');
+  if (blockingRule(await rulesMatching(db, projectId, path), path, deleter.role, 'delete')) throw forbidden('Deleting from protected repository path forbidden');
 }
 
 /** Deletes a tag's image from the registry (see deleteRegistryTag); 404 when the registry holds no such tag. */

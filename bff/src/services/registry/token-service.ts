@@ -7,7 +7,7 @@ import { json } from '../../util/rows.ts';
 import { isRepositoryPath } from '../../../../shared/src/container-registry.ts';
 import { BAD_CREDENTIALS, type GitCaller } from '../access/git-access.ts';
 import { findProject } from '../groups/projects.ts';
-import { blockingRule, listRules } from './protection-rules.ts';
+import { blockingRule, rulesMatching } from './protection-rules.ts';
 import { REGISTRY_SERVICE, registryToken, type Access, type TokenServiceSettings } from './signing.ts';
 import { recordRepository } from './repositories.ts';
 
@@ -99,7 +99,7 @@ async function protectionRefusal(db: Db, caller: GitCaller, granted: Granted[]):
     const pushes = g.actions.includes('push') || g.actions.includes('*');
     const deletes = g.actions.includes('delete') || g.actions.includes('*');
     if (!pushes && !deletes) continue;
-    const rules = await listRules(db, g.project.id);
+    const rules = await rulesMatching(db, g.project.id, g.name);
     if (!rules.length) continue;
     const role = caller.kind === 'user' && caller.actor.user ? await projectAccessLevel(db, caller.actor.user.id, g.project, g.group) : 0;
     if (pushes && blockingRule(rules, g.name, role, 'push')) return { code: 'DENIED', message: 'Pushing to protected repository path forbidden' };
