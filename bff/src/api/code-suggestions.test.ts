@@ -218,6 +218,17 @@ describe('direct access and the instance’s key set', () => {
     assert.ok(crypto.verify('sha256', Buffer.from(gatewayJwt.signed), publicKey, gatewayJwt.signature));
   });
 
+  it('keeps the key in the database, sealed, for every instance sharing it', async () => {
+    const { db, vault } = server.running;
+    const row = await db.selectFrom('instance_identity').select('value').where('name', '=', 'jwt_signing_key').executeTakeFirstOrThrow();
+    assert.doesNotMatch(row.value, /PRIVATE KEY/, 'the private key is stored in the clear');
+    // What another instance with the installation's secret key reads: the key the set publishes.
+    const stored = crypto.createPublicKey(crypto.createPrivateKey(vault.decrypt(row.value))).export({ format: 'jwk' });
+    const published = expectShape(jsonWebKeySet, await (await fetch(`${server.url}/oauth/discovery/keys`)).json()).keys[0];
+    assert.equal(stored.n, published.n);
+    assert.equal(stored.e, published.e);
+  });
+
   it('gives the connection details', async () => {
     const res = await api('/code_suggestions/connection_details', { method: 'POST', token: coder.token });
     expectStatus(res, 201);
