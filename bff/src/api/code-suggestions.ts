@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import { z } from 'zod';
 import {
@@ -39,11 +40,8 @@ export const codeSuggestionRoutes = [
       const answer = await suggestions.complete(ctx.db, ctx.vault, ctx.config.aiGateway, caller, ctx.body);
       return new FileAnswer(
         { 'Content-Type': answer.contentType, 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
-        async (out) => {
-          out.flushHeaders();
-          for await (const chunk of answer.body) out.write(chunk);
-          out.end();
-        },
+        // Each piece goes on as it arrives; a caller who hangs up stops the gateway's answer too.
+        (out) => pipeline(answer.body, out),
         answer.status,
       );
     },
