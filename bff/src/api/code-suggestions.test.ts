@@ -173,6 +173,11 @@ describe('code completions', () => {
     expectStatus(await api('/code_suggestions/completions', { method: 'POST', token: apiUser.token, json: completion('one.ts') }), 200);
     const missing = await api('/code_suggestions/completions', { method: 'POST', token: apiUser.token, json: { current_file: { file_name: 'a.ts' } } });
     expectStatus(missing, 400);
+    // Each part within its limit, the whole past the platform's 600,000 characters: 413, and the gateway is not called.
+    const big = { current_file: { file_name: 'big.ts', content_above_cursor: 'a'.repeat(390_000), content_below_cursor: 'b'.repeat(390_000) } };
+    const sentBefore = gateway.received.length;
+    expectStatus(await api('/code_suggestions/completions', { method: 'POST', token: apiUser.token, json: big }), 413);
+    assert.equal(gateway.received.length, sentBefore);
   });
 
   it('limits each user to the configured requests a minute, with the platform’s 429', async () => {

@@ -33,7 +33,7 @@ export const codeSuggestionRoutes = [
     status: 200,
     response: codeCompletionResponse,
     file: ['application/json', 'text/event-stream'],
-    errors: [429, 503],
+    errors: [413, 429, 503],
     handler: async (ctx) => {
       const caller = callerOf(ctx);
       await suggestions.limit(ctx.db, 'completions', caller.user.id, ctx.config.codeSuggestionsPerMinute);

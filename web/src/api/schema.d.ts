@@ -4125,6 +4125,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request entity too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
             /** @description The body is of a type this route does not take */
             415: {
                 headers: {

@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Vault } from '../../auth/vault.ts';
-import type { CodeCompletionBody, ConnectionDetails, DirectAccessDetails } from '../../../../shared/src/code-suggestions.ts';
+import { MAX_BODY_SIZE, type CodeCompletionBody, type ConnectionDetails, type DirectAccessDetails } from '../../../../shared/src/code-suggestions.ts';
 import type { Actor } from '../../auth/actor.ts';
-import { forbidden, notFound, serviceUnavailable, tooManyRequests } from '../../util/errors.ts';
+import { forbidden, notFound, serviceUnavailable, tooLarge, tooManyRequests } from '../../util/errors.ts';
 import { canProject } from '../../policies/index.ts';
 import { projectAccessLevel } from '../../policies/access.ts';
 import { findProject } from '../groups/projects.ts';
@@ -115,12 +115,15 @@ export async function complete(db: Db, vault: Vault, configured: Gateway, caller
     context: body.context,
     user_instruction: body.user_instruction,
   };
+  // The whole prompt is bounded as the platform bounds it (each part alone may be within its own limit).
+  const sent = JSON.stringify(prompt);
+  if (sent.length > MAX_BODY_SIZE) throw tooLarge();
   const { upstreamRequest, UpstreamUnreachable } = await import('../../outbound/upstream.ts');
   try {
     const answer = await upstreamRequest({
       url: `${gateway.url}/v2/code/${generation ? 'generations' : 'completions'}`,
       method: 'POST',
-      body: JSON.stringify(prompt),
+      body: sent,
       authorization: `Bearer ${token}`,
       headers: { 'Content-Type': 'application/json', 'X-Gitlab-Authentication-Type': 'oidc', ...serviceHeaders(who) },
       // The operator named the gateway; it may be on the local network. Nothing redirects a POST elsewhere.
