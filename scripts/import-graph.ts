@@ -106,6 +106,7 @@ export const BFF_ROOMS: string[][] = [
   ['services/security/'],
   ['services/error-tracking/'],
   ['services/transfer/'],
+  ['services/code-suggestions/'],
   ['jobs/'],
   ['presenters/'],
   ['http/'],

@@ -17,6 +17,7 @@ import { openApiDocument } from './api/openapi.ts';
 import { sessionRouter } from './api/session.ts';
 import { gitHttp } from './http/smart-http.ts';
 import { registryAuth } from './http/registry-auth.ts';
+import { discoveryKeys } from './api/code-suggestions.ts';
 import { virtualRegistryDownloads } from './http/virtual-registries.ts';
 import { scimRouter } from './api/scim.ts';
 import { MOUNTS, rejectNul, toHandler, urlPathOf } from './http/route.ts';
@@ -354,6 +355,8 @@ function createApp(app: express.Express, deps: AppDeps): http.RequestListener {
   // The container registry's token service, at the platform's path (the registry's realm).
   app.use(registryAuth(deps));
   app.use(virtualRegistryDownloads(deps));
+  // The installation's public signing key (JWKS), at the platform's path: AI gateways verify its tokens with it.
+  app.use(discoveryKeys(deps));
   // /-/health, /-/liveness, /-/readiness, /-/metrics, for the monitoring allowlist only.
   const checks = deps.readinessChecks ?? [{ name: 'db', run: () => databaseCheck(deps.db, deps.logger) }];
   app.use(monitoringRouter({ config: deps.config, logger: deps.logger, checks, metrics }));

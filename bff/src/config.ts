@@ -73,6 +73,9 @@ const envSchema = z.object({
   GATEHOUSE_REGISTRY_ISSUER: optionalNonEmpty,
   GATEHOUSE_VIRTUAL_REGISTRY_MAX_FILE_BYTES: z.string().default(String(5 * 1024 ** 3)).pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of bytes').transform(Number)),
   GATEHOUSE_VIRTUAL_REGISTRY_TIMEOUT_SECONDS: z.string().default('30').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds').transform(Number).pipe(z.number().positive().max(600))),
+  GATEHOUSE_AI_GATEWAY_URL: optionalNonEmpty.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  GATEHOUSE_AI_GATEWAY_TIMEOUT_SECONDS: z.string().default('55').pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds').transform(Number).pipe(z.number().positive().max(600))),
+  GATEHOUSE_CODE_SUGGESTIONS_PER_MINUTE: z.string().default('60').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
   GATEHOUSE_SIGNIN_MAX_FAILURES: z.string().default('10').pipe(z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number').transform(Number)),
 });
 
@@ -133,6 +136,14 @@ export interface Config {
    */
   virtualRegistry: { maxFileBytes: number; timeoutMs: number };
   /**
+   * The AI gateway code completions are proxied to (`/code_suggestions/*`): its URL, and how long
+   * it may keep a completion waiting (to connect, for the headers, between two pieces of a
+   * streamed answer). Unset: code suggestions are not available.
+   */
+  aiGateway: { url: string; timeoutMs: number } | undefined;
+  /** Code completion requests one user may make per minute (the platform's 60), past which 429. */
+  codeSuggestionsPerMinute: number;
+  /**
    * Tests of crash recovery only: a train run waits this long after moving a target branch and
    * before recording the merge, so that a test can kill the process exactly there. 0 in use.
    */
@@ -178,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importLimits: { maxBytes: e.GATEHOUSE_IMPORT_MAX_BYTES, maxLineBytes: e.GATEHOUSE_IMPORT_MAX_LINE_BYTES },
     errorTrackingEventsPerMinute: e.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE,
     virtualRegistry: { maxFileBytes: e.GATEHOUSE_VIRTUAL_REGISTRY_MAX_FILE_BYTES, timeoutMs: e.GATEHOUSE_VIRTUAL_REGISTRY_TIMEOUT_SECONDS * 1000 },
+    aiGateway: e.GATEHOUSE_AI_GATEWAY_URL ? { url: e.GATEHOUSE_AI_GATEWAY_URL.replace(/\/+$/, ''), timeoutMs: e.GATEHOUSE_AI_GATEWAY_TIMEOUT_SECONDS * 1000 } : undefined,
+    codeSuggestionsPerMinute: e.GATEHOUSE_CODE_SUGGESTIONS_PER_MINUTE,
     registry:
       e.GATEHOUSE_REGISTRY_URL && e.GATEHOUSE_REGISTRY_KEY
         ? { url: e.GATEHOUSE_REGISTRY_URL.replace(/\/+$/, ''), keyPath: path.resolve(e.GATEHOUSE_REGISTRY_KEY), issuer: e.GATEHOUSE_REGISTRY_ISSUER ?? 'gatehouse-issuer' }

@@ -111,9 +111,9 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
  * route declaring a scope need that a row does not know fails here until the row says.
  */
 const SCOPED_TOKEN_MAY: Record<'read_api' | 'read_user' | 'read_repository', Record<string, boolean>> = {
-  read_api: { read: true, read_user: true, any: true, write: false, self_rotate: false },
-  read_user: { read: false, read_user: true, any: true, write: false, self_rotate: false },
-  read_repository: { read: false, read_user: false, any: true, write: false, self_rotate: false },
+  read_api: { read: true, read_user: true, any: true, write: false, self_rotate: false, ai_features: false },
+  read_user: { read: false, read_user: true, any: true, write: false, self_rotate: false, ai_features: false },
+  read_repository: { read: false, read_user: false, any: true, write: false, self_rotate: false, ai_features: false },
 };
 type TokenScope = keyof typeof SCOPED_TOKEN_MAY;
 
@@ -406,7 +406,8 @@ async function scimIdentity(groupId: number): Promise<string> {
 }
 
 before(async () => {
-  server = await startTestServer({ GATEHOUSE_WORKERS: '0', GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1' });
+  // A gateway address for code suggestions' direct access (which only hands it out); no call here reaches it.
+  server = await startTestServer({ GATEHOUSE_WORKERS: '0', GATEHOUSE_HOOK_TIMEOUT_SECONDS: '1', GATEHOUSE_AI_GATEWAY_URL: 'http://127.0.0.1:9' });
   receiver = await startReceiver();
   await ok('/application/settings', { method: 'PUT', json: { allow_local_requests_from_web_hooks_and_services: true } }, 200);
   for (const [name] of MEMBERS) people[name] = await person();

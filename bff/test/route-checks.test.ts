@@ -123,6 +123,8 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /virtual_registries/packages/maven/registries/:id/upstreams': { url: 'https://repo.example.com/maven2' },
   'PATCH /virtual_registries/packages/maven/upstreams/:id': { name: 'checks' },
   'PATCH /virtual_registries/packages/maven/registry_upstreams/:id': { position: 1 },
+  'POST /code_suggestions/completions': { current_file: { file_name: 'checks.ts', content_above_cursor: 'const a = ' } },
+  'POST /code_suggestions/enabled': { project_path: 'checks/checks' },
 };
 const sampleBody = (r: RouteSpec) => SAMPLE_BODIES[routeKey(r)] ?? {};
 

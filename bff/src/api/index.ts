@@ -60,6 +60,7 @@ import { errorTrackingRoutes } from './error-tracking.ts';
 import { registryProtectionRuleRoutes } from './container-registry-protection.ts';
 import { containerRegistryConsoleRoutes, containerRegistryRoutes } from './container-registry.ts';
 import { virtualRegistryConsoleRoutes, virtualRegistryRoutes } from './virtual-registries.ts';
+import { codeSuggestionRoutes } from './code-suggestions.ts';
 
 /** The route table of /api/v4: data that the app mounts, the OpenAPI document lists and tests compare with the spec. */
 export const apiRoutes: RouteSpec[] = [
@@ -120,6 +121,7 @@ export const apiRoutes: RouteSpec[] = [
   ...registryProtectionRuleRoutes,
   ...containerRegistryRoutes,
   ...virtualRegistryRoutes,
+  ...codeSuggestionRoutes,
 ];
 
 /** The console's own endpoints (/api/console): its screens' needs beside the platform API. */

@@ -18,11 +18,13 @@ export const anonymous: Actor = { user: null, via: 'anonymous', scopes: [] };
 export const isAdmin = (actor: Actor): boolean => actor.user?.is_admin === 1;
 
 /** Which scopes let a credential make a call of each kind. */
-export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate' | 'read_repository' | 'write_repository' | 'any';
+export type ScopeNeed = 'read' | 'write' | 'read_user' | 'ai_features' | 'self_rotate' | 'read_repository' | 'write_repository' | 'any';
 const SCOPES_FOR: Record<ScopeNeed, readonly string[]> = {
   read: ['api', 'read_api'],
   write: ['api'],
   read_user: ['api', 'read_api', 'read_user'],
+  /** Code suggestions (the AI features). */
+  ai_features: ['api', 'ai_features'],
   /** Rotating the calling token itself (the service refuses anything else without api). */
   self_rotate: ['api', 'self_rotate'],
   /** Git over HTTP: clone and fetch, push. */

@@ -31,6 +31,7 @@ const STATUS: Record<DomainErrorKind, number> = {
   not_allowed: 405,
   rate_limited: 429,
   too_large: 413,
+  unavailable: 503,
 };
 
 /**

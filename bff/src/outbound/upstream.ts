@@ -4,7 +4,8 @@ import { Agent, request } from 'undici';
 import { BlockedRequestError, checkHost, guardedLookup } from './guard.ts';
 
 /**
- * Outbound GET and HEAD to a package repository (virtual registries' upstreams), on the main
+ * Outbound GET and HEAD to a package repository (virtual registries' upstreams), and POST to
+ * the AI gateway (code suggestions, never redirected), on the main
  * thread since the body is streamed on to a caller and the file store. The same guard as
  * webhooks' (guard.ts): at connect time, so a name cannot re-resolve somewhere internal, and
  * on every redirect. `timeoutMs` bounds the connection, the wait for the headers, and every
@@ -29,7 +30,9 @@ function agentFor(allowLocal: boolean, timeoutMs: number): Agent {
 
 export interface UpstreamCall {
   url: string;
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'POST';
+  /** A POST's body (sent as it is: give its Content-Type in `headers`). */
+  body?: string;
   /** Sent to the URL's own origin only (credentials never follow a redirect elsewhere). */
   authorization?: string;
   headers?: Record<string, string>;
@@ -79,9 +82,10 @@ export async function upstreamRequest(call: UpstreamCall): Promise<UpstreamAnswe
       // The bytes as the upstream keeps them (the client decodes no compression), so they are the file's.
       const headers: Record<string, string> = { 'User-Agent': 'Gatehouse', 'Accept-Encoding': 'identity', ...(call.headers ?? {}) };
       if (call.authorization && target.origin === origin) headers.Authorization = call.authorization;
-      const res = await request(target, { method: call.method, headers, dispatcher: agentFor(call.allowLocal, call.timeoutMs) });
+      const res = await request(target, { method: call.method, headers, body: call.body, dispatcher: agentFor(call.allowLocal, call.timeoutMs) });
       const location = res.headers.location;
-      if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304 && typeof location === 'string' && hop < (call.maxRedirects ?? 3)) {
+      // A POST is never sent on elsewhere: its redirect is answered as it is.
+      if (call.method !== 'POST' && res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304 && typeof location === 'string' && hop < (call.maxRedirects ?? 3)) {
         await res.body.dump();
         target = new URL(location, target);
         continue;

@@ -23,7 +23,9 @@ export type DomainErrorKind =
   /** Too many attempts; try again after `retryAfter` seconds (429). */
   | 'rate_limited'
   /** What was sent is larger than this operation takes (413). */
-  | 'too_large';
+  | 'too_large'
+  /** A service this operation needs is not configured or did not answer (503). */
+  | 'unavailable';
 
 export type FieldMessages = { [field: string]: string[] | FieldMessages };
 
@@ -62,6 +64,7 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const forbidden = (reason?: string) => new DomainError('forbidden', reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
 export const unauthorized = (reason?: string) => new DomainError('unauthorized', reason ? `401 Unauthorized - ${reason}` : '401 Unauthorized');
 export const notAllowed = (reason: string) => new DomainError('not_allowed', `405 Method Not Allowed - ${reason}`);
+export const serviceUnavailable = (reason?: string) => new DomainError('unavailable', reason ? `503 Service Unavailable - ${reason}` : '503 Service Unavailable');
 export const tooLarge = () => new DomainError('too_large', '413 Request Entity Too Large');
 export const tooManyRequests = (retryAfterSeconds: number, reason?: string) => new DomainError('rate_limited', '429 Too Many Requests', undefined, retryAfterSeconds, reason);
 

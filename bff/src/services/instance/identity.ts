@@ -12,6 +12,10 @@ export const IDENTITY = {
   repositoriesStorage: 'repositories_storage_id',
   /** A fingerprint of the secret key that seals the secrets Gatehouse sends on (auth/vault.ts). */
   secretKey: 'secret_key_fingerprint',
+  /** The installation's id, as the AI gateway knows it (services/code-suggestions). */
+  instanceId: 'instance_id',
+  /** The RSA key the installation signs its own JWTs with, sealed by the vault (services/code-suggestions). */
+  signingKey: 'jwt_signing_key',
 } as const;
 export type IdentityName = (typeof IDENTITY)[keyof typeof IDENTITY];
 

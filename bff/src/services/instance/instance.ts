@@ -4,7 +4,7 @@ import { isPostgres } from '../../db/dialect.ts';
 import { nowIso } from '../../util/time.ts';
 import type { InstanceOverview } from '../../../../shared/src/instance.ts';
 
-const VERSION = (JSON.parse(fs.readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = (JSON.parse(fs.readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
 
