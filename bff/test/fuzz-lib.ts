@@ -29,6 +29,11 @@ export interface Operation {
   upload?: string;
   /** Its success answers with a file (raw content, an avatar, a download), not JSON. */
   answersFile: boolean;
+  /**
+   * The 5xx statuses it documents: answers about an outside service it depends on (an AI gateway
+   * not configured or down: 503), not failures of its own.
+   */
+  documented5xx: number[];
 }
 
 export function operationsOf(doc: OpenApiDocument): Operation[] {
@@ -48,6 +53,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body,
         upload,
         answersFile: Object.entries(op.responses ?? {}).some(([code, r]) => /^2\d\d$/.test(code) && code !== '204' && !r.content?.['application/json']),
+        documented5xx: Object.keys(op.responses ?? {}).filter((code) => /^5\d\d$/.test(code)).map(Number),
       });
     }
   }

@@ -43,6 +43,9 @@ describe('the checks of the fuzz run', () => {
     assert.deepEqual(problemsOf(wire('PUT'), { status: 200, ...json }, []), []);
     assert.deepEqual(problemsOf(wire('PUT'), { status: 200, ...json }, ['groups +1']), []);
     assert.match(problemsOf(wire('PUT'), { status: 502, ...json }, [])[0], /^answers 502/);
+    // A 5xx the route documents (an outside service's state) is its answer; another is not.
+    assert.deepEqual(problemsOf(wire('PUT'), { status: 503, ...json }, [], { documented5xx: [503] }), []);
+    assert.match(problemsOf(wire('PUT'), { status: 500, ...json }, [], { documented5xx: [503] })[0], /^answers 500/);
     assert.match(problemsOf(wire('PUT'), { status: 400, contentType: 'application/json; charset=utf-8', text: '{}' }, [])[0], /^Content-Type/);
     assert.match(problemsOf(wire('PUT'), { status: 400, contentType: 'application/json', text: '<html>' }, [])[0], /not JSON/);
     assert.match(problemsOf(wire('PUT'), { status: 422, ...json }, ['groups +1'])[0], /rejected PUT changed row counts: groups \+1/);

@@ -36,6 +36,7 @@ export const codeSuggestionRoutes = [
     errors: [413, 429, 503],
     handler: async (ctx) => {
       const caller = callerOf(ctx);
+      suggestions.requireGateway(ctx.config.aiGateway);
       await suggestions.limit(ctx.db, 'completions', caller.user.id, ctx.config.codeSuggestionsPerMinute);
       const answer = await suggestions.complete(ctx.db, ctx.vault, ctx.config.aiGateway, caller, ctx.body);
       return new FileAnswer(
@@ -70,6 +71,7 @@ export const codeSuggestionRoutes = [
     errors: [429, 503],
     handler: async (ctx) => {
       const caller = callerOf(ctx);
+      suggestions.requireGateway(ctx.config.aiGateway);
       await suggestions.limit(ctx.db, 'direct_access', caller.user.id, suggestions.DIRECT_ACCESS_PER_MINUTE);
       return suggestions.directAccess(ctx.db, ctx.vault, ctx.config.aiGateway, caller);
     },

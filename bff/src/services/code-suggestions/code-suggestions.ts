@@ -42,7 +42,8 @@ export async function limit(db: Db, endpoint: string, userId: number, perMinute:
   if (count > perMinute) throw tooManyRequests(retryAfterSeconds, TOO_MANY);
 }
 
-function requireGateway(gateway: Gateway): NonNullable<Gateway> {
+/** The configured gateway; without one, the 503 every route here answers first (before a request is counted against a limit). */
+export function requireGateway(gateway: Gateway): NonNullable<Gateway> {
   if (!gateway) throw serviceUnavailable('AI gateway is not configured');
   return gateway;
 }
