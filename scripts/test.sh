@@ -55,8 +55,10 @@ cat "$LOGS/tsc.log" "$LOGS/eslint.log"
 npx vite build --logLevel warn >"$LOGS/vite.log" 2>&1 &
 VITE=$!
 
+# One unit file per core, not node's default of one fewer: beside the short build, a single file at a
+# time left a core idle for most of this step (about 40 of its 75 s on 2 cores).
 step "Unit and service tests"
-npm run --silent test:unit
+npm run --silent test:unit -- --test-concurrency="$(nproc)"
 
 step "Debian packages"
 if ! wait "$PACKAGES"; then cat "$LOGS/packages.log"; exit 1; fi
