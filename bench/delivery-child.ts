@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     GATEHOUSE_SECRET_KEY: env.GATEHOUSE_SECRET_KEY ?? '',
     // The error tracking bench sends past the default per-key rate (bench/error-tracking.ts).
     ...(env.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE ? { GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE: env.GATEHOUSE_ERROR_TRACKING_EVENTS_PER_MINUTE } : {}),
+    // The code suggestions bench proxies completions to its gateway double, past the default per-user limit (bench/code-suggestions.ts).
+    ...(env.GATEHOUSE_AI_GATEWAY_URL ? { GATEHOUSE_AI_GATEWAY_URL: env.GATEHOUSE_AI_GATEWAY_URL, GATEHOUSE_CODE_SUGGESTIONS_PER_MINUTE: env.GATEHOUSE_CODE_SUGGESTIONS_PER_MINUTE ?? '60' } : {}),
     // The registry token bench signs tokens (bench/registry-tokens.ts).
     ...(env.GATEHOUSE_REGISTRY_URL ? { GATEHOUSE_REGISTRY_URL: env.GATEHOUSE_REGISTRY_URL, GATEHOUSE_REGISTRY_KEY: env.GATEHOUSE_REGISTRY_KEY ?? '' } : {}),
     ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),

@@ -87,6 +87,11 @@
  * BENCH_VR_CONCURRENT requests at once (default 50) for one uncached file: the upstream's fetches
  * of it (expected 1), the time until all answered, whether every body is the upstream's.
  *
+ * Then the code suggestions section (bench/code-suggestions.ts, label "code suggestions",
+ * BENCH_ONLY=suggestions): completions per second through Gatehouse to an AI gateway double that
+ * answers at once, beside the double called directly (Gatehouse's own cost: p50/p99 and CPU per
+ * request), and whether each completion reached the double once.
+ *
  * Last the two-instance section (bench/proxy.ts, label "instances proxy", BENCH_ONLY=proxy; needs
  * BENCH_PG, and nginx for its read part): GET /user, a 20-project group and a 20-group list
  * straight to one instance and through deploy/nginx.conf with one and with two instances on one
@@ -109,6 +114,7 @@ import { runGitSpawn, printGitSpawn, GIT_SPAWN_LABEL } from './git-spawn.ts';
 import { runProxy, printProxy, PROXY_LABEL } from './proxy.ts';
 import { runErrorTracking, printErrorTracking, ERROR_TRACKING_LABEL } from './error-tracking.ts';
 import { runRegistryTokens, printRegistryTokens, REGISTRY_TOKENS_LABEL } from './registry-tokens.ts';
+import { runCodeSuggestions, printCodeSuggestions, CODE_SUGGESTIONS_LABEL } from './code-suggestions.ts';
 import { runVirtualRegistries, printVirtualRegistries, VIRTUAL_REGISTRIES_LABEL } from './virtual-registries.ts';
 import { autocannonLoad } from './load.ts';
 import {
@@ -539,6 +545,7 @@ async function main(): Promise<void> {
   const errorTracking = selectedLabel(ERROR_TRACKING_LABEL) ? await runErrorTracking({ pgAdmin: PG_ADMIN }) : undefined;
   const registryTokens = selectedLabel(REGISTRY_TOKENS_LABEL) ? await runRegistryTokens({ pgAdmin: PG_ADMIN }) : undefined;
   const virtualRegistries = selectedLabel(VIRTUAL_REGISTRIES_LABEL) ? await runVirtualRegistries({ pgAdmin: PG_ADMIN }) : undefined;
+  const codeSuggestions = selectedLabel(CODE_SUGGESTIONS_LABEL) ? await runCodeSuggestions({ pgAdmin: PG_ADMIN }) : undefined;
   const proxy = selectedLabel(PROXY_LABEL) ? await runProxy({ pgAdmin: PG_ADMIN, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS }) : undefined;
 
   if (groupTargetsSelected) {
@@ -565,6 +572,7 @@ async function main(): Promise<void> {
   if (errorTracking) printErrorTracking(errorTracking);
   if (registryTokens) printRegistryTokens(registryTokens);
   if (virtualRegistries) printVirtualRegistries(virtualRegistries);
+  if (codeSuggestions) printCodeSuggestions(codeSuggestions);
   if (proxy) printProxy(proxy);
   console.log(`\nTotal run time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }

@@ -14,6 +14,7 @@ import { actorForToken } from '../access/authentication.ts';
 import { isExpired } from '../access/deploy-tokens.ts';
 import { findGroupWithLevel } from '../groups/groups.ts';
 import { findRegistry, upstreamPassword, type Reach } from './virtual-registries.ts';
+import { upstreamClient } from '../../outbound/upstream-lazy.ts';
 
 /**
  * The pull-through of a Maven virtual registry: a file Maven asks for (a POM, a JAR, a checksum,
@@ -220,7 +221,7 @@ async function fetchThrough(
   byUpstream: Map<number, VirtualRegistryCacheEntryRow>,
   path: string,
 ): Promise<{ pulled: Pulled; stored?: Promise<VirtualRegistryCacheEntryRow> }> {
-  const { upstreamRequest, basicAuthorization, unreachable } = await import('../../outbound/upstream.ts');
+  const { upstreamRequest, basicAuthorization, unreachable } = await upstreamClient();
   const reasons: string[] = [];
   for (const upstream of upstreams) {
     const entry = byUpstream.get(upstream.id);

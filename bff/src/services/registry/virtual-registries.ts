@@ -22,6 +22,7 @@ import { BlockedRequestError, checkUrl } from '../../outbound/guard.ts';
 import { badRequest, notFound, validationFailed } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
 import { getSettings } from '../instance/application-settings.ts';
+import { upstreamClient } from '../../outbound/upstream-lazy.ts';
 
 /**
  * Maven virtual registries (spec part 2): a top-level group's registries and the upstream
@@ -331,7 +332,7 @@ export async function reachSettings(db: Db, timeoutMs: number): Promise<Reach> {
  * success for 2XX and 404 (reachable, artifact missing), else the reason.
  */
 export async function testConnection(reach: Reach, body: UpstreamTestBody, path = CONNECTION_TEST_PATH): Promise<UpstreamTestResult> {
-  const { upstreamRequest, basicAuthorization, UpstreamUnreachable } = await import('../../outbound/upstream.ts');
+  const { upstreamRequest, basicAuthorization, UpstreamUnreachable } = await upstreamClient();
   const url = `${body.url.replace(/\/+$/, '')}/${path}`;
   try {
     const answer = await upstreamRequest({
