@@ -1,11 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MergeRequest, MergeRequestBasic, MergeRequestListQuery } from '../../../shared/src/merge-requests.ts';
+import type { z } from 'zod';
+import type { MergeRequest, MergeRequestBasic, MergeRequestListQuery, mergeRequestUpdateBody } from '../../../shared/src/merge-requests.ts';
 import type { MergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
 import type { Commit } from '../../../shared/src/branches.ts';
 import type { Diff } from '../../../shared/src/compare.ts';
 import type { PipelineBasic } from '../../../shared/src/pipelines.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 import { mergeTrainsKeys } from './merge-trains.ts';
+import { notesKeys } from './notes.ts';
 
 /** The list's filters as sent: labels comma-separated, as the platform takes them. */
 export type MergeRequestsQuery = Pick<MergeRequestListQuery, 'state' | 'search' | 'author_username' | 'target_branch' | 'order_by' | 'sort' | 'page'> & { labels?: string };
@@ -132,5 +134,19 @@ export function useMoveMergeRequest(projectId: number, iid: number, options: Mut
     ...options,
     mutationFn: (state_event: 'close' | 'reopen') => data(v4.PUT('/projects/{id}/merge_requests/{merge_request_iid}', { params: { path: mrPath(projectId, iid) }, body: { state_event } })),
     onSettled: invalidate,
+  });
+}
+
+export type MergeRequestChange = z.input<typeof mergeRequestUpdateBody>;
+
+/** Edits a merge request's fields; the page shows the answer at once, and its thread (the platform notes label and assignee changes) is read again. */
+export function useUpdateMergeRequest(projectId: number, iid: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  const invalidate = useInvalidateMergeRequest(projectId);
+  return useMutation({
+    ...options,
+    mutationFn: (body: MergeRequestChange): Promise<MergeRequest> => data(v4.PUT('/projects/{id}/merge_requests/{merge_request_iid}', { params: { path: mrPath(projectId, iid) }, body: body as never })),
+    onSuccess: (mr) => qc.setQueryData(mergeRequestsKeys.one(projectId, iid), mr),
+    onSettled: () => Promise.all([invalidate(), qc.invalidateQueries({ queryKey: notesKeys.of({ projectId, noteable: 'merge_requests', iid }) })]),
   });
 }
