@@ -9,6 +9,7 @@ import { formatDate, fromNow } from '../../format.ts';
 import { projectHref } from '../../paths.ts';
 import { StatusBadge } from '../pipelines/status.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
+import { ApprovalsPanel } from './ApprovalsPanel.tsx';
 import { MergePanel } from './MergePanel.tsx';
 import { MergeRequestEditDialog } from './MergeRequestEditDialog.tsx';
 
@@ -42,6 +43,7 @@ export function MergeRequestOverview({ mr, comments }: { mr: MergeRequest; comme
               </Group>
               {mr.description?.trim() ? <Markdown>{mr.description}</Markdown> : <Text size="sm" c="dimmed">No description.</Text>}
             </Paper>
+            <ApprovalsPanel mr={mr} />
             <MergePanel mr={mr} />
             {comments}
           </Stack>
