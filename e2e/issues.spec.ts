@@ -104,7 +104,7 @@ test.describe('Issues', () => {
     const noteId = comments.json.find((n) => n.body === body)!.id;
     const editComment = comment.getByRole('button', { name: 'Edit the comment by Administrator' });
     await editComment.click();
-    const text = comment.getByRole('textbox', { name: 'Comment' });
+    const text = comment.getByRole('textbox', { name: 'Edit comment' });
     await expect(text).toBeFocused();
     await text.fill(`${body} (edited)`);
     await comment.getByRole('button', { name: 'Save comment' }).click();

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Anchor, Badge, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { MergeRequest } from '../../../../shared/src/merge-requests.ts';
@@ -11,7 +11,9 @@ import { StatusBadge } from '../pipelines/status.tsx';
 import { useProjectContext } from '../projects/project-context.ts';
 import { ApprovalsPanel } from './ApprovalsPanel.tsx';
 import { MergePanel } from './MergePanel.tsx';
-import { MergeRequestEditDialog } from './MergeRequestEditDialog.tsx';
+
+// The edit dialog (and its form libraries) loads when it is first opened: the merge request's tabs load without it.
+const MergeRequestEditDialog = lazy(() => import('./MergeRequestEditDialog.tsx').then((m) => ({ default: m.MergeRequestEditDialog })));
 
 const people = (list: { id: number; name: string }[]) => (list.length ? list.map((p) => p.name).join(', ') : 'None');
 
@@ -25,6 +27,8 @@ export function MergeRequestOverview({ mr, comments }: { mr: MergeRequest; comme
   // Developers and up edit any merge request of the project (the API's rule), merged ones too (their title and description).
   const canEdit = role.can('update_merge_request');
   const [editing, setEditing] = useState(false);
+  // Kept once loaded, so closing it gives focus back to Edit as every dialog does.
+  const [loaded, setLoaded] = useState(false);
   return (
     <>
       <Grid gutter="lg">
@@ -36,7 +40,16 @@ export function MergeRequestOverview({ mr, comments }: { mr: MergeRequest; comme
                   Description
                 </Title>
                 {canEdit && (
-                  <Button size="compact-sm" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)} aria-label="Edit merge request">
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    leftSection={<IconPencil size={14} />}
+                    onClick={() => {
+                      setLoaded(true);
+                      setEditing(true);
+                    }}
+                    aria-label="Edit merge request"
+                  >
                     Edit
                   </Button>
                 )}
@@ -99,7 +112,11 @@ export function MergeRequestOverview({ mr, comments }: { mr: MergeRequest; comme
           </Paper>
         </Grid.Col>
       </Grid>
-      {canEdit && <MergeRequestEditDialog projectId={project.id} mr={mr} opened={editing} onClose={() => setEditing(false)} />}
+      {canEdit && loaded && (
+        <Suspense fallback={null}>
+          <MergeRequestEditDialog projectId={project.id} mr={mr} opened={editing} onClose={() => setEditing(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

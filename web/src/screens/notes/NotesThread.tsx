@@ -4,7 +4,6 @@ import { NOTE_MAX } from '../../../../shared/src/notes.ts';
 import { useAddNote, useDeleteNote, useNotes, useUpdateNote, type NoteableRef, type ThreadNote } from '../../api/notes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { IconPencil, IconTrash } from '../../components/icons.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { notifySuccess } from '../../components/notify.ts';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
@@ -114,7 +113,7 @@ function Comment({ note, target, canReact, canEdit, canDelete, headingId }: { no
       <Group gap="xs" mb={4} wrap="nowrap" justify="space-between">
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           <Avatar src={note.author.avatar_url} name={note.author.name} alt="" size={24} radius="xl" />
-          <Text size="sm" fw={600}>
+          <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {note.author.name}
           </Text>
           <Text size="sm" c="dimmed">
@@ -135,12 +134,12 @@ function Comment({ note, target, canReact, canEdit, canDelete, headingId }: { no
         {!editing && (canEdit || canDelete) && (
           <Group gap={4} wrap="nowrap">
             {canEdit && (
-              <Button ref={editButton} size="compact-sm" variant="subtle" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)} aria-label={`Edit the comment by ${note.author.name}`}>
+              <Button ref={editButton} size="compact-sm" variant="subtle" onClick={() => setEditing(true)} aria-label={`Edit the comment by ${note.author.name}`}>
                 Edit
               </Button>
             )}
             {canDelete && (
-              <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setDeleting(true)} aria-label={`Delete the comment by ${note.author.name}`}>
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => setDeleting(true)} aria-label={`Delete the comment by ${note.author.name}`}>
                 Delete
               </Button>
             )}
@@ -204,7 +203,7 @@ function EditCommentForm({ note, target, onDone }: { note: ThreadNote; target: N
     >
       <Stack gap="xs">
         <Textarea
-          label="Comment"
+          label="Edit comment"
           autosize
           minRows={3}
           maxLength={NOTE_MAX}
