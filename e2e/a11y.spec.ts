@@ -210,6 +210,26 @@ const ROWS: Row[] = [
       return dialog(page, 'Edit issue #1');
     },
   },
+  {
+    name: 'new issue dialog',
+    url: () => '/projects/acme/website/-/issues',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('table', { name: 'Open issues' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'New issue' }).click();
+      return dialog(page, 'New issue');
+    },
+  },
+  {
+    name: 'comment delete dialog',
+    url: () => '/projects/acme/website/-/issues/1',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('list', { name: 'Comments' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: /^Delete the comment by / }).first().click();
+      return dialog(page, 'Delete this comment?');
+    },
+  },
   { name: 'project members', url: () => '/projects/acme/website/-/members', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Members' }) },
   { name: 'pipelines', url: () => '/projects/acme/website/-/pipelines', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Pipelines' }) },
   { name: 'vulnerability report', url: () => '/projects/acme/website/-/vulnerabilities', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities' }) },
@@ -283,6 +303,16 @@ const ROWS: Row[] = [
   { name: 'merge requests', url: () => '/projects/acme/website/-/merge_requests?state=all', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'All merge requests' }) },
   { name: 'group merge requests', url: () => '/groups/acme/-/merge_requests', ready: (page) => page.getByRole('table', { name: 'Open merge requests' }) },
   { name: 'merge request overview', url: () => '/projects/acme/website/-/merge_requests/4', as: 'maintainer', ready: (page) => page.getByRole('region', { name: 'Merge', exact: true }) },
+  {
+    name: 'merge request edit dialog',
+    url: () => '/projects/acme/website/-/merge_requests/4',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('region', { name: 'Approvals' }).getByRole('button', { name: 'Approve' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Edit merge request' }).click();
+      return dialog(page, 'Edit merge request !4');
+    },
+  },
   {
     name: 'merge request merge dialog',
     url: () => '/projects/acme/website/-/merge_requests/1',

@@ -48,6 +48,26 @@ test.describe('Issues', () => {
     await expect(heading(page, 'Typo in the README install section')).toBeVisible();
     await expect(page).toHaveTitle(/^Typo in the README install section \(#\d+\) · /);
     await expect(page.getByText('Page not found')).toHaveCount(0);
+
+    // A new issue from the list: the dialog takes focus, refuses a blank title, and lands on the new issue's page.
+    await page.goto(LIST);
+    const create = page.getByRole('button', { name: 'New issue' });
+    await create.click();
+    const dialog = page.getByRole('dialog', { name: 'New issue' });
+    const title = dialog.getByRole('textbox', { name: 'Title' });
+    await expect(title).toBeFocused();
+    await dialog.getByRole('button', { name: 'Create issue' }).click();
+    await expect(title).toHaveAttribute('aria-invalid', 'true');
+    const created = `Export the invoices ${Date.now().toString(36)}`;
+    await title.fill(created);
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('As a **CSV** file.');
+    await dialog.getByRole('spinbutton', { name: 'Weight' }).fill('3');
+    await dialog.getByRole('button', { name: 'Create issue' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(heading(page, created)).toBeVisible();
+    await expect(page).toHaveURL(/\/projects\/acme\/website\/-\/issues\/\d+$/);
+    await expect(page.getByRole('region', { name: 'Description' }).locator('strong')).toHaveText('CSV');
+    await expect(page.getByRole('complementary', { name: 'Issue details' })).toContainText('Weight3');
   });
 
   test('the group’s list filters by label from the URL and links each issue to its project’s page', async ({ page }) => {
@@ -78,6 +98,28 @@ test.describe('Issues', () => {
     await comment.getByRole('button', { name: /Add a reaction to the comment/ }).click();
     await page.getByRole('menuitem', { name: 'Rocket' }).click();
     await expect(comment.getByRole('button', { name: 'Rocket: 1 reaction, yours included' })).toHaveAttribute('aria-pressed', 'true');
+
+    // The comment edited in place (focus in its text, then back on Edit), then deleted after a question (focus on the thread's heading).
+    const comments = await api<{ id: number; body: string }[]>('GET', `/projects/${projectId}/issues/${issue.iid}/notes`);
+    const noteId = comments.json.find((n) => n.body === body)!.id;
+    const editComment = comment.getByRole('button', { name: 'Edit the comment by Administrator' });
+    await editComment.click();
+    const text = comment.getByRole('textbox', { name: 'Edit comment' });
+    await expect(text).toBeFocused();
+    await text.fill(`${body} (edited)`);
+    await comment.getByRole('button', { name: 'Save comment' }).click();
+    const edited = page.getByRole('listitem', { name: 'Comment by Administrator' }).filter({ hasText: `${body} (edited)` });
+    await expect(edited).toContainText('edited');
+    await expect(edited.getByRole('button', { name: 'Edit the comment by Administrator' })).toBeFocused();
+    expect((await api<{ body: string }>('GET', `/projects/${projectId}/issues/${issue.iid}/notes/${noteId}`)).json.body).toBe(`${body} (edited)`);
+    await edited.getByRole('button', { name: 'Delete the comment by Administrator' }).click();
+    const ask = page.getByRole('dialog', { name: 'Delete this comment?' });
+    await expect(ask.getByRole('button', { name: 'Delete comment' })).toBeFocused();
+    await ask.getByRole('button', { name: 'Delete comment' }).click();
+    await expect(ask).toHaveCount(0);
+    await expect(edited).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Comments and activity' })).toBeFocused();
+    expect((await api('GET', `/projects/${projectId}/issues/${issue.iid}/notes/${noteId}`)).status).toBe(404);
 
     // A reaction on the issue, taken back.
     const reactions = page.getByRole('group', { name: 'Reactions to the issue' });

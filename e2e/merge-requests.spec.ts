@@ -111,6 +111,32 @@ test.describe('Merge requests of a project', () => {
     await signInAt(page, `/projects/${project.path_with_namespace}/-/merge_requests/${now}`, maintainer);
     const panel = page.getByRole('region', { name: 'Merge', exact: true });
     await expect(panel).toContainText('Ready to merge');
+
+    // Edited from the overview: a new title and description.
+    await page.getByRole('button', { name: 'Edit merge request' }).click();
+    const edit = page.getByRole('dialog', { name: `Edit merge request !${now}` });
+    await expect(edit.getByRole('textbox', { name: 'Title' })).toBeFocused();
+    await edit.getByRole('textbox', { name: 'Title' }).fill(`Merge now ${suffix} (edited)`);
+    await edit.getByRole('textbox', { name: 'Description' }).fill('Ships the **now** file.');
+    await edit.getByRole('button', { name: 'Save merge request' }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Edit merge request' })).toBeFocused();
+    await expect(page.getByRole('heading', { level: 2, name: `Merge now ${suffix} (edited)` })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Description' }).locator('strong')).toHaveText('now');
+    expect((await api<{ title: string }>('GET', `/projects/${project.id}/merge_requests/${now}`)).json.title).toBe(`Merge now ${suffix} (edited)`);
+
+    // Approved, the approval revoked, and approved again.
+    const approvals = page.getByRole('region', { name: 'Approvals' });
+    await expect(approvals).toContainText('Nobody has approved this merge request yet');
+    await approvals.getByRole('button', { name: 'Approve' }).click();
+    await expect(approvals.getByRole('list', { name: 'Approved by' })).toContainText('Approved by you');
+    type Approvals = { approved: boolean; approved_by: { user: { username: string } }[] };
+    expect((await api<Approvals>('GET', `/projects/${project.id}/merge_requests/${now}/approvals`)).json.approved_by.map((a) => a.user.username)).toEqual([maintainer.username]);
+    await approvals.getByRole('button', { name: 'Revoke approval' }).click();
+    await expect(approvals).toContainText('Nobody has approved this merge request yet');
+    await approvals.getByRole('button', { name: 'Approve' }).click();
+    await expect(approvals.getByRole('button', { name: 'Revoke approval' })).toBeVisible();
+    expect((await api<Approvals>('GET', `/projects/${project.id}/merge_requests/${now}/approvals`)).json.approved).toBe(true);
     // The branch moves after the page was loaded: the merge of what the page showed is refused.
     await commit('e2e-now', 'later.txt');
     await panel.getByRole('button', { name: 'Merge', exact: true }).click();

@@ -82,6 +82,8 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_merge_request: REPORTER,
   create_merge_request: DEVELOPER,
   update_merge_request: DEVELOPER,
+  // Approving a merge request (and taking it back): Developers and up, as the platform's approve_merge_request.
+  approve_merge_request: DEVELOPER,
   admin_label: { group: REPORTER, project: REPORTER },
   admin_instance: 'admin',
   // The Features API: administrators, as the platform's authenticated_as_admin!.

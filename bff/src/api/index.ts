@@ -38,6 +38,7 @@ import { noteRoutes } from './notes.ts';
 import { mergeSettingsRoutes, mergeTrainRoutes } from './merge-trains.ts';
 import { contextCommitRoutes } from './context-commits.ts';
 import { mergeRequestMergeRoutes } from './merge-request-merge.ts';
+import { mergeRequestApprovalRoutes } from './merge-request-approvals.ts';
 import { securityReportRoutes } from './security-reports.ts';
 import { vulnerabilityConsoleRoutes, vulnerabilityRoutes } from './vulnerabilities.ts';
 import { dependencyRoutes } from './dependencies.ts';
@@ -102,6 +103,7 @@ export const apiRoutes: RouteSpec[] = [
   ...mergeTrainRoutes,
   ...contextCommitRoutes,
   ...mergeRequestMergeRoutes,
+  ...mergeRequestApprovalRoutes,
   ...securityReportRoutes,
   ...vulnerabilityRoutes,
   ...dependencyRoutes,

@@ -613,6 +613,13 @@ export interface MergeRequestReviewersTable {
   created_at: string;
 }
 
+/** One person's approval of a merge request (migration 045): at most one each. */
+export interface MergeRequestApprovalsTable {
+  merge_request_id: number;
+  user_id: number;
+  created_at: string;
+}
+
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
 
 /** A comment on any noteable; `project_id` is null for notes on group things (epics) and personal snippets. */
@@ -1162,6 +1169,7 @@ export interface Database {
   virtual_registry_upstreams: VirtualRegistryUpstreamsTable;
   virtual_registry_registry_upstreams: VirtualRegistryRegistryUpstreamsTable;
   virtual_registry_cache_entries: VirtualRegistryCacheEntriesTable;
+  merge_request_approvals: MergeRequestApprovalsTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */

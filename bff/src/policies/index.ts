@@ -188,6 +188,8 @@ export const projectRules = {
   /** Developers open and update merge requests. */
   create_merge_request: atLeast(L.developer),
   update_merge_request: atLeast(L.developer),
+  /** Approve a merge request and take the approval back: Developers and up (the platform's approve_merge_request); the author is refused in the service. */
+  approve_merge_request: atLeast(L.developer),
   /** Project labels: Reporters. */
   admin_label: atLeast(L.reporter),
   /** Project milestones: Reporters create, change and delete them (the platform's admin_milestone). */

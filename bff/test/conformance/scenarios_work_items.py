@@ -3,7 +3,7 @@
 from gitlab import exceptions as glexc
 
 from scenarios_commits import first_commits
-from support import expect_equal, expect_error, new_group_with_project, scenario
+from support import client, expect_equal, expect_error, new_group_with_project, new_user, scenario
 
 
 @scenario
@@ -43,6 +43,28 @@ def merge_requests_create_list_changes_and_close(ctx):
     mr.state_event = "close"
     mr.save()
     expect_equal(project.mergerequests.get(1).state, "closed", "mr.save() closes")
+
+
+@scenario
+def merge_request_approvals(ctx):
+    gl = ctx["gl"]
+    _, project = new_group_with_project(gl, "py-approvals")
+    feature = first_commits(project)
+    # Opened by the administrator; approved by a Developer (an author does not approve their own).
+    own = project.mergerequests.create({"source_branch": "feature", "target_branch": "main", "title": "Approve me"})
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: own.approve(), "the author approves their own (the platform answers 401)")
+    user, token = new_user(gl)
+    project.members.create({"user_id": user.id, "access_level": 30})
+    mr = client(token).projects.get(project.id, lazy=True).mergerequests.get(own.iid)
+    expect_equal((mr.approvals.get().approved, mr.approvals.get().user_can_approve), (False, True), "approvals.get() before")
+    expect_error(glexc.GitlabMRApprovalError, 409, lambda: mr.approve(sha="0" * 40), "approve() with a stale sha", "SHA does not match")
+    answer = mr.approve(sha=feature.id)
+    expect_equal([a["user"]["username"] for a in answer["approved_by"]], [user.username], "approve() answers the approvals")
+    got = mr.approvals.get()
+    expect_equal((got.approved, got.approvals_left, got.user_has_approved), (True, 0, True), "approvals.get() after")
+    expect_error(glexc.GitlabAuthenticationError, 401, lambda: mr.approve(), "a second approval")
+    mr.unapprove()
+    expect_equal(mr.approvals.get().approved_by, [], "unapprove()")
 
 
 @scenario

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Issue, issueUpdateBody, ORDER_BY } from '../../../shared/src/issues.ts';
+import type { Issue, issueCreateBody, issueUpdateBody, ORDER_BY } from '../../../shared/src/issues.ts';
 import type { IssueLinkType } from '../../../shared/src/issue-links.ts';
 import type { Milestone } from '../../../shared/src/group-milestones.ts';
 import type { Member } from '../../../shared/src/members.ts';
@@ -59,6 +59,18 @@ export function useIssue(projectId: number, iid: number) {
 }
 
 export type IssueChange = z.input<typeof issueUpdateBody>;
+export type NewIssue = z.input<typeof issueCreateBody>;
+
+/** Opens an issue in a project; the project's issue lists are read again. */
+export function useCreateIssue(projectId: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (body: NewIssue): Promise<Issue> => data(v4.POST('/projects/{id}/issues', { params: { path: projectPath(projectId) }, body: body as never })),
+    onSuccess: (issue) => qc.setQueryData(issuesKeys.issue(projectId, issue.iid), issue),
+    onSettled: () => qc.invalidateQueries({ queryKey: issuesKeys.all }),
+  });
+}
 
 /** Edits an issue (fields, or `state_event` close|reopen); the issue, its state history, its thread and every issue list are read again. */
 export function useUpdateIssue(projectId: number, iid: number, options: MutationOptions = {}) {

@@ -1,11 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MergeRequest, MergeRequestBasic, MergeRequestListQuery } from '../../../shared/src/merge-requests.ts';
+import type { z } from 'zod';
+import type { MergeRequest, MergeRequestBasic, MergeRequestListQuery, mergeRequestUpdateBody } from '../../../shared/src/merge-requests.ts';
 import type { MergeRequestMergeBody } from '../../../shared/src/merge-request-merge.ts';
+import type { MergeRequestApprovals } from '../../../shared/src/merge-request-approvals.ts';
 import type { Commit } from '../../../shared/src/branches.ts';
 import type { Diff } from '../../../shared/src/compare.ts';
 import type { PipelineBasic } from '../../../shared/src/pipelines.ts';
 import { data, page, v4, type MutationOptions, type Page } from './client.ts';
 import { mergeTrainsKeys } from './merge-trains.ts';
+import { notesKeys } from './notes.ts';
 
 /** The list's filters as sent: labels comma-separated, as the platform takes them. */
 export type MergeRequestsQuery = Pick<MergeRequestListQuery, 'state' | 'search' | 'author_username' | 'target_branch' | 'order_by' | 'sort' | 'page'> & { labels?: string };
@@ -21,6 +24,7 @@ export const mergeRequestsKeys = {
   list: (o: MergeRequestOwner, query: MergeRequestsQuery) => [...mergeRequestsKeys.all, o.scope, o.id, 'list', query] as const,
   project: (projectId: number) => [...mergeRequestsKeys.all, 'projects', projectId] as const,
   one: (projectId: number, iid: number) => [...mergeRequestsKeys.project(projectId), 'iid', iid] as const,
+  approvals: (projectId: number, iid: number) => [...mergeRequestsKeys.one(projectId, iid), 'approvals'] as const,
   part: (projectId: number, iid: number, what: 'commits' | 'changes', pageNo = 1) => [...mergeRequestsKeys.one(projectId, iid), what, pageNo] as const,
   headPipeline: (projectId: number, ref: string, sha: string) => [...mergeRequestsKeys.project(projectId), 'head-pipeline', ref, sha] as const,
 };
@@ -132,5 +136,50 @@ export function useMoveMergeRequest(projectId: number, iid: number, options: Mut
     ...options,
     mutationFn: (state_event: 'close' | 'reopen') => data(v4.PUT('/projects/{id}/merge_requests/{merge_request_iid}', { params: { path: mrPath(projectId, iid) }, body: { state_event } })),
     onSettled: invalidate,
+  });
+}
+
+export type MergeRequestChange = z.input<typeof mergeRequestUpdateBody>;
+
+/** Edits a merge request's fields; the page shows the answer at once, and its thread (the platform notes label and assignee changes) is read again. */
+export function useUpdateMergeRequest(projectId: number, iid: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  const invalidate = useInvalidateMergeRequest(projectId);
+  return useMutation({
+    ...options,
+    mutationFn: (body: MergeRequestChange): Promise<MergeRequest> => data(v4.PUT('/projects/{id}/merge_requests/{merge_request_iid}', { params: { path: mrPath(projectId, iid) }, body: body as never })),
+    onSuccess: (mr) => qc.setQueryData(mergeRequestsKeys.one(projectId, iid), mr),
+    onSettled: () => Promise.all([invalidate(), qc.invalidateQueries({ queryKey: notesKeys.of({ projectId, noteable: 'merge_requests', iid }) })]),
+  });
+}
+
+/** Who approved the merge request, and whether the reader approved it or may. */
+export function useMergeRequestApprovals(projectId: number, iid: number) {
+  return useQuery({
+    queryKey: mergeRequestsKeys.approvals(projectId, iid),
+    queryFn: ({ signal }): Promise<MergeRequestApprovals> => data(v4.GET('/projects/{id}/merge_requests/{merge_request_iid}/approvals', { params: { path: mrPath(projectId, iid) }, signal })),
+  });
+}
+
+/**
+ * Approves the merge request at the commit the reader saw (`sha`: a 409 when the branch moved
+ * since), or takes the approval back. The platform's 401 here is a refusal (approved already,
+ * or the author), not a lost session.
+ */
+export function useApproval(projectId: number, iid: number, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (move: { approve: true; sha: string | null } | { approve: false }): Promise<MergeRequestApprovals> =>
+      move.approve
+        ? data(v4.POST('/projects/{id}/merge_requests/{merge_request_iid}/approve', { params: { path: mrPath(projectId, iid) }, body: move.sha ? { sha: move.sha } : {} }), { allowUnauthorized: true })
+        : data(v4.POST('/projects/{id}/merge_requests/{merge_request_iid}/unapprove', { params: { path: mrPath(projectId, iid) } }), { allowUnauthorized: true }),
+    onSuccess: (approvals) => qc.setQueryData(mergeRequestsKeys.approvals(projectId, iid), approvals),
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: mergeRequestsKeys.one(projectId, iid) }),
+        // The platform notes each approval in the thread.
+        qc.invalidateQueries({ queryKey: notesKeys.of({ projectId, noteable: 'merge_requests', iid }) }),
+      ]),
   });
 }

@@ -57,3 +57,36 @@ export function useAddNote(r: NoteableRef, options: MutationOptions = {}) {
     onSettled: () => qc.invalidateQueries({ queryKey: notesKeys.of(r) }),
   });
 }
+
+const notePath = (r: NoteableRef, noteId: number) =>
+  r.noteable === 'issues' ? { kind: 'issues' as const, path: { id: String(r.projectId), issue_iid: String(r.iid), note_id: String(noteId) } } : { kind: 'merge_requests' as const, path: { id: String(r.projectId), merge_request_iid: String(r.iid), note_id: String(noteId) } };
+
+/** Changes a comment's text (its author's, as the API allows). */
+export function useUpdateNote(r: NoteableRef, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: ({ noteId, body }: { noteId: number; body: string }) => {
+      const p = notePath(r, noteId);
+      return p.kind === 'issues'
+        ? data(v4.PUT('/projects/{id}/issues/{issue_iid}/notes/{note_id}', { params: { path: p.path }, body: { body } }))
+        : data(v4.PUT('/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}', { params: { path: p.path }, body: { body } }));
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: notesKeys.of(r) }),
+  });
+}
+
+/** Deletes a comment (its author, or a Maintainer and up). */
+export function useDeleteNote(r: NoteableRef, options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: (noteId: number) => {
+      const p = notePath(r, noteId);
+      return p.kind === 'issues'
+        ? data(v4.DELETE('/projects/{id}/issues/{issue_iid}/notes/{note_id}', { params: { path: p.path } }))
+        : data(v4.DELETE('/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}', { params: { path: p.path } }));
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: notesKeys.of(r) }),
+  });
+}

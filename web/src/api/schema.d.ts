@@ -2072,6 +2072,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/merge_requests/{merge_request_iid}/approval_state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The approval rules of a merge request and how far each is met: Gatehouse keeps none (rules is empty) */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidApproval_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The approvals of a merge request: who approved it and when, whether the caller approved it or may; no approval rules, so none is required (approvals_required and approvals_left 0) */
+        get: operations["getProjectsIdMerge_requestsMerge_request_iidApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a merge request as the caller; 409 when `sha` is not the source branch’s head, 401 when the caller approved it already or wrote it (the platform’s default: authors do not approve their own) (Developer) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/merge_requests/{merge_request_iid}/award_emoji": {
         parameters: {
             query?: never;
@@ -2313,6 +2364,23 @@ export type paths = {
         get: operations["getProjectsIdMerge_requestsMerge_request_iidResource_state_eventsResource_state_event_id"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/merge_requests/{merge_request_iid}/unapprove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take back the caller’s approval of a merge request (nothing changes when they had not approved it) (Developer) */
+        post: operations["postProjectsIdMerge_requestsMerge_request_iidUnapprove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -26697,6 +26765,397 @@ export interface operations {
             };
         };
     };
+    getProjectsIdMerge_requestsMerge_request_iidApproval_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approval_rules_overwritten: boolean;
+                        rules: {
+                            approvals_required: number;
+                            approved: boolean;
+                            approved_by: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            }[];
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProjectsIdMerge_requestsMerge_request_iidApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approval_rules_left: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        approvals_left: number;
+                        approvals_required: number;
+                        approved: boolean;
+                        approved_by: {
+                            approved_at: string;
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        approver_groups: {
+                            group: {
+                                id: number;
+                                name: string;
+                            };
+                        }[];
+                        approvers: {
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        created_at: string;
+                        description: string | null;
+                        has_approval_rules: boolean;
+                        id: number;
+                        iid: number;
+                        invalid_approvers_rules: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        merge_request_approvers_available: boolean;
+                        merge_status: string;
+                        multiple_approval_rules_available: boolean;
+                        project_id: number;
+                        require_password_to_approve: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        suggested_approvers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        title: string;
+                        updated_at: string;
+                        user_can_approve: boolean;
+                        user_has_approved: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sha?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    sha?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approval_rules_left: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        approvals_left: number;
+                        approvals_required: number;
+                        approved: boolean;
+                        approved_by: {
+                            approved_at: string;
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        approver_groups: {
+                            group: {
+                                id: number;
+                                name: string;
+                            };
+                        }[];
+                        approvers: {
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        created_at: string;
+                        description: string | null;
+                        has_approval_rules: boolean;
+                        id: number;
+                        iid: number;
+                        invalid_approvers_rules: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        merge_request_approvers_available: boolean;
+                        merge_status: string;
+                        multiple_approval_rules_available: boolean;
+                        project_id: number;
+                        require_password_to_approve: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        suggested_approvers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        title: string;
+                        updated_at: string;
+                        user_can_approve: boolean;
+                        user_has_approved: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description A conflicting resource exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getProjectsIdMerge_requestsMerge_request_iidAward_emoji: {
         parameters: {
             query?: {
@@ -29240,6 +29699,137 @@ export interface operations {
                             username: string;
                             web_url: string;
                         } | null;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postProjectsIdMerge_requestsMerge_request_iidUnapprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+                merge_request_iid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approval_rules_left: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        approvals_left: number;
+                        approvals_required: number;
+                        approved: boolean;
+                        approved_by: {
+                            approved_at: string;
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        approver_groups: {
+                            group: {
+                                id: number;
+                                name: string;
+                            };
+                        }[];
+                        approvers: {
+                            user: {
+                                avatar_url: string;
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "blocked" | "deactivated";
+                                username: string;
+                                web_url: string;
+                            };
+                        }[];
+                        created_at: string;
+                        description: string | null;
+                        has_approval_rules: boolean;
+                        id: number;
+                        iid: number;
+                        invalid_approvers_rules: {
+                            id: number;
+                            name: string;
+                            rule_type: string;
+                        }[];
+                        merge_request_approvers_available: boolean;
+                        merge_status: string;
+                        multiple_approval_rules_available: boolean;
+                        project_id: number;
+                        require_password_to_approve: boolean;
+                        /** @enum {string} */
+                        state: "opened" | "closed" | "merged" | "locked";
+                        suggested_approvers: {
+                            avatar_url: string;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "blocked" | "deactivated";
+                            username: string;
+                            web_url: string;
+                        }[];
+                        title: string;
+                        updated_at: string;
+                        user_can_approve: boolean;
+                        user_has_approved: boolean;
                     };
                 };
             };

@@ -17,6 +17,7 @@ export function ConfirmDialog({
   loading = false,
   onConfirm,
   onClose,
+  focusFallback,
 }: {
   opened: boolean;
   title: string;
@@ -26,9 +27,11 @@ export function ConfirmDialog({
   loading?: boolean;
   onConfirm: () => void;
   onClose: () => void;
+  /** Where focus goes when what opened the dialog is gone (default: the screen's heading). */
+  focusFallback?: () => HTMLElement | null;
 }) {
   return (
-    <Dialog opened={opened} onClose={onClose} busy={loading} title={title} centered>
+    <Dialog opened={opened} onClose={onClose} busy={loading} title={title} centered focusFallback={focusFallback}>
       <Stack gap="lg">
         <Text size="sm" component="div">
           {children}

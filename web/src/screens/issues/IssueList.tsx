@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Anchor, Button, Group, MultiSelect, NativeSelect, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
@@ -42,7 +42,7 @@ const ORDER_WORDS: Record<IssueSortKey, [string, string]> = {
 };
 
 /** A project's issues, or those of a group's projects: filtered, ordered and paged by the server. */
-export function IssueList({ of }: { of: IssuesOf }) {
+export function IssueList({ of, action }: { of: IssuesOf; /** What the reader may do beside the heading (a project's "New issue"). */ action?: ReactNode }) {
   const params = useIssueListParams();
   const { filters } = params;
   const issues = useIssues(of, params.query);
@@ -97,14 +97,17 @@ export function IssueList({ of }: { of: IssuesOf }) {
   const clear = () => params.update({ search: null, labels: null, milestone: null, assignee_username: null, author_username: null });
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2} size="h3">
-          Issues
-        </Title>
-        <Text c="dimmed" size="sm" maw={680}>
-          {inGroup ? `The issues of every project in ${of.name} you can see.` : `What ${of.name} tracks: bugs, features and tasks.`} Open one to comment, react, close it or change it.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2} size="h3">
+            Issues
+          </Title>
+          <Text c="dimmed" size="sm" maw={680}>
+            {inGroup ? `The issues of every project in ${of.name} you can see.` : `What ${of.name} tracks: bugs, features and tasks.`} Open one to comment, react, close it or change it.
+          </Text>
+        </div>
+        {action}
+      </Group>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <TextInput label="Search" placeholder="Title or description" leftSection={<IconSearch size={16} />} value={searchBox.value} onChange={searchBox.onChange} w={240} />
         <MultiSelect
@@ -165,7 +168,7 @@ export function IssueList({ of }: { of: IssuesOf }) {
               (params.filtered ? (
                 <EmptyState title="No issue matches these filters" action={<Button variant="default" onClick={clear}>Clear filters</Button>} />
               ) : (
-                <EmptyState title={emptyTitle(filters.state)}>Issues are opened through the API (POST /projects/:id/issues) or by the platform’s clients; they show up here.</EmptyState>
+                <EmptyState title={emptyTitle(filters.state)}>{action ? 'Open one with “New issue”, or through the API (POST /projects/:id/issues) and the platform’s clients.' : 'Issues are opened through the API (POST /projects/:id/issues) or by the platform’s clients; they show up here.'}</EmptyState>
               ))
             }
           >

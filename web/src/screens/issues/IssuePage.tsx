@@ -133,7 +133,7 @@ function Issue({ issue, listHref }: { issue: IssueEntity; listHref: string }) {
             </Paper>
             <RelatedIssues project={project} issue={issue} canLink={canTriage} />
             <StateHistory projectId={project.id} issue={issue} />
-            <NotesThread {...noteable} canComment={canComment} canReact={canComment} />
+            <NotesThread {...noteable} canComment={canComment} canReact={canComment} canDeleteOthers={role.can('admin_project')} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>

@@ -84,7 +84,7 @@ function MergeRequestPage({ mr, tab, listHref }: { mr: MergeRequest; tab: MrTab;
           {tab === '' && (
             <MergeRequestOverview
               mr={mr}
-              comments={<NotesThread projectId={project.id} noteable="merge_requests" iid={mr.iid} canComment={canComment} canReact={canComment} />}
+              comments={<NotesThread projectId={project.id} noteable="merge_requests" iid={mr.iid} canComment={canComment} canReact={canComment} canDeleteOthers={role.can('admin_project')} />}
             />
           )}
           {tab === 'commits' && <MergeRequestCommits mr={mr} />}
