@@ -73,6 +73,9 @@ export function TransferDialog({ subject, onClose }: { subject: TransferSubject 
           onChange={setTarget}
           nothingFoundMessage={targets.isFetching ? 'Searching…' : 'No group matches'}
           data-autofocus
+          // A short list without its own scroll region (axe: a scroll region needs keyboard access); typing narrows it.
+          limit={8}
+          withScrollArea={false}
           comboboxProps={{ withinPortal: true }}
         />
         <Group justify="flex-end">
