@@ -422,6 +422,15 @@ const ROWS: Row[] = [
     },
   },
   { name: 'admin projects', url: () => '/admin/projects', ready: (page) => page.getByRole('table', { name: 'Projects' }) },
+  {
+    name: 'admin transfer project dialog',
+    url: () => '/admin/projects',
+    ready: (page) => page.getByRole('table', { name: 'Projects' }),
+    open: async (page) => {
+      await page.getByRole('table', { name: 'Projects' }).getByRole('button', { name: /^Transfer / }).first().click();
+      return page.getByRole('dialog', { name: /^Transfer / });
+    },
+  },
   { name: 'admin background jobs', url: () => '/admin/jobs', ready: (page) => page.getByRole('table', { name: 'Background jobs' }) },
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
   { name: 'admin settings, repositories topic', url: () => '/admin/settings/repositories', ready: (page) => page.getByRole('form', { name: 'Instance settings: Repositories' }) },

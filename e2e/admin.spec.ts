@@ -242,15 +242,37 @@ test.describe('Admin area', () => {
     expect((await api('GET', `/projects/${inside.json.id}`)).status).toBe(404);
   });
 
-  test('an administrator finds a project by search and deletes it', async ({ rootPage: page, api }) => {
+  test('an administrator finds a project by search, transfers it to another group, and deletes it', async ({ rootPage: page, api }) => {
     const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: `Old tool ${suffix}`, path: `old-tool-${suffix}`, namespace_id: groupId });
     expect(project.status).toBe(201);
+    const target = await api<{ id: number; full_path: string }>('POST', '/groups', { name: `Tools ${suffix}`, path: `tools-${suffix}`, visibility: 'private' });
+    // A project of the same path there: the first try is refused.
+    const twin = await api<{ id: number }>('POST', '/projects', { name: `Twin ${suffix}`, path: `old-tool-${suffix}`, namespace_id: target.json.id });
+    expect(twin.status).toBe(201);
     await page.goto(`/admin/projects?search=old-tool-${suffix}`);
     const table = page.getByRole('table', { name: 'Projects' });
-    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByRole('row')).toHaveCount(3);
     await expect(table.getByRole('link', { name: `Old tool ${suffix}` })).toHaveAttribute('href', `/projects/${GROUP_PATH}/old-tool-${suffix}`);
-    await table.getByRole('button', { name: `Delete ${project.json.path_with_namespace}` }).click();
-    await page.getByRole('dialog', { name: `Delete ${project.json.path_with_namespace}?` }).getByRole('button', { name: 'Delete project' }).click();
+    const transferButton = table.getByRole('button', { name: `Transfer ${project.json.path_with_namespace}` });
+    await transferButton.click();
+    const dialog = page.getByRole('dialog', { name: `Transfer ${project.json.path_with_namespace}` });
+    const picker = dialog.getByRole('textbox', { name: 'New group' });
+    await expect(picker).toBeFocused();
+    await picker.fill(`tools-${suffix}`);
+    await page.getByRole('option', { name: target.json.full_path }).click();
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Project with same name or path in target namespace already exists');
+    expect((await api('DELETE', `/projects/${twin.json.id}`)).status).toBe(202);
+    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Project transferred')).toBeVisible();
+    const moved = `${target.json.full_path}/old-tool-${suffix}`;
+    // Focus is back on the row's button, which now names the new path.
+    await expect(table.getByRole('button', { name: `Transfer ${moved}` })).toBeFocused();
+    await expect(table.getByRole('link', { name: `Old tool ${suffix}` })).toHaveAttribute('href', `/projects/${moved}`);
+    expect((await api<{ path_with_namespace: string }>('GET', `/projects/${project.json.id}`)).json.path_with_namespace).toBe(moved);
+    await table.getByRole('button', { name: `Delete ${moved}` }).click();
+    await page.getByRole('dialog', { name: `Delete ${moved}?` }).getByRole('button', { name: 'Delete project' }).click();
     await expect(page.getByText('Project deleted')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'No projects match' })).toBeVisible();
     expect((await api('GET', `/projects/${project.json.id}`)).status).toBe(404);

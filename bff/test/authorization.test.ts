@@ -53,6 +53,7 @@ const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_project: GUEST,
   admin_project: MAINTAINER,
   remove_project: OWNER,
+  change_namespace: OWNER,
   // The fixture project is private: its code is for Reporters and up; pushing for Developers.
   download_code: REPORTER,
   push_code: DEVELOPER,
@@ -259,8 +260,8 @@ const MEMBERS = [
 const fx = {} as {
   group: { id: number; full_path: string };
   project: { id: number };
-  hooks: Record<'groups' | 'projects', number>;
-  events: Record<'groups' | 'projects', number>;
+  hooks: Record<'groups' | 'projects' | 'system', number>;
+  events: Record<'groups' | 'projects' | 'system', number>;
   groupAccessTokenId: number;
   deployTokenId: number;
   scimUid: string;
@@ -399,6 +400,14 @@ async function hookWithEvent(scope: 'groups' | 'projects', id: number) {
   return { hookId: hook.id as number, eventId: events[0]?.id as number };
 }
 
+/** A system hook with its test delivery logged. */
+async function systemHookWithEvent() {
+  const hook = await ok('/hooks', { method: 'POST', json: { url: `${receiver.url}/matrix`, push_events: false } }, 201);
+  await ok(`/hooks/${hook.id}`, { method: 'POST' }, 201);
+  const events = await ok(`/api/console/admin/hooks/${hook.id}/events`, {}, 200);
+  return { hookId: hook.id as number, eventId: events[0]?.id as number };
+}
+
 async function scimIdentity(groupId: number): Promise<string> {
   const scim = await ok(`/groups/${groupId}/scim/token`, { method: 'POST' }, 201);
   const n = `m${++serial}x${groupId}`;
@@ -436,6 +445,9 @@ before(async () => {
     fx.hooks[scope] = made.hookId;
     fx.events[scope] = made.eventId;
   }
+  const system = await systemHookWithEvent();
+  fx.hooks.system = system.hookId;
+  fx.events.system = system.eventId;
   fx.groupAccessTokenId = (await ok(`/groups/${fx.group.id}/access_tokens`, { method: 'POST', json: { name: 'matrix', scopes: ['api'] } }, 201)).id;
   fx.deployTokenId = (await ok(`/groups/${fx.group.id}/deploy_tokens`, { method: 'POST', json: { name: 'matrix', scopes: ['read_repository'] } }, 201)).id;
   for (const path of [`/groups/${fx.group.id}`, `/projects/${fx.project.id}`, `/users/${people.guest.id}`]) {
@@ -479,6 +491,7 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
   const segments = route.path.split('/');
   const resource = (segments[1] === 'security' ? segments[2] : segments[1]) as 'groups' | 'projects' | 'users' | string;
   const scope = resource === 'projects' ? 'projects' : 'groups';
+  const systemHook = resource === 'hooks' || route.path.startsWith('/admin/hooks/');
   switch (param) {
     case 'id':
       if (resource === 'users') return String(people.guest.id);
@@ -533,9 +546,10 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
       }
       return '987654321';
     case 'hook_id':
+      if (systemHook) return String(throwaway ? (await systemHookWithEvent()).hookId : fx.hooks.system);
       return String(throwaway ? (await hookWithEvent(scope, Number(filled.id))).hookId : fx.hooks[scope]);
     case 'hook_event_id':
-      return String(fx.events[scope]);
+      return String(fx.events[systemHook ? 'system' : scope]);
     case 'trigger':
       return 'push_events';
     case 'user_id': {

@@ -47,8 +47,8 @@ export interface World {
   memberUserId: number;
   group: { id: number; fullPath: string };
   project: { id: number; fullPath: string };
-  hooks: { groups: number; projects: number };
-  events: { groups: number; projects: number };
+  hooks: { groups: number; projects: number; system: number };
+  events: { groups: number; projects: number; system: number };
   groupAccessTokenId: number;
   deployTokenId: number;
   personalAccessTokenId: number;
@@ -103,6 +103,14 @@ async function hookWithEvent(receiver: Receiver, scope: 'groups' | 'projects', i
   const hook = await ok(`/${scope}/${id}/hooks`, { method: 'POST', json: { url: `${receiver.url}/fuzz`, push_events: true } }, 201);
   await ok(`/${scope}/${id}/hooks/${hook.id}/test/push_events`, { method: 'POST' }, 201);
   const events = await ok(`/${scope}/${id}/hooks/${hook.id}/events`, {}, 200);
+  return { hookId: hook.id as number, eventId: events[0].id as number };
+}
+
+/** A system hook with one delivery (its test) in its log. */
+async function systemHookWithEvent(receiver: Receiver) {
+  const hook = await ok('/hooks', { method: 'POST', json: { url: `${receiver.url}/fuzz`, push_events: false } }, 201);
+  await ok(`/hooks/${hook.id}`, { method: 'POST' }, 201);
+  const events = await ok(`/api/console/admin/hooks/${hook.id}/events`, {}, 200);
   return { hookId: hook.id as number, eventId: events[0].id as number };
 }
 
@@ -244,6 +252,9 @@ export async function buildWorld(db: Db, receiver: Receiver): Promise<World> {
   } as World;
   await ok(`/users/${member.user.id}/custom_attributes/fuzzkey`, { method: 'PUT', json: { value: 'v' } }, 200);
   await buildGroupFixtures(db, world, receiver);
+  const system = await systemHookWithEvent(receiver);
+  world.hooks.system = system.hookId;
+  world.events.system = system.eventId;
   return world;
 }
 
@@ -276,6 +287,14 @@ async function repair(db: Db, world: World, receiver: Receiver, rootToken: strin
   }
   const registry = await db.selectFrom('virtual_registries').select('id').where('id', '=', world.virtualRegistryId).executeTakeFirst();
   if (!registry) await virtualRegistryFixtures(world, receiver);
+  const systemHook = await db.selectFrom('web_hooks').select('id').where('id', '=', world.hooks.system).executeTakeFirst();
+  if (!systemHook) {
+    const made = await systemHookWithEvent(receiver);
+    world.hooks.system = made.hookId;
+    world.events.system = made.eventId;
+  } else if (/^\/((api\/console\/)?admin\/)?hooks\//.test(c.op.path) && c.method !== 'delete') {
+    await ok(`/hooks/${systemHook.id}`, { method: 'PUT', json: { url: `${receiver.url}/fuzz` } }, 200);
+  }
   for (const scope of ['groups', 'projects'] as const) {
     const owner = scope === 'groups' ? world.group.id : world.project.id;
     const hook = await db.selectFrom('web_hooks').select('id').where('id', '=', world.hooks[scope]).executeTakeFirst();
@@ -294,6 +313,7 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
   if ('raw' in seg) return seg.raw;
   const byPath = seg.fixture === 'path';
   const scope = opPath.startsWith('/projects') ? 'projects' : 'groups';
+  const hookScope = /^\/((api\/console\/)?admin\/)?hooks\//.test(opPath) ? 'system' : scope;
   switch (param) {
     case 'id':
       if (opPath.startsWith('/users')) return String(world.memberUserId);
@@ -308,9 +328,9 @@ export function segmentText(world: World, opPath: string, param: string, seg: Se
       if (scope === 'projects') return byPath ? encodeURIComponent(world.project.fullPath) : String(world.project.id);
       return byPath ? encodeURIComponent(world.group.fullPath) : String(world.group.id);
     case 'hook_id':
-      return String(world.hooks[scope]);
+      return String(world.hooks[hookScope]);
     case 'hook_event_id':
-      return String(world.events[scope]);
+      return String(world.events[hookScope]);
     case 'token_id':
       if (opPath.includes('/access_tokens')) return byPath ? 'self' : String(world.groupAccessTokenId);
       if (opPath.includes('/deploy_tokens')) return String(world.deployTokenId);

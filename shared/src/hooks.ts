@@ -26,7 +26,16 @@ export const HOOK_FLAGS = [
 /** Flags only group hooks have. */
 export const GROUP_ONLY_HOOK_FLAGS = ['subgroup_events', 'member_events', 'project_events'] as const;
 export type HookFlag = (typeof HOOK_FLAGS)[number] | (typeof GROUP_ONLY_HOOK_FLAGS)[number];
-export const hookFlagsFor = (scope: 'groups' | 'projects'): HookFlag[] => (scope === 'groups' ? [...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS] : [...HOOK_FLAGS]);
+/**
+ * The flags a system hook (an administrator's, for the whole instance) has, as on the platform;
+ * it receives the instance's system events (projects, groups, users created, destroyed,
+ * transferred) whatever its flags.
+ */
+export const SYSTEM_HOOK_FLAGS = ['push_events', 'tag_push_events', 'merge_requests_events', 'repository_update_events'] as const satisfies readonly HookFlag[];
+export const hookFlagsFor = (scope: 'groups' | 'projects' | 'system'): HookFlag[] =>
+  scope === 'groups' ? [...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS] : scope === 'system' ? [...SYSTEM_HOOK_FLAGS] : [...HOOK_FLAGS];
+/** System events (project_create, user_destroy, …) are delivered under one trigger and header, as on the platform. */
+export const SYSTEM_EVENTS = { trigger: 'system_hooks', header: 'System Hook' } as const;
 
 /** What each flag subscribes to, and the name of its trigger in the delivery log and test endpoint. */
 export const HOOK_EVENTS: Record<HookFlag, { label: string; trigger: string; header: string }> = {
@@ -77,6 +86,26 @@ const hookFields = {
 export const hookCreateBody = z.object(hookFields);
 export type HookCreateBody = z.infer<typeof hookCreateBody>;
 export type HookCreateInput = z.input<typeof hookCreateBody>;
+
+/** POST /hooks (system hooks): the flags a system hook has; other flags are ignored, as the platform's undeclared parameters. */
+const systemFields = {
+  url: hookFields.url,
+  name: hookFields.name,
+  description: hookFields.description,
+  token: hookFields.token,
+  enable_ssl_verification: hookFields.enable_ssl_verification,
+  custom_webhook_template: hookFields.custom_webhook_template,
+  custom_headers: hookFields.custom_headers,
+  url_variables: hookFields.url_variables,
+  push_events: boolParam().optional(),
+  tag_push_events: boolParam().optional(),
+  merge_requests_events: boolParam().optional(),
+  repository_update_events: boolParam().optional(),
+};
+export const systemHookCreateBody = z.object(systemFields);
+export const systemHookUpdateBody = z
+  .object({ ...systemFields, url: hookFields.url.optional() })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one parameter must be provided' });
 
 /** PUT …/hooks/:hook_id: every field optional, at least one given. */
 export const hookUpdateBody = z

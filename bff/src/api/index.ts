@@ -1,6 +1,8 @@
 import type { RouteSpec } from '../http/route.ts';
 import { groupRoutes } from './groups.ts';
 import { hookConsoleRoutes, hookRoutes } from './hooks.ts';
+import { systemHookConsoleRoutes, systemHookRoutes } from './system-hooks.ts';
+import { transferRoutes } from './transfers.ts';
 import { scimIdentityRoutes } from './scim-identities.ts';
 import { deployTokenRoutes } from './deploy-tokens.ts';
 import { feedTokenRoutes } from './feed-tokens.ts';
@@ -74,6 +76,8 @@ export const apiRoutes: RouteSpec[] = [
   ...customAttributeRoutes,
   ...scimIdentityRoutes,
   ...hookRoutes,
+  ...systemHookRoutes,
+  ...transferRoutes,
   ...deployTokenRoutes,
   ...feedTokenRoutes,
   ...applicationSettingsRoutes,
@@ -130,6 +134,7 @@ export const apiRoutes: RouteSpec[] = [
 export const consoleRoutes: RouteSpec[] = [
   ...consoleOwnRoutes,
   ...hookConsoleRoutes,
+  ...systemHookConsoleRoutes,
   ...personalAccessTokenConsoleRoutes,
   ...groupAccessTokenConsoleRoutes,
   ...mergeSettingsRoutes,

@@ -325,7 +325,8 @@ export interface ScimTokensTable {
 export interface WebHooksTable {
   id: Generated<number>;
   uuid: string;
-  scope: 'group' | 'project';
+  /** A system hook (migration 006's table, no owner column set) is the instance's. */
+  scope: 'group' | 'project' | 'system';
   group_id: number | null;
   project_id: number | null;
   /** The URL as configured, with {variable} placeholders for masked parts. */

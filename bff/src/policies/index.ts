@@ -160,6 +160,8 @@ export const projectRules = {
   admin_members: atLeast(L.maintainer),
   admin_hooks: atLeast(L.maintainer),
   remove_project: atLeast(L.owner),
+  /** Transfer to another namespace (the platform's change_namespace): Owners. */
+  change_namespace: atLeast(L.owner),
   download_code: byRead(PROJECT_READS.download_code),
   /** Push to unprotected branches. */
   push_code: atLeast(L.developer),

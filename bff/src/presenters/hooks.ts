@@ -8,14 +8,14 @@ import type { HookHealth as HookHealthFigures } from '../services/webhooks/hook-
 /** A hook as the spec shows it: header and variable keys without values, never the token. */
 export function presentHook(h: WebHookRow, vault: Vault): Webhook {
   const secrets = hookSecrets(vault, h);
-  const scope = h.scope === 'group' ? 'groups' : 'projects';
+  const scope = h.scope === 'group' ? 'groups' : h.scope === 'system' ? 'system' : 'projects';
   const out: Webhook = {
     id: h.id,
     url: maskUrlCredentials(h.url),
     name: h.name,
     description: h.description,
     created_at: h.created_at,
-    ...(h.scope === 'group' ? { group_id: h.group_id! } : { project_id: h.project_id! }),
+    ...(h.scope === 'group' ? { group_id: h.group_id! } : h.scope === 'project' ? { project_id: h.project_id! } : {}),
     enable_ssl_verification: bool(h.enable_ssl_verification),
     alert_status: alertStatus(h),
     disabled_until: alertStatus(h) === 'temporarily_disabled' ? h.disabled_until : null,

@@ -118,3 +118,40 @@ export function useRetryJob(options: MutationOptions = {}) {
     },
   });
 }
+
+/** PUT /projects/:id/transfer: the project moves to another group (id or full path), its repository with it. */
+export function useTransferProject(options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: ({ id, namespace }: { id: number; namespace: string }) => data(v4.PUT('/projects/{id}/transfer', { params: { path: { id: String(id) } }, body: { namespace } })),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: projectsKeys.all });
+      void qc.invalidateQueries({ queryKey: groupsKeys.all });
+    },
+  });
+}
+
+/** POST /groups/:id/transfer: the group moves under another parent (or to the top level, `parentId` null), its subgroups and projects with it. */
+export function useTransferGroup(options: MutationOptions = {}) {
+  const qc = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: ({ id, parentId }: { id: number; parentId: number | null }) =>
+      data(v4.POST('/groups/{id}/transfer', { params: { path: { id: String(id) } }, body: { group_id: parentId } })),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: projectsKeys.all });
+      void qc.invalidateQueries({ queryKey: groupsKeys.all });
+    },
+  });
+}
+
+/** Groups a transfer may target, by name or path (an administrator sees every group). */
+export function useTransferTargets(search: string) {
+  return useQuery({
+    queryKey: [...groupsKeys.all, 'transfer-targets', search] as const,
+    queryFn: ({ signal }): Promise<Page<GroupListItem>> =>
+      page(v4.GET('/groups', { params: { query: { per_page: 20, all_available: true, search: search || undefined, order_by: 'path', sort: 'asc' } }, signal })),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -5,6 +5,57 @@
  */
 
 export type paths = {
+    "/admin/hooks/{hook_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A system hook’s deliveries of the past seven days; status is a code or successful, client_failure, server_failure */
+        get: operations["getAdminHooksHook_idEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/hooks/{hook_id}/events/{hook_event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a system hook’s logged event again with its original Idempotency-Key */
+        post: operations["postAdminHooksHook_idEventsHook_event_idResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/hooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How each system hook (a page, as listed) delivered in the past seven days: deliveries and failures counted up to 10,000, the newest delivery and the newest failure */
+        get: operations["getAdminHooksHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/jobs": {
         parameters: {
             query?: never;
@@ -358,6 +409,278 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    getAdminHooksHook_idEvents: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+                status?: ("successful" | "client_failure" | "server_failure") | string;
+                trigger?: string;
+            };
+            header?: never;
+            path: {
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        execution_duration: number;
+                        id: number;
+                        internal_error_message: string | null;
+                        request_data: unknown;
+                        request_headers: {
+                            [key: string]: string;
+                        };
+                        response_body: string;
+                        response_headers: {
+                            [key: string]: string;
+                        };
+                        response_status: string;
+                        trigger: string;
+                        url: string;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminHooksHook_idEventsHook_event_idResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hook_event_id: string;
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        response_status: number;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Entity could not be processed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminHooksHealth: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        failed: number | null;
+                        hook_id: number;
+                        last_failure: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        latest: {
+                            created_at: string;
+                            execution_duration: number;
+                            id: number;
+                            internal_error_message: string | null;
+                            request_data: unknown;
+                            request_headers: {
+                                [key: string]: string;
+                            };
+                            response_body: string;
+                            response_headers: {
+                                [key: string]: string;
+                            };
+                            response_status: string;
+                            trigger: string;
+                            url: string;
+                        } | null;
+                        total: number | null;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAdminJobs: {
         parameters: {
             query?: {

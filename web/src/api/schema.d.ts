@@ -1115,6 +1115,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/groups/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Transfer a group under a new parent group (group_id), or make a subgroup top-level (no group_id); Owner of the group, and allowed to create subgroups in the parent (or top-level groups). Subgroups’ and projects’ paths follow. 400 “Transfer failed: …” with the platform’s reason */
+        post: operations["postGroupsIdTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{id}/variables": {
         parameters: {
             query?: never;
@@ -1164,6 +1181,44 @@ export type paths = {
         /** Import a group tree from the platform’s archive into a new group (private, or the parent’s visibility) */
         post: operations["postGroupsImport"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the system hooks (administrators) */
+        get: operations["getHooks"];
+        put?: never;
+        /** Add a system hook: url, token, push_events, tag_push_events, merge_requests_events, repository_update_events, enable_ssl_verification, and a name, description, URL variables, custom headers and template as other hooks */
+        post: operations["postHooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{hook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a system hook */
+        get: operations["getHooksHook_id"];
+        /** Change a system hook (at least one parameter) */
+        put: operations["putHooksHook_id"];
+        /** Test a system hook: sends a sample project_create event (also when the hook is disabled), logged like any delivery, and answers the event sent whatever the receiver answered, as the platform */
+        post: operations["postHooksHook_id"];
+        /** Delete a system hook and its delivery log */
+        delete: operations["deleteHooksHook_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3301,6 +3356,23 @@ export type paths = {
         put?: never;
         /** An external CI reports a job on a commit (state: pending, running, success, failed, canceled, skipped); makes or moves the job and its pipeline (Developer) */
         post: operations["postProjectsIdStatusesSha"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Transfer a project to another namespace (id or full path) the caller may create projects in (Owner of the project). 400 with the platform’s reason: already there, a project with the same name or path there, no permission there, images in its container registry */
+        put: operations["putProjectsIdTransfer"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15346,6 +15418,332 @@ export interface operations {
             };
         };
     };
+    postGroupsIdTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    group_id?: (number | string) | "" | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    group_id?: (number | string) | "" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        ai_availability: "default_on" | "default_off" | "never_on";
+                        ai_features_enabled: boolean;
+                        allowed_email_domains_list?: string | null;
+                        archived: boolean;
+                        auto_ban_user_on_excessive_projects_download?: boolean;
+                        auto_devops_enabled: boolean | null;
+                        avatar_url: string | null;
+                        created_at: string;
+                        custom_attributes?: {
+                            key: string;
+                            value: string;
+                        }[];
+                        default_branch: string | null;
+                        default_branch_protection: number;
+                        default_branch_protection_defaults: {
+                            allow_force_push: boolean;
+                            allowed_to_merge: {
+                                access_level: number;
+                            }[];
+                            allowed_to_push: {
+                                access_level: number;
+                            }[];
+                            developer_can_initial_push?: boolean;
+                        };
+                        description: string;
+                        emails_disabled: boolean | null;
+                        emails_enabled: boolean | null;
+                        /** @enum {string} */
+                        enabled_git_access_protocol?: "ssh" | "http" | "all";
+                        experiment_features_enabled: boolean;
+                        extra_shared_runners_minutes_limit: number | null;
+                        file_template_project_id: number | null;
+                        full_name: string;
+                        full_path: string;
+                        id: number;
+                        import_error?: string | null;
+                        /** @enum {string} */
+                        import_status?: "scheduled" | "started" | "finished" | "failed";
+                        ip_restriction_ranges: string | null;
+                        lfs_enabled: boolean;
+                        lock_ai_features_enabled: boolean;
+                        lock_math_rendering_limits_enabled: boolean;
+                        marked_for_deletion_on: string | null;
+                        math_rendering_limits_enabled: boolean;
+                        max_artifacts_size: number | null;
+                        membership_lock: boolean;
+                        mentions_disabled: boolean | null;
+                        name: string;
+                        parent_id: number | null;
+                        path: string;
+                        prevent_forking_outside_group: boolean;
+                        prevent_sharing_groups_outside_hierarchy?: boolean;
+                        project_creation_level: string;
+                        projects?: {
+                            archived: boolean;
+                            avatar_url: string | null;
+                            container_registry_enabled: boolean;
+                            created_at: string;
+                            creator_id: number;
+                            default_branch: string | null;
+                            description: string | null;
+                            empty_repo: boolean;
+                            forks_count: number;
+                            http_url_to_repo: string;
+                            id: number;
+                            issues_enabled: boolean;
+                            jobs_enabled: boolean;
+                            last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
+                            merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
+                            name: string;
+                            name_with_namespace: string;
+                            namespace: {
+                                avatar_url: string | null;
+                                full_path: string;
+                                id: number;
+                                /** @constant */
+                                kind: "group";
+                                name: string;
+                                parent_id: number | null;
+                                path: string;
+                                web_url: string;
+                            };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
+                            open_issues_count: number;
+                            path: string;
+                            path_with_namespace: string;
+                            public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
+                            request_access_enabled: boolean;
+                            shared_runners_enabled: boolean;
+                            shared_with_groups: {
+                                expires_at: string | null;
+                                group_access_level: number;
+                                group_full_path: string;
+                                group_id: number;
+                                group_name: string;
+                            }[];
+                            snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
+                            ssh_url_to_repo: string;
+                            star_count: number;
+                            tag_list: string[];
+                            topics: string[];
+                            /** @enum {string} */
+                            visibility: "private" | "internal" | "public";
+                            web_url: string;
+                            wiki_enabled: boolean;
+                        }[];
+                        repository_storage: string;
+                        request_access_enabled: boolean;
+                        require_two_factor_authentication: boolean;
+                        root_storage_statistics?: {
+                            container_registry_size: number;
+                            container_registry_size_is_estimated: boolean;
+                            job_artifacts_size: number;
+                            lfs_objects_size: number;
+                            packages_size: number;
+                            pipeline_artifacts_size: number;
+                            repository_size: number;
+                            snippets_size: number;
+                            storage_size: number;
+                            uploads_size: number;
+                            wiki_size: number;
+                        };
+                        runners_token?: string;
+                        share_with_group_lock: boolean;
+                        shared_projects?: {
+                            archived: boolean;
+                            avatar_url: string | null;
+                            container_registry_enabled: boolean;
+                            created_at: string;
+                            creator_id: number;
+                            default_branch: string | null;
+                            description: string | null;
+                            empty_repo: boolean;
+                            forks_count: number;
+                            http_url_to_repo: string;
+                            id: number;
+                            issues_enabled: boolean;
+                            jobs_enabled: boolean;
+                            last_activity_at: string;
+                            /** @enum {string} */
+                            merge_method: "merge" | "rebase_merge" | "ff";
+                            merge_pipelines_enabled: boolean;
+                            merge_requests_enabled: boolean;
+                            merge_trains_enabled: boolean;
+                            merge_trains_skip_train_allowed: boolean;
+                            name: string;
+                            name_with_namespace: string;
+                            namespace: {
+                                avatar_url: string | null;
+                                full_path: string;
+                                id: number;
+                                /** @constant */
+                                kind: "group";
+                                name: string;
+                                parent_id: number | null;
+                                path: string;
+                                web_url: string;
+                            };
+                            only_allow_merge_if_pipeline_succeeds: boolean;
+                            open_issues_count: number;
+                            path: string;
+                            path_with_namespace: string;
+                            public_jobs: boolean;
+                            remove_source_branch_after_merge: boolean;
+                            request_access_enabled: boolean;
+                            shared_runners_enabled: boolean;
+                            shared_with_groups: {
+                                expires_at: string | null;
+                                group_access_level: number;
+                                group_full_path: string;
+                                group_id: number;
+                                group_name: string;
+                            }[];
+                            snippets_enabled: boolean;
+                            /** @enum {string} */
+                            squash_option: "never" | "always" | "default_on" | "default_off";
+                            ssh_url_to_repo: string;
+                            star_count: number;
+                            tag_list: string[];
+                            topics: string[];
+                            /** @enum {string} */
+                            visibility: "private" | "internal" | "public";
+                            web_url: string;
+                            wiki_enabled: boolean;
+                        }[];
+                        shared_runners_minutes_limit: number | null;
+                        /** @enum {string} */
+                        shared_runners_setting: "enabled" | "disabled_and_overridable" | "disabled_and_unoverridable" | "disabled_with_override";
+                        shared_with_groups: {
+                            expires_at: string | null;
+                            group_access_level: number;
+                            group_full_path: string;
+                            group_id: number;
+                            group_name: string;
+                        }[];
+                        statistics?: {
+                            job_artifacts_size: number;
+                            lfs_objects_size: number;
+                            packages_size: number;
+                            pipeline_artifacts_size: number;
+                            repository_size: number;
+                            snippets_size: number;
+                            storage_size: number;
+                            uploads_size: number;
+                            wiki_size: number;
+                        };
+                        step_up_auth_required_oauth_provider?: string | null;
+                        subgroup_creation_level: string;
+                        two_factor_grace_period: number;
+                        unique_project_download_limit?: number;
+                        unique_project_download_limit_alertlist?: number[];
+                        unique_project_download_limit_allowlist?: string[];
+                        unique_project_download_limit_interval_in_seconds?: number;
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_based_commit_signing_enabled?: boolean;
+                        web_url: string;
+                        /** @enum {string} */
+                        wiki_access_level: "disabled" | "private" | "enabled";
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getGroupsIdVariables: {
         parameters: {
             query?: {
@@ -15989,6 +16387,690 @@ export interface operations {
             };
             /** @description The body is of a type this route does not take */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHooks: {
+        parameters: {
+            query?: {
+                page?: number | string;
+                per_page?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alert_status: "executable" | "temporarily_disabled" | "disabled";
+                        /** @enum {string} */
+                        branch_filter_strategy: "wildcard" | "regex" | "all_branches";
+                        confidential_issues_events?: boolean;
+                        confidential_note_events?: boolean;
+                        created_at: string;
+                        custom_headers: {
+                            key: string;
+                        }[];
+                        custom_webhook_template: string | null;
+                        deployment_events?: boolean;
+                        description: string;
+                        disabled_until: string | null;
+                        emoji_events?: boolean;
+                        enable_ssl_verification: boolean;
+                        feature_flag_events?: boolean;
+                        group_id?: number;
+                        id: number;
+                        issues_events?: boolean;
+                        job_events?: boolean;
+                        member_events?: boolean;
+                        merge_requests_events?: boolean;
+                        milestone_events?: boolean;
+                        name: string;
+                        note_events?: boolean;
+                        pipeline_events?: boolean;
+                        project_events?: boolean;
+                        project_id?: number;
+                        push_events?: boolean;
+                        push_events_branch_filter: string | null;
+                        releases_events?: boolean;
+                        repository_update_events?: boolean;
+                        resource_access_token_events?: boolean;
+                        subgroup_events?: boolean;
+                        tag_push_events?: boolean;
+                        url: string;
+                        url_variables: {
+                            key: string;
+                        }[];
+                        wiki_page_events?: boolean;
+                    }[];
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postHooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_headers?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    custom_webhook_template?: string | null;
+                    description?: string;
+                    enable_ssl_verification?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    merge_requests_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    name?: string;
+                    push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    repository_update_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    tag_push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    token?: string;
+                    url: string;
+                    url_variables?: {
+                        key: string;
+                        value: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    custom_headers?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    custom_webhook_template?: string | null;
+                    description?: string;
+                    enable_ssl_verification?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    merge_requests_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    name?: string;
+                    push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    repository_update_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    tag_push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    token?: string;
+                    url: string;
+                    url_variables?: {
+                        key: string;
+                        value: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alert_status: "executable" | "temporarily_disabled" | "disabled";
+                        /** @enum {string} */
+                        branch_filter_strategy: "wildcard" | "regex" | "all_branches";
+                        confidential_issues_events?: boolean;
+                        confidential_note_events?: boolean;
+                        created_at: string;
+                        custom_headers: {
+                            key: string;
+                        }[];
+                        custom_webhook_template: string | null;
+                        deployment_events?: boolean;
+                        description: string;
+                        disabled_until: string | null;
+                        emoji_events?: boolean;
+                        enable_ssl_verification: boolean;
+                        feature_flag_events?: boolean;
+                        group_id?: number;
+                        id: number;
+                        issues_events?: boolean;
+                        job_events?: boolean;
+                        member_events?: boolean;
+                        merge_requests_events?: boolean;
+                        milestone_events?: boolean;
+                        name: string;
+                        note_events?: boolean;
+                        pipeline_events?: boolean;
+                        project_events?: boolean;
+                        project_id?: number;
+                        push_events?: boolean;
+                        push_events_branch_filter: string | null;
+                        releases_events?: boolean;
+                        repository_update_events?: boolean;
+                        resource_access_token_events?: boolean;
+                        subgroup_events?: boolean;
+                        tag_push_events?: boolean;
+                        url: string;
+                        url_variables: {
+                            key: string;
+                        }[];
+                        wiki_page_events?: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Entity could not be processed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHooksHook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alert_status: "executable" | "temporarily_disabled" | "disabled";
+                        /** @enum {string} */
+                        branch_filter_strategy: "wildcard" | "regex" | "all_branches";
+                        confidential_issues_events?: boolean;
+                        confidential_note_events?: boolean;
+                        created_at: string;
+                        custom_headers: {
+                            key: string;
+                        }[];
+                        custom_webhook_template: string | null;
+                        deployment_events?: boolean;
+                        description: string;
+                        disabled_until: string | null;
+                        emoji_events?: boolean;
+                        enable_ssl_verification: boolean;
+                        feature_flag_events?: boolean;
+                        group_id?: number;
+                        id: number;
+                        issues_events?: boolean;
+                        job_events?: boolean;
+                        member_events?: boolean;
+                        merge_requests_events?: boolean;
+                        milestone_events?: boolean;
+                        name: string;
+                        note_events?: boolean;
+                        pipeline_events?: boolean;
+                        project_events?: boolean;
+                        project_id?: number;
+                        push_events?: boolean;
+                        push_events_branch_filter: string | null;
+                        releases_events?: boolean;
+                        repository_update_events?: boolean;
+                        resource_access_token_events?: boolean;
+                        subgroup_events?: boolean;
+                        tag_push_events?: boolean;
+                        url: string;
+                        url_variables: {
+                            key: string;
+                        }[];
+                        wiki_page_events?: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putHooksHook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_headers?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    custom_webhook_template?: string | null;
+                    description?: string;
+                    enable_ssl_verification?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    merge_requests_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    name?: string;
+                    push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    repository_update_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    tag_push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    token?: string;
+                    url?: string;
+                    url_variables?: {
+                        key: string;
+                        value: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    custom_headers?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    custom_webhook_template?: string | null;
+                    description?: string;
+                    enable_ssl_verification?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    merge_requests_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    name?: string;
+                    push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    repository_update_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    tag_push_events?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    token?: string;
+                    url?: string;
+                    url_variables?: {
+                        key: string;
+                        value: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        alert_status: "executable" | "temporarily_disabled" | "disabled";
+                        /** @enum {string} */
+                        branch_filter_strategy: "wildcard" | "regex" | "all_branches";
+                        confidential_issues_events?: boolean;
+                        confidential_note_events?: boolean;
+                        created_at: string;
+                        custom_headers: {
+                            key: string;
+                        }[];
+                        custom_webhook_template: string | null;
+                        deployment_events?: boolean;
+                        description: string;
+                        disabled_until: string | null;
+                        emoji_events?: boolean;
+                        enable_ssl_verification: boolean;
+                        feature_flag_events?: boolean;
+                        group_id?: number;
+                        id: number;
+                        issues_events?: boolean;
+                        job_events?: boolean;
+                        member_events?: boolean;
+                        merge_requests_events?: boolean;
+                        milestone_events?: boolean;
+                        name: string;
+                        note_events?: boolean;
+                        pipeline_events?: boolean;
+                        project_events?: boolean;
+                        project_id?: number;
+                        push_events?: boolean;
+                        push_events_branch_filter: string | null;
+                        releases_events?: boolean;
+                        repository_update_events?: boolean;
+                        resource_access_token_events?: boolean;
+                        subgroup_events?: boolean;
+                        tag_push_events?: boolean;
+                        url: string;
+                        url_variables: {
+                            key: string;
+                        }[];
+                        wiki_page_events?: boolean;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Entity could not be processed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postHooksHook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteHooksHook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39198,6 +40280,163 @@ export interface operations {
                         started_at: string | null;
                         status: string;
                         target_url: string | null;
+                    };
+                };
+            };
+            /** @description A required attribute is missing or an attribute failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not allowed for this user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The body is of a type this route does not take */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string | {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putProjectsIdTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric ID or URL-encoded full path */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    namespace: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    namespace: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: boolean;
+                        avatar_url: string | null;
+                        container_registry_enabled: boolean;
+                        created_at: string;
+                        creator_id: number;
+                        default_branch: string | null;
+                        description: string | null;
+                        empty_repo: boolean;
+                        forks_count: number;
+                        http_url_to_repo: string;
+                        id: number;
+                        issues_enabled: boolean;
+                        jobs_enabled: boolean;
+                        last_activity_at: string;
+                        /** @enum {string} */
+                        merge_method: "merge" | "rebase_merge" | "ff";
+                        merge_pipelines_enabled: boolean;
+                        merge_requests_enabled: boolean;
+                        merge_trains_enabled: boolean;
+                        merge_trains_skip_train_allowed: boolean;
+                        name: string;
+                        name_with_namespace: string;
+                        namespace: {
+                            avatar_url: string | null;
+                            full_path: string;
+                            id: number;
+                            /** @constant */
+                            kind: "group";
+                            name: string;
+                            parent_id: number | null;
+                            path: string;
+                            web_url: string;
+                        };
+                        only_allow_merge_if_pipeline_succeeds: boolean;
+                        open_issues_count: number;
+                        path: string;
+                        path_with_namespace: string;
+                        public_jobs: boolean;
+                        remove_source_branch_after_merge: boolean;
+                        request_access_enabled: boolean;
+                        shared_runners_enabled: boolean;
+                        shared_with_groups: {
+                            expires_at: string | null;
+                            group_access_level: number;
+                            group_full_path: string;
+                            group_id: number;
+                            group_name: string;
+                        }[];
+                        snippets_enabled: boolean;
+                        /** @enum {string} */
+                        squash_option: "never" | "always" | "default_on" | "default_off";
+                        ssh_url_to_repo: string;
+                        star_count: number;
+                        tag_list: string[];
+                        topics: string[];
+                        /** @enum {string} */
+                        visibility: "private" | "internal" | "public";
+                        web_url: string;
+                        wiki_enabled: boolean;
                     };
                 };
             };

@@ -10,6 +10,8 @@ import { columnsOf } from '../../db/columns.ts';
 import { customAttributeConditions } from '../instance/custom-attributes.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
+import { fireSystemHookEvent } from '../webhooks/hook-delivery.ts';
+import { systemUserPayload } from '../webhooks/system-hook-payloads.ts';
 
 const userColumns = columnsOf<UsersTable>();
 
@@ -39,19 +41,25 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
   await checkTaken(db, body);
   // Without a password (reset_password, force_random_password) no password signs in: no digest is
   // stored rather than the digest of a random one nobody knows, which would cost a hash for nothing.
-  const inserted = await insertUser(db, {
-    username: body.username,
-    name: body.name,
-    email: body.email,
-    is_admin: body.admin ? 1 : 0,
-    bot: body.bot ? 1 : 0,
-    external: body.external ? 1 : 0,
-    can_create_group: body.can_create_group === false ? 0 : 1,
-    password_digest: body.password ? await hashPassword(body.password) : null,
-    bio: body.bio ?? '',
-    public_email: body.public_email ?? null,
+  const passwordDigest = body.password ? await hashPassword(body.password) : null;
+  return db.transaction().execute(async (trx) => {
+    const inserted = await insertUser(trx, {
+      username: body.username,
+      name: body.name,
+      email: body.email,
+      is_admin: body.admin ? 1 : 0,
+      bot: body.bot ? 1 : 0,
+      external: body.external ? 1 : 0,
+      can_create_group: body.can_create_group === false ? 0 : 1,
+      password_digest: passwordDigest,
+      bio: body.bio ?? '',
+      public_email: body.public_email ?? null,
+    });
+    const user = await trx.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    // System hooks hear of the new user with it, in the same transaction.
+    await fireSystemHookEvent(trx, systemUserPayload('user_create', user));
+    return user;
   });
-  return db.selectFrom('users').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
 }
 
 /**

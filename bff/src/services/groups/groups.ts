@@ -16,7 +16,8 @@ import { nowIso, today } from '../../util/time.ts';
 import { groupMembership, groupVisibleWhere, inTreesLike, memberTraversals, treePattern, visibleLevels } from '../../policies/visibility.ts';
 import { matchesPattern, searchPattern } from '../../db/search.ts';
 import { inTraversal } from '../../db/dialect.ts';
-import { fireHookEvent } from '../webhooks/hook-delivery.ts';
+import { fireHookEvent, fireSystemHookEvent } from '../webhooks/hook-delivery.ts';
+import { systemGroupPayload } from '../webhooks/system-hook-payloads.ts';
 import { subgroupPayload } from '../webhooks/hook-payloads.ts';
 
 export { DEFAULT_BRANCH_PROTECTION_DEFAULTS };
@@ -282,7 +283,7 @@ function groupList(db: Db, v: GroupListValues, s: GroupListShape) {
 /** Kept (db/index.ts, prepared) while groups, projects and members do not change, unless a filter reads another table (custom attributes). */
 const groupListPage = preparedOffsetPage((db, v: GroupListValues, s: GroupListShape) => groupList(db, v, s).orderBy(s.orderBy, s.dir).orderBy('id', s.dir), { keep: true });
 
-async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {
+export async function siblingPathTaken(db: Db, parentId: number | null, path: string, exceptId?: number): Promise<boolean> {
   let q = db
     .selectFrom('groups')
     .select('id')
@@ -388,6 +389,7 @@ export async function insertGroup(
   const group = await trx.selectFrom('groups').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
   // The event is queued in the same transaction: the group and its deliveries exist together or not at all.
   if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_create', parent, group));
+  await fireSystemHookEvent(trx, systemGroupPayload('group_create', group));
   return group;
 }
 
@@ -529,6 +531,7 @@ export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
     for (const g of ordered) await trx.deleteFrom('groups').where('id', '=', g.id).execute();
     const parent = await trx.selectFrom('groups').selectAll().where('id', '=', group.parent_id ?? -1).executeTakeFirst();
     if (parent) await fireHookEvent(trx, parent, 'subgroup_events', subgroupPayload('subgroup_destroy', parent, group));
+    await fireSystemHookEvent(trx, systemGroupPayload('group_destroy', group));
   });
 }
 

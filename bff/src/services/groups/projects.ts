@@ -12,7 +12,8 @@ import { nowIso, today } from '../../util/time.ts';
 import { toColumns } from '../../util/rows.ts';
 import { projectMember, projectVisibility, projectVisibleWhere, visibleProjectsOf, type ProjectVisibility } from '../../policies/visibility.ts';
 import { copyGroupPushRule } from '../git/group-push-rules.ts';
-import { fireHookEvent } from '../webhooks/hook-delivery.ts';
+import { fireHookEvent, fireSystemHookEvent } from '../webhooks/hook-delivery.ts';
+import { systemProjectPayload } from '../webhooks/system-hook-payloads.ts';
 import { projectPayload } from '../webhooks/hook-payloads.ts';
 
 /** The projects of `ids` (repeats left out), by id: one query for a page of rows of several projects. */
@@ -93,6 +94,7 @@ export async function createProject(db: Db, creator: { id: number }, namespace: 
     const owner = (await trx.selectFrom('users').selectAll().where('id', '=', creator.id).executeTakeFirst()) ?? null;
     await copyGroupPushRule(trx, namespace, project);
     await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_create', project, namespace, owner));
+    await fireSystemHookEvent(trx, systemProjectPayload('project_create', project, namespace, { owners: owner ? [owner] : [] }));
     return project;
   });
 }
@@ -198,5 +200,6 @@ export async function deleteProject(db: Db, project: ProjectRow, namespace: Grou
     await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', '=', project.id).execute();
     await trx.deleteFrom('projects').where('id', '=', project.id).execute();
     await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_destroy', project, namespace, null));
+    await fireSystemHookEvent(trx, systemProjectPayload('project_destroy', project, namespace));
   });
 }

@@ -4,7 +4,7 @@ import type { JobRow, WebHookLogRow, WebHookRow } from '../../db/schema.ts';
 import type { Vault } from '../../auth/vault.ts';
 import type { Config } from '../../config.ts';
 import { z } from 'zod';
-import { GROUP_ONLY_HOOK_FLAGS, HOOK_EVENTS, HOOK_FLAGS, type HookFlag } from '../../../../shared/src/hooks.ts';
+import { GROUP_ONLY_HOOK_FLAGS, HOOK_EVENTS, HOOK_FLAGS, SYSTEM_EVENTS, SYSTEM_HOOK_FLAGS, type HookFlag } from '../../../../shared/src/hooks.ts';
 import { quoteRe2, re2Problem, re2Test } from '../../../../shared/src/re2.ts';
 import { postJsonOnSender } from '../../outbound/sender.ts';
 import { enqueueMany } from '../../queue/queue.ts';
@@ -28,8 +28,11 @@ export interface DeliveryDeps {
   instanceUrl: string;
 }
 
+/** What an event is delivered as: a flag's event, or a system event (to system hooks only). */
+export type DeliveryFlag = HookFlag | 'system_hooks';
+
 export interface HookEvent {
-  flag: HookFlag;
+  flag: DeliveryFlag;
   data: Record<string, unknown>;
   eventUuid: string;
   idempotencyKey: string;
@@ -70,7 +73,7 @@ export function branchMatches(hook: Pick<WebHookRow, 'push_events_branch_filter'
     .some((f) => re2Test(`^${f.split('*').map(quoteRe2).join('.*')}$`, branch));
 }
 
-export function newEvent(flag: HookFlag, data: Record<string, unknown>): HookEvent {
+export function newEvent(flag: DeliveryFlag, data: Record<string, unknown>): HookEvent {
   return { flag, data, eventUuid: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
 }
 
@@ -117,13 +120,15 @@ export interface DeliveryOutcome {
  */
 async function send(deps: DeliveryDeps, hook: WebHookRow, event: HookEvent, allowLocal: boolean): Promise<DeliveryOutcome> {
   const { token, customHeaders, urlVariables } = hookSecrets(deps.vault, hook);
-  const meta = HOOK_EVENTS[event.flag];
+  const meta = event.flag === 'system_hooks' ? SYSTEM_EVENTS : HOOK_EVENTS[event.flag];
+  // A system hook is told every event as a system hook's, as on the platform.
+  const header = hook.scope === 'system' ? SYSTEM_EVENTS.header : meta.header;
   const body = hook.custom_webhook_template ? applyTemplate(hook.custom_webhook_template, event.data) : eventJson(event.data);
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'Gatehouse/0.1',
     'Idempotency-Key': event.idempotencyKey,
-    'X-Service-Event': meta.header,
+    'X-Service-Event': header,
     'X-Service-Webhook-UUID': hook.uuid,
     'X-Service-Instance': deps.instanceUrl,
     'X-Service-Event-UUID': event.eventUuid,
@@ -317,7 +322,7 @@ export const hookDeliveryTicket = jobTicket({
   payload: z.object({ hook_id: z.number().int(), idempotency_key: z.string() }),
   // The event, stored once for all its hooks.
   shared: z.object({
-    flag: z.enum([...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS]),
+    flag: z.enum([...HOOK_FLAGS, ...GROUP_ONLY_HOOK_FLAGS, 'system_hooks']),
     data: z.record(z.string(), z.unknown()),
     event_uuid: z.string(),
   }),
@@ -359,6 +364,7 @@ export async function deliverQueued(p: Queued, deps: JobDeps & { job: JobRow; ba
  */
 export async function fireHookEvent(db: Db, where: { traversal: string; projectId?: number }, flag: HookFlag, data: Record<string, unknown>): Promise<number> {
   const projectFlag = (HOOK_FLAGS as readonly string[]).includes(flag);
+  const systemFlag = (SYSTEM_HOOK_FLAGS as readonly string[]).includes(flag);
   // Only what choosing the hooks needs: a delivery reads its hook when it runs.
   const hooks = await db
     .selectFrom('web_hooks')
@@ -368,6 +374,8 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
       eb.or([
         eb('group_id', 'in', ancestorIds(where)),
         ...(where.projectId !== undefined && projectFlag ? [eb('project_id', '=', where.projectId)] : []),
+        // The instance's system hooks hear a project's pushes and merge requests too.
+        ...(where.projectId !== undefined && systemFlag ? [eb('scope', '=', 'system')] : []),
       ]),
     )
     .execute();
@@ -375,6 +383,17 @@ export async function fireHookEvent(db: Db, where: { traversal: string; projectI
     .filter((hook) => flag !== 'push_events' || typeof data.ref !== 'string' || branchMatches(hook, data.ref))
     .map((hook) => ({ hook_id: hook.id, idempotency_key: crypto.randomUUID() }));
   await enqueueMany(db, hookDeliveryTicket, jobs, { flag, data, event_uuid: crypto.randomUUID() });
+  return jobs.length;
+}
+
+/**
+ * A system event (a project, group or user created, destroyed, transferred): every system hook
+ * gets a durable delivery job, in the caller's transaction, the event stored once.
+ */
+export async function fireSystemHookEvent(db: Db, data: Record<string, unknown>): Promise<number> {
+  const hooks = await db.selectFrom('web_hooks').select('id').where('scope', '=', 'system').execute();
+  const jobs = hooks.map((hook) => ({ hook_id: hook.id, idempotency_key: crypto.randomUUID() }));
+  if (jobs.length) await enqueueMany(db, hookDeliveryTicket, jobs, { flag: 'system_hooks', data, event_uuid: crypto.randomUUID() });
   return jobs.length;
 }
 

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database, WebHookLogRow, WebHookRow } from '../../db/schema.ts';
-import { HOOK_EVENTS, type HookFlag } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, SYSTEM_EVENTS, type HookFlag } from '../../../../shared/src/hooks.ts';
 import { notFound } from '../../util/errors.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 
@@ -48,5 +48,5 @@ export async function findHookLog(db: Db, hook: WebHookRow, id: number): Promise
   return row;
 }
 
-export const flagOfTrigger = (trigger: string): HookFlag | undefined =>
-  (Object.keys(HOOK_EVENTS) as HookFlag[]).find((f) => HOOK_EVENTS[f].trigger === trigger);
+export const flagOfTrigger = (trigger: string): HookFlag | 'system_hooks' | undefined =>
+  trigger === SYSTEM_EVENTS.trigger ? 'system_hooks' : (Object.keys(HOOK_EVENTS) as HookFlag[]).find((f) => HOOK_EVENTS[f].trigger === trigger);

@@ -1,10 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database, WebHookLogRow } from '../../db/schema.ts';
-import { ownerColumn } from '../../db/twins.ts';
 import { MAX_COUNT, offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { logWindowStart, statusFilter } from './hook-events-log.ts';
-import type { HookOwner } from './hooks.ts';
+import { ownedBy, type HookOwner } from './hooks.ts';
 
 /** The log's categories a delivery failed by: no 2xx, whether the receiver answered (4xx) or not (5xx, timeouts, refused). */
 const FAILURES = ['client_failure', 'server_failure'] as const;
@@ -57,7 +56,7 @@ export async function hooksHealth(db: Db, owner: HookOwner, page: PageRequest): 
     db,
     db
       .selectFrom('web_hooks')
-      .where(ownerColumn(owner.scope), '=', owner.id)
+      .where(ownedBy(owner))
       .select((eb) => [
         'web_hooks.id as hook_id',
         counted(eb, []).as('total'),

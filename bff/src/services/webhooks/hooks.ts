@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import type { Db } from '../../db/index.ts';
 import type { WebHookRow, WebHooksTable } from '../../db/schema.ts';
 import { columnsOf } from '../../db/columns.ts';
-import { ownerColumn, ownerColumns, type TwinOwner, type TwinScope } from '../../db/twins.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { ownerColumn, ownerColumns, type TwinScope } from '../../db/twins.ts';
 import type { Vault } from '../../auth/vault.ts';
 import {
   GROUP_ONLY_HOOK_FLAGS,
@@ -22,20 +24,26 @@ import { nowIso } from '../../util/time.ts';
 import { getSettings } from '../instance/application-settings.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 
-export type HookScope = TwinScope;
-export interface HookOwner extends TwinOwner {
+/** A group's, a project's, or the instance's (system hooks: an administrator's, id 0). */
+export type HookScope = TwinScope | 'system';
+export interface HookOwner {
   scope: HookScope;
   id: number;
 }
+export const SYSTEM_HOOKS: HookOwner = { scope: 'system', id: 0 };
+
+/** The condition a hook of this owner meets: its owner column, or being a system hook (neither column set). */
+export const ownedBy = (owner: HookOwner) => (eb: ExpressionBuilder<Database, 'web_hooks'>) =>
+  owner.scope === 'system' ? eb('web_hooks.scope', '=', 'system') : eb(`web_hooks.${ownerColumn(owner.scope)}`, '=', owner.id);
 
 
 /** A page of the group's or project's hooks, oldest first (paginated like every list of the platform). */
 export async function listHooks(db: Db, owner: HookOwner, page: PageRequest): Promise<Page<WebHookRow>> {
-  return offsetPage(db, db.selectFrom('web_hooks').selectAll().where(ownerColumn(owner.scope), '=', owner.id).orderBy('id'), page);
+  return offsetPage(db, db.selectFrom('web_hooks').selectAll().where(ownedBy(owner)).orderBy('id'), page);
 }
 
 export async function findHook(db: Db, owner: HookOwner, id: number): Promise<WebHookRow> {
-  const row = await db.selectFrom('web_hooks').selectAll().where('id', '=', id).where(ownerColumn(owner.scope), '=', owner.id).executeTakeFirst();
+  const row = await db.selectFrom('web_hooks').selectAll().where('id', '=', id).where(ownedBy(owner)).executeTakeFirst();
   if (!row) throw notFound('Hook');
   return row;
 }
@@ -52,7 +60,7 @@ async function validate(
   body: Partial<HookCreateBody>,
 ) {
   const errors: Record<string, string[]> = {};
-  if (scope === 'projects') {
+  if (scope !== 'groups') {
     for (const f of GROUP_ONLY_HOOK_FLAGS) if (body[f] !== undefined) errors[f] = ['is only available on group hooks'];
   }
   const variables = merged.url_variables ?? [];
@@ -97,9 +105,9 @@ export async function createHook(db: Db, vault: Vault, owner: HookOwner, body: H
     .insertInto('web_hooks')
     .values({
       ...columnsFor(vault, body),
-      ...ownerColumns(owner),
+      ...(owner.scope === 'system' ? { group_id: null, project_id: null } : ownerColumns({ scope: owner.scope, id: owner.id })),
       uuid: crypto.randomUUID(),
-      scope: owner.scope === 'groups' ? 'group' : 'project',
+      scope: owner.scope === 'groups' ? 'group' : owner.scope === 'system' ? 'system' : 'project',
       url: body.url,
       created_at: now,
       updated_at: now,

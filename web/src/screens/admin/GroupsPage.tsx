@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { GroupListItem } from '../../../../shared/src/groups.ts';
 import { useAdminGroups, useDeleteGroup, type AdminGroupsQuery } from '../../api/admin.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { TransferDialog, type TransferSubject } from './TransferDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox, type Sort } from '../../components/list-params.ts';
@@ -28,6 +29,7 @@ export default function GroupsPage() {
   const groups = useAdminGroups(query);
   const searchBox = useSearchBox(list.search, list.update);
   const [deleting, setDeleting] = useState<GroupListItem | null>(null);
+  const [transferring, setTransferring] = useState<TransferSubject | null>(null);
   const remove = useDeleteGroup({ meta: { errorTitle: 'The group was not deleted' } });
 
   const columns = useMemo(
@@ -69,9 +71,14 @@ export default function GroupsPage() {
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
         cell: ({ row }) => (
-          <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(row.original)} aria-label={`Delete ${row.original.full_path}`}>
-            Delete
-          </Button>
+          <Group gap="xs" wrap="nowrap" justify="flex-end">
+            <Button size="compact-sm" variant="default" onClick={() => setTransferring({ kind: 'group', id: row.original.id, name: row.original.name, fullPath: row.original.full_path, parentId: row.original.parent_id })} aria-label={`Transfer ${row.original.full_path}`}>
+              Transfer
+            </Button>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(row.original)} aria-label={`Delete ${row.original.full_path}`}>
+              Delete
+            </Button>
+          </Group>
         ),
       }),
     ],
@@ -140,6 +147,7 @@ export default function GroupsPage() {
       >
         <strong>{deleting?.full_name}</strong> is deleted at once, with all of its subgroups, projects, repositories, members and webhooks. This cannot be undone.
       </ConfirmDialog>
+      <TransferDialog subject={transferring} onClose={() => setTransferring(null)} />
     </Stack>
   );
 }

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { ProjectSummary } from '../../../../shared/src/projects.ts';
 import { useAdminProjects, useDeleteProject, type AdminProjectsQuery } from '../../api/admin.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { TransferDialog, type TransferSubject } from './TransferDialog.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox, type Sort } from '../../components/list-params.ts';
@@ -29,6 +30,7 @@ export default function ProjectsPage() {
   const projects = useAdminProjects(query);
   const searchBox = useSearchBox(list.search, list.update);
   const [deleting, setDeleting] = useState<ProjectSummary | null>(null);
+  const [transferring, setTransferring] = useState<TransferSubject | null>(null);
   const remove = useDeleteProject({ meta: { errorTitle: 'The project was not deleted' } });
 
   const columns = useMemo(
@@ -68,9 +70,14 @@ export default function ProjectsPage() {
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
         cell: ({ row }) => (
-          <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(row.original)} aria-label={`Delete ${row.original.path_with_namespace}`}>
-            Delete
-          </Button>
+          <Group gap="xs" wrap="nowrap" justify="flex-end">
+            <Button size="compact-sm" variant="default" onClick={() => setTransferring({ kind: 'project', id: row.original.id, name: row.original.name, fullPath: row.original.path_with_namespace })} aria-label={`Transfer ${row.original.path_with_namespace}`}>
+              Transfer
+            </Button>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(row.original)} aria-label={`Delete ${row.original.path_with_namespace}`}>
+              Delete
+            </Button>
+          </Group>
         ),
       }),
     ],
@@ -139,6 +146,7 @@ export default function ProjectsPage() {
       >
         <strong>{deleting?.name_with_namespace}</strong> is deleted at once, with its repository, issues, merge requests, members and webhooks. This cannot be undone.
       </ConfirmDialog>
+      <TransferDialog subject={transferring} onClose={() => setTransferring(null)} />
     </Stack>
   );
 }
