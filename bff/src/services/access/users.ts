@@ -10,6 +10,7 @@ import { columnsOf } from '../../db/columns.ts';
 import { customAttributeConditions } from '../instance/custom-attributes.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
+import { acceptInvitations } from './invitations.ts';
 
 const userColumns = columnsOf<UsersTable>();
 
@@ -64,11 +65,14 @@ export async function insertUser(
   fields: Pick<Insertable<UsersTable>, 'username' | 'name' | 'email'> & Partial<Omit<Insertable<UsersTable>, 'id' | 'state' | 'created_at' | 'updated_at'>>,
 ): Promise<{ id: number }> {
   const now = nowIso();
-  return db
+  const inserted = await db
     .insertInto('users')
     .values({ is_admin: 0, bot: 0, external: 0, can_create_group: 1, password_digest: null, bio: '', public_email: null, ...fields, state: 'active', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // The address's pending invitations become memberships: the user is created with it confirmed.
+  await acceptInvitations(db, { id: inserted.id, email: fields.email });
+  return inserted;
 }
 
 /** Email and username are unique whatever their case; a taken one is a conflict (409), as on the platform. */
