@@ -18,8 +18,8 @@ function source(scope: Scope, ctx: RouteContext<unknown, unknown, unknown, 'grou
     : { type: 'project', id: ctx.project!.id, group: ctx.group, name: `${ctx.group.full_name} / ${ctx.project!.name}` };
 }
 
-/** :email names an invitation: one that is not pending is an invitation that does not exist. */
-const email = { email: recordKey('Invitation') };
+/** :email names a pending invitation; none is the platform's generic "404 Not found". */
+const email = { email: recordKey('') };
 
 /** Invitations by email to groups and projects, written once for both scopes (spec: Invitations). */
 export function makeInvitationRoutes(scope: Scope) {
