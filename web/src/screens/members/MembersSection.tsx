@@ -149,7 +149,7 @@ function Members({ scope, id, name, canAdmin, canInvite }: { scope: MemberScope;
     setAdding(false);
     const names = added.map((m) => m.name).join(', ');
     if (added.length) notifySuccess(added.length === 1 ? 'Member added' : `${added.length} members added`, `${names} ${added.length === 1 ? 'is' : 'are'} ${roleName(v.access_level)} of ${name}.`);
-    if (invited.length) notifySuccess(invited.length === 1 ? 'Invitation sent' : `${invited.length} invitations sent`, `${invited.join(', ')} will be ${roleName(v.access_level)} of ${name} once an account with the address exists (someone who already has one is added at once).`);
+    if (invited.length) notifySuccess(invited.length === 1 ? 'Invitation sent' : `${invited.length} invitations sent`, `${invited.join(', ')} will be ${roleName(v.access_level)} of ${name} once an account with the address exists.`);
     const done = [...(added.length ? [`Added ${names}.`] : []), ...(invited.length ? [`Invited ${invited.join(', ')}.`] : [])].join(' ');
     if (refused.length) setRefusal(`${done ? `${done} ` : ''}Not added: ${refused.join(' ')}`);
     else closeDialog();
