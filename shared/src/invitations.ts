@@ -30,7 +30,8 @@ export const invitationCreateBody = z.object({
     .pipe(z.array(z.string().max(255)).max(INVITE_LIMIT * 2))
     .optional(),
   /** Existing users to add at once: one id, several separated by commas, or an array. */
-  user_id: stringListParam()
+  user_id: z
+    .preprocess((v) => (typeof v === 'number' ? String(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'number' ? String(x) : x)) : v), stringListParam())
     .pipe(z.array(z.string().max(15)).max(INVITE_LIMIT * 2))
     .optional(),
   access_level: intParam().pipe(accessLevel),
