@@ -3952,12 +3952,14 @@ export interface operations {
                     "application/json": {
                         allow_local_requests_from_hooks_and_services: boolean;
                         allow_local_requests_from_web_hooks_and_services: boolean;
+                        can_create_group: boolean;
                         default_branch_name: string | null;
                         /** @enum {string} */
                         default_group_visibility: "private" | "internal" | "public";
                         /** @enum {string} */
                         default_project_visibility: "private" | "internal" | "public";
                         group_token_revocation_enabled: boolean;
+                        user_default_external: boolean;
                         web_hook_event_resend_api_endpoint_rate_limit: boolean;
                     };
                 };
@@ -4002,23 +4004,27 @@ export interface operations {
                 "application/json": {
                     allow_local_requests_from_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     allow_local_requests_from_web_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    can_create_group?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     default_branch_name?: ("" | string) | null;
                     /** @enum {string} */
                     default_group_visibility?: "private" | "internal" | "public";
                     /** @enum {string} */
                     default_project_visibility?: "private" | "internal" | "public";
                     group_token_revocation_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    user_default_external?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     web_hook_event_resend_api_endpoint_rate_limit?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                 };
                 "application/x-www-form-urlencoded": {
                     allow_local_requests_from_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     allow_local_requests_from_web_hooks_and_services?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    can_create_group?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     default_branch_name?: ("" | string) | null;
                     /** @enum {string} */
                     default_group_visibility?: "private" | "internal" | "public";
                     /** @enum {string} */
                     default_project_visibility?: "private" | "internal" | "public";
                     group_token_revocation_enabled?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
+                    user_default_external?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                     web_hook_event_resend_api_endpoint_rate_limit?: boolean | ("0" | "1" | "on" | "On" | "ON" | "t" | "true" | "True" | "TRUE" | "T" | "y" | "yes" | "Yes" | "YES" | "Y" | "off" | "Off" | "OFF" | "f" | "false" | "False" | "FALSE" | "F" | "n" | "no" | "No" | "NO" | "N") | (1 | 0) | "";
                 };
             };
@@ -4033,12 +4039,14 @@ export interface operations {
                     "application/json": {
                         allow_local_requests_from_hooks_and_services: boolean;
                         allow_local_requests_from_web_hooks_and_services: boolean;
+                        can_create_group: boolean;
                         default_branch_name: string | null;
                         /** @enum {string} */
                         default_group_visibility: "private" | "internal" | "public";
                         /** @enum {string} */
                         default_project_visibility: "private" | "internal" | "public";
                         group_token_revocation_enabled: boolean;
+                        user_default_external: boolean;
                         web_hook_event_resend_api_endpoint_rate_limit: boolean;
                     };
                 };

@@ -8,6 +8,7 @@ import { hashPassword } from '../../auth/secrets.ts';
 import { conflict, forbidden, notFound, validationFailed } from '../../util/errors.ts';
 import { columnsOf } from '../../db/columns.ts';
 import { customAttributeConditions } from '../instance/custom-attributes.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
 import { acceptInvitations } from './invitations.ts';
@@ -38,6 +39,8 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
     throw validationFailed({ password: ['is missing (or send reset_password or force_random_password)'] });
   }
   await checkTaken(db, body);
+  // What the request leaves out, the instance's settings for new accounts decide (as on the platform).
+  const defaults = await getSettings(db);
   // Without a password (reset_password, force_random_password) no password signs in: no digest is
   // stored rather than the digest of a random one nobody knows, which would cost a hash for nothing.
   const inserted = await insertUser(db, {
@@ -46,8 +49,8 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
     email: body.email,
     is_admin: body.admin ? 1 : 0,
     bot: body.bot ? 1 : 0,
-    external: body.external ? 1 : 0,
-    can_create_group: body.can_create_group === false ? 0 : 1,
+    external: (body.external ?? defaults.user_default_external) ? 1 : 0,
+    can_create_group: (body.can_create_group ?? defaults.can_create_group) ? 1 : 0,
     password_digest: body.password ? await hashPassword(body.password) : null,
     bio: body.bio ?? '',
     public_email: body.public_email ?? null,
