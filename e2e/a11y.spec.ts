@@ -417,6 +417,7 @@ const ROWS: Row[] = [
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
   { name: 'admin settings, repositories topic', url: () => '/admin/settings/repositories', ready: (page) => page.getByRole('form', { name: 'Instance settings: Repositories' }) },
   { name: 'admin settings, sign-in topic', url: () => '/admin/settings/sign-in', ready: (page) => page.getByRole('region', { name: 'Sign-in limits' }) },
+  { name: 'admin settings, new accounts topic', url: () => '/admin/settings/accounts', ready: (page) => page.getByRole('form', { name: 'Instance settings: New accounts' }) },
   { name: 'admin feature flags', url: () => '/admin/features', ready: (page) => page.getByRole('table', { name: 'Feature flags' }) },
   {
     name: 'admin feature flag gate dialog',
