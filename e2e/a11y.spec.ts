@@ -197,6 +197,27 @@ const ROWS: Row[] = [
       return dialog(page, /Add members to/);
     },
   },
+  {
+    name: 'add member dialog, inviting by email',
+    url: () => '/groups/acme/-/members',
+    ready: (page) => page.getByRole('table', { name: 'Members' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add member' }).first().click();
+      await dialog(page, /Add members to/).getByRole('textbox', { name: 'Users or email addresses' }).fill('a11y-invitee@example.org');
+      await expect(page.getByRole('option', { name: 'Invite a11y-invitee@example.org by email' })).toBeVisible();
+      return dialog(page, /Add members to/);
+    },
+  },
+  // The pending invitation is made in beforeAll.
+  {
+    name: 'revoke invitation dialog',
+    url: () => '/groups/acme/-/members',
+    ready: (page) => page.getByRole('table', { name: 'Pending invitations' }),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Revoke the invitation of a11y-pending@example.org' }).click();
+      return dialog(page, 'Revoke the invitation of a11y-pending@example.org?');
+    },
+  },
   { name: 'project issues', url: () => '/projects/acme/website/-/issues', as: 'maintainer', ready: (page) => page.getByRole('table', { name: 'Open issues' }) },
   { name: 'group issues', url: () => '/groups/acme/-/issues?state=all', ready: (page) => page.getByRole('table', { name: 'All issues' }) },
   { name: 'issue page', url: () => '/projects/acme/website/-/issues/1', as: 'maintainer', ready: (page) => page.getByRole('heading', { level: 3, name: 'Comments and activity' }) },
@@ -435,6 +456,7 @@ const ROWS: Row[] = [
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
   { name: 'admin settings, repositories topic', url: () => '/admin/settings/repositories', ready: (page) => page.getByRole('form', { name: 'Instance settings: Repositories' }) },
   { name: 'admin settings, sign-in topic', url: () => '/admin/settings/sign-in', ready: (page) => page.getByRole('region', { name: 'Sign-in limits' }) },
+  { name: 'admin settings, new accounts topic', url: () => '/admin/settings/accounts', ready: (page) => page.getByRole('form', { name: 'Instance settings: New accounts' }) },
   { name: 'admin feature flags', url: () => '/admin/features', ready: (page) => page.getByRole('table', { name: 'Feature flags' }) },
   {
     name: 'admin feature flag gate dialog',
@@ -477,6 +499,8 @@ const ROWS: Row[] = [
 ];
 
 test.beforeAll(async ({ api }) => {
+  // A pending invitation of acme, for the members screen's Pending invitations rows.
+  expect((await api<{ status: string }>('POST', '/groups/acme/invitations', { email: 'a11y-pending@example.org', access_level: 30 })).json.status).toMatch(/success|error/);
   const groupHooks = await api<{ id: number }[]>('GET', '/groups/acme/hooks');
   const projectHooks = await api<{ id: number }[]>('GET', `/projects/${encodeURIComponent('acme/website')}/hooks`);
   expect(groupHooks.json.length).toBeGreaterThan(0);

@@ -68,6 +68,16 @@ test.describe('Admin area', () => {
     await sendTest();
     await expect(page.getByText('Test delivered: Push events')).toBeVisible();
     expect(receiver.byEvent('Push Hook')).toHaveLength(1);
+
+    // The New accounts topic: what a user an administrator creates may do.
+    await page.goto('/admin/settings/accounts');
+    const groupsSwitch = page.getByRole('switch', { name: 'New users can create top-level groups' });
+    await expect(groupsSwitch).toBeChecked();
+    await groupsSwitch.uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Settings saved')).toBeVisible();
+    expect((await api<Record<string, boolean>>('GET', '/application/settings')).json.can_create_group).toBe(false);
+    expect((await api('PUT', '/application/settings', { can_create_group: true })).status).toBe(200);
   });
 
   test('shows the sign-in limits read-only, and the instance overview with a refresh', async ({ rootPage: page, api }) => {

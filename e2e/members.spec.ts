@@ -11,7 +11,7 @@ async function groupWithOwner(api: Parameters<Parameters<typeof test>[2]>[0]['ap
 }
 
 test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
-  test('an Owner adds users with a role (several at once, bots not offered), filters by role, changes the role and removes them', async ({ page, api }) => {
+  test('an Owner adds users with a role (several at once, bots not offered) and invites an address in the same go, filters by role, changes the role, removes them and revokes the invitation', async ({ page, api }) => {
     const { group, owner } = await groupWithOwner(api, 'members');
     const newcomer = await createUser('newcomer', `Newcomer ${Date.now().toString(36)}`);
     const second = await createUser('second', `Second ${Date.now().toString(36)}`);
@@ -26,8 +26,8 @@ test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
     await page.getByRole('button', { name: 'Add member' }).click();
     const dialog = page.getByRole('dialog', { name: `Add members to ${group.full_path}` });
     await dialog.getByRole('button', { name: 'Add member' }).click();
-    await expect(dialog.getByText('Choose at least one user from the list')).toBeVisible();
-    const users = dialog.getByRole('textbox', { name: 'Users' });
+    await expect(dialog.getByText('Choose at least one user or email address from the list')).toBeVisible();
+    const users = dialog.getByRole('textbox', { name: 'Users or email addresses' });
     await users.fill(bot.json.username);
     await expect(page.getByText('No user matches')).toBeVisible();
     // Two users picked, one of them already the Owner: the other is added and the refusal is told in the dialog.
@@ -41,14 +41,21 @@ test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
     const added = await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${newcomer.id}`);
     expect([added.status, added.json.access_level]).toEqual([200, 30]);
     expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${owner.id}`)).json.access_level).toBe(50);
-    // The added user left the picker; the refused one stays. Swapped for another user, the dialog closes.
+    // The added user left the picker; the refused one stays. Swapped for another user and an
+    // address with no account (invited by email in the same go), the dialog closes.
     await expect(dialog.getByRole('button', { name: 'Add member' })).toBeVisible();
     await dialog.locator('.mantine-Pill-remove').first().click();
     await users.fill(second.username);
     await page.getByRole('option', { name: new RegExp(second.username) }).click();
-    await dialog.getByRole('button', { name: 'Add member' }).click();
+    const invitee = `invitee-${Date.now().toString(36)}@example.org`;
+    await users.fill(invitee);
+    await page.getByRole('option', { name: `Invite ${invitee} by email` }).click();
+    await dialog.getByRole('button', { name: 'Add member and invite 1' }).click();
     await expect(dialog).toHaveCount(0);
     expect((await api<{ access_level: number }>('GET', `/groups/${group.id}/members/${second.id}`)).json.access_level).toBe(30);
+    const pending = page.getByRole('table', { name: 'Pending invitations' });
+    await expect(pending.getByRole('row').filter({ hasText: invitee })).toContainText('Developer');
+    expect((await api<{ invite_email: string }[]>('GET', `/groups/${group.id}/invitations`)).json.map((i) => i.invite_email)).toEqual([invitee]);
 
     // The role filter lives in the URL and narrows the list.
     await page.getByLabel('Role').selectOption({ label: 'Developer' });
@@ -69,6 +76,13 @@ test.describe('Members (/groups/:id/members, /projects/:id/members)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     expect((await api('GET', `/groups/${group.id}/members/${newcomer.id}`)).status).toBe(404);
+
+    // The invitation is revoked: the pending list goes, and so does the invitation.
+    await page.getByRole('button', { name: `Revoke the invitation of ${invitee}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(pending).toHaveCount(0);
+    expect((await api<unknown[]>('GET', `/groups/${group.id}/invitations`)).json).toEqual([]);
   });
 
   test('a long list is searched and paged on the server, search and page in the URL', async ({ page, api }) => {

@@ -38,6 +38,8 @@ type TwinNeed = { group: Need; project: Need };
 const MINIMUM_ROLE: Record<string, Need | TwinNeed> = {
   read_members: { group: GUEST, project: GUEST },
   admin_members: { group: MAINTAINER, project: MAINTAINER },
+  // Invitations by email: a group's Owners, a project's Maintainers (the platform's admin_group, admin_project).
+  admin_invitations: { group: OWNER, project: MAINTAINER },
   admin_hooks: { group: OWNER, project: MAINTAINER },
   read_group: GUEST,
   read_group_settings: OWNER,
@@ -716,6 +718,12 @@ async function paramValue(route: RouteSpec, param: string, throwaway: boolean, c
         .returning('id')
         .executeTakeFirstOrThrow();
       return String(job.id);
+    }
+    case 'email': {
+      // A pending invitation of its own each time (a delete withdraws it).
+      const email = `matrix${++serial}@invited.example`;
+      await ok(`/${route.path.startsWith('/projects/') ? 'projects' : 'groups'}/${filled.id}/invitations`, { method: 'POST', json: { email, access_level: GUEST } }, 201);
+      return encodeURIComponent(email);
     }
     default:
       // A parameter this file does not know yet: an ID that exists nowhere (404 is then fine for a caller who may).

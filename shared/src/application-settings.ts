@@ -21,6 +21,10 @@ export const storedApplicationSettings = z.object({
   group_token_revocation_enabled: z.boolean(),
   /** The web_hook_event_resend_api_endpoint_rate_limit feature flag, on for everyone (5 resends a minute per hook and user); kept for older clients: the Features API sets it. */
   web_hook_event_resend_api_endpoint_rate_limit: z.boolean(),
+  /** A user an administrator creates without `external` is external: they see only what they are a member of (platform default: off). */
+  user_default_external: z.boolean(),
+  /** A user an administrator creates without `can_create_group` may create top-level groups (platform default: on). */
+  can_create_group: z.boolean(),
 });
 export type ApplicationSettings = z.infer<typeof storedApplicationSettings>;
 
@@ -45,6 +49,8 @@ export const APPLICATION_SETTING_DEFAULTS: ApplicationSettings = {
   default_group_visibility: 'private',
   group_token_revocation_enabled: true,
   web_hook_event_resend_api_endpoint_rate_limit: true,
+  user_default_external: false,
+  can_create_group: true,
 };
 
 export const applicationSettingsUpdateBody = z
@@ -57,6 +63,8 @@ export const applicationSettingsUpdateBody = z
     default_group_visibility: visibility.optional(),
     group_token_revocation_enabled: boolParam().optional(),
     web_hook_event_resend_api_endpoint_rate_limit: boolParam().optional(),
+    user_default_external: boolParam().optional(),
+    can_create_group: boolParam().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one parameter must be provided' });
 export type ApplicationSettingsUpdateBody = z.infer<typeof applicationSettingsUpdateBody>;

@@ -23,6 +23,8 @@ describe('GET /application/settings', () => {
       default_group_visibility: 'private',
       group_token_revocation_enabled: true,
       web_hook_event_resend_api_endpoint_rate_limit: true,
+      user_default_external: false,
+      can_create_group: true,
     });
   });
   it('answers 403 to a user who is not an administrator and 401 without authentication', async () => {
@@ -64,6 +66,32 @@ describe('PUT /application/settings', () => {
       const reset = await put({ default_group_visibility: 'private', default_project_visibility: 'private', default_branch_name: '' });
       assert.equal(reset.body.default_branch_name, null, 'an empty branch name is none');
     }
+  });
+  it('sets what a new account may do where the request does not say (external, top-level groups)', async () => {
+    const res = await put({ user_default_external: true, can_create_group: 'false' });
+    expectStatus(res, 200);
+    assert.deepEqual([res.body.user_default_external, res.body.can_create_group], [true, false]);
+    const make = (extra: Record<string, unknown> = {}) => {
+      const username = `acct${process.pid}${Math.random().toString(36).slice(2, 8)}`;
+      return api('/users', { method: 'POST', json: { username, name: username, email: `${username}@example.com`, password: 'a-long-password-1', ...extra } });
+    };
+    try {
+      const made = await make();
+      expectStatus(made, 201);
+      assert.deepEqual([made.body.external, made.body.can_create_group], [true, false]);
+      // What the request says wins over the defaults.
+      const chosen = await make({ external: false, can_create_group: true });
+      assert.deepEqual([chosen.body.external, chosen.body.can_create_group], [false, true]);
+      // And the defaults change behaviour: the new user cannot create a top-level group.
+      const token = await api(`/users/${made.body.id}/personal_access_tokens`, { method: 'POST', json: { name: 't', scopes: ['api'] } });
+      expectStatus(token, 201);
+      expectStatus(await api('/groups', { method: 'POST', token: token.body.token, json: { name: 'Nope', path: `nope-${Date.now()}` } }), 403);
+    } finally {
+      const reset = await put({ user_default_external: false, can_create_group: true });
+      assert.deepEqual([reset.body.user_default_external, reset.body.can_create_group], [false, true]);
+    }
+    const plain = await make();
+    assert.deepEqual([plain.body.external, plain.body.can_create_group], [false, true]);
   });
   it('answers 400 for a bad value or no setting, changing nothing', async () => {
     for (const json of [{ default_project_visibility: 'secret' }, { default_branch_name: 'a b' }, { allow_local_requests_from_hooks_and_services: 'maybe' }, {}]) {

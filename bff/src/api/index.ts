@@ -13,6 +13,7 @@ import { projectPushRuleRoutes } from './project-push-rules.ts';
 import { groupAccessTokenConsoleRoutes, groupAccessTokenRoutes } from './group-access-tokens.ts';
 import { projectRoutes } from './projects.ts';
 import { memberRoutes } from './members.ts';
+import { invitationRoutes } from './invitations.ts';
 import { userRoutes } from './users.ts';
 import { personalAccessTokenConsoleRoutes, personalAccessTokenRoutes } from './personal-access-tokens.ts';
 import { branchRoutes } from './branches.ts';
@@ -83,6 +84,7 @@ export const apiRoutes: RouteSpec[] = [
   ...applicationSettingsRoutes,
   ...projectRoutes,
   ...memberRoutes,
+  ...invitationRoutes,
   ...userRoutes,
   ...personalAccessTokenRoutes,
   ...branchRoutes,

@@ -1171,6 +1171,7 @@ export interface Database {
   virtual_registry_registry_upstreams: VirtualRegistryRegistryUpstreamsTable;
   virtual_registry_cache_entries: VirtualRegistryCacheEntriesTable;
   merge_request_approvals: MergeRequestApprovalsTable;
+  invitations: InvitationsTable;
 }
 
 /** A group's export in the platform's archive (migration 040): one per group, replaced by the next. */
@@ -1427,3 +1428,20 @@ export interface VirtualRegistryCacheEntriesTable {
   updated_at: string;
 }
 export type VirtualRegistryCacheEntryRow = Selectable<VirtualRegistryCacheEntriesTable>;
+
+/** A pending invitation by email to a group or project (migration 046); becomes a member row when a user with the email is created. */
+export interface InvitationsTable {
+  id: Generated<number>;
+  source_type: SourceType;
+  source_id: number;
+  /** Lower-cased. */
+  invite_email: string;
+  /** The digest of the token mailed to the address; the token itself is kept nowhere. */
+  token_digest: string;
+  access_level: number;
+  expires_at: string | null;
+  created_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type InvitationRow = Selectable<InvitationsTable>;

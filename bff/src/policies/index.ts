@@ -117,6 +117,8 @@ export const groupRules = {
   admin_group: atLeast(L.owner),
   remove_group: atLeast(L.owner),
   admin_members: atLeast(L.maintainer),
+  /** Invitations by email: Owners, as the platform's admin_group (members are added by Maintainers). */
+  admin_invitations: atLeast(L.owner),
   /** Group hooks carry the events of every project below: Owners only. */
   admin_hooks: atLeast(L.owner),
   admin_deploy_tokens: atLeast(L.maintainer),
@@ -158,6 +160,8 @@ export const projectRules = {
   read_members: readProject,
   admin_project: atLeast(L.maintainer),
   admin_members: atLeast(L.maintainer),
+  /** Invitations by email: Maintainers, as the platform's admin_project. */
+  admin_invitations: atLeast(L.maintainer),
   admin_hooks: atLeast(L.maintainer),
   remove_project: atLeast(L.owner),
   /** Transfer to another namespace (the platform's change_namespace): Owners. */

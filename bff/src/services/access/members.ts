@@ -79,12 +79,12 @@ export async function getMember(db: Db, source: MemberSource, userId: number, in
   return page.items[0];
 }
 
-function checkExpiry(expiresAt: string | null | undefined) {
+export function checkExpiry(expiresAt: string | null | undefined) {
   if (expiresAt && expiresAt <= today()) throw validationFailed({ expires_at: ['cannot be a date in the past'] });
 }
 
 /** Only an Owner (or an administrator) may grant, change or remove the Owner role. */
-function checkGrant(actor: Actor, actorLevel: number, ...levels: number[]) {
+export function checkGrant(actor: Actor, actorLevel: number, ...levels: number[]) {
   if (canInstance(actor, 'admin_instance')) return;
   if (levels.some((l) => l > actorLevel)) throw forbidden('you cannot grant or manage a role above your own');
 }
@@ -157,6 +157,29 @@ export async function addMember(
     await announce(trx, source, 'user_add_to_group', added);
     return added;
   });
+}
+
+/**
+ * A membership an invitation turns into when its address's user is created: no actor to check,
+ * the inviter's checks were made when inviting. A user who is already a member keeps the higher level.
+ */
+export async function addInvitedMember(
+  db: Db,
+  source: MemberSource,
+  userId: number,
+  invite: { access_level: number; expires_at: string | null; created_by_id: number | null },
+): Promise<void> {
+  const existing = await db.selectFrom('members').select(['id', 'access_level']).where('source_type', '=', source.type).where('source_id', '=', source.id).where('user_id', '=', userId).executeTakeFirst();
+  if (existing) {
+    if (existing.access_level < invite.access_level) await db.updateTable('members').set({ access_level: invite.access_level, updated_at: nowIso() }).where('id', '=', existing.id).execute();
+    return;
+  }
+  const now = nowIso();
+  await db
+    .insertInto('members')
+    .values({ source_type: source.type, source_id: source.id, user_id: userId, access_level: invite.access_level, expires_at: invite.expires_at, created_by_id: invite.created_by_id, created_at: now, updated_at: now })
+    .execute();
+  await announce(db, source, 'user_add_to_group', await getMember(db, source, userId, false));
 }
 
 /** Group membership changes are member events for the hooks of the group and its ancestors. */

@@ -8,10 +8,12 @@ import { hashPassword } from '../../auth/secrets.ts';
 import { conflict, forbidden, notFound, validationFailed } from '../../util/errors.ts';
 import { columnsOf } from '../../db/columns.ts';
 import { customAttributeConditions } from '../instance/custom-attributes.ts';
+import { getSettings } from '../instance/application-settings.ts';
 import { offsetPage, type Page, type PageRequest } from '../../db/pagination.ts';
 import { nowIso } from '../../util/time.ts';
 import { fireSystemHookEvent } from '../webhooks/hook-delivery.ts';
 import { systemUserPayload } from '../webhooks/system-hook-payloads.ts';
+import { acceptInvitations } from './invitations.ts';
 
 const userColumns = columnsOf<UsersTable>();
 
@@ -39,6 +41,8 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
     throw validationFailed({ password: ['is missing (or send reset_password or force_random_password)'] });
   }
   await checkTaken(db, body);
+  // What the request leaves out, the instance's settings for new accounts decide (as on the platform).
+  const defaults = await getSettings(db);
   // Without a password (reset_password, force_random_password) no password signs in: no digest is
   // stored rather than the digest of a random one nobody knows, which would cost a hash for nothing.
   const passwordDigest = body.password ? await hashPassword(body.password) : null;
@@ -49,8 +53,8 @@ export async function createUser(db: Db, body: UserCreateBody & { bot?: boolean 
       email: body.email,
       is_admin: body.admin ? 1 : 0,
       bot: body.bot ? 1 : 0,
-      external: body.external ? 1 : 0,
-      can_create_group: body.can_create_group === false ? 0 : 1,
+      external: (body.external ?? defaults.user_default_external) ? 1 : 0,
+      can_create_group: (body.can_create_group ?? defaults.can_create_group) ? 1 : 0,
       password_digest: passwordDigest,
       bio: body.bio ?? '',
       public_email: body.public_email ?? null,
@@ -72,11 +76,14 @@ export async function insertUser(
   fields: Pick<Insertable<UsersTable>, 'username' | 'name' | 'email'> & Partial<Omit<Insertable<UsersTable>, 'id' | 'state' | 'created_at' | 'updated_at'>>,
 ): Promise<{ id: number }> {
   const now = nowIso();
-  return db
+  const inserted = await db
     .insertInto('users')
     .values({ is_admin: 0, bot: 0, external: 0, can_create_group: 1, password_digest: null, bio: '', public_email: null, ...fields, state: 'active', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // The address's pending invitations become memberships: the user is created with it confirmed.
+  await acceptInvitations(db, { id: inserted.id, email: fields.email });
+  return inserted;
 }
 
 /** Email and username are unique whatever their case; a taken one is a conflict (409), as on the platform. */

@@ -519,10 +519,12 @@ export async function deleteGroup(db: Db, group: GroupRow): Promise<void> {
     const groupIds = (await trx.selectFrom('groups').select('id').where('traversal', 'like', `${group.traversal}%`).execute()).map((g) => g.id);
     const projectIds = (await trx.selectFrom('projects').select('id').where('namespace_id', 'in', groupIds).execute()).map((p) => p.id);
     await trx.deleteFrom('members').where('source_type', '=', 'group').where('source_id', 'in', groupIds).execute();
+    await trx.deleteFrom('invitations').where('source_type', '=', 'group').where('source_id', 'in', groupIds).execute();
     await trx.deleteFrom('custom_attributes').where('model_type', '=', 'group').where('model_id', 'in', groupIds).execute();
     await trx.deleteFrom('uploads').where('model_type', '=', 'group').where('model_id', 'in', groupIds).execute();
     if (projectIds.length) {
       await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', 'in', projectIds).execute();
+      await trx.deleteFrom('invitations').where('source_type', '=', 'project').where('source_id', 'in', projectIds).execute();
       await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', 'in', projectIds).execute();
       await trx.deleteFrom('projects').where('id', 'in', projectIds).execute();
     }

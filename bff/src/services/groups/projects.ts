@@ -197,6 +197,7 @@ export async function namespacesOf(db: Db, projects: ProjectRow[], known: GroupR
 export async function deleteProject(db: Db, project: ProjectRow, namespace: GroupRow): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('members').where('source_type', '=', 'project').where('source_id', '=', project.id).execute();
+    await trx.deleteFrom('invitations').where('source_type', '=', 'project').where('source_id', '=', project.id).execute();
     await trx.deleteFrom('custom_attributes').where('model_type', '=', 'project').where('model_id', '=', project.id).execute();
     await trx.deleteFrom('projects').where('id', '=', project.id).execute();
     await fireHookEvent(trx, namespace, 'project_events', projectPayload('project_destroy', project, namespace, null));

@@ -15,7 +15,7 @@ import { AdminForbidden } from './admin-states.tsx';
 import { adminHref } from '../../paths.ts';
 
 /** The settings this screen edits (the two that stood in for feature flags are on the Feature flags tab). */
-type Key = 'allow_local_requests_from_web_hooks_and_services' | 'default_branch_name' | 'default_group_visibility' | 'default_project_visibility';
+type Key = 'allow_local_requests_from_web_hooks_and_services' | 'default_branch_name' | 'default_group_visibility' | 'default_project_visibility' | 'user_default_external' | 'can_create_group';
 
 /** What the form holds: the saved settings, a branch name of none as an empty box. */
 type FormValues = Pick<ApplicationSettings, Exclude<Key, 'default_branch_name'>> & { default_branch_name: string };
@@ -78,6 +78,25 @@ const TOPICS: { slug: string; title: string; description: string; settings: Sett
       },
     ],
   },
+  {
+    slug: 'accounts',
+    title: 'New accounts',
+    description: 'What a user account an administrator creates may do, where the request does not say.',
+    settings: [
+      {
+        key: 'user_default_external',
+        kind: 'switch',
+        label: 'New users are external',
+        description: 'External users see only the groups and projects they are members of, never internal ones. Applies to accounts created from now on; an administrator can still choose per user.',
+      },
+      {
+        key: 'can_create_group',
+        kind: 'switch',
+        label: 'New users can create top-level groups',
+        description: 'Off, new users create groups only inside groups where their role allows it. Applies to accounts created from now on; an administrator can still choose per user.',
+      },
+    ],
+  },
   { slug: 'sign-in', title: 'Sign-in and sessions', description: 'Limits on failed sign-ins and how long a console session lasts.', settings: [] },
 ];
 
@@ -88,6 +107,8 @@ const formValuesOf = (s: ApplicationSettings): FormValues => ({
   default_group_visibility: s.default_group_visibility,
   default_project_visibility: s.default_project_visibility,
   default_branch_name: s.default_branch_name ?? '',
+  user_default_external: s.user_default_external,
+  can_create_group: s.can_create_group,
 });
 
 /** /admin/settings[/<topic>]: the instance settings by topic, each saved on its own (only what changed is sent); the sign-in limits read-only. */

@@ -10,8 +10,10 @@ import { useListParams, useSearchBox } from '../../components/list-params.ts';
 import { notifySuccess } from '../../components/notify.ts';
 import { RequireAbility, RoleForbidden } from '../../components/ResourcePage.tsx';
 import { EmptyState, QueryContent } from '../../components/states.tsx';
+import { useInvite } from '../../api/invitations.ts';
 import { MemberDialog, ROLE_OPTIONS, type MemberValues } from './MemberDialog.tsx';
-import { memberRefusal } from './refusal.ts';
+import { PendingInvitations } from './PendingInvitations.tsx';
+import { invitationRefusals, memberRefusal } from './refusal.ts';
 
 const PER_PAGE = 20;
 const col = createColumnHelper<ListedMember>();
@@ -75,16 +77,20 @@ function memberColumns(actions: { onEdit: (m: ListedMember) => void; onRemove: (
 const FORBIDDEN_TITLE = 'You cannot see the members here';
 const FORBIDDEN_HINT = 'Members are listed to everyone with access; ask an Owner to add you.';
 
-/** Members of a group or project: everyone with access, searched and paged on the server, the search, role filter and page in the URL; edits for Maintainers and above. */
-export function MembersSection({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
+/**
+ * Members of a group or project: everyone with access, searched and paged on the server, the
+ * search, role filter and page in the URL; edits for Maintainers and above; invitations by email
+ * and the pending ones for those who may invite (`canInvite`).
+ */
+export function MembersSection({ scope, id, name, canAdmin, canInvite }: { scope: MemberScope; id: number; name: string; canAdmin: boolean; canInvite: boolean }) {
   return (
     <RequireAbility action="read_members" title={FORBIDDEN_TITLE} hint={FORBIDDEN_HINT}>
-      <Members scope={scope} id={id} name={name} canAdmin={canAdmin} />
+      <Members scope={scope} id={id} name={name} canAdmin={canAdmin} canInvite={canInvite} />
     </RequireAbility>
   );
 }
 
-function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number; name: string; canAdmin: boolean }) {
+function Members({ scope, id, name, canAdmin, canInvite }: { scope: MemberScope; id: number; name: string; canAdmin: boolean; canInvite: boolean }) {
   const list = useListParams();
   const role = Number(list.get('role')) || null;
   const members = useMembers(scope, id, { search: list.search.trim(), page: list.page, perPage: list.perPage ?? PER_PAGE });
@@ -98,13 +104,14 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
   const add = useAddMember(scope, id, quiet);
   const update = useUpdateMember(scope, id, quiet);
   const remove = useRemoveMember(scope, id, quiet);
+  const invite = useInvite(scope, id, quiet);
   const cols = useMemo(() => memberColumns(canAdmin ? { onEdit: (m) => setDialog({ editing: m }), onRemove: setRemoving } : null), [canAdmin]);
 
   const closeDialog = () => {
     setDialog(null);
     setRefusal(null);
   };
-  const submit = async (v: MemberValues): Promise<number[]> => {
+  const submit = async (v: MemberValues): Promise<{ users: number[]; emails: string[] }> => {
     const editing = dialog?.editing;
     setRefusal(null);
     if (editing) {
@@ -115,7 +122,7 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
       } catch (e) {
         setRefusal(memberRefusal(e));
       }
-      return [];
+      return { users: [], emails: [] };
     }
     // One request per user, as the platform's API adds one member at a time; each outcome is told.
     const added: { id: number; name: string }[] = [];
@@ -128,12 +135,25 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
         refused.push(`${user.label}: ${memberRefusal(e)}`);
       }
     }
+    // The addresses go in one request; the platform answers which it refused and why.
+    let invited: string[] = [];
+    if (v.emails.length) {
+      try {
+        const refusedEmails = invitationRefusals(await invite.mutateAsync({ emails: v.emails, access_level: v.access_level, expires_at: v.expires_at }), v.emails);
+        invited = v.emails.filter((e) => !(e in refusedEmails));
+        refused.push(...Object.entries(refusedEmails).map(([e, why]) => `${e}: ${why}`));
+      } catch (e) {
+        refused.push(`${v.emails.join(', ')}: ${memberRefusal(e)}`);
+      }
+    }
     setAdding(false);
     const names = added.map((m) => m.name).join(', ');
     if (added.length) notifySuccess(added.length === 1 ? 'Member added' : `${added.length} members added`, `${names} ${added.length === 1 ? 'is' : 'are'} ${roleName(v.access_level)} of ${name}.`);
-    if (refused.length) setRefusal(`${added.length ? `Added ${names}. ` : ''}Not added: ${refused.join(' ')}`);
+    if (invited.length) notifySuccess(invited.length === 1 ? 'Invitation sent' : `${invited.length} invitations sent`, `${invited.join(', ')} will be ${roleName(v.access_level)} of ${name} once an account with the address exists.`);
+    const done = [...(added.length ? [`Added ${names}.`] : []), ...(invited.length ? [`Invited ${invited.join(', ')}.`] : [])].join(' ');
+    if (refused.length) setRefusal(`${done ? `${done} ` : ''}Not added: ${refused.join(' ')}`);
     else closeDialog();
-    return added.map((m) => m.id);
+    return { users: added.map((m) => m.id), emails: invited };
   };
   const confirmRemove = () => {
     if (!removing) return;
@@ -197,7 +217,8 @@ function Members({ scope, id, name, canAdmin }: { scope: MemberScope; id: number
         {() => <DataTable label="Members" items={items} columns={cols} getRowId={(m) => String(m.id)} busy={members.isFetching} />}
       </QueryContent>
       <TablePager info={info} shown={pageItems.length} what={(n) => (n === 1 ? 'member' : 'members')} onPage={list.setPage} />
-      <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={adding || update.isPending} refusal={refusal} onSubmit={submit} onClose={closeDialog} />
+      {canInvite && <PendingInvitations scope={scope} id={id} name={name} />}
+      <MemberDialog opened={dialog !== null} editing={dialog?.editing ?? null} where={name} busy={adding || update.isPending} refusal={refusal} canInvite={canInvite} onSubmit={submit} onClose={closeDialog} />
       <ConfirmDialog
         opened={removing !== null}
         title={removing ? `Remove ${removing.name}?` : ''}

@@ -16,3 +16,19 @@ export function memberRefusal(error: unknown): string {
   if (error.status === 403) return 'Your role does not allow this change.';
   return error.message;
 }
+
+/**
+ * The addresses an invitation request refused and why, in plain words (the platform answers 201
+ * with `{"status": "error", "message": {address: reason}}`, or one reason for the whole request).
+ */
+export function invitationRefusals(result: { status: string; message?: unknown }, emails: string[]): Record<string, string> {
+  if (result.status === 'success') return {};
+  const plain = (reason: string) => {
+    if (/already been taken/i.test(reason)) return 'already invited; revoke the pending invitation to send a new one.';
+    if (/past/i.test(reason)) return 'the access expiry date has passed.';
+    if (/inherited membership/i.test(reason)) return `${reason}: a member keeps at least the role they inherit from a parent group.`;
+    return reason;
+  };
+  if (typeof result.message === 'string') return Object.fromEntries(emails.map((e) => [e, plain(result.message as string)]));
+  return Object.fromEntries(Object.entries((result.message ?? {}) as Record<string, string>).map(([k, v]) => [k, plain(String(v))]));
+}
