@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useRef, type ComponentType } from 'react';
 import { Menu } from '@mantine/core';
 import { Link } from 'react-router';
 import { SectionsMenuButton } from './SectionsMenuButton.tsx';
@@ -20,10 +20,12 @@ export default function SectionsMenu({
   name: string;
   hrefOf: (slug: string) => string;
 }) {
+  // Opened as it mounts, the menu has no earlier focus to return to: it is given back to its button.
+  const target = useRef<HTMLButtonElement>(null);
   return (
-    <Menu position="bottom-end" shadow="md" width={240} defaultOpened>
+    <Menu position="bottom-end" shadow="md" width={240} defaultOpened onClose={() => target.current?.focus()}>
       <Menu.Target>
-        <SectionsMenuButton kind={kind} />
+        <SectionsMenuButton kind={kind} ref={target} />
       </Menu.Target>
       <Menu.Dropdown aria-label={name}>
         {tabs.map((s) => (

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Badge, Box, Menu, Text } from '@mantine/core';
 import { useSignOut, type SessionUser } from '../api/session.ts';
 import { IconLogout } from '../components/icons.tsx';
@@ -9,11 +10,13 @@ import { AccountButton } from './AccountButton.tsx';
  * on the click that asked for it; from then on it is an ordinary menu.
  */
 export default function AccountMenu({ user }: { user: SessionUser }) {
+  // Opened as it mounts, the menu has no earlier focus to return to: it is given back to its button.
+  const target = useRef<HTMLButtonElement>(null);
   const signOut = useSignOut({ meta: { errorTitle: 'Signing out failed' } });
   return (
-    <Menu position="bottom-end" width={240} shadow="md" defaultOpened>
+    <Menu position="bottom-end" width={240} shadow="md" defaultOpened onClose={() => target.current?.focus()}>
       <Menu.Target>
-        <AccountButton user={user} />
+        <AccountButton user={user} ref={target} />
       </Menu.Target>
       <Menu.Dropdown>
         {/* Plain boxes, not paragraphs: a menu may hold only its items and such groupings. */}
