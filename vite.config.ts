@@ -44,6 +44,27 @@ function stylesFollowCode(): Plugin {
   };
 }
 
+/**
+ * Mantine's ScrollArea takes one small hook, useMergeRefs, from floating-ui, and with it the
+ * whole floating-ui chunk (13 KB compressed, the positioning of popovers and tooltips) came to
+ * every screen with a table (Table.ScrollContainer holds a ScrollArea). It gets the same merge
+ * from Mantine's hooks instead (web/src/vendor/merge-refs.ts); popovers still load floating-ui.
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const scrollArea = /[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/;
+  const mergeRefs = path.join(repoRoot, 'web', 'src', 'vendor', 'merge-refs.ts');
+  return {
+    name: 'gatehouse:scroll-area-without-floating-ui',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!scrollArea.test(id)) return null;
+      const from = "import { useMergeRefs } from '@floating-ui/react';";
+      // A Mantine release that imports otherwise is left as it is (and the chunk comes back).
+      return code.includes(from) ? { code: code.replace(from, `import { useMergeRefs } from ${JSON.stringify(mergeRefs)};`), map: null } : null;
+    },
+  };
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 /**
@@ -97,7 +118,7 @@ function preloadScreens(): Plugin {
  */
 export default defineConfig({
   root: path.join(repoRoot, 'web'),
-  plugins: [react(), stylesFollowCode(), preloadScreens(), precompressed(path.join(repoRoot, 'dist'))],
+  plugins: [react(), stylesFollowCode(), scrollAreaWithoutFloatingUi(), preloadScreens(), precompressed(path.join(repoRoot, 'dist'))],
   css: { postcss: repoRoot },
 
   build: {

@@ -472,6 +472,21 @@ const ROWS: Row[] = [
   { name: 'project exports', url: () => '/projects/acme/website/-/exports', as: 'maintainer', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
   { name: 'group exports', url: () => '/groups/acme/-/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
   { name: 'dashboard exports', url: () => '/security/exports', ready: (page) => page.getByRole('button', { name: 'Start export' }) },
+  {
+    // The maintainer puts the project on their security dashboard, so the dashboard's report lists its findings.
+    name: 'security dashboard vulnerabilities',
+    url: () => '/projects/acme/website/-/vulnerabilities',
+    as: 'maintainer',
+    ready: (page) => page.getByRole('switch', { name: 'On my security dashboard' }),
+    open: async (page) => {
+      const toggle = page.getByRole('switch', { name: 'On my security dashboard' });
+      await expect(toggle).toBeEnabled();
+      if (!(await toggle.isChecked())) await toggle.click();
+      await expect(toggle).toBeChecked();
+      await page.goto('/security/vulnerabilities');
+      return page.getByRole('table', { name: 'Vulnerabilities of your dashboard’s projects' });
+    },
+  },
   { name: 'group vulnerability report', url: () => '/groups/acme/-/vulnerabilities?state=all', ready: (page) => page.getByRole('table', { name: 'Vulnerabilities of the group’s projects' }) },
   {
     name: 'vulnerability report with an export in progress',

@@ -116,25 +116,29 @@ test.describe('the groups page, first load (cache off, signed in)', () => {
 });
 
 /**
- * The heaviest screens' first loads (cache off, signed in): compressed JavaScript and CSS,
- * recorded against the 200 KB target. The target is not met yet: the shell every screen shares
- * (React, the router, the component library, the query cache) is 181 KB by itself. What the check
- * holds is that no screen grows past 360 KB (the heaviest was 344 KB when it was written, with
- * its charts): a screen loads what it needs when it needs it (the webhooks list went from 324 to
- * 273 KB once its form, with the RE2 checker, loaded only when opened).
+ * The heaviest screens' first loads (cache off, signed in): compressed JavaScript and CSS, each
+ * held to its budget. The target is 200 KB; the shell every screen shares (React, the router,
+ * Mantine's core, the query cache, the base CSS) is 165 KB of it since popovers (the account and
+ * sections menus) load when first opened. A screen over the target has a ceiling a little above
+ * what it loads today, with what keeps it there:
+ * - the milestone: its burndown charts (recharts, 92 KB) and the milestone dialog's form;
+ * - the issue: the Markdown renderer and comment form (NotesThread, 46 KB), zod and react-hook-form (37 KB);
+ * - group push rules: the form's RE2 pattern checker (41 KB), zod and react-hook-form;
+ * - the webhooks list: floating-ui (the rows' Test menu and health tooltips, 22 KB).
+ * The merge request's changes are within it (297 KB before its tabs, list and status badges
+ * loaded only what they draw).
  */
 const SCREEN_TARGET_BYTES = 200 * 1024;
-const SCREEN_CEILING_BYTES = 360 * 1024;
-const HEAVIEST_SCREENS: { name: string; path: string; ready: (p: Page) => Promise<void> }[] = [
-  { name: 'milestone with charts', path: '/groups/acme/-/milestones/2', ready: (p) => expect(p.getByRole('heading', { name: 'Burndown chart' })).toBeVisible() },
-  { name: 'issue', path: '/projects/acme/website/-/issues/1', ready: (p) => expect(p.getByRole('heading', { level: 2 }).first()).toBeVisible() },
-  { name: 'merge request changes', path: '/projects/acme/website/-/merge_requests/4/diffs', ready: (p) => expect(p.getByRole('tab', { name: 'Changes', selected: true })).toBeVisible() },
-  { name: 'group push rules', path: '/groups/acme/-/push_rules', ready: (p) => expect(p.getByRole('button', { name: /Save/ }).first()).toBeVisible() },
-  { name: 'project webhooks', path: '/projects/acme/website/-/hooks', ready: (p) => expect(p.getByRole('table').first()).toBeVisible() },
+const HEAVIEST_SCREENS: { name: string; path: string; budgetKb: number; ready: (p: Page) => Promise<void> }[] = [
+  { name: 'milestone with charts', path: '/groups/acme/-/milestones/2', budgetKb: 365, ready: (p) => expect(p.getByRole('heading', { name: 'Burndown chart' })).toBeVisible() },
+  { name: 'issue', path: '/projects/acme/website/-/issues/1', budgetKb: 335, ready: (p) => expect(p.getByRole('heading', { level: 2 }).first()).toBeVisible() },
+  { name: 'merge request changes', path: '/projects/acme/website/-/merge_requests/4/diffs', budgetKb: 200, ready: (p) => expect(p.getByRole('tab', { name: 'Changes', selected: true })).toBeVisible() },
+  { name: 'group push rules', path: '/groups/acme/-/push_rules', budgetKb: 290, ready: (p) => expect(p.getByRole('button', { name: /Save/ }).first()).toBeVisible() },
+  { name: 'project webhooks', path: '/projects/acme/website/-/hooks', budgetKb: 225, ready: (p) => expect(p.getByRole('table').first()).toBeVisible() },
 ];
 
 test.describe('the heaviest screens’ first loads', () => {
-  test('each loads at most 360 KB of compressed JavaScript and CSS (target 200 KB, recorded)', async ({ page, browser }) => {
+  test('each loads at most its budget of compressed JavaScript and CSS (target 200 KB, recorded)', async ({ page, browser }) => {
     test.setTimeout(180_000);
     await signInAt(page, '/groups');
     const state = await page.context().storageState();
@@ -152,10 +156,10 @@ test.describe('the heaviest screens’ first loads', () => {
       const gap = bytes - SCREEN_TARGET_BYTES;
       record(`${screen.name} JS+CSS`, `${kb(bytes)} in ${sizes.length} files (${screen.path}); ${gap > 0 ? `${kb(gap)} over` : 'within'} the 200 KB target`);
       (figures.screens ??= []).push({ name: screen.name, path: screen.path, transferredBytes: bytes, files: sizes.length });
-      if (bytes > SCREEN_CEILING_BYTES) over.push(`${screen.name}: ${kb(bytes)}`);
+      if (bytes > screen.budgetKb * 1024) over.push(`${screen.name}: ${kb(bytes)} (budget ${screen.budgetKb} KB)`);
       await context.close();
     }
-    expect(over, 'screens over 360 KB of compressed JS and CSS').toEqual([]);
+    expect(over, 'screens over their budget of compressed JS and CSS').toEqual([]);
   });
 });
 

@@ -109,7 +109,7 @@ function sastReport(n: number, prefix: string): string {
 test.describe('Exports from the vulnerability report, the group report, and actions by role', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('a Developer filters the report, exports it, watches the export in place, downloads a CSV of exactly the rows listed; the Exports screen lists it with its filters', async ({ page, api }) => {
+  test('a Developer filters the report, exports it, watches the export in place, downloads a CSV of exactly the rows listed; the Exports screen lists it with its filters; the security dashboard lists the findings once the project is on it', async ({ page, api }) => {
     const group = await api<{ id: number; full_path: string }>('POST', '/groups', { name: 'Filtered exports', path: `filtered-${Date.now().toString(36)}` });
     expect(group.status).toBe(201);
     const project = await api<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: 'scanned', namespace_id: group.json.id });
@@ -144,6 +144,20 @@ test.describe('Exports from the vulnerability report, the group report, and acti
     const row = page.getByRole('table', { name: 'Your exports' }).getByRole('row').filter({ hasText: 'Vulnerabilities · CSV' });
     await expect(row).toContainText('Filtered · Severity: high · Status: needs triage, confirmed');
     await expect(row.getByText('Ready')).toBeVisible();
+
+    // The security dashboard (/security/vulnerabilities): once the Developer puts the project on
+    // it, it lists the project's findings with the same filters, each naming its project.
+    await page.goto(`/projects/${project.json.path_with_namespace}/-/vulnerabilities`);
+    const onDashboard = page.getByRole('switch', { name: 'On my security dashboard' });
+    await expect(onDashboard).not.toBeChecked();
+    await onDashboard.click();
+    await expect(onDashboard).toBeChecked();
+    await page.goto('/security/vulnerabilities?severity=high');
+    await expect(page.getByRole('heading', { level: 2, name: 'Security dashboard' })).toBeVisible();
+    const dashboard = page.getByRole('table', { name: 'Vulnerabilities of your dashboard’s projects' });
+    await expect(dashboard.getByRole('row')).toHaveCount(1 + 4);
+    await expect(dashboard.getByRole('row').nth(1).getByRole('link', { name: project.json.path_with_namespace })).toHaveAttribute('href', `/projects/${project.json.path_with_namespace}/-/vulnerabilities`);
+    await expect(page.getByText(/of 4 vulnerabilities/)).toBeVisible();
   });
 
   test('the group report lists the findings of the projects of the group and its subgroups, each with its project', async ({ page, api }) => {

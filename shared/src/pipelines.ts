@@ -2,23 +2,10 @@ import { z } from './errors.ts';
 import { userBasic } from './users.ts';
 import { boolParam, datetimeParam, paginationQuery } from './params.ts';
 
-/** The states of a pipeline and of its jobs, as the platform names them. */
-export const PIPELINE_STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-] as const;
-export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
-/** Finished: nothing moves any more, unless retried. */
-export const COMPLETED_STATUSES: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
+// The statuses and their wording live in a module without zod (pipeline-statuses.ts), which the
+// console's status badges import: a badge has no schema to check.
+export { COMPLETED_STATUSES, PIPELINE_STATUSES, statusText, type PipelineStatus } from './pipeline-statuses.ts';
+import { PIPELINE_STATUSES, STATUS_LOOK, type PipelineStatus } from './pipeline-statuses.ts';
 
 export const PIPELINE_SOURCES = ['push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'merge_request_event', 'external_pull_request_event', 'parent_pipeline'] as const;
 
@@ -131,22 +118,6 @@ export const pipelineVariable = z.object({
   raw: z.boolean(),
 });
 
-/** How each status is shown (the platform's Gitlab::Ci::Status classes): label, icon, group. */
-const STATUS_LOOK: Record<PipelineStatus, { text: string; label: string }> = {
-  created: { text: 'Created', label: 'created' },
-  waiting_for_resource: { text: 'Waiting', label: 'waiting for resource' },
-  preparing: { text: 'Preparing', label: 'preparing' },
-  pending: { text: 'Pending', label: 'pending' },
-  running: { text: 'Running', label: 'running' },
-  success: { text: 'Passed', label: 'passed' },
-  failed: { text: 'Failed', label: 'failed' },
-  canceled: { text: 'Canceled', label: 'canceled' },
-  skipped: { text: 'Skipped', label: 'skipped' },
-  manual: { text: 'Manual', label: 'manual action' },
-  scheduled: { text: 'Scheduled', label: 'scheduled' },
-};
-
-export const statusText = (status: PipelineStatus) => STATUS_LOOK[status]?.text ?? status;
 
 /** The `detailed_status` object of a pipeline in this status; `detailsPath` is the pipeline's page. */
 export function detailedStatusOf(status: PipelineStatus, detailsPath: string): z.infer<typeof detailedStatus> {

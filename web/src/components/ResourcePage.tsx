@@ -2,7 +2,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { Anchor, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ACCESS_LEVELS } from '../../../shared/src/roles.ts';
+import { ACCESS_LEVELS } from '../../../shared/src/role-names.ts';
 import type { Abilities } from '../../../shared/src/session.ts';
 import { roleName } from '../format.ts';
 import { SectionScreen, SectionTabs, type GroupSection, type Kind } from './SectionedPage.tsx';

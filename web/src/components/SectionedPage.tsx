@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { ActionIcon, Button, Menu, Skeleton, Tabs } from '@mantine/core';
+import { Button, Skeleton, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconDots } from './icons.tsx';
 import { Link, useNavigate } from 'react-router';
+import { onDemand } from './on-demand.tsx';
+import { SectionsMenuButton } from './SectionsMenuButton.tsx';
 import { ForbiddenState, LoadingState, NotFoundState } from './states.tsx';
 
 /*
@@ -131,20 +132,14 @@ export function SectionTabs({
         <div className="gh-sections-nav">
           {list}
           {!side && (
-            <Menu position="bottom-end" shadow="md" width={240}>
-              <Menu.Target>
-                <ActionIcon variant="subtle" color="gray" size="lg" mt={4} aria-label={`All ${kind} sections`}>
-                  <IconDots size={18} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown aria-label={name}>
-                {tabs.map((s) => (
-                  <Menu.Item key={s.slug} component={Link} to={hrefOf(s.slug)} leftSection={<s.icon size={16} />} aria-current={(s.slug || OVERVIEW) === value ? 'page' : undefined}>
-                    {s.label}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+            <SectionsMenu
+              tabs={tabs}
+              isCurrent={(slug) => (slug || OVERVIEW) === value}
+              kind={kind}
+              name={name}
+              hrefOf={hrefOf}
+              trigger={(handlers) => <SectionsMenuButton kind={kind} aria-expanded={false} {...handlers} />}
+            />
           )}
         </div>
         {panel}
@@ -152,6 +147,9 @@ export function SectionTabs({
     </Tabs>
   );
 }
+
+/** Every section in a menu, for narrow screens; its code loads when it is first opened (on-demand.tsx). */
+const SectionsMenu = onDemand(() => import('./SectionsMenu.tsx'));
 
 /** The chosen section's screen, or a not-found state for a section the page does not have. */
 export function SectionScreen({ screens, section, kind }: { screens: Map<string, ComponentType>; section: string; kind: Place }) {

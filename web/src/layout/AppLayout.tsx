@@ -1,26 +1,19 @@
 import { memo, Suspense, useRef } from 'react';
-import { AppShell, Avatar, Badge, Box, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Box, Burger, Group, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useCurrentUser, useSignOut, type SessionUser } from '../api/session.ts';
+import { useCurrentUser, type SessionUser } from '../api/session.ts';
 import { isActiveAt, navEntries } from '../routes.ts';
-import { IconChevronDown, IconExternal, IconGatehouse, IconLogout } from '../components/icons.tsx';
+import { IconExternal, IconGatehouse } from '../components/icons.tsx';
+import { onDemand } from '../components/on-demand.tsx';
+import { AccountButton } from './AccountButton.tsx';
 import { LoadingState } from '../components/states.tsx';
 import { useHeadingFocus } from './heading-focus.ts';
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('');
 
 /** The signed-in frame: header with the account menu, a navbar drawn from the route list, the screen. */
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const user = useCurrentUser();
-  const signOut = useSignOut({ meta: { errorTitle: 'Signing out failed' } });
   const main = useRef<HTMLElement>(null);
 
   return (
@@ -50,47 +43,13 @@ export function AppLayout() {
               </Group>
             </UnstyledButton>
           </Group>
-          <Menu position="bottom-end" width={240} shadow="md">
-            <Menu.Target>
-              {/* Named by what it shows (the user's name), then what it does. */}
-              <UnstyledButton aria-label={`${user.name}, account menu`} px={6} py={4} style={{ borderRadius: 8 }}>
-                <Group gap={8} wrap="nowrap">
-                  <Avatar size={30} radius="xl" color="brand" aria-hidden="true">
-                    {initials(user.name)}
-                  </Avatar>
-                  <Text size="sm" fw={500} visibleFrom="xs">
-                    {user.name}
-                  </Text>
-                  <IconChevronDown size={14} />
-                </Group>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {/* Plain boxes, not paragraphs: a menu may hold only its items and such groupings. */}
-              <Box px="sm" py={6}>
-                <Text size="sm" fw={600} component="div">
-                  {user.name}
-                </Text>
-                <Text size="xs" c="dimmed" component="div">
-                  @{user.username}
-                </Text>
-                {user.is_admin && (
-                  <Badge mt={6} size="xs" variant="light" color="grape" component="div">
-                    Administrator
-                  </Badge>
-                )}
-              </Box>
-              <Menu.Divider />
-              <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-                Sign out
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          <AccountMenu user={user} trigger={(handlers) => <AccountButton user={user} aria-expanded={false} {...handlers} />} />
         </Group>
       </AppShell.Header>
 
       <AppShell.Navbar p="sm" aria-label="Main navigation">
-        <AppShell.Section grow component={ScrollArea}>
+        {/* The browser's own scrolling: Mantine's ScrollArea would add its code to every first load. */}
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           <NavEntries user={user} onNavigate={close} />
         </AppShell.Section>
         <AppShell.Section>
@@ -111,6 +70,9 @@ export function AppLayout() {
     </AppShell>
   );
 }
+
+/** The account menu's code loads when the menu is first opened (on-demand.tsx). */
+const AccountMenu = onDemand(() => import('./AccountMenu.tsx'));
 
 /** Moves focus to the new screen's heading on each navigation; reads the location apart, like NavEntries. */
 function HeadingFocus({ main }: { main: React.RefObject<HTMLElement | null> }) {

@@ -1,6 +1,7 @@
 import { Button, Menu, SimpleGrid } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { HOOK_EVENTS, hookFlagsFor, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, hookFlagsFor, type HookFlag } from '../../../../shared/src/hook-events.ts';
+import type { Webhook } from '../../../../shared/src/hooks.ts';
 import { useTestHook } from '../../api/hooks.ts';
 import { IconChevronDown, IconSend } from '../../components/icons.tsx';
 import { isApiError } from '../../api/client.ts';

@@ -1,4 +1,4 @@
-import { HOOK_STATUS_CATEGORIES } from '../../../../shared/src/hooks.ts';
+import { HOOK_STATUS_CATEGORIES } from '../../../../shared/src/hook-events.ts';
 import type { HookEventsQuery } from '../../api/hooks.ts';
 import { useListParams } from '../../components/list-params.ts';
 import { statusCategory } from './hook-format.ts';

@@ -1,7 +1,8 @@
 import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { HOOK_EVENTS, hookFlagsFor, type Webhook } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, hookFlagsFor } from '../../../../shared/src/hook-events.ts';
+import type { Webhook } from '../../../../shared/src/hooks.ts';
 import type { HookScope } from '../../api/hooks.ts';
 import { IconList, IconPencil, IconTrash } from '../../components/icons.tsx';
 import { HealthCell } from './HealthCell.tsx';

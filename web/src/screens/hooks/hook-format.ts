@@ -1,4 +1,5 @@
-import { HOOK_EVENTS, type HookEvent, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, type HookFlag } from '../../../../shared/src/hook-events.ts';
+import type { HookEvent, Webhook } from '../../../../shared/src/hooks.ts';
 
 /** A hook is named by its name, or by its URL when it has none. */
 export const hookTitle = (hook: Pick<Webhook, 'name' | 'url'>) => hook.name.trim() || hook.url;

@@ -1,19 +1,22 @@
+import { lazy, Suspense } from 'react';
 import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { MergeRequest } from '../../../../shared/src/merge-requests.ts';
 import { useMergeRequest } from '../../api/merge-requests.ts';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { RoleForbidden } from '../../components/ResourcePage.tsx';
-import { NotFoundState, QueryContent } from '../../components/states.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { fromNow } from '../../format.ts';
 import { mergeRequestHref, projectHref } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
-import { NotesThread } from '../notes/NotesThread.tsx';
-import { MergeRequestChanges } from './MergeRequestChanges.tsx';
-import { MergeRequestCommits } from './MergeRequestCommits.tsx';
-import { MergeRequestOverview } from './MergeRequestOverview.tsx';
+import { LoadingState, NotFoundState, QueryContent } from '../../components/states.tsx';
 import { Branches, FORBIDDEN_HINT, FORBIDDEN_TITLE, MrStateBadge } from './state.tsx';
+
+// Each tab's code loads with the tab: the changes need no Markdown renderer nor comment form (45 KB compressed).
+const NotesThread = lazy(() => import('../notes/NotesThread.tsx').then((m) => ({ default: m.NotesThread })));
+const MergeRequestOverview = lazy(() => import('./MergeRequestOverview.tsx').then((m) => ({ default: m.MergeRequestOverview })));
+const MergeRequestCommits = lazy(() => import('./MergeRequestCommits.tsx').then((m) => ({ default: m.MergeRequestCommits })));
+const MergeRequestChanges = lazy(() => import('./MergeRequestChanges.tsx').then((m) => ({ default: m.MergeRequestChanges })));
 
 /** The tabs of a merge request's page and the address of each after `…/merge_requests/<iid>` (the platform's own). */
 export const MR_TABS = [
@@ -81,14 +84,16 @@ function MergeRequestPage({ mr, tab, listHref }: { mr: MergeRequest; tab: MrTab;
           ))}
         </Tabs.List>
         <Tabs.Panel value={tab || 'overview'} pt="md">
-          {tab === '' && (
-            <MergeRequestOverview
-              mr={mr}
-              comments={<NotesThread projectId={project.id} noteable="merge_requests" iid={mr.iid} canComment={canComment} canReact={canComment} canDeleteOthers={role.can('admin_project')} />}
-            />
-          )}
-          {tab === 'commits' && <MergeRequestCommits mr={mr} />}
-          {tab === 'diffs' && <MergeRequestChanges mr={mr} />}
+          <Suspense fallback={<LoadingState />}>
+            {tab === '' && (
+              <MergeRequestOverview
+                mr={mr}
+                comments={<NotesThread projectId={project.id} noteable="merge_requests" iid={mr.iid} canComment={canComment} canReact={canComment} canDeleteOthers={role.can('admin_project')} />}
+              />
+            )}
+            {tab === 'commits' && <MergeRequestCommits mr={mr} />}
+            {tab === 'diffs' && <MergeRequestChanges mr={mr} />}
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { Button } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { RequireAbility } from '../../components/ResourcePage.tsx';
@@ -5,8 +6,10 @@ import { NotFoundState } from '../../components/states.tsx';
 import { projectHref, sectionRest } from '../../paths.ts';
 import { useProjectContext } from '../projects/project-context.ts';
 import { MergeRequestDetail, MR_TABS, type MrTab } from './MergeRequestDetail.tsx';
-import { MergeRequestsList } from './MergeRequestsList.tsx';
 import { FORBIDDEN_HINT, FORBIDDEN_TITLE } from './state.tsx';
+
+// The list loads only where it is shown: a merge request's own address needs none of it.
+const MergeRequestsList = lazy(() => import('./MergeRequestsList.tsx').then((m) => ({ default: m.MergeRequestsList })));
 
 /** /projects/<path>/-/merge_requests[/<iid>[/commits|/diffs]]: the project's merge requests, or one of them on a tab. */
 export default function ProjectMergeRequestsPage() {

@@ -1,5 +1,5 @@
 import { Badge, ThemeIcon, Tooltip } from '@mantine/core';
-import { statusText, type PipelineStatus } from '../../../../shared/src/pipelines.ts';
+import { statusText, type PipelineStatus } from '../../../../shared/src/pipeline-statuses.ts';
 import { IconCheck, IconMinus, IconRefresh, IconX } from '../../components/icons.tsx';
 
 export const FORBIDDEN_TITLE = 'You need the Reporter role to see pipelines';
