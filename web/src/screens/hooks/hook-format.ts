@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, type HookEvent, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
+import { HOOK_EVENTS, SYSTEM_EVENTS, type HookEvent, type HookFlag, type Webhook } from '../../../../shared/src/hooks.ts';
 
 /** A hook is named by its name, or by its URL when it has none. */
 export const hookTitle = (hook: Pick<Webhook, 'name' | 'url'>) => hook.name.trim() || hook.url;
@@ -8,6 +8,7 @@ export const flagOfTrigger = (trigger: string) => FLAG_OF_TRIGGER.get(trigger);
 /** `push_hooks` → "Push events"; a trigger this console does not know is shown as sent. */
 export const triggerLabel = (trigger: string) => {
   const flag = flagOfTrigger(trigger);
+  if (!flag && trigger === SYSTEM_EVENTS.trigger) return 'System events';
   return flag ? HOOK_EVENTS[flag].label : trigger;
 };
 
