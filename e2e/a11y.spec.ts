@@ -29,6 +29,8 @@ let importedPath = '';
 let trackedErrorId = 0;
 /** A Maven virtual registry of acme with one upstream, for the Virtual registries rows. */
 let virtualRegistryId = 0;
+/** A system hook, for the System hooks row: made in beforeAll, deleted in afterAll (it would hear every other test's projects). */
+let systemHookId = 0;
 
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
 const h2 = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 2, name });
@@ -452,6 +454,7 @@ const ROWS: Row[] = [
       return page.getByRole('dialog', { name: /^Transfer / });
     },
   },
+  { name: 'admin system hooks', url: () => '/admin/hooks', ready: (page) => page.getByRole('table', { name: 'Webhooks' }) },
   { name: 'admin background jobs', url: () => '/admin/jobs', ready: (page) => page.getByRole('table', { name: 'Background jobs' }) },
   { name: 'admin settings', url: () => '/admin/settings', ready: (page) => page.getByRole('form', { name: 'Instance settings' }) },
   { name: 'admin settings, repositories topic', url: () => '/admin/settings/repositories', ready: (page) => page.getByRole('form', { name: 'Instance settings: Repositories' }) },
@@ -522,6 +525,15 @@ test.beforeAll(async ({ api }) => {
   expect(projectHooks.json.length).toBeGreaterThan(0);
   groupHookId = groupHooks.json[0].id;
   projectHookId = projectHooks.json[0].id;
+  // Pointed at a closed local port (saved while local requests are allowed, then refused again as
+  // before): its deliveries fail at once, and it chooses no project events.
+  const LOCAL = 'allow_local_requests_from_web_hooks_and_services';
+  const localBefore = (await api<Record<string, boolean>>('GET', '/application/settings')).json[LOCAL];
+  expect((await api('PUT', '/application/settings', { [LOCAL]: true })).status).toBe(200);
+  const systemHook = await api<{ id: number }>('POST', '/hooks', { url: 'http://127.0.0.1:9/a11y-system-hook', name: 'A11y system hook' });
+  expect((await api('PUT', '/application/settings', { [LOCAL]: localBefore })).status).toBe(200);
+  expect(systemHook.status, JSON.stringify(systemHook.json)).toBe(201);
+  systemHookId = systemHook.json.id;
   const token = await api('POST', '/groups/umbrella/access_tokens', { name: TOKEN_NAME, scopes: ['read_api'] });
   expect(token.status).toBe(201);
   maintainer = await createMember({ scope: 'projects', id: 'acme/website' }, 'maintainer', 'a11y');
@@ -555,6 +567,10 @@ async function reportError(api: RootApi): Promise<number> {
   expect(errors.json.length).toBeGreaterThan(0);
   return errors.json[0].id;
 }
+
+test.afterAll(async ({ api }) => {
+  if (systemHookId) await api('DELETE', `/hooks/${systemHookId}`);
+});
 
 /** Exports a group, waits for its archive, imports it under a new top-level path and waits for the import to finish. */
 async function exportAndImport(group: string, api: RootApi): Promise<{ archive: Buffer; importedPath: string }> {

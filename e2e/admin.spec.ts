@@ -69,6 +69,49 @@ test.describe('Admin area', () => {
     await expect(page.getByText('Test delivered: Push events')).toBeVisible();
     expect(receiver.byEvent('Push Hook')).toHaveLength(1);
 
+    // System hooks: the instance's webhooks, in the admin area, with the webhook screens.
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: 'System hooks' }).click();
+    await expect(page).toHaveURL(/\/admin\/hooks$/);
+    await page.getByRole('link', { name: 'Add webhook' }).first().click();
+    await expect(page).toHaveURL(/\/admin\/hooks\/new$/);
+    const form = page.getByRole('form', { name: 'New webhook' });
+    await form.getByRole('textbox', { name: 'URL', exact: true }).fill(`http://127.0.0.1:${receiver.port}/system-e2e`);
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill(`Instance receiver ${suffix}`);
+    // Only a system hook's events are offered: the platform's four, no branch filter.
+    await expect(form.getByRole('group', { name: 'Repository' }).getByRole('checkbox')).toHaveCount(3);
+    await expect(form.getByRole('checkbox', { name: /Merge request events/ })).toHaveCount(1);
+    await expect(form.getByRole('checkbox', { name: 'Member events' })).toHaveCount(0);
+    await form.getByRole('checkbox', { name: 'Tag push events' }).check();
+    await form.getByRole('button', { name: 'Add webhook' }).click();
+    await expect(page).toHaveURL(/\/admin\/hooks$/);
+    const sysTitle = `Instance receiver ${suffix}`;
+    const sysRow = page.getByRole('table', { name: 'Webhooks' }).getByRole('row', { name: new RegExp(sysTitle) });
+    await expect(sysRow).toContainText('Tag push events');
+    await expect(sysRow).toContainText('No deliveries in the past 7 days');
+    // Its test is a sample system event; the health column then counts it.
+    await sysRow.getByRole('button', { name: `Test ${sysTitle}` }).click();
+    await expect(page.getByText('Test sent: a sample project_create event')).toBeVisible();
+    await expect.poll(() => receiver.requests.filter((r) => r.path === '/system-e2e' && JSON.parse(r.body).event_name === 'project_create').length).toBeGreaterThanOrEqual(1);
+    await expect(sysRow).toContainText('succeeded');
+    // Its delivery log, with the delivery and a resend.
+    await sysRow.getByRole('link', { name: `Deliveries of ${sysTitle}` }).click();
+    await expect(page).toHaveURL(/\/admin\/hooks\/\d+\/events$/);
+    await expect(page.getByRole('heading', { name: `Deliveries of “${sysTitle}”` })).toBeVisible();
+    const sysLog = page.getByRole('table', { name: 'Deliveries' });
+    await sysLog.getByRole('button', { name: /^Details of delivery \d+: System events$/ }).first().click();
+    const sysDrawer = page.getByRole('dialog', { name: /^Delivery \d+ · System events$/ });
+    const before = receiver.requests.filter((r) => r.path === '/system-e2e').length;
+    await sysDrawer.getByRole('button', { name: 'Resend' }).click();
+    await expect(sysDrawer.getByText('Resent: HTTP 200')).toBeVisible();
+    expect(receiver.requests.filter((r) => r.path === '/system-e2e').length).toBeGreaterThan(before);
+    await page.keyboard.press('Escape');
+    // Deleted again, so that it hears no other test's projects.
+    await page.getByRole('link', { name: /All webhooks/ }).first().click();
+    await page.getByRole('button', { name: `Delete ${sysTitle}` }).click();
+    await page.getByRole('dialog', { name: `Delete “${sysTitle}”?` }).getByRole('button', { name: 'Delete webhook' }).click();
+    await expect(page.getByText(sysTitle)).toHaveCount(0);
+
     // The New accounts topic: what a user an administrator creates may do.
     await page.goto('/admin/settings/accounts');
     const groupsSwitch = page.getByRole('switch', { name: 'New users can create top-level groups' });

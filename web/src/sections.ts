@@ -93,6 +93,7 @@ export const adminSections: GroupSection[] = [
   { slug: 'users', label: 'Users', icon: IconGroups, load: () => import('./screens/admin/UsersSection.tsx') },
   { slug: 'groups', label: 'Groups', icon: IconFolder, load: () => import('./screens/admin/GroupsPage.tsx') },
   { slug: 'projects', label: 'Projects', icon: IconRepo, load: () => import('./screens/admin/ProjectsPage.tsx') },
+  { slug: 'hooks', label: 'System hooks', icon: IconWebhook, load: () => import('./screens/admin/SystemHooksPage.tsx') },
   { slug: 'jobs', label: 'Background jobs', icon: IconRefresh, load: () => import('./screens/admin/JobsPage.tsx') },
   { slug: 'settings', label: 'Settings', icon: IconSettings, load: () => import('./screens/admin/SettingsPage.tsx') },
   { slug: 'features', label: 'Feature flags', icon: IconFlag, load: () => import('./screens/features/FeaturesPage.tsx') },

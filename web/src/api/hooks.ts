@@ -2,14 +2,24 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { HookCreateInput, HookEvent, HookFlag, HookHealth, Webhook } from '../../../shared/src/hooks.ts';
 import { consoleApi, data, page, v4, type DataOf, type Page, type MutationOptions } from './client.ts';
 
-/** Group hooks and project hooks are one area: the same endpoints under /groups/:id or /projects/:id. */
-export type HookScope = 'groups' | 'projects';
+/**
+ * Group hooks and project hooks are one area: the same endpoints under /groups/:id or /projects/:id.
+ * System hooks (the instance's, for administrators) are the third scope: /hooks, and their health
+ * and delivery log under the console's /admin/hooks.
+ */
+export type HookScope = 'groups' | 'projects' | 'system';
 
-/** Whose hooks: a group or a project, by numeric ID. */
+/** Whose hooks: a group or a project, by numeric ID; the instance (`system`, ID 0). */
 export interface HookOwner {
   scope: HookScope;
   id: number;
 }
+
+/** The instance, owner of the system hooks. */
+export const SYSTEM_HOOKS_OWNER: HookOwner = { scope: 'system', id: 0 };
+
+type OwnedScope = Exclude<HookScope, 'system'>;
+const isSystem = (o: HookOwner): o is HookOwner & { scope: 'system' } => o.scope === 'system';
 
 /** What the delivery log keeps in the URL and sends to GET …/hooks/:hook_id/events. */
 export interface HookEventsQuery {
@@ -35,18 +45,23 @@ export const hooksKeys = {
 };
 
 /** The typed path of a hook endpoint under either scope, and its owner's path parameter. */
-const at = <P extends string>(o: HookOwner, rest: P) => `/${o.scope}/{id}/hooks${rest}` as const;
+const at = <P extends string>(o: HookOwner, rest: P) => `/${o.scope as OwnedScope}/{id}/hooks${rest}` as const;
+const sysHook = (hookId: number) => ({ params: { path: { hook_id: String(hookId) } } });
 const owned = (o: HookOwner) => ({ params: { path: { id: String(o.id) } } });
 const ids = (o: HookOwner, hookId: number) => ({ id: String(o.id), hook_id: String(hookId) });
 const hook = (o: HookOwner, hookId: number) => ({ params: { path: ids(o, hookId) } });
 
-export type HookTestResult = DataOf<Awaited<ReturnType<typeof testCall>>>;
 export type ResendResult = DataOf<Awaited<ReturnType<typeof resendCall>>>;
 
-const testCall = (o: HookOwner, hookId: number, flag: HookFlag) =>
-  v4.POST(at(o, '/{hook_id}/test/{trigger}'), { params: { path: { ...ids(o, hookId), trigger: flag } } });
+/** A system hook's test has no kind: it always sends a sample project_create event, and answers what it sent. */
+const testCall = (o: HookOwner, hookId: number, flag: HookFlag | null): Promise<unknown> =>
+  isSystem(o)
+    ? data(v4.POST('/hooks/{hook_id}', sysHook(hookId)))
+    : data(v4.POST(at(o, '/{hook_id}/test/{trigger}'), { params: { path: { ...ids(o, hookId), trigger: flag ?? 'push_events' } } }));
 const resendCall = (o: HookOwner, hookId: number, eventId: number) =>
-  v4.POST(at(o, '/{hook_id}/events/{hook_event_id}/resend'), { params: { path: { ...ids(o, hookId), hook_event_id: String(eventId) } } });
+  isSystem(o)
+    ? consoleApi.POST('/admin/hooks/{hook_id}/events/{hook_event_id}/resend', { params: { path: { hook_id: String(hookId), hook_event_id: String(eventId) } } })
+    : v4.POST(at(o, '/{hook_id}/events/{hook_event_id}/resend'), { params: { path: { ...ids(o, hookId), hook_event_id: String(eventId) } } });
 
 /** A page of 100, the most a page holds: the screen shows every hook of a group or project, and the health of each. */
 const HOOKS_PER_PAGE = 100;
@@ -54,7 +69,10 @@ const HOOKS_PER_PAGE = 100;
 export function useHooks(owner: HookOwner) {
   return useQuery({
     queryKey: hooksKeys.list(owner.scope, owner.id),
-    queryFn: ({ signal }) => data(v4.GET(at(owner, ''), { params: { ...owned(owner).params, query: { per_page: HOOKS_PER_PAGE } }, signal })),
+    queryFn: ({ signal }): Promise<Webhook[]> =>
+      isSystem(owner)
+        ? data(v4.GET('/hooks', { params: { query: { per_page: HOOKS_PER_PAGE } }, signal }))
+        : data(v4.GET(at(owner, ''), { params: { ...owned(owner).params, query: { per_page: HOOKS_PER_PAGE } }, signal })),
   });
 }
 
@@ -64,7 +82,8 @@ export function useHook(owner: HookOwner, hookId: number) {
   const listed = qc.getQueryData<Webhook[]>(hooksKeys.list(owner.scope, owner.id))?.find((h) => h.id === hookId);
   return useQuery({
     queryKey: hooksKeys.detail(owner.scope, owner.id, hookId),
-    queryFn: ({ signal }) => data(v4.GET(at(owner, '/{hook_id}'), { ...hook(owner, hookId), signal })),
+    queryFn: ({ signal }): Promise<Webhook> =>
+      isSystem(owner) ? data(v4.GET('/hooks/{hook_id}', { ...sysHook(hookId), signal })) : data(v4.GET(at(owner, '/{hook_id}'), { ...hook(owner, hookId), signal })),
     placeholderData: listed,
   });
 }
@@ -79,8 +98,10 @@ const byHookId = (list: HookHealth[]): ReadonlyMap<number, HookHealth> => new Ma
 export function useHooksHealth(owner: HookOwner) {
   return useQuery({
     queryKey: hooksKeys.health(owner.scope, owner.id),
-    queryFn: ({ signal }) =>
-      data(consoleApi.GET(`/${owner.scope}/{id}/hooks/health`, { params: { path: { id: String(owner.id) }, query: { per_page: HOOKS_PER_PAGE } }, signal })),
+    queryFn: ({ signal }): Promise<HookHealth[]> =>
+      isSystem(owner)
+        ? data(consoleApi.GET('/admin/hooks/health', { params: { query: { per_page: HOOKS_PER_PAGE } }, signal }))
+        : data(consoleApi.GET(`/${owner.scope as OwnedScope}/{id}/hooks/health`, { params: { path: { id: String(owner.id) }, query: { per_page: HOOKS_PER_PAGE } }, signal })),
     select: byHookId,
   });
 }
@@ -92,7 +113,9 @@ export const hookEventsQuery = (owner: HookOwner, hookId: number, query: HookEve
   queryOptions({
     queryKey: hooksKeys.eventList(owner.scope, owner.id, hookId, query),
     queryFn: async ({ signal }): Promise<HookEventsPage> => {
-      return page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: { ...query, per_page: HOOK_EVENTS_PER_PAGE } }, signal }));
+      const q = { ...query, per_page: HOOK_EVENTS_PER_PAGE };
+      if (isSystem(owner)) return page(consoleApi.GET('/admin/hooks/{hook_id}/events', { params: { ...sysHook(hookId).params, query: q }, signal }));
+      return page(v4.GET(at(owner, '/{hook_id}/events'), { params: { ...hook(owner, hookId).params, query: q }, signal }));
     },
   });
 
@@ -105,8 +128,10 @@ export function useSaveHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: ({ hookId, body }: { hookId?: number; body: HookCreateInput }) =>
-      data(hookId === undefined ? v4.POST(at(owner, ''), { ...owned(owner), body }) : v4.PUT(at(owner, '/{hook_id}'), { ...hook(owner, hookId), body })),
+    mutationFn: ({ hookId, body }: { hookId?: number; body: HookCreateInput }): Promise<Webhook> => {
+      if (isSystem(owner)) return data(hookId === undefined ? v4.POST('/hooks', { body }) : v4.PUT('/hooks/{hook_id}', { ...sysHook(hookId), body }));
+      return data(hookId === undefined ? v4.POST(at(owner, ''), { ...owned(owner), body }) : v4.PUT(at(owner, '/{hook_id}'), { ...hook(owner, hookId), body }));
+    },
     onSuccess: (hook) => qc.setQueryData(hooksKeys.detail(owner.scope, owner.id, hook.id), hook),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
@@ -116,17 +141,17 @@ export function useDeleteHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: (hookId: number) => data(v4.DELETE(at(owner, '/{hook_id}'), hook(owner, hookId))),
+    mutationFn: (hookId: number) => (isSystem(owner) ? data(v4.DELETE('/hooks/{hook_id}', sysHook(hookId))) : data(v4.DELETE(at(owner, '/{hook_id}'), hook(owner, hookId)))),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }
 
-/** Sends a sample event; a success also re-enables a disabled hook, so its status is read again. */
+/** Sends a sample event (of the flag's kind; a system hook's has none: always a system event); a success also re-enables a disabled hook, so its status is read again. */
 export function useTestHook(owner: HookOwner, options: MutationOptions = {}) {
   const qc = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: ({ hookId, flag }: { hookId: number; flag: HookFlag }) => data(testCall(owner, hookId, flag)),
+    mutationFn: ({ hookId, flag }: { hookId: number; flag: HookFlag | null }) => testCall(owner, hookId, flag),
     onSettled: () => qc.invalidateQueries({ queryKey: hooksKeys.owner(owner.scope, owner.id) }),
   });
 }

@@ -226,3 +226,9 @@ export const IconDots = (p: IconProps) => (
     <circle cx="19" cy="12" r="1" />
   </Icon>
 );
+/** Moving something elsewhere (transfer): two opposed arrows. */
+export const IconTransfer = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 8h15M19 8l-4-4M19 8l-4 4M20 16H5M5 16l4-4M5 16l4 4" />
+  </Icon>
+);

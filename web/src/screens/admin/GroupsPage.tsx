@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { GroupListItem } from '../../../../shared/src/groups.ts';
 import { useAdminGroups, useDeleteGroup, type AdminGroupsQuery } from '../../api/admin.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { TransferDialog, type TransferSubject } from './TransferDialog.tsx';
+import { RowActions } from './RowActions.tsx';
 import { DataTable, TablePager } from '../../components/DataTable.tsx';
 import { IconSearch } from '../../components/icons.tsx';
 import { useListParams, useSearchBox, type Sort } from '../../components/list-params.ts';
@@ -70,15 +71,13 @@ export default function GroupsPage() {
       col.display({
         id: 'actions',
         header: () => <span className="gh-visually-hidden">Actions</span>,
+        meta: { width: 76 },
         cell: ({ row }) => (
-          <Group gap="xs" wrap="nowrap" justify="flex-end">
-            <Button size="compact-sm" variant="default" onClick={() => setTransferring({ kind: 'group', id: row.original.id, name: row.original.name, fullPath: row.original.full_path, parentId: row.original.parent_id })} aria-label={`Transfer ${row.original.full_path}`}>
-              Transfer
-            </Button>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => setDeleting(row.original)} aria-label={`Delete ${row.original.full_path}`}>
-              Delete
-            </Button>
-          </Group>
+          <RowActions
+            fullPath={row.original.full_path}
+            onTransfer={() => setTransferring({ kind: 'group', id: row.original.id, name: row.original.name, fullPath: row.original.full_path, parentId: row.original.parent_id })}
+            onDelete={() => setDeleting(row.original)}
+          />
         ),
       }),
     ],

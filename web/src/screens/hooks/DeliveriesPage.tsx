@@ -2,7 +2,7 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Loader, NativeSelect, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { HOOK_EVENTS, hookFlagsFor } from '../../../../shared/src/hook-events.ts';
+import { HOOK_EVENTS, hookFlagsFor, SYSTEM_EVENTS } from '../../../../shared/src/hook-events.ts';
 import type { HookEvent } from '../../../../shared/src/hooks.ts';
 import { hookEventsQuery, useHook, useHookEvents } from '../../api/hooks.ts';
 import { IconPencil, IconRefresh } from '../../components/icons.tsx';
@@ -12,7 +12,7 @@ import { deliveryColumns } from './delivery-columns.tsx';
 import { isStatusCode, STATUS_FILTERS, useDeliveryParams } from './deliveries-params.ts';
 import { DeliveryDrawer } from './DeliveryDrawer.tsx';
 import { DisabledBanner } from './DisabledBanner.tsx';
-import { hookTitle } from './hook-format.ts';
+import { hookTitle, triggerLabel } from './hook-format.ts';
 import { useHookScope } from './hook-scope.ts';
 import { BackToHooks } from './HookFormPage.tsx';
 import { AlertStatusBadge } from './status-parts.tsx';
@@ -94,7 +94,9 @@ export function DeliveriesPage({ hookId }: { hookId: number }) {
   // The events this hook receives (and the one filtered on, say a test of another kind), not every kind there is.
   const triggers = hookFlagsFor(owner.scope)
     .filter((f) => (hook.data as Record<string, unknown> | undefined)?.[f] === true || HOOK_EVENTS[f].trigger === list.trigger)
-    .map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }));
+    .map((f) => ({ value: HOOK_EVENTS[f].trigger, label: HOOK_EVENTS[f].label }))
+    // A system hook always receives the system events, and its tests are of that kind.
+    .concat(owner.scope === 'system' ? [{ value: SYSTEM_EVENTS.trigger, label: triggerLabel(SYSTEM_EVENTS.trigger) }] : []);
 
   return (
     <Stack gap="md">

@@ -103,7 +103,7 @@ function BranchFilter() {
   );
 }
 
-/** The event kinds the hook subscribes to, grouped and labelled as in the API's list; group-only ones only for groups. */
+/** The event kinds the hook subscribes to, grouped and labelled as in the API's list; group-only ones only for groups, the platform's four for system hooks. */
 export function EventFields({ scope }: { scope: HookScope }) {
   const { control, setValue } = useFormContext<HookFormValues>();
   const events = useWatch({ control, name: 'events' });
@@ -117,7 +117,11 @@ export function EventFields({ scope }: { scope: HookScope }) {
     <Stack gap="md">
       <Group gap="sm" justify="space-between">
         <Text size="sm" c={count === 0 ? 'var(--mantine-color-orange-text)' : 'dimmed'} aria-live="polite">
-          {count === 0 ? 'No events chosen: the webhook will only receive tests.' : `${count} of ${flags.length} event kinds chosen.`}
+          {scope === 'system'
+            ? `System events (projects, groups and users created, renamed or deleted) are always sent; ${count} of ${flags.length} project event kinds chosen.`
+            : count === 0
+              ? 'No events chosen: the webhook will only receive tests.'
+              : `${count} of ${flags.length} event kinds chosen.`}
         </Text>
         <Group gap="sm">
           <Anchor component="button" type="button" size="sm" onClick={() => setAll(true)}>
@@ -135,7 +139,7 @@ export function EventFields({ scope }: { scope: HookScope }) {
               {g.flags.map((f) => (
                 <div key={f}>
                   <EventCheckbox flag={f} />
-                  {f === 'push_events' && events.push_events && <BranchFilter />}
+                  {f === 'push_events' && events.push_events && scope !== 'system' && <BranchFilter />}
                 </div>
               ))}
             </Stack>

@@ -60,7 +60,8 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
   const [eventless, setEventless] = useState<HookFormValues | null>(null);
 
   const submit = async (values: HookFormValues) => {
-    const none = !hookFlagsFor(owner.scope).some((f) => values.events[f]);
+    // A system hook always hears the system events: choosing no project events is not "no events".
+    const none = owner.scope !== 'system' && !hookFlagsFor(owner.scope).some((f) => values.events[f]);
     try {
       const saved = await save.mutateAsync({ hookId: hook?.id, body: toBody(values, owner.scope, hook) });
       notifications.hide(SAVE_ERROR);
@@ -87,7 +88,7 @@ export function HookForm({ hook }: { hook: Webhook | null }) {
   };
 
   const onValid = async (values: HookFormValues) => {
-    if (!hookFlagsFor(owner.scope).some((f) => values.events[f])) setEventless(values);
+    if (owner.scope !== 'system' && !hookFlagsFor(owner.scope).some((f) => values.events[f])) setEventless(values);
     else await submit(values);
   };
 

@@ -36,6 +36,7 @@ export function HooksListPage() {
     });
   };
 
+  const system = owner.scope === 'system';
   const addButton = (
     <Button component={Link} to={href('new')} leftSection={<IconPlus size={16} />}>
       Add webhook
@@ -47,11 +48,12 @@ export function HooksListPage() {
       <Group justify="space-between" align="flex-start" gap="sm">
         <div style={{ flex: '1 1 320px' }}>
           <Title order={2} size="h3">
-            Webhooks
+            {system ? 'System hooks' : 'Webhooks'}
           </Title>
           <Text c="dimmed" size="sm" maw={640}>
-            Gatehouse POSTs a JSON payload to each webhook’s URL when one of its events happens in {ownerName}
-            {owner.scope === 'groups' ? ', its subgroups or its projects' : ''}.
+            {system
+              ? 'Gatehouse POSTs a JSON payload to each system hook’s URL whenever a project, group or user is created, renamed, transferred or deleted anywhere in this instance, and on the project events each hook chooses (pushes, tag pushes, merge requests, repository updates) in every project.'
+              : `Gatehouse POSTs a JSON payload to each webhook’s URL when one of its events happens in ${ownerName}${owner.scope === 'groups' ? ', its subgroups or its projects' : ''}.`}
           </Text>
         </div>
         {hooks.isSuccess && hooks.data.length > 0 && addButton}
@@ -62,9 +64,10 @@ export function HooksListPage() {
         forbidden={forbidden()}
         empty={(data) =>
           data.length === 0 && (
-            <EmptyState title="No webhooks yet" action={addButton}>
-              A webhook sends an HTTP POST to a URL of yours whenever something happens in {ownerName}: a push, a new member, a pipeline that
-              finished. Use it to notify chat, start a build or keep another system in step.
+            <EmptyState title={system ? 'No system hooks yet' : 'No webhooks yet'} action={addButton}>
+              {system
+                ? 'A system hook sends an HTTP POST to a URL of yours whenever a user, group or project is created, renamed or deleted, and on pushes or merge requests in any project. Use it to keep a directory, an audit log or another system in step.'
+                : `A webhook sends an HTTP POST to a URL of yours whenever something happens in ${ownerName}: a push, a new member, a pipeline that finished. Use it to notify chat, start a build or keep another system in step.`}
             </EmptyState>
           )
         }

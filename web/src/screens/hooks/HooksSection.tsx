@@ -21,8 +21,8 @@ export function HooksSection() {
 
 function HookScreen() {
   const { '*': splat = '' } = useParams();
-  const { href } = useHookScope();
-  const route = parseHookRoute(splat);
+  const { href, parseRoute = parseHookRoute } = useHookScope();
+  const route = parseRoute(splat);
   switch (route.kind) {
     case 'list':
       return <HooksListPage />;

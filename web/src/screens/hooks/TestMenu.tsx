@@ -18,11 +18,16 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
   const test = useTestHook(owner, { meta: { errorTitle: 'The test was not sent', forbidden: 'You no longer have the role to manage these webhooks.', showsError: (e) => e.status === 422 } });
   const title = hookTitle(hook);
 
-  const send = async (flag: HookFlag) => {
-    const label = HOOK_EVENTS[flag].label;
+  const send = async (flag: HookFlag | null) => {
+    const label = flag ? HOOK_EVENTS[flag].label : 'System event';
     const id = notifications.show({ loading: true, title: `Sending a test: ${label}`, message: `To ${title}…`, autoClose: false, withCloseButton: false });
     try {
       await test.mutateAsync({ hookId: hook.id, flag });
+      if (flag === null) {
+        // A system hook's test answers what it sent, whatever the receiver said: its answer is in the log.
+        notifications.update({ id, loading: false, autoClose: 8000, withCloseButton: true, color: 'blue', title: 'Test sent: a sample project_create event', message: `To ${title}. How it answered is in its delivery log.` });
+        return;
+      }
       const revived = hook.alert_status !== 'executable';
       notifications.update({
         id,
@@ -43,6 +48,15 @@ export function TestMenu({ hook, size = 'compact-sm' }: { hook: Webhook; size?: 
       notifications.hide(id);
     }
   };
+
+  // A system hook has one test: a sample system event (project_create), as on the platform.
+  if (owner.scope === 'system') {
+    return (
+      <Button size={size} variant="default" leftSection={<IconSend size={14} />} loading={test.isPending} aria-label={`Test ${title}`} onClick={() => void send(null)}>
+        Test
+      </Button>
+    );
+  }
 
   return (
     <Menu position="bottom-end" shadow="md" width={460} withinPortal>

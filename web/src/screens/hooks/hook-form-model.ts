@@ -172,6 +172,11 @@ export function toBody(v: HookFormValues, scope: HookScope, hook: Webhook | null
           : v.push_events_branch_filter.trim(),
     custom_webhook_template: v.custom_webhook_template.trim() ? v.custom_webhook_template : null,
   };
+  // A system hook has no branch filter: it hears every push of every project.
+  if (scope === 'system') {
+    delete body.branch_filter_strategy;
+    delete body.push_events_branch_filter;
+  }
   for (const f of hookFlagsFor(scope)) body[f] = v.events[f];
   if (editing && v.clear_token) body.token = '';
   else if (v.token) body.token = v.token;

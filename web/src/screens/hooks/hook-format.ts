@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, type HookFlag } from '../../../../shared/src/hook-events.ts';
+import { HOOK_EVENTS, SYSTEM_EVENTS, type HookFlag } from '../../../../shared/src/hook-events.ts';
 import type { HookEvent, Webhook } from '../../../../shared/src/hooks.ts';
 
 /** A hook is named by its name, or by its URL when it has none. */
@@ -9,6 +9,7 @@ export const flagOfTrigger = (trigger: string) => FLAG_OF_TRIGGER.get(trigger);
 /** `push_hooks` → "Push events"; a trigger this console does not know is shown as sent. */
 export const triggerLabel = (trigger: string) => {
   const flag = flagOfTrigger(trigger);
+  if (!flag && trigger === SYSTEM_EVENTS.trigger) return 'System events';
   return flag ? HOOK_EVENTS[flag].label : trigger;
 };
 

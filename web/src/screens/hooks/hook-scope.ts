@@ -13,6 +13,8 @@ export interface HookScopeValue {
   href: (sub?: string) => string;
   /** What to show when the server refuses (403) although the role looked sufficient. */
   forbidden: () => ReactNode;
+  /** Which screen the router's splat asks for; a group's or project's `…/-/hooks/…` unless given. */
+  parseRoute?: (splat: string) => HookRoute;
 }
 
 export const HookScopeContext = createContext<HookScopeValue | null>(null);
@@ -34,7 +36,16 @@ export type HookRoute =
 export function parseHookRoute(splat: string): HookRoute {
   const clean = splat.replace(/^\/+|\/+$/g, '');
   const at = clean.indexOf('/-/');
-  const rest = (at === -1 ? '' : clean.slice(at + 3)).split('/').slice(1).filter(Boolean);
+  return hookRouteOf((at === -1 ? '' : clean.slice(at + 3)).split('/').slice(1).filter(Boolean));
+}
+
+/** `hooks/12/events` → `{ kind: 'events', hookId: 12 }`: the admin area's system hooks, /admin/hooks[/…]. */
+export function parseSystemHookRoute(splat: string): HookRoute {
+  return hookRouteOf(splat.replace(/^\/+|\/+$/g, '').split('/').slice(1).filter(Boolean));
+}
+
+/** The parts of the address after the section's own (`hooks`). */
+function hookRouteOf(rest: string[]): HookRoute {
   if (rest.length === 0) return { kind: 'list' };
   if (rest.length === 1 && rest[0] === 'new') return { kind: 'new' };
   const id = /^\d{1,10}$/.test(rest[0]) ? Number(rest[0]) : NaN;
