@@ -11,7 +11,7 @@ import { notFoundWording, recordId } from '../src/http/params.ts';
 import { expectStatus, request as api, startTestServer, type TestServer } from './harness.ts';
 
 /** Areas that are not sections of the spec but what any administration needs (issue 2, section 5). */
-const PLATFORM_AREAS = ['projects', 'members', 'users', 'personal-access-tokens', 'deploy-tokens', 'feed-tokens', 'application-settings', 'branches', 'project-push-rules', 'tags', 'commits', 'repository-files', 'repository-tree', 'compare', 'pipelines', 'commit-statuses', 'security-reports', 'vulnerabilities', 'dependencies', 'security-dashboard', 'iteration-cadences', 'issues', 'merge-requests', 'notes', 'labels', 'merge-request-merge', 'group-labels', 'variables', 'group-variables', 'project-milestones', 'resource-iteration-events', 'features', 'namespaces', 'protected-branches', 'protected-tags', 'container-registry'];
+const PLATFORM_AREAS = ['projects', 'members', 'users', 'personal-access-tokens', 'deploy-tokens', 'feed-tokens', 'application-settings', 'branches', 'project-push-rules', 'tags', 'commits', 'repository-files', 'repository-tree', 'compare', 'pipelines', 'commit-statuses', 'security-reports', 'vulnerabilities', 'dependencies', 'security-dashboard', 'iteration-cadences', 'issues', 'merge-requests', 'notes', 'labels', 'merge-request-merge', 'group-labels', 'variables', 'group-variables', 'project-milestones', 'resource-iteration-events', 'features', 'namespaces', 'protected-branches', 'protected-tags', 'container-registry', 'system-hooks', 'invitations'];
 const SPEC_TSV = path.resolve(repoRoot, '../shared/spec/endpoints.tsv');
 const normalise = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/:[A-Za-z_]+/g, ':')}`;
 
