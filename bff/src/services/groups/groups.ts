@@ -504,10 +504,15 @@ async function renameDescendants(trx: Db, group: GroupRow, fullPath: string, ful
     .select(['projects.id', 'projects.path_with_namespace'])
     .where('groups.traversal', 'like', `${group.traversal}%`)
     .execute();
+  await moveProjectPaths(trx, projects, group.full_path, fullPath);
+}
+
+/** Rewrites the full paths of projects under a group whose full path went from `from` to `to` (a rename or a transfer). */
+export async function moveProjectPaths(trx: Db, projects: { id: number; path_with_namespace: string }[], from: string, to: string): Promise<void> {
   for (const p of projects) {
     await trx
       .updateTable('projects')
-      .set({ path_with_namespace: fullPath + p.path_with_namespace.slice(group.full_path.length) })
+      .set({ path_with_namespace: to + p.path_with_namespace.slice(from.length) })
       .where('id', '=', p.id)
       .execute();
   }

@@ -5,7 +5,7 @@ import { ACCESS_LEVELS } from '../../../../shared/src/roles.ts';
 import { canGroup, canInstance, canProject } from '../../policies/index.ts';
 import { badRequest, notFound } from '../../util/errors.ts';
 import { nowIso } from '../../util/time.ts';
-import { findGroupWithLevel, siblingPathTaken } from './groups.ts';
+import { findGroupWithLevel, moveProjectPaths, siblingPathTaken } from './groups.ts';
 import { fireSystemHookEvent } from '../webhooks/hook-delivery.ts';
 import { systemProjectPayload } from '../webhooks/system-hook-payloads.ts';
 
@@ -115,13 +115,7 @@ export async function transferGroup(db: Db, actor: Actor, group: GroupRow, targe
       .select(['id', 'path_with_namespace'])
       .where('id', 'in', projectIds.length ? projectIds : [-1])
       .execute();
-    for (const p of projects) {
-      await trx
-        .updateTable('projects')
-        .set({ path_with_namespace: fullPath + p.path_with_namespace.slice(group.full_path.length) })
-        .where('id', '=', p.id)
-        .execute();
-    }
+    await moveProjectPaths(trx, projects, group.full_path, fullPath);
     if (parent && projectIds.length) {
       await trx.updateTable('projects').set({ visibility: parent.visibility }).where('id', 'in', projectIds).where('visibility', 'in', moreOpenThan(parent.visibility)).execute();
     }
